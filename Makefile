@@ -1,0 +1,62 @@
+# convlab — the user's interface. `make help` lists the targets.
+#
+#   make experiment [CONFIG=configs/quick.yaml] [ARGS="--filter ..."]
+#   make test
+#   make report
+#
+# Missing Debian packages are installed by scripts/install-deps.sh (apt-get as root; otherwise it
+# prints the sudo command to run). CMake builds the C++ (and, when nvcc is found, CUDA) code.
+
+CONFIG ?= configs/quick.yaml
+ARGS ?=
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_ARGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CONVLAB := $(BUILD_DIR)/convlab
+
+.DEFAULT_GOAL := help
+.PHONY: help deps build experiment validate list test test-gpu format clean dry-run
+
+help: ## list the targets
+	@echo "convlab targets:"
+	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo
+	@echo "variables: CONFIG=$(CONFIG)  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
+
+deps: ## install the Debian packages needed to build and run
+	@scripts/install-deps.sh build
+
+$(BUILD_DIR)/CMakeCache.txt:
+	@scripts/install-deps.sh build
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+
+build: $(BUILD_DIR)/CMakeCache.txt ## configure and build convlab and its tests
+	@scripts/install-deps.sh build
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+experiment: build ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
+	$(CONVLAB) run $(CONFIG) $(ARGS)
+
+dry-run: build ## print the plan of CONFIG and its estimated cost without running it
+	$(CONVLAB) run $(CONFIG) --dry-run $(ARGS)
+
+validate: build ## check CONFIG without running it
+	$(CONVLAB) validate $(CONFIG)
+
+list: build ## list implementations, their axes, kernels and borders
+	$(CONVLAB) list
+
+test: build ## run the test suite (CPU tests; GPU tests report skipped without a GPU)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test-gpu: build ## run only the GPU tests (on a machine with a CUDA device)
+	cd $(BUILD_DIR) && ctest --output-on-failure -L gpu
+
+format: ## format the C++ and CUDA sources with clang-format
+	find src tests -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i
+
+clean: ## remove the build directory (results under outputs/ are kept)
+	rm -rf $(BUILD_DIR)
+
+-include report/report.mk

@@ -1,0 +1,47 @@
+# Targets: convlab_core (everything but main), the convlab runner, and the tests.
+# Sources are picked up by folder, so a new filter, implementation or figure type is a new file in
+# its folder plus its registration line.
+file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/src/core/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/filters/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/images/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/config/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/plan/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/impl/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/reference/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/verify/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/run/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/results/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/report/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
+list(FILTER CONVLAB_CORE_SOURCES EXCLUDE REGEX ".*/src/app/main\\.cpp$")
+
+add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
+target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})
+target_link_libraries(convlab_core PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
+                                          OpenMP::OpenMP_CXX Threads::Threads)
+target_compile_options(convlab_core PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)
+
+# Build facts recorded in every results file (docs/results-schema.md, run.build).
+string(TOUPPER "${CMAKE_BUILD_TYPE}" CONVLAB_BUILD_TYPE_UPPER)
+set(CONVLAB_RECORDED_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CONVLAB_BUILD_TYPE_UPPER}} ${OpenMP_CXX_FLAGS}")
+target_compile_definitions(convlab_core PRIVATE
+  CONVLAB_VERSION="${PROJECT_VERSION}"
+  CONVLAB_BUILD_TYPE="${CMAKE_BUILD_TYPE}"
+  CONVLAB_CXX_COMPILER_ID="${CMAKE_CXX_COMPILER_ID}"
+  CONVLAB_CXX_COMPILER_VERSION="${CMAKE_CXX_COMPILER_VERSION}"
+  CONVLAB_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}"
+  CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
+
+add_executable(convlab ${PROJECT_SOURCE_DIR}/src/app/main.cpp)
+target_link_libraries(convlab PRIVATE convlab_core)
+target_compile_options(convlab PRIVATE ${CONVLAB_WARNINGS})
+
+if(CONVLAB_BUILD_TESTS)
+  enable_testing()
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests ${CMAKE_BINARY_DIR}/tests)
+endif()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs the Debian packages convlab needs, and only the missing ones.
+# Usage: scripts/install-deps.sh [build|report|photos|all]
+#   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest (make experiment, make test)
+#   report - gnuplot and the TeX Live packages for make report, poppler-utils for its tests
+#   photos - the Debian package whose photographs feed the gallery and real-image experiments
+# As root the packages are installed with apt-get; otherwise the exact command is printed and the
+# script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
+set -euo pipefail
+
+build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev)
+report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
+                 texlive-fonts-recommended poppler-utils)
+photo_packages=(opencv-data)
+
+case "${1:-build}" in
+  build) wanted=("${build_packages[@]}") ;;
+  report) wanted=("${report_packages[@]}") ;;
+  photos) wanted=("${photo_packages[@]}") ;;
+  all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${photo_packages[@]}") ;;
+  *) echo "usage: $0 [build|report|photos|all]" >&2; exit 2 ;;
+esac
+
+missing=()
+for pkg in "${wanted[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "convlab: missing packages (${missing[*]}) and no apt-get on this machine; install them by hand." >&2
+  exit 1
+fi
+if [[ "${CONVLAB_NO_INSTALL:-0}" == "1" ]]; then
+  echo "convlab: missing packages: ${missing[*]} (CONVLAB_NO_INSTALL=1, not installing)" >&2
+  exit 1
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "convlab: missing Debian packages. Install them with:" >&2
+  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "convlab: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet; refresh them when the install cannot find a package.
+if ! apt-get install -y --no-install-recommends "${missing[@]}"; then
+  apt-get update
+  apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,16 @@
+// The subcommands of the convlab executable. Each takes the arguments after its name and returns
+// the process exit code: 0 success, 1 a failed point or regression, 2 bad input or usage.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+using Arguments = std::vector<std::string>;
+
+int run_command(const Arguments& args, const Arguments& full_argv);
+int validate_command(const Arguments& args);
+int list_command(const Arguments& args);
+
+}  // namespace convlab

@@ -1,0 +1,42 @@
+// convlab: reproducible 2D convolution experiments from YAML configs.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "app/commands.hpp"
+
+namespace {
+
+const char* kUsage = R"(usage: convlab <command> [options]
+
+commands:
+  run CONFIG       run an experiment and write outputs/<name>/results.json
+  validate CONFIG  check a config and print its plan size, without running
+  list             implementations with their axes, kernels, borders and outputs
+
+Run `convlab <command> --help` for the options of a command.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace convlab;
+  const Arguments full(argv, argv + argc);
+  if (argc < 2 || full[1] == "--help" || full[1] == "-h" || full[1] == "help") {
+    std::cout << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = full[1];
+  const Arguments args(full.begin() + 2, full.end());
+  try {
+    if (command == "run") return run_command(args, full);
+    if (command == "validate") return validate_command(args);
+    if (command == "list") return list_command(args);
+  } catch (const std::exception& error) {
+    std::cerr << "convlab: " << error.what() << "\n";
+    return 2;
+  }
+  std::cerr << "convlab: unknown command '" << command << "'\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,108 @@
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "config/config.hpp"
+#include "config/config_error.hpp"
+#include "results/results_file.hpp"
+#include "run/runner.hpp"
+
+namespace convlab {
+namespace {
+
+const char* kRunUsage = R"(usage: convlab run CONFIG [options]
+
+Runs every point of the config (images x kernels x borders x outputs x implementation
+parameters), verifies each output against the reference and keeps outputs/<name>/results.json
+complete after every point. Points already measured with the same build on the same machine
+are kept, not re-run.
+
+options:
+  --out DIR        write DIR/results.json instead of outputs/<name>/results.json
+  --filter EXPR    run only matching points, e.g. 'implementation=openmp,kernel.size>=7'
+                   (clauses: field=a|b, field!=v, field<v, <=, >, >=, field~text; see docs/config.md)
+  --force          re-run points that already have a result
+  --dry-run        print the plan and its estimated cost, run nothing
+  --device N       CUDA device to use (default 0)
+  --max-points N   stop after running N points (the rest can be resumed later)
+
+exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments
+)";
+
+bool take_value(const Arguments& args, size_t& i, std::string& value) {
+  if (i + 1 >= args.size()) {
+    std::cerr << "convlab run: " << args[i] << " needs a value\n";
+    return false;
+  }
+  value = args[++i];
+  return true;
+}
+
+bool parse_integer(const std::string& option, const std::string& text, long& value) {
+  try {
+    size_t used = 0;
+    value = std::stol(text, &used);
+    if (used == text.size() && value >= 0) return true;
+  } catch (const std::exception&) {
+  }
+  std::cerr << "convlab run: " << option << " needs a non-negative integer, got '" << text << "'\n";
+  return false;
+}
+
+}  // namespace
+
+int run_command(const Arguments& args, const Arguments& full_argv) {
+  RunOptions options;
+  options.argv = full_argv;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string value;
+    long number = 0;
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kRunUsage;
+      return 0;
+    } else if (arg == "--out") {
+      if (!take_value(args, i, options.out_dir)) return 2;
+    } else if (arg == "--filter") {
+      if (!take_value(args, i, value)) return 2;
+      std::string error;
+      options.filter = parse_point_filter(value, &error);
+      if (!options.filter) {
+        std::cerr << "convlab run: --filter: " << error << "\n";
+        return 2;
+      }
+    } else if (arg == "--force") {
+      options.force = true;
+    } else if (arg == "--dry-run") {
+      options.dry_run = true;
+    } else if (arg == "--device") {
+      if (!take_value(args, i, value) || !parse_integer(arg, value, number)) return 2;
+      options.cuda_device = static_cast<int>(number);
+    } else if (arg == "--max-points") {
+      if (!take_value(args, i, value) || !parse_integer(arg, value, number)) return 2;
+      options.max_points = number;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "convlab run: unknown option '" << arg << "'\n" << kRunUsage;
+      return 2;
+    } else if (options.config_path.empty()) {
+      options.config_path = arg;
+    } else {
+      std::cerr << "convlab run: only one CONFIG, got '" << options.config_path << "' and '" << arg << "'\n";
+      return 2;
+    }
+  }
+  if (options.config_path.empty()) {
+    std::cerr << kRunUsage;
+    return 2;
+  }
+  try {
+    return run_experiment(options);
+  } catch (const ConfigError& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const ResultsFileError& error) {
+    std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace convlab

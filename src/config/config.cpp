@@ -1,0 +1,569 @@
+#include "config/config.hpp"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "config/yaml_read.hpp"
+#include "core/sha256.hpp"
+#include "filters/filter_library.hpp"
+#include "images/image_source.hpp"
+#include "impl/registry.hpp"
+#include "measure/provenance.hpp"
+
+namespace convlab {
+namespace {
+
+constexpr int kMaxImageEdge = 1 << 16;
+constexpr int kMaxKernelSize = 255;
+
+const std::vector<std::string> kTopLevelKeys{
+    "name",   "title",           "description", "images",  "kernels", "border",   "output",
+    "implementations", "baseline", "measure", "save_outputs", "figures", "tables"};
+
+std::string read_file_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ConfigError(path, 0, 0, "", "cannot read the config file");
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+YAML::Node required(const YAML::Node& map, const std::string& key, const YamlLocation& where) {
+  const YAML::Node node = map[key];
+  if (!node) where.fail(map, "missing required key '" + key + "'");
+  return node;
+}
+
+void check_image_budget(long long width, long long height, int channels, const YAML::Node& node,
+                        const YamlLocation& where) {
+  if (width <= 0 || height <= 0)
+    where.fail(node, "image sizes must be positive, got " + std::to_string(width) + "x" +
+                         std::to_string(height));
+  if (width > kMaxImageEdge || height > kMaxImageEdge)
+    where.fail(node, "image edge larger than " + std::to_string(kMaxImageEdge) + " pixels");
+  const std::uint64_t needed =
+      bytes_needed_for_image(static_cast<int>(width), static_cast<int>(height), channels);
+  const std::uint64_t available = available_memory_bytes();
+  if (needed > available)
+    where.fail(node, std::to_string(width) + "x" + std::to_string(height) + "x" +
+                         std::to_string(channels) + " needs about " +
+                         std::to_string(needed >> 20) + " MiB for input, output and reference; " +
+                         "only " + std::to_string(available >> 20) + " MiB are available");
+}
+
+std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where) {
+  std::vector<int> channels;
+  if (!set["channels"]) return {3};
+  const YamlLocation at = where.child("channels");
+  for (const auto& node : read_sweep(set["channels"], at)) {
+    const long long c = read_integer(node, at);
+    if (c != 1 && c != 3) at.fail(node, "channels must be 1 (gray) or 3 (RGB)");
+    channels.push_back(static_cast<int>(c));
+  }
+  return channels;
+}
+
+void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
+                         std::vector<ImageSpec>& images) {
+  require_known_keys(set, where, {"type", "sizes", "channels", "seed", "pattern"});
+  const YamlLocation sizes_at = where.child("sizes");
+  const YAML::Node sizes = required(set, "sizes", where);
+  const std::uint64_t seed =
+      set["seed"] ? static_cast<std::uint64_t>(read_integer(set["seed"], where.child("seed"))) : 1;
+  const std::string pattern =
+      set["pattern"] ? read_string(set["pattern"], where.child("pattern")) : "noise";
+  if (pattern != "noise" && pattern != "scene")
+    where.child("pattern").fail(set["pattern"], "pattern must be 'noise' or 'scene'");
+  const std::vector<int> channel_list = read_channels(set, where);
+  const auto size_nodes = read_sweep(sizes, sizes_at);
+  for (size_t i = 0; i < size_nodes.size(); ++i) {
+    const YAML::Node& size = size_nodes[i];
+    const YamlLocation at = sizes.IsSequence() ? sizes_at.index(i) : sizes_at;
+    long long width = 0, height = 0;
+    if (size.IsSequence()) {
+      if (size.size() != 2) at.fail(size, "a size is N (square) or [width, height]");
+      width = read_integer(size[0], at.index(0));
+      height = read_integer(size[1], at.index(1));
+    } else {
+      width = height = read_integer(size, at);
+    }
+    for (int channels : channel_list) {
+      check_image_budget(width, height, channels, size, at);
+      ImageSpec spec;
+      spec.kind = ImageSpec::Kind::generated;
+      spec.width = static_cast<int>(width);
+      spec.height = static_cast<int>(height);
+      spec.channels = channels;
+      spec.seed = seed;
+      spec.pattern = pattern;
+      spec.name = pattern + "-" + std::to_string(width) + "x" + std::to_string(height) + "-c" +
+                  std::to_string(channels) + "-s" + std::to_string(seed);
+      images.push_back(spec);
+    }
+  }
+}
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+  glob_t matches{};
+  std::vector<std::string> paths;
+  if (::glob(pattern.c_str(), 0, nullptr, &matches) == 0)
+    for (size_t i = 0; i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
+  ::globfree(&matches);
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+void parse_file_set(const YAML::Node& set, const YamlLocation& where,
+                    std::vector<ImageSpec>& images) {
+  require_known_keys(set, where, {"type", "glob", "channels", "max_files"});
+  const YamlLocation glob_at = where.child("glob");
+  const YAML::Node glob_node = required(set, "glob", where);
+  std::vector<std::string> paths;
+  for (const auto& pattern_node : read_sweep(glob_node, glob_at)) {
+    const std::string pattern = read_string(pattern_node, glob_at);
+    const auto matched = expand_glob(pattern);
+    if (matched.empty()) glob_at.fail(pattern_node, "'" + pattern + "' matches no file");
+    paths.insert(paths.end(), matched.begin(), matched.end());
+  }
+  if (set["max_files"]) {
+    const long long limit = read_integer(set["max_files"], where.child("max_files"));
+    if (limit <= 0) where.child("max_files").fail(set["max_files"], "must be positive");
+    if (paths.size() > static_cast<size_t>(limit)) paths.resize(static_cast<size_t>(limit));
+  }
+  for (int channels : read_channels(set, where)) {
+    for (const auto& path : paths) {
+      Image decoded;
+      try {
+        decoded = load_image_file(path, channels);  // proves the file decodes, before any run
+      } catch (const ImageFileError& error) {
+        glob_at.fail(glob_node, error.what());
+      }
+      check_image_budget(decoded.width, decoded.height, channels, glob_node, glob_at);
+      ImageSpec spec;
+      spec.kind = ImageSpec::Kind::file;
+      spec.path = path;
+      spec.width = decoded.width;
+      spec.height = decoded.height;
+      spec.channels = channels;
+      spec.name = decoded.name;
+      images.push_back(spec);
+    }
+  }
+}
+
+std::vector<ImageSpec> parse_images(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsSequence() || node.size() == 0)
+    where.fail(node, "expected a list of image sets, e.g. - {type: generated, sizes: [512]}");
+  std::vector<ImageSpec> images;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YamlLocation at = where.index(i);
+    require_map(node[i], at);
+    const std::string type = read_string(required(node[i], "type", at), at.child("type"));
+    if (type == "generated")
+      parse_generated_set(node[i], at, images);
+    else if (type == "files")
+      parse_file_set(node[i], at, images);
+    else
+      at.child("type").fail(node[i]["type"], "image set type must be 'generated' or 'files'");
+  }
+  std::set<std::string> seen;
+  for (auto& image : images)
+    if (!seen.insert(image.name).second) {
+      // Two sets can produce the same name (same file twice): keep names unique in results.
+      int suffix = 2;
+      while (!seen.insert(image.name + "-" + std::to_string(suffix)).second) ++suffix;
+      image.name += "-" + std::to_string(suffix);
+    }
+  return images;
+}
+
+std::vector<std::vector<double>> read_matrix(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsSequence() || node.size() == 0) where.fail(node, "matrix must be a list of rows");
+  std::vector<std::vector<double>> rows;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YamlLocation row_at = where.index(i);
+    if (!node[i].IsSequence()) row_at.fail(node[i], "each matrix row must be a list of numbers");
+    std::vector<double> row;
+    for (size_t j = 0; j < node[i].size(); ++j) row.push_back(read_number(node[i][j], row_at.index(j)));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsSequence() || node.size() == 0)
+    where.fail(node, "expected a list of kernels, e.g. - {type: gaussian, size: [3, 7]}");
+  std::vector<Filter> filters;
+  std::vector<std::string> type_names;
+  for (const auto& info : filter_types()) type_names.push_back(info.type);
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YamlLocation at = where.index(i);
+    const YAML::Node entry = node[i];
+    require_map(entry, at);
+    const YamlLocation type_at = at.child("type");
+    const std::string type = read_string(required(entry, "type", at), type_at);
+    const FilterTypeInfo* info = find_filter_type(type);
+    if (info == nullptr) {
+      const std::string guess = closest_match(type, type_names);
+      type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
+                                      (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+                                      "; see `convlab list`");
+    }
+    std::vector<std::string> allowed{"type"};
+    allowed.insert(allowed.end(), info->keys.begin(), info->keys.end());
+    require_known_keys(entry, at, allowed);
+
+    FilterRequest request;
+    request.type = type;
+    if (entry["sigma"]) request.sigma = read_number(entry["sigma"], at.child("sigma"));
+    if (entry["sigma2"]) request.sigma2 = read_number(entry["sigma2"], at.child("sigma2"));
+    if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
+    std::vector<std::pair<YAML::Node, YamlLocation>> sizes;
+    if (type == "custom") {
+      request.custom_name = read_string(required(entry, "name", at), at.child("name"));
+      if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
+        at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
+      request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
+      sizes.emplace_back(entry["matrix"], at.child("matrix"));
+      request.size = static_cast<int>(request.matrix.size());
+      if (request.size % 2 == 0)
+        at.child("matrix").fail(entry["matrix"], "matrix must have an odd number of rows");
+    } else if (entry["size"]) {
+      const YamlLocation size_at = at.child("size");
+      for (const auto& size_node : read_sweep(entry["size"], size_at)) sizes.emplace_back(size_node, size_at);
+    } else {
+      sizes.emplace_back(entry, at);  // default size
+    }
+    for (const auto& [size_node, size_at] : sizes) {
+      if (type != "custom") {
+        if (entry["size"]) {
+          const long long size = read_integer(size_node, size_at);
+          if (size <= 0 || size % 2 == 0 || size > kMaxKernelSize)
+            size_at.fail(size_node, "kernel size must be odd and between 1 and " +
+                                        std::to_string(kMaxKernelSize) + ", got " + std::to_string(size));
+          request.size = static_cast<int>(size);
+        } else {
+          request.size = info->fixed_size != 0 ? info->fixed_size : 3;
+        }
+      }
+      try {
+        filters.push_back(make_filter(request));
+      } catch (const FilterError& error) {
+        size_at.fail(size_node, error.what());
+      }
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& filter : filters)
+    if (!seen.insert(filter.name).second)
+      where.fail(node, "kernel '" + filter.name + "' appears twice");
+  return filters;
+}
+
+template <typename Value, typename Parse>
+std::vector<Value> parse_enum_sweep(const YAML::Node& node, const YamlLocation& where,
+                                    const std::vector<std::string>& names, Parse parse) {
+  std::vector<Value> values;
+  for (const auto& item : read_sweep(node, where)) {
+    const std::string text = read_string(item, where);
+    const auto value = parse(text);
+    if (!value) {
+      std::string allowed;
+      for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
+      const std::string guess = closest_match(text, names);
+      where.fail(item, "unknown value '" + text + "'" +
+                           (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+                           "; allowed: " + allowed);
+    }
+    if (std::find(values.begin(), values.end(), *value) == values.end()) values.push_back(*value);
+  }
+  return values;
+}
+
+nlohmann::json read_axis_value(const AxisSpec& axis, const YAML::Node& node,
+                               const YamlLocation& where) {
+  auto check_range = [&](long long v, const YAML::Node& at_node) {
+    if (v < axis.min_value || v > axis.max_value)
+      where.fail(at_node, axis.name + " must be between " + std::to_string(axis.min_value) +
+                              " and " + std::to_string(axis.max_value) + ", got " +
+                              std::to_string(v));
+  };
+  switch (axis.kind) {
+    case AxisKind::integer: {
+      const long long v = read_integer(node, where);
+      check_range(v, node);
+      return v;
+    }
+    case AxisKind::integer_pair: {
+      if (!node.IsSequence() || node.size() != 2)
+        where.fail(node, axis.name + " values are pairs [x, y]");
+      const long long x = read_integer(node[0], where.index(0));
+      const long long y = read_integer(node[1], where.index(1));
+      check_range(x, node[0]);
+      check_range(y, node[1]);
+      return nlohmann::json::array({x, y});
+    }
+    case AxisKind::choice: {
+      const std::string text = read_string(node, where);
+      if (std::find(axis.choices.begin(), axis.choices.end(), text) == axis.choices.end()) {
+        std::string allowed;
+        for (const auto& c : axis.choices) allowed += (allowed.empty() ? "" : ", ") + c;
+        where.fail(node, "unknown " + axis.name + " '" + text + "'; allowed: " + allowed);
+      }
+      return text;
+    }
+    case AxisKind::boolean:
+      return read_bool(node, where);
+  }
+  return nullptr;
+}
+
+// The values a config gives one axis: a single value or a list. For pairs, [16, 16] is one pair
+// and [[16, 16], [32, 8]] a list of pairs.
+std::vector<nlohmann::json> read_axis_values(const AxisSpec& axis, const YAML::Node& node,
+                                             const YamlLocation& where) {
+  std::vector<nlohmann::json> values;
+  const bool single_pair = axis.kind == AxisKind::integer_pair && node.IsSequence() &&
+                           node.size() == 2 && node[0].IsScalar();
+  if (single_pair || !node.IsSequence()) {
+    values.push_back(read_axis_value(axis, node, where));
+    return values;
+  }
+  if (node.size() == 0) where.fail(node, "an empty list sweeps nothing; give at least one value");
+  for (size_t i = 0; i < node.size(); ++i) {
+    auto value = read_axis_value(axis, node[i], where.index(i));
+    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+  }
+  return values;
+}
+
+std::vector<Params> cartesian_product(const std::vector<std::pair<std::string, std::vector<nlohmann::json>>>& axes) {
+  std::vector<Params> combinations{Params::object()};
+  for (const auto& [name, values] : axes) {
+    std::vector<Params> next;
+    for (const auto& partial : combinations)
+      for (const auto& value : values) {
+        Params p = partial;
+        p[name] = value;
+        next.push_back(p);
+      }
+    combinations = std::move(next);
+  }
+  return combinations;
+}
+
+std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
+                                                       const YamlLocation& where) {
+  require_map(node, where);
+  if (node.size() == 0) where.fail(node, "name at least one implementation; see `convlab list`");
+  std::vector<std::string> known;
+  for (const auto& impl : implementation_registry()) known.push_back(impl.name);
+  std::vector<ImplementationSweep> sweeps;
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    const YamlLocation at = where.child(name);
+    const Implementation* impl = find_implementation(name);
+    if (impl == nullptr) {
+      const std::string guess = closest_match(name, known);
+      at.fail(entry.first, "unknown implementation '" + name + "'" +
+                               (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+                               "; see `convlab list`");
+    }
+    const YAML::Node axes_node = entry.second;
+    if (axes_node && !axes_node.IsNull() && !axes_node.IsMap())
+      at.fail(axes_node, "expected a mapping of axes, e.g. {threads: [1, 2]}, or {}");
+    std::vector<std::string> axis_names;
+    for (const auto& axis : impl->axes) axis_names.push_back(axis.name);
+    if (axes_node && axes_node.IsMap()) require_known_keys(axes_node, at, axis_names);
+    std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
+    for (const auto& axis : impl->axes) {
+      if (axes_node && axes_node.IsMap() && axes_node[axis.name])
+        axes.emplace_back(axis.name, read_axis_values(axis, axes_node[axis.name], at.child(axis.name)));
+      else
+        axes.emplace_back(axis.name, std::vector<nlohmann::json>{axis.default_value});
+    }
+    sweeps.push_back({name, cartesian_product(axes)});
+  }
+  return sweeps;
+}
+
+BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<ImplementationSweep>& sweeps,
+                            const YamlLocation& where) {
+  BaselineSpec baseline;
+  const YAML::Node node = root["baseline"];
+  if (!node) {
+    const auto sequential = std::find_if(sweeps.begin(), sweeps.end(),
+                                         [](const auto& s) { return s.name == "sequential"; });
+    baseline.implementation = sequential != sweeps.end() ? "sequential" : sweeps.front().name;
+    return baseline;
+  }
+  if (node.IsScalar()) {
+    baseline.implementation = read_string(node, where);
+  } else {
+    require_known_keys(node, where, {"implementation", "params"});
+    baseline.implementation =
+        read_string(required(node, "implementation", where), where.child("implementation"));
+    if (node["params"]) {
+      require_map(node["params"], where.child("params"));
+      baseline.params = yaml_to_json(node["params"]);
+    }
+  }
+  const auto sweep = std::find_if(sweeps.begin(), sweeps.end(), [&](const auto& s) {
+    return s.name == baseline.implementation;
+  });
+  if (sweep == sweeps.end())
+    where.fail(node, "baseline '" + baseline.implementation +
+                         "' is not one of this config's implementations");
+  const bool any = std::any_of(sweep->combinations.begin(), sweep->combinations.end(),
+                               [&](const Params& p) {
+                                 for (const auto& [k, v] : baseline.params.items())
+                                   if (!p.contains(k) || p[k] != v) return false;
+                                 return true;
+                               });
+  if (!any) where.fail(node, "no combination of '" + baseline.implementation + "' has these params");
+  return baseline;
+}
+
+MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where) {
+  MeasureSpec measure;
+  if (!node) return measure;
+  require_known_keys(node, where, {"warmup", "min_reps", "max_reps", "max_seconds", "l2_flush"});
+  auto read_count = [&](const char* key, int& out, long long minimum) {
+    if (!node[key]) return;
+    const long long v = read_integer(node[key], where.child(key));
+    if (v < minimum || v > 1000000)
+      where.child(key).fail(node[key], std::string(key) + " must be between " +
+                                           std::to_string(minimum) + " and 1000000");
+    out = static_cast<int>(v);
+  };
+  read_count("warmup", measure.warmup, 0);
+  read_count("min_reps", measure.min_reps, 1);
+  read_count("max_reps", measure.max_reps, 1);
+  if (node["max_seconds"]) {
+    measure.max_seconds = read_number(node["max_seconds"], where.child("max_seconds"));
+    if (measure.max_seconds <= 0)
+      where.child("max_seconds").fail(node["max_seconds"], "max_seconds must be positive");
+  }
+  if (node["l2_flush"]) measure.l2_flush = read_bool(node["l2_flush"], where.child("l2_flush"));
+  if (measure.max_reps < measure.min_reps)
+    where.child("max_reps").fail(node["max_reps"] ? node["max_reps"] : node,
+                                 "max_reps is smaller than min_reps");
+  return measure;
+}
+
+nlohmann::json resolve(const Config& config) {
+  nlohmann::json images = nlohmann::json::array();
+  for (const auto& image : config.images) {
+    nlohmann::json entry{{"name", image.name},
+                         {"width", image.width},
+                         {"height", image.height},
+                         {"channels", image.channels}};
+    if (image.kind == ImageSpec::Kind::generated) {
+      entry["type"] = "generated";
+      entry["seed"] = image.seed;
+      entry["pattern"] = image.pattern;
+    } else {
+      entry["type"] = "file";
+      entry["path"] = image.path;
+    }
+    images.push_back(entry);
+  }
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& filter : config.filters)
+    kernels.push_back({{"name", filter.name},
+                       {"type", filter.type},
+                       {"size", filter.size},
+                       {"parameters", filter.parameters},
+                       {"separable", filter.separable},
+                       {"weights", filter.weights}});
+  nlohmann::json borders = nlohmann::json::array(), outputs = nlohmann::json::array();
+  for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
+  for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));
+  nlohmann::json implementations = nlohmann::json::object();
+  for (const auto& sweep : config.implementations) implementations[sweep.name] = sweep.combinations;
+  nlohmann::json resolved{
+      {"name", config.name},
+      {"title", config.title},
+      {"description", config.description},
+      {"images", images},
+      {"kernels", kernels},
+      {"border", borders},
+      {"output", outputs},
+      {"implementations", implementations},
+      {"baseline", {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
+      {"measure",
+       {{"warmup", config.measure.warmup},
+        {"min_reps", config.measure.min_reps},
+        {"max_reps", config.measure.max_reps},
+        {"max_seconds", config.measure.max_seconds},
+        {"l2_flush", config.measure.l2_flush}}},
+      {"save_outputs", config.save_outputs}};
+  for (const auto& [key, value] : config.report.items()) resolved[key] = value;
+  return resolved;
+}
+
+}  // namespace
+
+std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
+  // input u8 + implementation output f32 + reference double + a second output for CPU scratch.
+  const std::uint64_t values = std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(channels);
+  return values * (1 + 4 + 8 + 4);
+}
+
+Config load_config(const std::string& path) {
+  Config config;
+  config.path = path;
+  const std::string bytes = read_file_bytes(path);
+  config.sha256 = sha256_hex(bytes);
+  YAML::Node root;
+  try {
+    root = YAML::Load(bytes);
+  } catch (const YAML::ParserException& error) {
+    throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "",
+                      "YAML syntax error: " + error.msg);
+  }
+  const YamlLocation top{path, ""};
+  if (!root.IsMap()) top.fail(root, "a config is a YAML mapping with at least name, images, kernels and implementations");
+  require_known_keys(root, top, kTopLevelKeys);
+
+  config.name = read_string(required(root, "name", top), top.child("name"));
+  if (!std::regex_match(config.name, std::regex("[A-Za-z0-9_][A-Za-z0-9_.-]*")))
+    top.child("name").fail(root["name"],
+                           "name must be a safe identifier (letters, digits, '_', '-', '.'): it names outputs/<name>/");
+  config.title = root["title"] ? read_string(root["title"], top.child("title")) : config.name;
+  config.description =
+      root["description"] ? read_string(root["description"], top.child("description")) : "";
+  config.images = parse_images(required(root, "images", top), top.child("images"));
+  config.filters = parse_kernels(required(root, "kernels", top), top.child("kernels"));
+
+  std::vector<std::string> border_names, output_names;
+  for (Border b : all_borders()) border_names.emplace_back(to_string(b));
+  output_names = {"u8", "f32"};
+  config.borders = root["border"] ? parse_enum_sweep<Border>(root["border"], top.child("border"),
+                                                            border_names, parse_border)
+                                  : std::vector<Border>{Border::replicate};
+  config.outputs = root["output"] ? parse_enum_sweep<OutputType>(root["output"], top.child("output"),
+                                                                output_names, parse_output_type)
+                                  : std::vector<OutputType>{OutputType::u8};
+  config.implementations =
+      parse_implementations(required(root, "implementations", top), top.child("implementations"));
+  config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
+  config.measure = parse_measure(root["measure"], top.child("measure"));
+  if (root["save_outputs"])
+    config.save_outputs = read_bool(root["save_outputs"], top.child("save_outputs"));
+  config.report = nlohmann::json::object();
+  for (const char* key : {"figures", "tables"})
+    if (root[key]) {
+      if (!root[key].IsSequence()) top.child(key).fail(root[key], std::string(key) + " is a list");
+      config.report[key] = yaml_to_json(root[key]);
+    }
+  config.resolved = resolve(config);
+  return config;
+}
+
+}  // namespace convlab

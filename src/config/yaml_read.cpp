@@ -1,0 +1,136 @@
+#include "config/yaml_read.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace convlab {
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string text;
+  for (const auto& w : words) text += (text.empty() ? "" : ", ") + w;
+  return text;
+}
+
+template <typename T>
+bool try_convert(const YAML::Node& node, T& value) {
+  try {
+    value = node.as<T>();
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    const size_t d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+void require_map(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsMap()) where.fail(node, "expected a mapping (key: value, ...)");
+}
+
+void require_known_keys(const YAML::Node& map, const YamlLocation& where,
+                        const std::vector<std::string>& allowed) {
+  require_map(map, where);
+  for (const auto& entry : map) {
+    const std::string key = entry.first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string message = "unknown key '" + key + "'";
+    const std::string suggestion = closest_match(key, allowed);
+    if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+    message += "; allowed: " + join(allowed);
+    where.child(key).fail(entry.first, message);
+  }
+}
+
+long long read_integer(const YAML::Node& node, const YamlLocation& where) {
+  long long value = 0;
+  if (!node.IsScalar() || !try_convert(node, value))
+    where.fail(node, "expected an integer, got '" + (node.IsScalar() ? node.Scalar() : "a " + std::string(node.IsSequence() ? "list" : "mapping")) + "'");
+  return value;
+}
+
+double read_number(const YAML::Node& node, const YamlLocation& where) {
+  double value = 0;
+  if (!node.IsScalar() || !try_convert(node, value) || !std::isfinite(value))
+    where.fail(node, "expected a number");
+  return value;
+}
+
+bool read_bool(const YAML::Node& node, const YamlLocation& where) {
+  bool value = false;
+  if (!node.IsScalar() || !try_convert(node, value)) where.fail(node, "expected true or false");
+  return value;
+}
+
+std::string read_string(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsScalar()) where.fail(node, "expected a string");
+  return node.Scalar();
+}
+
+std::vector<YAML::Node> read_sweep(const YAML::Node& node, const YamlLocation& where) {
+  std::vector<YAML::Node> values;
+  if (node.IsSequence()) {
+    for (const auto& item : node) values.push_back(item);
+    if (values.empty()) where.fail(node, "an empty list sweeps nothing; give at least one value");
+  } else if (node.IsScalar()) {
+    values.push_back(node);
+  } else {
+    where.fail(node, "expected a value or a list of values");
+  }
+  return values;
+}
+
+nlohmann::json yaml_to_json(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: {
+      nlohmann::json list = nlohmann::json::array();
+      for (const auto& item : node) list.push_back(yaml_to_json(item));
+      return list;
+    }
+    case YAML::NodeType::Map: {
+      nlohmann::json object = nlohmann::json::object();
+      for (const auto& entry : node) object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
+      return object;
+    }
+    case YAML::NodeType::Scalar: {
+      if (node.Tag() == "!") return node.Scalar();  // quoted: keep as a string
+      long long integer = 0;
+      double number = 0;
+      bool flag = false;
+      if (try_convert(node, integer)) return integer;
+      if (try_convert(node, number)) return number;
+      if (try_convert(node, flag)) return flag;
+      return node.Scalar();
+    }
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace convlab

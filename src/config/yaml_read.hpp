@@ -1,0 +1,33 @@
+// Typed reads from YAML nodes that fail with a ConfigError naming file, line and key path.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+
+namespace convlab {
+
+// Fails on any key of `map` not in `allowed`, suggesting the closest allowed key.
+void require_known_keys(const YAML::Node& map, const YamlLocation& where,
+                        const std::vector<std::string>& allowed);
+void require_map(const YAML::Node& node, const YamlLocation& where);
+
+long long read_integer(const YAML::Node& node, const YamlLocation& where);
+double read_number(const YAML::Node& node, const YamlLocation& where);
+bool read_bool(const YAML::Node& node, const YamlLocation& where);
+std::string read_string(const YAML::Node& node, const YamlLocation& where);
+
+// A scalar or a list of scalars, read as a list (a sweep). An empty list is an error.
+std::vector<YAML::Node> read_sweep(const YAML::Node& node, const YamlLocation& where);
+
+// A generic YAML -> JSON conversion (scalars become int, number, bool or string).
+nlohmann::json yaml_to_json(const YAML::Node& node);
+
+// The closest of `candidates` to `word` when it is a plausible misspelling, else empty.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace convlab

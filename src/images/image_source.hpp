@@ -1,0 +1,53 @@
+// Where input images come from: deterministic generated images and files decoded with stb_image.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/image.hpp"
+
+namespace convlab {
+
+// SplitMix64: a fixed algorithm, so a seed gives the same bytes with every compiler and library.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Patterns: "noise" (independent uniform bytes) or "scene" (smooth gradients and discs plus mild
+// noise, so filtered outputs are meaningful to look at).
+Image generate_image(int width, int height, int channels, std::uint64_t seed,
+                     const std::string& pattern);
+
+class ImageFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Decodes PNG, JPEG, BMP, PNM (and what else stb_image reads) and converts to `channels` (1 or 3).
+Image load_image_file(const std::string& path, int channels);
+
+// Reads only the header: width, height; throws ImageFileError when it is not a readable image.
+void probe_image_file(const std::string& path, int* width, int* height);
+
+// Writes 8-bit interleaved pixels as PNG; false when the file cannot be written.
+bool write_png(const std::string& path, int width, int height, int channels,
+               const std::uint8_t* pixels);
+
+}  // namespace convlab
+
+namespace convlab {
+struct ImageSpec;
+// Generates or loads the image a plan names.
+Image materialize_image(const ImageSpec& spec);
+}  // namespace convlab

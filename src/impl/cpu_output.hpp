@@ -1,0 +1,45 @@
+// Output buffers and the store rule shared by the CPU implementations.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/output_view.hpp"
+#include "impl/implementation.hpp"
+
+namespace convlab {
+
+// u8 output: round to nearest (halves up) and clamp to 0..255, the rule of every implementation.
+inline std::uint8_t to_u8(float value) {
+  const float rounded = std::floor(value + 0.5f);
+  return static_cast<std::uint8_t>(rounded < 0.f ? 0.f : (rounded > 255.f ? 255.f : rounded));
+}
+
+class HostOutput {
+ public:
+  HostOutput(OutputType type, size_t count) : type_(type) {
+    if (type == OutputType::u8)
+      u8_.resize(count);
+    else
+      f32_.resize(count);
+  }
+  void store(size_t index, float value) {
+    if (type_ == OutputType::u8)
+      u8_[index] = to_u8(value);
+    else
+      f32_[index] = value;
+  }
+  OutputView view() const {
+    if (type_ == OutputType::u8) return {type_, u8_.data(), u8_.size()};
+    return {type_, f32_.data(), f32_.size()};
+  }
+  OutputType type() const { return type_; }
+
+ private:
+  OutputType type_;
+  std::vector<std::uint8_t> u8_;
+  std::vector<float> f32_;
+};
+
+}  // namespace convlab

@@ -1,0 +1,85 @@
+// cpu_rows: direct convolution reorganised for the CPU's vector units. Relative to `openmp`:
+// - the input is converted to float once, with the horizontal border pre-applied (PaddedRows),
+//   instead of a border lookup and a u8->float conversion per tap;
+// - each output row is accumulated whole: for every tap (ky, kx), acc[i] += w * row[i + kx*C]
+//   over the row's width * channels values, a contiguous loop the compiler vectorises (AVX-512
+//   when built with -march=native), with the accumulator row staying in L1.
+// Per value the taps are summed in the same order (ky, then kx) as the naive loops.
+#include <algorithm>
+
+#include "impl/cpu_output.hpp"
+#include "impl/openmp_schedule.hpp"
+#include "impl/padded_rows.hpp"
+#include "impl/registry.hpp"
+
+namespace convlab {
+namespace {
+
+class RowsPoint : public PreparedPoint {
+ public:
+  RowsPoint(const Problem& problem, const Params& params)
+      : problem_(problem),
+        settings_(openmp_settings(params)),
+        padded_(problem.input, problem.filter.radius()),
+        out_(problem.output, problem.input.value_count()) {}
+
+  std::optional<DevicePhases> execute() override {
+    const Image& in = problem_.input;
+    const int height = in.height;
+    const int row_values = in.width * in.channels;
+    const int channels = in.channels;
+    const Filter& filter = problem_.filter;
+    const int r = filter.radius();
+    apply_schedule(settings_);
+#pragma omp parallel num_threads(settings_.threads)
+    {
+#pragma omp for schedule(runtime)
+      for (int y = 0; y < height; ++y) padded_.fill_row(y, problem_.border);
+      std::vector<float> acc(static_cast<size_t>(row_values));
+#pragma omp for schedule(runtime)
+      for (int y = 0; y < height; ++y) {
+        std::fill(acc.begin(), acc.end(), 0.f);
+        float* __restrict a = acc.data();
+        for (int ky = 0; ky < filter.size; ++ky) {
+          const int sy = map_border_index(y + ky - r, height, problem_.border);
+          if (sy == kOutsideImage) continue;
+          const float* source = padded_.row(sy);
+          for (int kx = 0; kx < filter.size; ++kx) {
+            const float w = filter.at(ky, kx);
+            const float* __restrict s = source + kx * channels;
+            for (int i = 0; i < row_values; ++i) a[i] += w * s[i];
+          }
+        }
+        const size_t base = static_cast<size_t>(y) * row_values;
+        for (int i = 0; i < row_values; ++i) out_.store(base + i, a[i]);
+      }
+    }
+    return std::nullopt;
+  }
+  OutputView output() const override { return out_.view(); }
+
+ private:
+  Problem problem_;
+  OpenmpSettings settings_;
+  PaddedRows padded_;
+  HostOutput out_;
+};
+
+}  // namespace
+
+Implementation make_cpu_rows_implementation() {
+  Implementation impl;
+  impl.name = "cpu_rows";
+  impl.family = "cpu";
+  impl.description = "float rows with pre-applied border, whole-row vectorised multiply-adds, OpenMP";
+  impl.axes = openmp_axes();
+  impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
+    return std::optional<std::string>();
+  };
+  impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {
+    return std::unique_ptr<PreparedPoint>(new RowsPoint(problem, params));
+  };
+  return impl;
+}
+
+}  // namespace convlab

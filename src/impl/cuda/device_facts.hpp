@@ -1,0 +1,24 @@
+// What the runner records about the GPU once per run (the run block's "cuda" object): device facts
+// and the calibration figures that roofline fractions are computed from. Without CUDA it returns
+// {"available": false, "reason": "..."}.
+//
+// With a device the object carries at least:
+//   available: true, name, compute_capability, sm_count, sm_clock_mhz, memory_clock_mhz,
+//   memory_bytes, l2_bytes, driver_version, runtime_version,
+//   calibration: {copy_bytes_per_s, fma_per_s}   (measured by small kernels at run start)
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "impl/implementation.hpp"
+
+namespace convlab {
+
+nlohmann::json describe_cuda_device(const RunContext& context);
+
+// Build facts for `convlab list` and the run's build block (run.build.cuda_built, npp_built):
+// whether the CUDA kernels, and the NPP peer, were compiled in.
+bool cuda_built();
+bool npp_built();
+
+}  // namespace convlab

@@ -1,0 +1,86 @@
+// The contract between the runner and every implementation (CPU or GPU).
+//
+// An implementation declares its parameter axes; the plan sweeps them from YAML. For each point the
+// runner asks `unsupported` (a reason, or nothing when it can run), then `prepare`, which does all
+// allocation and copying of constants outside any timing. The runner then calls `execute` on the
+// prepared point for warm-up and timed repetitions, and reads the result through `output`.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/filter.hpp"
+#include "core/image.hpp"
+#include "core/output_view.hpp"
+#include "core/types.hpp"
+
+namespace convlab {
+
+// One value of every axis of an implementation, e.g. {"threads": 4, "schedule": "static"}.
+using Params = nlohmann::json;
+
+enum class AxisKind {
+  integer,       // e.g. threads: 4
+  integer_pair,  // e.g. block: [32, 8]  (x, y)
+  choice,        // one of `choices`, e.g. schedule: static
+  boolean,       // e.g. streams: true
+};
+
+struct AxisSpec {
+  std::string name;
+  AxisKind kind = AxisKind::integer;
+  std::string help;
+  nlohmann::json default_value;       // used when a config leaves the axis out
+  std::vector<std::string> choices;   // for AxisKind::choice
+  long long min_value = 1;            // for integers and both members of pairs
+  long long max_value = 1 << 20;
+};
+
+struct Problem {
+  const Image& input;
+  const Filter& filter;
+  Border border;
+  OutputType output;
+};
+
+// Settings of the whole run that implementations may need.
+struct RunContext {
+  int cuda_device = 0;
+  bool l2_flush = false;  // clear the GPU L2 before every repetition
+};
+
+// Device implementations time their phases with events and report them; host implementations
+// return nothing from execute and are timed by the runner with steady_clock.
+struct DevicePhases {
+  double h2d_ms = 0.0;
+  double kernel_ms = 0.0;
+  double d2h_ms = 0.0;
+};
+
+class PreparedPoint {
+ public:
+  virtual ~PreparedPoint() = default;
+  virtual std::optional<DevicePhases> execute() = 0;
+  virtual OutputView output() const = 0;
+};
+
+struct Implementation {
+  std::string name;
+  std::string family;  // "cpu" or "cuda"
+  std::string description;
+  // True when the algorithm does 2K multiply-adds per value (separable passes) instead of K^2;
+  // roofline fractions then use that count.
+  bool factored = false;
+  std::vector<AxisSpec> axes;
+  // A reason the point cannot run here (no CUDA device, kernel not separable, ...), or nullopt.
+  std::function<std::optional<std::string>(const Problem&, const Params&, const RunContext&)>
+      unsupported;
+  std::function<std::unique_ptr<PreparedPoint>(const Problem&, const Params&, const RunContext&)>
+      prepare;
+};
+
+}  // namespace convlab

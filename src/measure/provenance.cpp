@@ -1,0 +1,133 @@
+#include "measure/provenance.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <array>
+#include <optional>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "core/sha256.hpp"
+
+#ifndef CONVLAB_VERSION
+#define CONVLAB_VERSION "unknown"
+#define CONVLAB_BUILD_TYPE "unknown"
+#define CONVLAB_CXX_COMPILER_ID "unknown"
+#define CONVLAB_CXX_COMPILER_VERSION "unknown"
+#define CONVLAB_CXX_FLAGS "unknown"
+#define CONVLAB_SOURCE_DIR "."
+#endif
+
+namespace convlab {
+namespace {
+
+// Runs a command and returns its first line of output, or nullopt when it fails.
+std::optional<std::string> command_output(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string output;
+  std::array<char, 512> chunk{};
+  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) output += chunk.data();
+  if (::pclose(pipe) != 0) return std::nullopt;
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  return output;
+}
+
+std::string read_keyed_line(const std::string& path, const std::string& key) {
+  std::ifstream file(path);
+  std::string line;
+  while (std::getline(file, line))
+    if (line.rfind(key, 0) == 0) {
+      const size_t colon = line.find_first_of(":=", key.size());
+      if (colon == std::string::npos) continue;
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(" \t\""));
+      while (!value.empty() && (value.back() == '"' || value.back() == ' ')) value.pop_back();
+      return value;
+    }
+  return {};
+}
+
+std::uint64_t meminfo_bytes(const std::string& key) {
+  const std::string value = read_keyed_line("/proc/meminfo", key);
+  if (value.empty()) return 0;
+  return std::stoull(value) * 1024;  // reported in kB
+}
+
+}  // namespace
+
+std::string build_id() {
+  static const std::string id = [] {
+    const std::string hash = sha256_file_hex("/proc/self/exe");
+    return hash.empty() ? std::string("unknown") : hash;
+  }();
+  return id;
+}
+
+nlohmann::json build_facts() {
+#ifdef CONVLAB_WITH_CUDA
+  const bool cuda_built = true;
+#else
+  const bool cuda_built = false;
+#endif
+#ifdef CONVLAB_WITH_NPP
+  const bool npp_built = true;
+#else
+  const bool npp_built = false;
+#endif
+  return {{"id", build_id()},
+          {"version", CONVLAB_VERSION},
+          {"compiler", CONVLAB_CXX_COMPILER_ID},
+          {"compiler_version", CONVLAB_CXX_COMPILER_VERSION},
+          {"flags", CONVLAB_CXX_FLAGS},
+          {"build_type", CONVLAB_BUILD_TYPE},
+          {"cuda_built", cuda_built},
+          {"npp_built", npp_built}};
+}
+
+nlohmann::json git_facts() {
+  const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
+  const auto commit = command_output(git + "rev-parse HEAD");
+  if (!commit) return {{"commit", nullptr}, {"dirty", nullptr}};
+  const auto status = command_output(git + "status --porcelain --untracked-files=no");
+  return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
+}
+
+std::string cpu_model() {
+  std::string model = read_keyed_line("/proc/cpuinfo", "model name");
+  return model.empty() ? "unknown" : model;
+}
+
+nlohmann::json host_facts() {
+  std::string os = read_keyed_line("/etc/os-release", "PRETTY_NAME");
+  utsname names{};
+  std::string kernel, hostname;
+  if (::uname(&names) == 0) {
+    kernel = std::string(names.sysname) + " " + names.release + " " + names.machine;
+    hostname = names.nodename;
+  }
+  return {{"cpu_model", cpu_model()},
+          {"logical_cpus", std::thread::hardware_concurrency()},
+          {"memory_bytes", meminfo_bytes("MemTotal")},
+          {"os", os.empty() ? kernel : os + " (" + kernel + ")"},
+          {"hostname", hostname}};
+}
+
+std::uint64_t available_memory_bytes() {
+  const std::uint64_t available = meminfo_bytes("MemAvailable");
+  return available > 0 ? available : (std::uint64_t(1) << 40);
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace convlab

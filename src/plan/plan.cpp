@@ -1,0 +1,45 @@
+#include "plan/plan.hpp"
+
+namespace convlab {
+
+std::vector<Point> expand_plan(const Config& config) {
+  std::vector<Point> points;
+  for (size_t image = 0; image < config.images.size(); ++image)
+    for (size_t filter = 0; filter < config.filters.size(); ++filter)
+      for (Border border : config.borders)
+        for (OutputType output : config.outputs)
+          for (const auto& sweep : config.implementations) {
+            const Implementation* impl = find_implementation(sweep.name);
+            for (const Params& params : sweep.combinations)
+              points.push_back({image, filter, border, output, impl, params});
+          }
+  return points;
+}
+
+nlohmann::json describe_point(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const Filter& filter = config.filters[point.filter];
+  return {{"implementation", point.implementation->name},
+          {"family", point.implementation->family},
+          {"params", point.params},
+          {"image",
+           {{"name", image.name},
+            {"width", image.width},
+            {"height", image.height},
+            {"channels", image.channels}}},
+          {"kernel",
+           {{"name", filter.name},
+            {"type", filter.type},
+            {"size", filter.size},
+            {"separable", filter.separable}}},
+          {"border", std::string(to_string(point.border))},
+          {"output", std::string(to_string(point.output))}};
+}
+
+double point_macs(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const Filter& filter = config.filters[point.filter];
+  return double(image.width) * image.height * image.channels * filter.size * filter.size;
+}
+
+}  // namespace convlab

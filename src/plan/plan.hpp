@@ -1,0 +1,33 @@
+// The plan: the cartesian product of a config's images, kernels, borders, outputs and
+// implementation parameter combinations, in the order the runner executes it (image outermost,
+// so each image is generated or loaded once and its reference reused by every implementation).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "config/config.hpp"
+#include "impl/registry.hpp"
+
+namespace convlab {
+
+struct Point {
+  size_t image = 0;   // index into Config::images
+  size_t filter = 0;  // index into Config::filters
+  Border border = Border::replicate;
+  OutputType output = OutputType::u8;
+  const Implementation* implementation = nullptr;
+  Params params;
+};
+
+std::vector<Point> expand_plan(const Config& config);
+
+// The point as a JSON object with the fields a point filter and a record share:
+// implementation, family, params, image {name, width, height, channels}, kernel {name, type, size,
+// separable}, border, output.
+nlohmann::json describe_point(const Config& config, const Point& point);
+
+// Multiply-accumulates of the direct algorithm for the point.
+double point_macs(const Config& config, const Point& point);
+
+}  // namespace convlab

@@ -1,0 +1,140 @@
+#include "plan/point_filter.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace convlab {
+namespace {
+
+std::string trim(std::string_view text) {
+  const size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return {};
+  const size_t end = text.find_last_not_of(" \t");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t at = text.find(separator, start);
+    parts.push_back(trim(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start)));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return parts;
+}
+
+std::optional<double> as_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool equal(const nlohmann::json& value, const std::string& wanted) {
+  if (value.is_number()) {
+    const auto number = as_number(wanted);
+    return number && value.get<double>() == *number;
+  }
+  return field_text(value) == wanted;
+}
+
+bool clause_holds(const FilterClause& clause, const nlohmann::json& record) {
+  const nlohmann::json* value = find_field(record, clause.field);
+  if (clause.op == "!=") {
+    if (value == nullptr) return true;
+    for (const auto& v : clause.values)
+      if (equal(*value, v)) return false;
+    return true;
+  }
+  if (value == nullptr) return false;
+  if (clause.op == "=") {
+    for (const auto& v : clause.values)
+      if (equal(*value, v)) return true;
+    return false;
+  }
+  if (clause.op == "~") return field_text(*value).find(clause.values.front()) != std::string::npos;
+  if (!value->is_number()) return false;
+  const double left = value->get<double>();
+  const double right = *as_number(clause.values.front());
+  if (clause.op == "<") return left < right;
+  if (clause.op == "<=") return left <= right;
+  if (clause.op == ">") return left > right;
+  return left >= right;
+}
+
+}  // namespace
+
+const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path) {
+  const nlohmann::json* node = &record;
+  for (const auto& part : split(path, '.')) {
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &(*node)[part];
+  }
+  return node;
+}
+
+std::string field_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) {
+    std::string text;
+    for (const auto& item : value) text += (text.empty() ? "" : "x") + field_text(item);
+    return text;
+  }
+  if (value.is_number_float()) {
+    std::ostringstream out;
+    out << value.get<double>();
+    return out.str();
+  }
+  return value.dump();
+}
+
+std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error) {
+  PointFilter filter;
+  filter.text = std::string(expression);
+  if (trim(expression).empty()) return filter;
+  for (const auto& clause_text : split(expression, ',')) {
+    // Longest operators first so "<=" is not read as "<".
+    static const char* kOperators[] = {"!=", "<=", ">=", "=", "<", ">", "~"};
+    size_t at = std::string::npos;
+    std::string op;
+    for (const char* candidate : kOperators) {
+      const size_t found = clause_text.find(candidate);
+      if (found != std::string::npos && (found < at || (found == at && std::string(candidate).size() > op.size()))) {
+        at = found;
+        op = candidate;
+      }
+    }
+    FilterClause clause;
+    clause.field = at == std::string::npos ? "" : trim(clause_text.substr(0, at));
+    if (clause.field.empty()) {
+      if (error) *error = "'" + clause_text + "' is not field=value (or !=, <, <=, >, >=, ~)";
+      return std::nullopt;
+    }
+    clause.op = op;
+    const std::string value = trim(clause_text.substr(at + op.size()));
+    clause.values = op == "=" || op == "!=" ? split(value, '|') : std::vector<std::string>{value};
+    for (const auto& v : clause.values)
+      if (v.empty()) {
+        if (error) *error = "'" + clause_text + "' has an empty value";
+        return std::nullopt;
+      }
+    if (op == "<" || op == "<=" || op == ">" || op == ">=")
+      if (!as_number(clause.values.front())) {
+        if (error) *error = "'" + clause_text + "' compares with a non-number";
+        return std::nullopt;
+      }
+    filter.clauses.push_back(clause);
+  }
+  return filter;
+}
+
+bool matches(const PointFilter& filter, const nlohmann::json& record) {
+  for (const auto& clause : filter.clauses)
+    if (!clause_holds(clause, record)) return false;
+  return true;
+}
+
+}  // namespace convlab

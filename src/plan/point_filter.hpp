@@ -1,0 +1,40 @@
+// A small language for choosing points, shared by `convlab run --filter`, figure `where` clauses
+// and the report's \convlabvalue macro. Clauses joined by ',' must all hold:
+//   field=value         equal (numbers compare numerically, text exactly)
+//   field!=value        not equal
+//   field=v1|v2|v3      any of
+//   field<v  field<=v  field>v  field>=v   numeric comparisons
+//   field~text          the value contains text
+// Fields are dotted paths into a record: implementation, family, border, output, status,
+// image.name, image.width, image.height, image.channels, kernel.name, kernel.type, kernel.size,
+// params.threads, params.block (a pair is written 16x16), ...
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace convlab {
+
+struct FilterClause {
+  std::string field;
+  std::string op;  // = != < <= > >= ~
+  std::vector<std::string> values;
+};
+
+struct PointFilter {
+  std::vector<FilterClause> clauses;
+  std::string text;
+};
+
+std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error);
+bool matches(const PointFilter& filter, const nlohmann::json& record);
+
+// The value at a dotted path (nullptr when absent).
+const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path);
+// A field value as filter text: numbers without trailing zeros, pairs as AxB.
+std::string field_text(const nlohmann::json& value);
+
+}  // namespace convlab

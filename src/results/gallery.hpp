@@ -1,0 +1,20 @@
+// Input and filtered images as PNG for the report's gallery (configs with save_outputs: true).
+// Pictures are made from the reference computation, which every verified point agrees with, and
+// shown so that a reader can see the effect: derivative filters (Prewitt, Sobel) as the gradient
+// magnitude of the x and y kernels, zero-sum filters (Laplacian, LoG, DoG, edge) as |response|
+// stretched to 0..255, all others rounded and clamped like u8 output.
+#pragma once
+
+#include <string>
+
+#include "core/filter.hpp"
+#include "core/image.hpp"
+#include "core/types.hpp"
+#include "results/results_file.hpp"
+
+namespace convlab {
+
+void add_gallery_entry(ResultsFile& results, const std::string& out_dir, const Image& image,
+                       const std::string& image_name, const Filter& filter, Border border);
+
+}  // namespace convlab

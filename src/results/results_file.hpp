@@ -1,0 +1,33 @@
+// results.json on disk: read (for resuming and exporting) and atomic rewrite.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+constexpr int kResultsSchemaVersion = 1;
+
+struct ResultsFile {
+  nlohmann::json experiment = nlohmann::json::object();  // name, title, description, baseline
+  std::vector<nlohmann::json> runs;                     // run blocks, oldest first
+  std::vector<nlohmann::json> records;
+  nlohmann::json gallery = nlohmann::json::array();     // saved input/output images
+};
+
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads a results file; throws ResultsFileError naming the file when it is not valid JSON or has
+// another schema version. A missing file gives an empty ResultsFile.
+ResultsFile read_results(const std::string& path);
+nlohmann::json to_json(const ResultsFile& results);
+// Writes to path + ".tmp", flushes it to disk, then renames over path: readers and interrupted
+// runs only ever see a complete file.
+void write_results_atomically(const std::string& path, const ResultsFile& results);
+
+}  // namespace convlab

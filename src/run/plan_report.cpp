@@ -1,0 +1,55 @@
+#include "run/plan_report.hpp"
+
+#include <algorithm>
+
+#include "plan/point_filter.hpp"
+#include "run/progress.hpp"
+
+namespace convlab {
+namespace {
+
+// Nominal multiply-accumulate rates (per second) used only to estimate durations.
+double nominal_rate(const Point& point) {
+  const std::string& name = point.implementation->name;
+  const double threads = point.params.value("threads", 1);
+  if (point.implementation->family == "cuda") return 2e12;
+  if (name == "sequential" || name == "openmp") return 1e9 * threads;
+  return 8e9 * threads;
+}
+
+}  // namespace
+
+double estimated_point_seconds(const Config& config, const Point& point) {
+  const double call = point_macs(config, point) / nominal_rate(point);
+  const MeasureSpec& m = config.measure;
+  const double repetitions =
+      std::clamp(m.max_seconds / std::max(call, 1e-9), double(m.min_reps), double(m.max_reps));
+  return call * (m.warmup + repetitions);
+}
+
+void print_plan(const Config& config, const std::vector<Point>& plan, std::ostream& out) {
+  out << "# " << config.title << " (" << config.name << ")\n\n";
+  out << "| # | implementation | params | image | kernel | border | output | GMAC | est. s |\n";
+  out << "|---|---|---|---|---|---|---|---|---|\n";
+  double total_seconds = 0, total_macs = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const Point& p = plan[i];
+    std::string params;
+    for (const auto& [key, value] : p.params.items())
+      params += (params.empty() ? "" : " ") + key + "=" + field_text(value);
+    const double macs = point_macs(config, p);
+    const double seconds = estimated_point_seconds(config, p);
+    total_seconds += seconds;
+    total_macs += macs;
+    char numbers[64];
+    std::snprintf(numbers, sizeof numbers, "%.3f | %.2f", macs / 1e9, seconds);
+    out << "| " << i + 1 << " | " << p.implementation->name << " | " << params << " | "
+        << config.images[p.image].name << " | " << config.filters[p.filter].name << " | "
+        << to_string(p.border) << " | " << to_string(p.output) << " | " << numbers << " |\n";
+  }
+  out << "\n" << plan.size() << " points, " << total_macs / 1e9
+      << " GMAC per repetition in all, roughly " << format_duration(total_seconds)
+      << " (estimate from nominal rates; points already in results.json are skipped)\n";
+}
+
+}  // namespace convlab

@@ -1,0 +1,16 @@
+// `convlab run --dry-run`: the plan, its size and a rough cost estimate.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace convlab {
+
+// A rough upper estimate of one point's wall time: warm-up plus repetitions at a nominal rate per
+// implementation family, capped by the measure block's time budget. Only for planning.
+double estimated_point_seconds(const Config& config, const Point& point);
+void print_plan(const Config& config, const std::vector<Point>& plan, std::ostream& out);
+
+}  // namespace convlab

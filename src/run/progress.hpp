@@ -1,0 +1,25 @@
+// Progress on stderr: one rewritten line with an ETA on a terminal, plain lines otherwise.
+#pragma once
+
+#include <string>
+
+#include "measure/stopwatch.hpp"
+
+namespace convlab {
+
+class Progress {
+ public:
+  explicit Progress(size_t total);
+  void starting(size_t index, const std::string& label, double estimated_seconds_left);
+  void finished(size_t index, const std::string& label, const std::string& outcome);
+  void done();
+
+ private:
+  size_t total_;
+  bool terminal_;
+  Stopwatch clock_;
+};
+
+std::string format_duration(double seconds);
+
+}  // namespace convlab

@@ -1,0 +1,312 @@
+#include "run/runner.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <tuple>
+#include <algorithm>
+
+#include "config/config.hpp"
+#include "core/sha256.hpp"
+#include "images/image_source.hpp"
+#include "impl/cuda/device_facts.hpp"
+#include "measure/provenance.hpp"
+#include "measure/repetitions.hpp"
+#include "plan/plan.hpp"
+#include "reference/reference.hpp"
+#include "results/derive.hpp"
+#include "results/gallery.hpp"
+#include "results/results_file.hpp"
+#include "results/summary_table.hpp"
+#include "run/plan_report.hpp"
+#include "run/progress.hpp"
+#include "verify/verify.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+std::string make_run_id(const std::string& started) {
+  std::random_device entropy;
+  char suffix[9];
+  std::snprintf(suffix, sizeof suffix, "%08x", entropy());
+  return started + "-" + suffix;
+}
+
+std::string point_label(const json& description) {
+  std::string params;
+  for (const auto& [key, value] : description["params"].items())
+    params += " " + key + "=" + field_text(value);
+  return description["implementation"].get<std::string>() + params + " | " +
+         description["image"]["name"].get<std::string>() + " | " +
+         description["kernel"]["name"].get<std::string>() + " | " +
+         description["border"].get<std::string>() + " | " + description["output"].get<std::string>();
+}
+
+// Everything that defines a point's measurement, hashed: results measured with another build,
+// another machine or another measure block are never taken for this one.
+std::string point_key(const json& description, const Image& image, const Filter& filter,
+                      const json& measure, const std::string& device_name) {
+  json keyed = description;
+  keyed["image"]["sha256"] = image.sha256;
+  keyed["kernel"]["weights"] = filter.weights;
+  keyed["measure"] = measure;
+  keyed["build"] = build_id();
+  keyed["cpu"] = cpu_model();
+  if (description["family"] == "cuda") keyed["gpu"] = device_name;
+  return sha256_hex(keyed.dump());
+}
+
+json image_json(const Image& image, const ImageSpec& spec) {
+  return {{"name", spec.name},         {"source", image.source},     {"width", image.width},
+          {"height", image.height},    {"channels", image.channels}, {"sha256", image.sha256}};
+}
+
+json kernel_json(const Filter& filter) {
+  return {{"name", filter.name},
+          {"type", filter.type},
+          {"size", filter.size},
+          {"separable", filter.separable},
+          {"parameters", filter.parameters}};
+}
+
+class Run {
+ public:
+  Run(const RunOptions& options, Config config)
+      : options_(options), config_(std::move(config)) {
+    out_dir_ = options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir;
+    results_path_ = out_dir_ + "/results.json";
+    results_ = read_results(results_path_);
+    const std::string earlier = results_.experiment.value("name", "");
+    if (!earlier.empty() && earlier != config_.name)
+      throw ResultsFileError(results_path_ + ": holds experiment '" + earlier +
+                             "', not '" + config_.name + "'; choose another --out");
+    plan_ = expand_plan(config_);
+    if (options.filter) {
+      std::vector<Point> kept;
+      for (const Point& p : plan_)
+        if (matches(*options.filter, describe_point(config_, p))) kept.push_back(p);
+      plan_ = std::move(kept);
+    }
+    context_.cuda_device = options.cuda_device;
+    context_.l2_flush = config_.measure.l2_flush;
+  }
+
+  int execute() {
+    if (options_.dry_run) {
+      print_plan(config_, plan_, std::cout);
+      return 0;
+    }
+    std::filesystem::create_directories(out_dir_);
+    start_run_block();
+    Progress progress(plan_.size());
+    size_t new_points = 0;
+    std::vector<std::string> plan_keys;
+    for (size_t i = 0; i < plan_.size(); ++i) {
+      const Point& point = plan_[i];
+      const Image& image = image_for(point.image);
+      const Filter& filter = config_.filters[point.filter];
+      const json description = describe_point(config_, point);
+      const std::string label = point_label(description);
+      const std::string key = point_key(description, image, filter, config_.resolved["measure"], device_name_);
+      plan_keys.push_back(key);
+      const auto existing = record_index_.find(key);
+      if (!options_.force && existing != record_index_.end() &&
+          results_.records[existing->second].value("status", "") == "ok") {
+        progress.finished(i, label, "kept from an earlier run");
+        continue;
+      }
+      if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
+      progress.starting(i, label, estimate_seconds_left(i));
+      json record = run_point(point, image, filter, description, key);
+      progress.finished(i, label, outcome_text(record));
+      store(record);
+      ++new_points;
+      if (config_.save_outputs) save_gallery_entry(point, image, filter);
+    }
+    progress.done();
+    results_.runs.back()["finished"] = utc_timestamp();
+    write();
+    return report(plan_keys);
+  }
+
+ private:
+  void start_run_block() {
+    const std::string started = utc_timestamp();
+    json run{{"id", make_run_id(started)},
+             {"argv", options_.argv},
+             {"started", started},
+             {"finished", nullptr},
+             {"config", {{"path", config_.path}, {"sha256", config_.sha256}, {"resolved", config_.resolved}}},
+             {"git", git_facts()},
+             {"build", build_facts()},
+             {"host", host_facts()},
+             {"measure", config_.resolved["measure"]}};
+    const bool any_cuda = std::any_of(plan_.begin(), plan_.end(), [](const Point& p) {
+      return p.implementation->family == "cuda";
+    });
+    if (any_cuda) {
+      run["cuda"] = describe_cuda_device(context_);
+      device_name_ = run["cuda"].value("name", "none");
+    }
+    run_id_ = run["id"];
+    results_.experiment = {{"name", config_.name},
+                           {"title", config_.title},
+                           {"description", config_.description},
+                           {"baseline",
+                            {{"implementation", config_.baseline.implementation},
+                             {"params", config_.baseline.params}}}};
+    results_.runs.push_back(run);
+    for (size_t i = 0; i < results_.records.size(); ++i)
+      record_index_[results_.records[i].value("key", "")] = i;
+  }
+
+  const Image& image_for(size_t index) {
+    if (!current_image_ || current_image_index_ != index) {
+      current_image_.reset();  // release the previous image before making the next
+      reference_.reset();
+      current_image_ = std::make_unique<Image>(materialize_image(config_.images[index]));
+      current_image_index_ = index;
+    }
+    return *current_image_;
+  }
+
+  const Reference& reference_for(const Point& point, const Problem& problem) {
+    const auto id = std::make_tuple(point.image, point.filter, point.border, point.output);
+    if (!reference_ || reference_id_ != id) {
+      reference_.reset();
+      reference_ = std::make_unique<Reference>(compute_reference(problem));
+      reference_id_ = id;
+    }
+    return *reference_;
+  }
+
+  json run_point(const Point& point, const Image& image, const Filter& filter,
+                 const json& description, const std::string& key) {
+    json record{{"key", key},
+                {"run_id", run_id_},
+                {"implementation", point.implementation->name},
+                {"family", point.implementation->family},
+                {"factored", point.implementation->factored},
+                {"params", point.params},
+                {"image", image_json(image, config_.images[point.image])},
+                {"kernel", kernel_json(filter)},
+                {"border", description["border"]},
+                {"output", description["output"]},
+                {"status", "ok"},
+                {"reason", ""},
+                {"timing", nullptr},
+                {"derived", json::object()},
+                {"verification", nullptr}};
+    const Problem problem{image, filter, point.border, point.output};
+    if (auto reason = point.implementation->unsupported(problem, point.params, context_)) {
+      record["status"] = "skipped";
+      record["reason"] = *reason;
+      return record;
+    }
+    try {
+      std::unique_ptr<PreparedPoint> prepared = point.implementation->prepare(problem, point.params, context_);
+      const TimingSamples samples = time_repetitions(*prepared, config_.measure);
+      record["timing"] = to_json(samples);
+      const Verification verification = verify_output(
+          prepared->output(), reference_for(point, problem), verification_tolerance(point.output, filter));
+      record["verification"] = to_json(verification);
+      if (!verification.ok) {
+        record["status"] = "failed";
+        record["reason"] = "verification: " + std::to_string(verification.values_beyond_tolerance) +
+                           " of " + std::to_string(verification.values_compared) +
+                           " values differ from the reference by more than " +
+                           field_text(verification.tolerance);
+      }
+    } catch (const std::exception& error) {
+      record["status"] = "failed";
+      record["reason"] = std::string("error: ") + error.what();
+    }
+    return record;
+  }
+
+  void store(const json& record) {
+    const std::string key = record["key"];
+    if (auto found = record_index_.find(key); found != record_index_.end()) {
+      results_.records[found->second] = record;
+    } else {
+      record_index_[key] = results_.records.size();
+      results_.records.push_back(record);
+    }
+    write();
+  }
+
+  void write() {
+    // Keep only run blocks some record still refers to, plus this run.
+    std::vector<json> runs;
+    for (const auto& run : results_.runs) {
+      const std::string id = run.value("id", "");
+      const bool referenced = id == run_id_ || std::any_of(results_.records.begin(), results_.records.end(),
+                                                           [&](const json& r) { return r.value("run_id", "") == id; });
+      if (referenced) runs.push_back(run);
+    }
+    results_.runs = std::move(runs);
+    derive_metrics(results_);
+    write_results_atomically(results_path_, results_);
+  }
+
+  void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
+    if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second) return;
+    add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter, point.border);
+  }
+
+  double estimate_seconds_left(size_t index) const {
+    double seconds = 0.0;
+    for (size_t i = index; i < plan_.size(); ++i) seconds += estimated_point_seconds(config_, plan_[i]);
+    return seconds;
+  }
+
+  static std::string outcome_text(const json& record) {
+    const std::string status = record["status"];
+    if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
+    char text[64];
+    std::snprintf(text, sizeof text, "median %.4g ms, verified", record["timing"]["stats"]["median"].get<double>());
+    return text;
+  }
+
+  int report(const std::vector<std::string>& plan_keys) {
+    std::vector<json> rows;
+    bool any_failed = false;
+    for (const auto& key : plan_keys)
+      if (auto found = record_index_.find(key); found != record_index_.end()) {
+        rows.push_back(results_.records[found->second]);
+        any_failed = any_failed || rows.back()["status"] == "failed";
+      }
+    print_summary_table(rows, results_.runs.back(), std::cout);
+    std::cerr << "convlab: results in " << results_path_ << "\n";
+    return any_failed ? 1 : 0;
+  }
+
+  RunOptions options_;
+  Config config_;
+  std::string out_dir_, results_path_;
+  ResultsFile results_;
+  std::vector<Point> plan_;
+  RunContext context_;
+  std::string run_id_, device_name_ = "none";
+  std::map<std::string, size_t> record_index_;
+  std::unique_ptr<Image> current_image_;
+  size_t current_image_index_ = 0;
+  std::unique_ptr<Reference> reference_;
+  std::tuple<size_t, size_t, Border, OutputType> reference_id_{};
+  std::set<std::tuple<size_t, size_t, Border>> gallery_done_;
+};
+
+}  // namespace
+
+int run_experiment(const RunOptions& options) {
+  Run run(options, load_config(options.config_path));
+  return run.execute();
+}
+
+}  // namespace convlab

@@ -1,0 +1,27 @@
+// `convlab run`: executes a config's plan point by point, verifies every output against the
+// reference, and keeps results.json complete after every point.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/point_filter.hpp"
+
+namespace convlab {
+
+struct RunOptions {
+  std::string config_path;
+  std::string out_dir;  // default outputs/<name>
+  std::optional<PointFilter> filter;
+  bool force = false;
+  bool dry_run = false;
+  int cuda_device = 0;
+  long max_points = -1;  // stop after running this many points (-1: no limit)
+  std::vector<std::string> argv;
+};
+
+// Exit codes: 0 all points ok or skipped, 1 a verification or runtime failure, 2 bad input.
+int run_experiment(const RunOptions& options);
+
+}  // namespace convlab

@@ -1,0 +1,46 @@
+#include "verify/verify.hpp"
+
+#include <cmath>
+
+namespace convlab {
+
+double verification_tolerance(OutputType type, const Filter& filter) {
+  if (type == OutputType::u8) return 1.0;
+  return std::ldexp(1.0, -18) * filter.size * 255.0 * filter.abs_sum() + 1e-6;
+}
+
+Verification verify_output(const OutputView& output, const Reference& reference, double tolerance) {
+  Verification v;
+  v.tolerance = tolerance;
+  v.values_compared = reference.values.size();
+  if (output.count != reference.values.size() || output.type != reference.type ||
+      output.data == nullptr) {
+    v.values_beyond_tolerance = reference.values.size();
+    v.max_abs_error = INFINITY;
+    return v;
+  }
+  for (size_t i = 0; i < output.count; ++i) {
+    const double value = output.type == OutputType::u8 ? double(output.u8()[i]) : double(output.f32()[i]);
+    const double error = std::fabs(value - reference.values[i]);
+    // NaN compares false everywhere: count it explicitly.
+    if (!(error <= tolerance)) ++v.values_beyond_tolerance;
+    if (!(error <= v.max_abs_error)) {
+      v.max_abs_error = std::isnan(error) ? INFINITY : error;
+      v.worst_index = i;
+    }
+  }
+  v.ok = v.values_beyond_tolerance == 0;
+  return v;
+}
+
+nlohmann::json to_json(const Verification& v) {
+  return {{"verdict", v.ok ? "ok" : "failed"},
+          {"reference", "scalar double accumulation"},
+          {"values_compared", v.values_compared},
+          {"max_abs_error", std::isfinite(v.max_abs_error) ? nlohmann::json(v.max_abs_error) : nlohmann::json("inf")},
+          {"tolerance", v.tolerance},
+          {"values_beyond_tolerance", v.values_beyond_tolerance},
+          {"worst_index", v.worst_index}};
+}
+
+}  // namespace convlab

@@ -1,0 +1,29 @@
+// Compares an implementation's output with the reference.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/output_view.hpp"
+#include "reference/reference.hpp"
+
+namespace convlab {
+
+struct Verification {
+  bool ok = false;
+  size_t values_compared = 0;
+  double max_abs_error = 0.0;
+  double tolerance = 0.0;
+  size_t values_beyond_tolerance = 0;
+  size_t worst_index = 0;
+};
+
+// u8: 1 (one rounding step). f32: 2^-18 * K * 255 * sum|w| + 1e-6 — above the worst case of
+// K^2 float additions (K^2 * 2^-24 * 255 * sum|w|) for every K up to 64, far below the error of
+// one misplaced tap of any weight above ~1e-3.
+double verification_tolerance(OutputType type, const Filter& filter);
+
+Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);
+
+nlohmann::json to_json(const Verification& verification);
+
+}  // namespace convlab
