@@ -1,0 +1,105 @@
+// The seam between the CUDA implementations' registration (host C++, always compiled) and their
+// kernels (.cu files, compiled only when nvcc was found; src/impl/cuda/no_cuda/ stands in for them
+// otherwise). Only plain C++ crosses it: no CUDA types, no JSON, so the .cu files stay small and
+// the registration compiles everywhere.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/types.hpp"
+
+namespace convlab::cuda {
+
+enum class Variant { global, constant, shared, separable, npp };
+
+// Where channels live in device memory. The runner's image and the output it reads are always
+// interleaved; planar is converted on the host, outside timing (input in prepare, output when
+// read).
+enum class Layout { interleaved, planar };
+
+// Everything a kernel needs to know about the problem, as plain pointers into the caller's data.
+struct ProblemDesc {
+  const std::uint8_t* pixels = nullptr;  // interleaved HWC
+  int width = 0;
+  int height = 0;
+  int channels = 0;
+  std::string image_key;  // identifies the image for the per-image device buffer cache
+
+  int ksize = 0;
+  const float* weights = nullptr;  // ksize * ksize, correlation orientation
+  bool separable = false;
+  const float* column = nullptr;  // ksize, when separable
+  const float* row = nullptr;     // ksize, when separable
+
+  Border border = Border::replicate;
+  OutputType output = OutputType::u8;
+};
+
+// The swept launch parameters (axes block, tile, layout, streams).
+struct LaunchParams {
+  int block_x = 16;
+  int block_y = 16;
+  int tile = 16;
+  Layout layout = Layout::interleaved;
+  bool streams = false;
+};
+
+struct PhaseTimes {
+  double h2d_ms = 0.0;
+  double kernel_ms = 0.0;
+  double d2h_ms = 0.0;
+};
+
+// One prepared point: device buffers allocated, input staged in pinned memory, constants ready.
+class DeviceRun {
+ public:
+  virtual ~DeviceRun() = default;
+  // Upload, compute, download; blocks until done and returns the event-timed phases.
+  virtual PhaseTimes execute() = 0;
+  // Interleaved result of the last execute (u8 or f32 as ProblemDesc::output).
+  virtual const void* output() const = 0;
+};
+
+struct DeviceFacts {
+  std::string name;
+  int compute_major = 0;
+  int compute_minor = 0;
+  int sm_count = 0;
+  int sm_clock_mhz = 0;
+  int memory_clock_mhz = 0;
+  int memory_bus_bits = 0;
+  std::uint64_t memory_bytes = 0;
+  std::uint64_t l2_bytes = 0;
+  std::uint64_t shared_per_block_optin = 0;
+  std::uint64_t constant_bytes = 0;
+  int max_threads_per_block = 0;
+  int driver_version = 0;         // as cudaDriverGetVersion: 1000 * major + 10 * minor
+  int runtime_version = 0;        // as cudaRuntimeGetVersion
+  double copy_bytes_per_s = 0.0;  // device-to-device copy, bytes read + written per second
+  double fma_per_s = 0.0;         // FP32 fused multiply-adds per second
+  std::uint64_t copy_buffer_bytes = 0;
+};
+
+// Build facts.
+bool built();      // the kernels are compiled in
+bool npp_built();  // the NPP peer is compiled in
+
+// nullopt when `device` can run CUDA work, otherwise why not ("no CUDA device", ...).
+std::optional<std::string> device_unavailable(int device);
+
+// Limits of this device and of the kernels' compiled resources (constant memory reserved for
+// coefficients, shared memory, threads per block); nullopt when the point fits.
+std::optional<std::string> variant_unsupported(Variant variant, const ProblemDesc& problem,
+                                               const LaunchParams& params, int device);
+
+// Allocates (or reuses) buffers and stages the input; throws std::runtime_error on CUDA errors.
+std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
+                                   const LaunchParams& params, int device, bool l2_flush);
+
+// Device facts and calibration (runs two small kernels); throws std::runtime_error on errors.
+DeviceFacts describe_device(int device);
+
+}  // namespace convlab::cuda

@@ -1,0 +1,143 @@
+// What every kernel variant provides to the shared point runner (point_runner.cu): a plan that
+// launches its kernel(s) on one image or one channel plane, plus the helpers all variants share:
+// the output conversion and the compile-time dispatch on K, channels and output type.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "core/border.hpp"
+#include "impl/cuda/backend.hpp"
+#include "impl/cuda/cuda_check.cuh"
+
+namespace convlab::cuda {
+
+// Device facts the variants check their resources against.
+struct DeviceLimits {
+  int max_threads_per_block = 1024;
+  size_t shared_per_block = 48 * 1024;        // without opting in
+  size_t shared_per_block_optin = 48 * 1024;  // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  size_t l2_bytes = 0;
+  int sm_count = 0;
+};
+const DeviceLimits& device_limits(int device);
+
+// One launch's view of the device buffers: a whole interleaved image, or one plane (channels = 1).
+struct DeviceImage {
+  const std::uint8_t* in = nullptr;
+  void* out = nullptr;       // std::uint8_t or float, as ProblemDesc::output
+  float* scratch = nullptr;  // width * height * channels floats, for variants that ask for it
+  int width = 0;
+  int height = 0;
+  int channels = 0;
+};
+
+class KernelPlan {
+ public:
+  virtual ~KernelPlan() = default;
+  // Float values of intermediate storage per image value (the separable pass needs 1).
+  virtual bool needs_scratch() const { return false; }
+  // Runs before the timed region of every repetition, on the first stream (e.g. copying
+  // coefficients to __constant__ memory, which every point of the variant shares).
+  virtual void before_timing(cudaStream_t /*stream*/) {}
+  // Enqueues the kernel(s) for `image` on `stream`; checks the launch.
+  virtual void launch(const DeviceImage& image, cudaStream_t stream) = 0;
+};
+
+// The variants, one file each (k1_global.cu ... npp/npp_peer.cu). `*_unsupported` gives the reason
+// a point does not fit this device or the variant's compiled resources; `make_*_plan` assumes it
+// fits and may upload coefficients.
+std::optional<std::string> global_unsupported(const ProblemDesc&, const LaunchParams&, int device);
+std::unique_ptr<KernelPlan> make_global_plan(const ProblemDesc&, const LaunchParams&, int device);
+std::optional<std::string> constant_unsupported(const ProblemDesc&, const LaunchParams&,
+                                                int device);
+std::unique_ptr<KernelPlan> make_constant_plan(const ProblemDesc&, const LaunchParams&, int device);
+std::optional<std::string> shared_unsupported(const ProblemDesc&, const LaunchParams&, int device);
+std::unique_ptr<KernelPlan> make_shared_plan(const ProblemDesc&, const LaunchParams&, int device);
+std::optional<std::string> separable_unsupported(const ProblemDesc&, const LaunchParams&,
+                                                 int device);
+std::unique_ptr<KernelPlan> make_separable_plan(const ProblemDesc&, const LaunchParams&,
+                                                int device);
+std::optional<std::string> npp_unsupported(const ProblemDesc&, const LaunchParams&, int device);
+std::unique_ptr<KernelPlan> make_npp_plan(const ProblemDesc&, const LaunchParams&, int device);
+
+// Threads per block within the device's limit (shared by the variants with a `block` axis).
+std::optional<std::string> block_unsupported(const LaunchParams& params, int device);
+
+// --- Output conversion -------------------------------------------------------------------------
+// u8: round half up, then clamp, exactly as the CPU reference: clamp(floor(sum + 0.5), 0, 255).
+// f32: the float sum itself.
+__device__ __forceinline__ void store_output(std::uint8_t* out, size_t index, float sum) {
+  const float rounded = fminf(fmaxf(floorf(sum + 0.5f), 0.0f), 255.0f);
+  out[index] = static_cast<std::uint8_t>(rounded);
+}
+__device__ __forceinline__ void store_output(float* out, size_t index, float sum) {
+  out[index] = sum;
+}
+
+// --- Compile-time dispatch -----------------------------------------------------------------------
+// Kernels take K as a template parameter KT; KT = 0 means "read K at run time". The sizes listed
+// here get a specialisation whose tap loops the compiler unrolls completely (coefficients become
+// immediate constant-bank operands for the __constant__ variants); any other K runs the generic
+// kernel. Adding a size here is all it takes to specialise it.
+template <typename F>
+void with_static_ksize(int ksize, F&& f) {
+  switch (ksize) {
+    case 3:
+      f(std::integral_constant<int, 3>{});
+      break;
+    case 5:
+      f(std::integral_constant<int, 5>{});
+      break;
+    case 7:
+      f(std::integral_constant<int, 7>{});
+      break;
+    case 9:
+      f(std::integral_constant<int, 9>{});
+      break;
+    case 11:
+      f(std::integral_constant<int, 11>{});
+      break;
+    case 15:
+      f(std::integral_constant<int, 15>{});
+      break;
+    case 21:
+      f(std::integral_constant<int, 21>{});
+      break;
+    default:
+      f(std::integral_constant<int, 0>{});
+      break;
+  }
+}
+
+// Interleaved images have 1 or 3 channels; planes have 1. The channel count is a template parameter
+// so each thread keeps one accumulator per channel in registers.
+template <typename F>
+void with_static_channels(int channels, F&& f) {
+  if (channels == 3) {
+    f(std::integral_constant<int, 3>{});
+  } else {
+    f(std::integral_constant<int, 1>{});
+  }
+}
+
+// Output value type: std::uint8_t or float.
+template <typename F>
+void with_output_type(OutputType type, F&& f) {
+  if (type == OutputType::f32) {
+    f(float{});
+  } else {
+    f(std::uint8_t{});
+  }
+}
+
+inline unsigned ceil_div(int a, int b) {
+  return static_cast<unsigned>((a + b - 1) / b);
+}
+
+}  // namespace convlab::cuda

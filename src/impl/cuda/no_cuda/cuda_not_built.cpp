@@ -1,0 +1,37 @@
+// Stands in for the CUDA kernels when CMake found no nvcc: every CUDA point is skipped by the
+// registration, and the run's "cuda" block says CUDA is not built.
+#include <stdexcept>
+
+#include "impl/cuda/backend.hpp"
+
+namespace convlab::cuda {
+
+namespace {
+constexpr const char* kNotBuilt = "no CUDA device: convlab was built without CUDA (nvcc not found)";
+}
+
+bool built() {
+  return false;
+}
+bool npp_built() {
+  return false;
+}
+
+std::optional<std::string> device_unavailable(int) {
+  return std::string(kNotBuilt);
+}
+
+std::optional<std::string> variant_unsupported(Variant, const ProblemDesc&, const LaunchParams&,
+                                               int) {
+  return std::string(kNotBuilt);
+}
+
+std::unique_ptr<DeviceRun> prepare(Variant, const ProblemDesc&, const LaunchParams&, int, bool) {
+  throw std::runtime_error(kNotBuilt);
+}
+
+DeviceFacts describe_device(int) {
+  throw std::runtime_error(kNotBuilt);
+}
+
+}  // namespace convlab::cuda

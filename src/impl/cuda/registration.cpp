@@ -1,0 +1,236 @@
+// Registration of the CUDA implementations: names, axes, descriptions and the reasons a point is
+// skipped. Always compiled, also without nvcc, so configs naming cuda_* validate everywhere; the
+// work itself goes through backend.hpp to the .cu files (or to no_cuda/ stubs).
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_facts.hpp"
+#include "impl/registry.hpp"
+
+namespace convlab {
+namespace {
+
+using cuda::Variant;
+
+AxisSpec block_axis() {
+  AxisSpec axis;
+  axis.name = "block";
+  axis.kind = AxisKind::integer_pair;
+  axis.help = "threads per block [x, y]; x * y at most the device's limit (1024)";
+  axis.default_value = nlohmann::json::array({16, 16});
+  axis.min_value = 1;
+  axis.max_value = 1024;
+  return axis;
+}
+
+AxisSpec tile_axis() {
+  AxisSpec axis;
+  axis.name = "tile";
+  axis.kind = AxisKind::integer;
+  axis.help =
+      "output tile edge in pixels computed by one block (8..32 typical); its input "
+      "footprint must fit the device's shared memory";
+  axis.default_value = 16;
+  axis.min_value = 1;
+  axis.max_value = 256;
+  return axis;
+}
+
+AxisSpec layout_axis() {
+  AxisSpec axis;
+  axis.name = "layout";
+  axis.kind = AxisKind::choice;
+  axis.help =
+      "device layout: interleaved (HWC, one launch for all channels) or planar (CHW, one "
+      "launch per channel; converted on the host outside timing)";
+  axis.default_value = "interleaved";
+  axis.choices = {"interleaved", "planar"};
+  return axis;
+}
+
+AxisSpec streams_axis() {
+  AxisSpec axis;
+  axis.name = "streams";
+  axis.kind = AxisKind::boolean;
+  axis.help =
+      "one CUDA stream per channel so uploads, kernels and downloads of different "
+      "channels overlap (needs layout: planar)";
+  axis.default_value = false;
+  return axis;
+}
+
+cuda::LaunchParams launch_params(const Params& params) {
+  cuda::LaunchParams launch;
+  if (params.contains("block")) {
+    launch.block_x = params.at("block").at(0).get<int>();
+    launch.block_y = params.at("block").at(1).get<int>();
+  }
+  if (params.contains("tile")) launch.tile = params.at("tile").get<int>();
+  if (params.contains("layout"))
+    launch.layout = params.at("layout").get<std::string>() == "planar" ? cuda::Layout::planar
+                                                                       : cuda::Layout::interleaved;
+  if (params.contains("streams")) launch.streams = params.at("streams").get<bool>();
+  return launch;
+}
+
+// Identifies the image for the device buffer cache: name, content hash, shape and address.
+std::string image_key(const Image& image) {
+  char address[32];
+  std::snprintf(address, sizeof(address), "%p", static_cast<const void*>(image.pixels.data()));
+  return image.name + "|" + image.sha256 + "|" + std::to_string(image.width) + "x" +
+         std::to_string(image.height) + "x" + std::to_string(image.channels) + "|" + address;
+}
+
+cuda::ProblemDesc problem_desc(const Problem& problem) {
+  cuda::ProblemDesc desc;
+  desc.pixels = problem.input.pixels.data();
+  desc.width = problem.input.width;
+  desc.height = problem.input.height;
+  desc.channels = problem.input.channels;
+  desc.image_key = image_key(problem.input);
+  desc.ksize = problem.filter.size;
+  desc.weights = problem.filter.weights.data();
+  desc.separable = problem.filter.separable;
+  desc.column = problem.filter.column.data();
+  desc.row = problem.filter.row.data();
+  desc.border = problem.border;
+  desc.output = problem.output;
+  return desc;
+}
+
+// Reasons that hold on any device, checked after the build and the device.
+std::optional<std::string> semantic_unsupported(Variant variant, const Problem& problem,
+                                                const cuda::LaunchParams& launch) {
+  const Image& image = problem.input;
+  const Filter& filter = problem.filter;
+  if (image.channels != 1 && image.channels != 3)
+    return "CUDA implementations handle 1 or 3 channels, not " + std::to_string(image.channels);
+  if (image.width <= 0 || image.height <= 0) return std::string("empty image");
+  if (filter.size <= 0 || filter.size % 2 == 0 ||
+      filter.weights.size() != static_cast<size_t>(filter.size) * filter.size)
+    return "kernel must be KxK with odd K, got size " + std::to_string(filter.size);
+  if (launch.streams && launch.layout != cuda::Layout::planar)
+    return std::string(
+        "streams overlap the transfers and kernels of separate channel planes: they need "
+        "layout: planar");
+  if (launch.block_x < 1 || launch.block_y < 1 || launch.tile < 1)
+    return std::string("block and tile must be positive");
+  if (variant == Variant::separable) {
+    if (!filter.separable)
+      return "kernel " + filter.name +
+             " is not separable (rank > 1): cuda_separable needs a "
+             "rank-1 kernel";
+    if (filter.row.size() != static_cast<size_t>(filter.size) ||
+        filter.column.size() != static_cast<size_t>(filter.size))
+      return "kernel " + filter.name +
+             " is marked separable but its row/column factors are not "
+             "of size " +
+             std::to_string(filter.size);
+  }
+  if (variant == Variant::npp) {
+    if (problem.border != Border::replicate)
+      return "NPP's nppiFilterBorder32f_8u supports only the replicate border, not " +
+             std::string(to_string(problem.border));
+    if (problem.output != OutputType::u8)
+      return std::string(
+          "NPP's nppiFilterBorder32f_8u filters 8u to 8u: f32 output is not "
+          "available");
+  }
+  return std::nullopt;
+}
+
+class CudaPreparedPoint final : public PreparedPoint {
+ public:
+  CudaPreparedPoint(std::unique_ptr<cuda::DeviceRun> run, OutputType type, size_t count)
+      : run_(std::move(run)), type_(type), count_(count) {}
+
+  std::optional<DevicePhases> execute() override {
+    const cuda::PhaseTimes t = run_->execute();
+    DevicePhases phases;
+    phases.h2d_ms = t.h2d_ms;
+    phases.kernel_ms = t.kernel_ms;
+    phases.d2h_ms = t.d2h_ms;
+    return phases;
+  }
+
+  OutputView output() const override {
+    OutputView view;
+    view.type = type_;
+    view.data = run_->output();
+    view.count = count_;
+    return view;
+  }
+
+ private:
+  std::unique_ptr<cuda::DeviceRun> run_;
+  OutputType type_;
+  size_t count_;
+};
+
+Implementation make_cuda_implementation(std::string name, Variant variant, std::string description,
+                                        std::vector<AxisSpec> axes) {
+  Implementation impl;
+  impl.name = std::move(name);
+  impl.family = "cuda";
+  impl.description = std::move(description);
+  impl.axes = std::move(axes);
+  impl.unsupported = [variant](const Problem& problem, const Params& params,
+                               const RunContext& context) -> std::optional<std::string> {
+    if (!cuda::built()) return cuda::device_unavailable(context.cuda_device);
+    if (variant == Variant::npp && !cuda::npp_built())
+      return std::string("NPP not found at build time");
+    if (auto reason = cuda::device_unavailable(context.cuda_device)) return reason;
+    const cuda::LaunchParams launch = launch_params(params);
+    if (auto reason = semantic_unsupported(variant, problem, launch)) return reason;
+    return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
+  };
+  impl.prepare = [variant](const Problem& problem, const Params& params,
+                           const RunContext& context) -> std::unique_ptr<PreparedPoint> {
+    auto run = cuda::prepare(variant, problem_desc(problem), launch_params(params),
+                             context.cuda_device, context.l2_flush);
+    return std::make_unique<CudaPreparedPoint>(std::move(run), problem.output,
+                                               problem.input.value_count());
+  };
+  return impl;
+}
+
+}  // namespace
+
+bool cuda_built() {
+  return cuda::built();
+}
+bool npp_built() {
+  return cuda::npp_built();
+}
+
+std::vector<Implementation> make_cuda_implementations() {
+  std::vector<Implementation> impls;
+  impls.push_back(make_cuda_implementation(
+      "cuda_global", Variant::global,
+      "CUDA, one thread per output pixel (all channels); image and coefficients read from global "
+      "memory",
+      {block_axis(), layout_axis(), streams_axis()}));
+  impls.push_back(make_cuda_implementation(
+      "cuda_constant", Variant::constant,
+      "CUDA, as cuda_global with the coefficients in __constant__ memory (warp-wide broadcast)",
+      {block_axis(), layout_axis(), streams_axis()}));
+  impls.push_back(make_cuda_implementation(
+      "cuda_shared", Variant::shared,
+      "CUDA, output tiles whose input footprint (tile plus halo) is loaded cooperatively and "
+      "coalesced into shared memory; coefficients in __constant__ memory",
+      {tile_axis(), block_axis(), layout_axis(), streams_axis()}));
+  impls.push_back(make_cuda_implementation(
+      "cuda_separable", Variant::separable,
+      "CUDA, rank-1 kernels only: shared-memory tiled row pass then column pass through a float "
+      "intermediate (2K instead of K^2 multiply-adds)",
+      {tile_axis(), block_axis(), layout_axis(), streams_axis()}));
+  impls.push_back(make_cuda_implementation(
+      "npp", Variant::npp,
+      "NVIDIA NPP nppiFilterBorder32f_8u_C1R/C3R (vendor peer; replicate border, u8 output)",
+      {layout_axis(), streams_axis()}));
+  return impls;
+}
+
+}  // namespace convlab
