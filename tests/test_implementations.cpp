@@ -1,0 +1,166 @@
+// Every CPU implementation against the double-precision reference on awkward inputs, and the
+// reference itself against hand-worked values.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "impl/registry.hpp"
+#include "reference/reference.hpp"
+#include "test_support.hpp"
+#include "verify/verify.hpp"
+
+namespace convlab {
+namespace {
+
+using testing::filter_of;
+using testing::random_image;
+
+OutputView run_once(const std::string& name, const Params& params, const Problem& problem,
+                    std::unique_ptr<PreparedPoint>& keep) {
+  const Implementation* impl = find_implementation(name);
+  EXPECT_NE(impl, nullptr) << name;
+  keep = impl->prepare(problem, params, RunContext{});
+  keep->execute();
+  return keep->output();
+}
+
+Filter asymmetric_custom(int size) {
+  FilterRequest request;
+  request.type = "custom";
+  request.custom_name = "asym" + std::to_string(size);
+  request.size = size;
+  request.matrix.assign(size, std::vector<double>(size));
+  for (int y = 0; y < size; ++y)
+    for (int x = 0; x < size; ++x) request.matrix[y][x] = ((y * 7 + x * 3) % 11 - 5) / 10.0;
+  return make_filter(request);
+}
+
+struct Case {
+  std::string implementation;
+  Params params;
+};
+
+void PrintTo(const Case& c, std::ostream* out) { *out << c.implementation << " " << c.params.dump(); }
+
+class CpuImplementations : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CpuImplementations, MatchTheReferenceOnAwkwardInputs) {
+  const Case& c = GetParam();
+  const std::vector<std::pair<int, int>> shapes{{1, 1}, {1, 9}, {9, 1}, {7, 13}, {33, 17}};
+  std::vector<Filter> filters;
+  for (int k : {1, 3, 5, 7, 15}) filters.push_back(filter_of("gaussian", k));
+  filters.push_back(filter_of("sobel_x", 5));
+  filters.push_back(filter_of("emboss", 3));
+  filters.push_back(asymmetric_custom(5));
+  filters.push_back(asymmetric_custom(21));  // larger than most of the images
+  int checked = 0;
+  for (const auto& [w, h] : shapes)
+    for (int channels : {1, 3}) {
+      const Image image = random_image(w, h, channels, 1000 + w * 31 + h + channels);
+      for (const Filter& filter : filters)
+        for (Border border : all_borders())
+          for (OutputType output : {OutputType::u8, OutputType::f32}) {
+            const Problem problem{image, filter, border, output};
+            const Implementation* impl = find_implementation(c.implementation);
+            if (impl->unsupported(problem, c.params, RunContext{})) continue;
+            std::unique_ptr<PreparedPoint> point;
+            const OutputView out = run_once(c.implementation, c.params, problem, point);
+            const Verification v = verify_output(out, compute_reference(problem),
+                                                  verification_tolerance(output, filter));
+            EXPECT_TRUE(v.ok) << c.implementation << " " << w << "x" << h << "x" << channels << " "
+                              << filter.name << " " << to_string(border) << " " << to_string(output)
+                              << ": max error " << v.max_abs_error << " at " << v.worst_index;
+            ++checked;
+          }
+    }
+  EXPECT_GT(checked, 100);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, CpuImplementations,
+    ::testing::Values(Case{"sequential", Params::object()},
+                      Case{"openmp", {{"threads", 3}, {"schedule", "dynamic"}, {"chunk", 1}}},
+                      Case{"openmp", {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}}},
+                      Case{"cpu_rows", {{"threads", 2}, {"schedule", "guided"}, {"chunk", 0}}},
+                      Case{"cpu_separable", {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}}}),
+    [](const auto& info) { return info.param.implementation + std::to_string(info.index); });
+
+TEST(CpuImplementations, OpenmpIsBitIdenticalToSequentialForU8) {
+  const Image image = random_image(101, 67, 3, 7);
+  for (const Filter& filter : {filter_of("gaussian", 7), filter_of("sharpen", 3), asymmetric_custom(9)})
+    for (Border border : all_borders()) {
+      const Problem problem{image, filter, border, OutputType::u8};
+      std::unique_ptr<PreparedPoint> a, b;
+      const OutputView seq = run_once("sequential", Params::object(), problem, a);
+      const OutputView par = run_once("openmp", {{"threads", 4}, {"schedule", "dynamic"}, {"chunk", 3}}, problem, b);
+      ASSERT_EQ(seq.count, par.count);
+      EXPECT_EQ(std::memcmp(seq.data, par.data, seq.count), 0) << filter.name << " " << to_string(border);
+    }
+}
+
+TEST(CpuImplementations, SeparableSkipsRankTwoKernels) {
+  const Image image = random_image(8, 8, 1, 1);
+  const Filter sharpen = filter_of("sharpen", 3);
+  const Problem problem{image, sharpen, Border::zero, OutputType::u8};
+  const auto reason = find_implementation("cpu_separable")->unsupported(problem, Params::object(), RunContext{});
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("not separable"), std::string::npos);
+}
+
+TEST(Reference, ComputesCorrelationNotConvolution) {
+  // A single bright pixel: correlation places the kernel around it flipped in both directions.
+  Image image = random_image(7, 7, 1, 1);
+  std::fill(image.pixels.begin(), image.pixels.end(), 0);
+  image.pixels[3 * 7 + 3] = 100;
+  const Filter filter = asymmetric_custom(3);
+  const Reference ref = compute_reference({image, filter, Border::zero, OutputType::f32});
+  for (int ky = 0; ky < 3; ++ky)
+    for (int kx = 0; kx < 3; ++kx) {
+      const int x = 3 - (kx - 1), y = 3 - (ky - 1);
+      EXPECT_NEAR(ref.values[y * 7 + x], 100.0 * filter.at(ky, kx), 1e-9);
+    }
+}
+
+TEST(Reference, HandWorkedReplicateAndRounding) {
+  Image image = random_image(3, 1, 1, 1);
+  image.pixels = {10, 20, 40};
+  const Filter box = filter_of("box", 3);
+  const Reference f32 = compute_reference({image, box, Border::replicate, OutputType::f32});
+  // Row replicated above and below: every window holds three copies of one row of three values.
+  const double w = static_cast<double>(box.weights[0]);
+  EXPECT_NEAR(f32.values[0], w * 3 * (10 + 10 + 20), 1e-12);
+  EXPECT_NEAR(f32.values[1], w * 3 * (10 + 20 + 40), 1e-12);
+  EXPECT_NEAR(f32.values[2], w * 3 * (20 + 40 + 40), 1e-12);
+  const Reference u8 = compute_reference({image, box, Border::replicate, OutputType::u8});
+  EXPECT_EQ(u8.values[0], 13.0);  // 13.33 rounds down
+  EXPECT_EQ(u8.values[1], 23.0);  // 23.33
+  EXPECT_EQ(u8.values[2], 33.0);  // 33.33
+  const Reference zero = compute_reference({image, box, Border::zero, OutputType::f32});
+  EXPECT_NEAR(zero.values[0], w * (10 + 20), 1e-12);
+}
+
+TEST(Reference, U8ClampsBothEnds) {
+  Image image = random_image(3, 3, 1, 1);
+  std::fill(image.pixels.begin(), image.pixels.end(), 200);
+  image.pixels[4] = 0;
+  const Reference ref = compute_reference({image, filter_of("laplacian", 3), Border::replicate, OutputType::u8});
+  EXPECT_EQ(ref.values[4], 255.0);  // 4 * 200 - 0 = 800 clamps to 255
+  EXPECT_EQ(ref.values[1], 0.0);    // 0 + 200 + 200 - 800 + 200... negative clamps to 0
+}
+
+TEST(Verification, CountsValuesBeyondTolerance) {
+  Reference ref{OutputType::u8, {10, 20, 30}};
+  const std::uint8_t close[3] = {11, 20, 29}, far[3] = {10, 22, 30};
+  EXPECT_TRUE(verify_output({OutputType::u8, close, 3}, ref, 1.0).ok);
+  const Verification v = verify_output({OutputType::u8, far, 3}, ref, 1.0);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.values_beyond_tolerance, 1u);
+  EXPECT_EQ(v.max_abs_error, 2.0);
+  EXPECT_EQ(v.worst_index, 1u);
+  const float nan_output[3] = {10, NAN, 30};
+  Reference fref{OutputType::f32, {10, 20, 30}};
+  EXPECT_FALSE(verify_output({OutputType::f32, nan_output, 3}, fref, 0.5).ok);
+}
+
+}  // namespace
+}  // namespace convlab

@@ -1,0 +1,221 @@
+// `convlab run` on tiny configs, with the results file checked field by field.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "core/sha256.hpp"
+#include "images/image_source.hpp"
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const char* kTinyConfig = R"(name: tiny
+title: Tiny end-to-end check
+description: two images, two kernels, two borders, three implementation points
+images:
+  - {type: generated, sizes: [[9, 7], 16], channels: [3], seed: 5}
+kernels:
+  - {type: gaussian, size: 3}
+  - {type: sobel_x}
+border: [reflect, zero]
+output: u8
+implementations:
+  sequential: {}
+  openmp: {threads: [1, 2]}
+measure: {warmup: 1, min_reps: 2, max_reps: 4, max_seconds: 0.05}
+)";
+
+constexpr size_t kTinyPoints = 2 * 2 * 2 * 3;
+
+class EndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    testing::write_text(dir_ / "tiny.yaml", kTinyConfig);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  json results() const { return json::parse(testing::read_text(dir_ / "outputs/tiny/results.json")); }
+  fs::path dir_;
+};
+
+TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
+  const auto result = testing::run_convlab("run tiny.yaml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("| implementation | params | image | kernel | border | output | median ms | speedup | verdict |"),
+            std::string::npos);
+  const json doc = results();
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["experiment"]["name"], "tiny");
+  EXPECT_EQ(doc["experiment"]["title"], "Tiny end-to-end check");
+  EXPECT_EQ(doc["experiment"]["baseline"]["implementation"], "sequential");
+
+  const json& run = doc["run"];
+  EXPECT_EQ(run, doc["runs"].back());
+  EXPECT_EQ(run["argv"][1], "run");
+  EXPECT_TRUE(std::regex_match(run["started"].get<std::string>(), std::regex("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ")));
+  EXPECT_TRUE(run["finished"].is_string());
+  EXPECT_EQ(run["config"]["path"], "tiny.yaml");
+  EXPECT_EQ(run["config"]["sha256"], sha256_hex(std::string(kTinyConfig)));
+  EXPECT_EQ(run["config"]["resolved"]["measure"]["max_reps"], 4);
+  EXPECT_EQ(run["config"]["resolved"]["implementations"]["openmp"].size(), 2u);
+  EXPECT_TRUE(run["git"].contains("commit"));
+  EXPECT_EQ(run["build"]["id"].get<std::string>().size(), 64u);
+  EXPECT_FALSE(run["build"]["compiler"].get<std::string>().empty());
+  EXPECT_EQ(run["build"]["build_type"], "Release");
+  EXPECT_FALSE(run["host"]["cpu_model"].get<std::string>().empty());
+  EXPECT_GT(run["host"]["memory_bytes"].get<double>(), 0);
+  EXPECT_FALSE(run.contains("cuda"));  // no CUDA point in this plan
+
+  const json& records = doc["records"];
+  ASSERT_EQ(records.size(), kTinyPoints);
+  std::set<std::string> keys;
+  for (const json& r : records) {
+    keys.insert(r["key"].get<std::string>());
+    EXPECT_TRUE(std::regex_match(r["key"].get<std::string>(), std::regex("[0-9a-f]{64}")));
+    EXPECT_EQ(r["run_id"], run["id"]);
+    EXPECT_EQ(r["status"], "ok") << r["reason"];
+    EXPECT_EQ(r["reason"], "");
+    EXPECT_EQ(r["family"], "cpu");
+    const json& image = r["image"];
+    const int w = image["width"], h = image["height"];
+    EXPECT_EQ(image["channels"], 3);
+    EXPECT_EQ(image["sha256"], generate_image(w, h, 3, 5, "noise").sha256);
+    EXPECT_EQ(image["name"], "noise-" + std::to_string(w) + "x" + std::to_string(h) + "-c3-s5");
+    EXPECT_EQ(r["kernel"]["separable"], true);  // gaussian and sobel are both rank 1
+    EXPECT_EQ(r["output"], "u8");
+    const json& timing = r["timing"];
+    const size_t reps = timing["samples_ms"].size();
+    EXPECT_GE(reps, 2u);
+    EXPECT_LE(reps, 4u);
+    EXPECT_EQ(timing["repetitions"], reps);
+    EXPECT_EQ(timing["warmup"], 1);
+    const json& stats = timing["stats"];
+    for (const char* field : {"min", "q1", "median", "mean", "q3", "max", "stddev", "cv"})
+      EXPECT_TRUE(stats[field].is_number()) << field;
+    EXPECT_LE(stats["min"].get<double>(), stats["median"].get<double>());
+    EXPECT_LE(stats["median"].get<double>(), stats["max"].get<double>());
+    const json& derived = r["derived"];
+    EXPECT_EQ(derived["pixels"].get<double>(), double(w) * h);
+    EXPECT_EQ(derived["macs"].get<double>(), double(w) * h * 3 * 9);
+    EXPECT_EQ(derived["bytes"].get<double>(), double(w) * h * 3 * 2);
+    for (const char* field : {"mpix_per_s", "gmac_per_s", "gb_per_s", "ns_per_mac", "speedup"})
+      EXPECT_GT(derived[field].get<double>(), 0) << field;
+    if (r["implementation"] == "sequential") {
+      EXPECT_DOUBLE_EQ(derived["speedup"].get<double>(), 1.0);
+    }
+    if (r["implementation"] == "openmp") {
+      EXPECT_GT(derived["efficiency"].get<double>(), 0);
+      if (r["params"]["threads"] == 1) {
+        EXPECT_DOUBLE_EQ(derived["efficiency"].get<double>(), 1.0);
+      }
+      EXPECT_EQ(r["params"]["schedule"], "static");
+    }
+    EXPECT_EQ(r["verification"]["verdict"], "ok");
+    EXPECT_EQ(r["verification"]["values_compared"], w * h * 3);
+    EXPECT_EQ(r["verification"]["values_beyond_tolerance"], 0);
+    EXPECT_LE(r["verification"]["max_abs_error"].get<double>(), 1.0);
+  }
+  EXPECT_EQ(keys.size(), kTinyPoints);
+  EXPECT_FALSE(fs::exists(dir_ / "outputs/tiny/results.json.tmp"));
+}
+
+TEST_F(EndToEnd, InterruptedRunResumesAndKeepsEarlierRecords) {
+  auto first = testing::run_convlab("run tiny.yaml --max-points 5", dir_);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const json partial = results();
+  ASSERT_EQ(partial["records"].size(), 5u);
+  EXPECT_TRUE(partial["run"]["finished"].is_string());
+
+  auto second = testing::run_convlab("run tiny.yaml", dir_);
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  const json full = results();
+  ASSERT_EQ(full["records"].size(), kTinyPoints);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(full["records"][i]["key"], partial["records"][i]["key"]);
+    EXPECT_EQ(full["records"][i]["timing"]["samples_ms"], partial["records"][i]["timing"]["samples_ms"]);
+    EXPECT_EQ(full["records"][i]["run_id"], partial["run"]["id"]);
+  }
+  EXPECT_NE(full["records"][5]["run_id"], partial["run"]["id"]);
+  EXPECT_EQ(full["runs"].size(), 2u);  // both runs still own records
+
+  auto forced = testing::run_convlab("run tiny.yaml --force --filter implementation=sequential", dir_);
+  ASSERT_EQ(forced.exit_code, 0) << forced.output;
+  const json after = results();
+  EXPECT_EQ(after["records"].size(), kTinyPoints);
+  for (const json& r : after["records"])
+    if (r["implementation"] == "sequential") {
+      EXPECT_EQ(r["run_id"], after["run"]["id"]);
+    }
+}
+
+TEST_F(EndToEnd, CorruptResultsFileIsNeverOverwritten) {
+  fs::create_directories(dir_ / "outputs/tiny");
+  testing::write_text(dir_ / "outputs/tiny/results.json", "{ half a file");
+  const auto result = testing::run_convlab("run tiny.yaml", dir_);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("results.json"), std::string::npos) << result.output;
+  EXPECT_EQ(testing::read_text(dir_ / "outputs/tiny/results.json"), "{ half a file");
+}
+
+TEST_F(EndToEnd, DryRunPrintsThePlanAndWritesNothing) {
+  const auto result = testing::run_convlab("run tiny.yaml --dry-run --filter kernel.type=sobel_x", dir_);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("12 points"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(dir_ / "outputs"));
+}
+
+TEST_F(EndToEnd, FilterAndOutDir) {
+  const auto result = testing::run_convlab("run tiny.yaml --out elsewhere --filter 'implementation=openmp,params.threads=2,border=zero'", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const json doc = json::parse(testing::read_text(dir_ / "elsewhere/results.json"));
+  EXPECT_EQ(doc["records"].size(), 4u);
+  for (const json& r : doc["records"]) EXPECT_EQ(r["border"], "zero");
+}
+
+TEST_F(EndToEnd, UsageErrorsExitTwo) {
+  EXPECT_EQ(testing::run_convlab("run", dir_).exit_code, 2);
+  EXPECT_EQ(testing::run_convlab("run tiny.yaml --bogus", dir_).exit_code, 2);
+  EXPECT_EQ(testing::run_convlab("run tiny.yaml --filter nonsense", dir_).exit_code, 2);
+  EXPECT_EQ(testing::run_convlab("run missing.yaml", dir_).exit_code, 2);
+  EXPECT_EQ(testing::run_convlab("frobnicate", dir_).exit_code, 2);
+  EXPECT_EQ(testing::run_convlab("validate tiny.yaml", dir_).exit_code, 0);
+  const auto list = testing::run_convlab("list", dir_);
+  EXPECT_EQ(list.exit_code, 0);
+  for (const char* name : {"sequential", "openmp", "cpu_rows", "cuda_shared", "gaussian", "reflect"})
+    EXPECT_NE(list.output.find(name), std::string::npos) << name;
+}
+
+TEST_F(EndToEnd, CudaPointsAreSkippedWithAReasonWithoutADevice) {
+  testing::write_text(dir_ / "gpu.yaml", R"(name: gpu
+images:
+  - {type: generated, sizes: [8], channels: 1}
+kernels:
+  - {type: box, size: 3}
+implementations:
+  sequential: {}
+  cuda_global: {block: [[16, 16], [32, 8]]}
+measure: {min_reps: 1, max_reps: 1}
+)");
+  const auto result = testing::run_convlab("run gpu.yaml", dir_);
+  const json doc = json::parse(testing::read_text(dir_ / "outputs/gpu/results.json"));
+  if (doc["run"]["cuda"].value("available", false)) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  int skipped = 0;
+  for (const json& r : doc["records"])
+    if (r["family"] == "cuda") {
+      EXPECT_EQ(r["status"], "skipped");
+      EXPECT_FALSE(r["reason"].get<std::string>().empty());
+      ++skipped;
+    }
+  EXPECT_EQ(skipped, 2);
+}
+
+}  // namespace
+}  // namespace convlab

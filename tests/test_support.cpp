@@ -1,0 +1,47 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace convlab::testing {
+
+std::filesystem::path fresh_directory(const std::string& name) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("convlab-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
+  const std::string command = "cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " +
+                              arguments + " 2>&1";
+  CommandResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> chunk{};
+  size_t n = 0;
+  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0) result.output.append(chunk.data(), n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+}
+
+}  // namespace convlab::testing

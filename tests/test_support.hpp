@@ -1,0 +1,39 @@
+// Helpers shared by the tests: random images, problems, and running the convlab executable.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "core/image.hpp"
+#include "filters/filter_library.hpp"
+#include "images/image_source.hpp"
+
+namespace convlab::testing {
+
+inline Image random_image(int width, int height, int channels, std::uint64_t seed) {
+  return generate_image(width, height, channels, seed, "noise");
+}
+
+inline Filter filter_of(const std::string& type, int size) {
+  FilterRequest request;
+  request.type = type;
+  request.size = size;
+  return make_filter(request);
+}
+
+// A fresh empty directory under the system temporary directory.
+std::filesystem::path fresh_directory(const std::string& name);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs the convlab executable with `arguments` (a shell-quoted string) in `directory`.
+CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory);
+
+std::string read_text(const std::filesystem::path& path);
+void write_text(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace convlab::testing
