@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds report/report.pdf from every experiment that has results.
+# Usage: scripts/report/build-report.sh CONVLAB [RESULTS_DIR...]
+#   CONVLAB      the convlab executable
+#   RESULTS_DIR  outputs/<name> directories (default: every outputs/*/ holding a results.json)
+# Runs in the current directory, which holds outputs/, experiments/ and receives report/; the
+# LaTeX template comes from the report/ folder next to this script. Exports are incremental:
+# unchanged data keeps its files, and only stale figures are re-rendered.
+set -euo pipefail
+
+convlab=${1:?usage: $0 CONVLAB [RESULTS_DIR...]}
+shift
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+template_dir=$(cd "$script_dir/../../report" && pwd)
+
+for tool in gnuplot latexmk pdflatex; do
+  command -v "$tool" >/dev/null 2>&1 || {
+    echo "convlab: $tool not found; run scripts/install-deps.sh report" >&2
+    exit 1
+  }
+done
+
+results_dirs=("$@")
+if [[ ${#results_dirs[@]} -eq 0 ]]; then
+  for file in outputs/*/results.json; do
+    [[ -e "$file" ]] && results_dirs+=("$(dirname "$file")")
+  done
+fi
+
+for dir in "${results_dirs[@]}"; do
+  "$script_dir/export-experiment.sh" "$convlab" "$dir"
+done
+
+mkdir -p report/generated report/build
+if [[ ${#results_dirs[@]} -eq 0 ]]; then
+  echo "convlab: no experiment has results yet (outputs/*/results.json); the report says so" >&2
+  printf '%s\n' '\section{No results yet}' \
+    'Run an experiment (\texttt{make experiment CONFIG=configs/...}) and build the report again.' \
+    > report/generated/index.tex
+else
+  "$convlab" export --index report/generated/index.tex "${results_dirs[@]}"
+fi
+
+# TEXINPUTS finds the template's macros; \input paths in the generated files are relative to here.
+export TEXINPUTS="$template_dir//:${TEXINPUTS:-}"
+log=report/build/latexmk.log
+if ! latexmk -pdf -interaction=nonstopmode -halt-on-error -file-line-error -outdir=report/build \
+    -jobname=report "$template_dir/report.tex" >"$log" 2>&1; then
+  grep -E -A3 '^[^ ]*:[0-9]+:|^! ' report/build/report.log >&2 || tail -n 40 "$log" >&2
+  echo "convlab: LaTeX failed; full log in report/build/report.log" >&2
+  exit 1
+fi
+cp report/build/report.pdf report/report.pdf
+echo "report/report.pdf: ${#results_dirs[@]} experiments"

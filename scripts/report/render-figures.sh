@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Renders the figures `convlab export` scripted for one experiment, and only the stale ones: a
+# figure is redrawn when its PDF or PNG is missing or older than its gnuplot script or data.
+# Usage: scripts/report/render-figures.sh EXPORT_DIR   (e.g. outputs/<name>/export)
+set -euo pipefail
+
+export_dir=${1:?usage: $0 EXPORT_DIR}
+plots_dir="$export_dir/plots"
+[[ -d "$plots_dir" ]] || exit 0
+command -v gnuplot >/dev/null 2>&1 || {
+  echo "convlab: gnuplot not found; run scripts/install-deps.sh report" >&2
+  exit 1
+}
+
+# The outputs a script writes are on its `set output` lines, relative to the plots directory.
+outputs_of() { sed -n "s/^set output \"\(.*\)\"$/\1/p" "$1"; }
+
+rendered=0
+for script in "$plots_dir"/*.gp; do
+  [[ -e "$script" ]] || continue
+  name=$(basename "$script" .gp)
+  inputs=("$script" "$export_dir"/data/"$name".tsv "$export_dir"/data/"$name"--panel*.tsv)
+  stale=0
+  while IFS= read -r output; do
+    target="$plots_dir/$output"
+    if [[ ! -e "$target" ]]; then stale=1; break; fi
+    for input in "${inputs[@]}"; do
+      if [[ -e "$input" && "$input" -nt "$target" ]]; then stale=1; break 2; fi
+    done
+  done < <(outputs_of "$script")
+  [[ $stale -eq 1 ]] || continue
+  while IFS= read -r output; do mkdir -p "$(dirname "$plots_dir/$output")"; done < <(outputs_of "$script")
+  if ! (cd "$plots_dir" && gnuplot "$name.gp"); then
+    echo "convlab: gnuplot failed on $script" >&2
+    exit 1
+  fi
+  rendered=$((rendered + 1))
+done
+echo "$export_dir: $rendered figures rendered"

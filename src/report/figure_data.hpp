@@ -1,0 +1,97 @@
+// Data extraction for figures and tables: which records count, and the grid of values a figure
+// panel or a table shows. Writers (TSV, gnuplot, LaTeX) only format what is built here.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "report/declarations.hpp"
+
+namespace convlab {
+
+// Bad input found while exporting (a declaration that selects nothing sensible, an ambiguous
+// \convlabvalue); the CLI prints it and exits 2.
+class ExportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A declaration that is fine but selects no data in these results (the points were skipped, or
+// were not run yet); the export leaves the figure out with a note instead of stopping.
+class NoDataError : public ExportError {
+ public:
+  using ExportError::ExportError;
+};
+
+// The point a record measures, without build or run identity: implementation, params, image
+// name and shape, kernel name and size, border, output. Records of different builds of the same
+// point share it.
+std::string point_definition(const nlohmann::json& record);
+// The same in words for messages and compare's listing.
+std::string describe_point(const nlohmann::json& record);
+
+// Records with status ok, one per point definition: where several runs measured a point, the
+// record of the latest run (by order in "runs", then by position in "records") wins.
+std::vector<const nlohmann::json*> latest_ok_points(const nlohmann::json& results);
+
+// Records of `points` the point filter expression keeps (all when the expression is empty).
+std::vector<const nlohmann::json*> filter_points(const std::vector<const nlohmann::json*>& points,
+                                                 const std::string& expression,
+                                                 const std::string& context);
+
+struct Category {
+  std::vector<std::string> key;  // the values of the grouping fields
+  std::string label;             // in words, for legends and headers
+  std::string tic;               // short form for axis tics: "16" where the axis says "Block x"
+  bool numeric = false;          // a single numeric field: position on a numeric axis
+  double number = 0.0;
+};
+
+struct Cell {
+  double value = 0.0;
+  std::optional<double> low;  // q1 / q3 when error bars were asked for
+  std::optional<double> high;
+  const nlohmann::json* record = nullptr;  // the point shown (the first one when reduced)
+};
+
+struct Grid {
+  std::vector<Category> rows;
+  std::vector<Category> columns;
+  std::vector<std::vector<std::optional<Cell>>> cells;  // [row][column]
+  bool empty() const;
+};
+
+struct FigurePanel {
+  std::string title;  // empty for a figure without panels
+  Grid grid;          // rows: series (line, bars), stack parts (stacked), y values (heatmap)
+};
+
+struct FigureData {
+  FigureDeclaration declaration;
+  std::vector<FigurePanel> panels;
+  bool numeric_x = false;  // x positions are the values themselves, not category indices
+  std::string x_label;
+  std::string y_label;
+  std::string value_label;  // heatmap colour bar
+};
+
+struct TableData {
+  TableDeclaration declaration;
+  Grid grid;
+  std::string row_header;
+  std::string column_header;
+  std::string value_label;
+};
+
+// `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
+FigureData extract_figure(const FigureDeclaration& declaration,
+                          const std::vector<const nlohmann::json*>& points,
+                          const std::string& context);
+TableData extract_table(const TableDeclaration& declaration,
+                        const std::vector<const nlohmann::json*>& points,
+                        const std::string& context);
+
+}  // namespace convlab

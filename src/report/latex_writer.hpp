@@ -1,0 +1,71 @@
+// LaTeX for the report: booktabs tables, one notebook-style section per experiment, the values
+// the discussion quotes, the gallery, and the front part listing machines and experiments.
+// Paths are written as given; the report is compiled from the directory the export ran in.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/discussion_values.hpp"
+#include "report/figure_data.hpp"
+#include "report/report_summary.hpp"
+
+namespace convlab {
+
+// Escapes TeX specials; "16x16" becomes 16$\times$16.
+std::string latex_text(std::string_view text);
+
+// A booktabs tabular (no float), wrapped to fit the text width.
+std::string table_latex(const TableData& table);
+
+struct SectionFigure {
+  std::string pdf_path;
+  std::string caption;
+};
+
+struct SectionTable {
+  std::string tex_path;
+  std::string caption;
+};
+
+struct GalleryImage {
+  std::string image;
+  std::string kernel;
+  std::string border;
+  std::string input_path;
+  std::string output_path;
+};
+
+struct ExperimentSection {
+  std::string name;
+  std::string title;
+  std::string description;
+  std::string config_listing_path;
+  std::string values_path;
+  std::optional<std::string> discussion_path;
+  std::vector<SectionFigure> figures;
+  std::vector<SectionTable> tables;
+  VerificationSummary verification;
+  std::vector<Provenance> provenance;
+  std::vector<GalleryImage> gallery;
+};
+
+std::string section_latex(const ExperimentSection& section);
+// A subsection of the report's gallery; empty when the experiment saved no images.
+std::string gallery_latex(const ExperimentSection& section);
+std::string values_latex(const std::string& experiment, const std::vector<ResolvedValue>& values);
+
+struct IndexExperiment {
+  std::string name;
+  std::string title;
+  std::string section_path;
+  std::optional<std::string> gallery_path;
+  std::vector<Provenance> provenance;
+};
+
+// The front part (machines) and the \input lines of every section, then the gallery.
+std::string index_latex(const std::vector<IndexExperiment>& experiments);
+
+}  // namespace convlab

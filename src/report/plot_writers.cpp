@@ -1,0 +1,271 @@
+#include "report/plot_writers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "report/record_fields.hpp"
+
+namespace convlab {
+namespace {
+
+// Colour-blind safe (Okabe-Ito), then a few more for long legends.
+const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
+                                "#56B4E9", "#000000", "#F0E442", "#8C564B", "#7F7F7F"};
+const int kPointTypes[] = {7, 5, 9, 11, 13, 4, 6, 8, 10, 12};
+
+// "16x16" reads better as 16×16; double quotes would end the gnuplot string.
+std::string plot_text(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool times = c == 'x' && i > 0 && i + 1 < text.size() &&
+                       std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
+                       std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (times)
+      out += "\xc3\x97";
+    else if (c == '"' || c == '\\')
+      out += std::string("\\") + c;
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) {
+  return "\"" + plot_text(text) + "\"";
+}
+
+// TSV cells never hold tabs or newlines.
+std::string tsv_text(std::string text) {
+  std::replace(text.begin(), text.end(), '\t', ' ');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+double x_position(const FigureData& figure, const Grid& grid, size_t column) {
+  return figure.numeric_x ? grid.columns[column].number : static_cast<double>(column);
+}
+
+size_t panel_columns(size_t panels) {
+  return panels == 1 ? 1 : 2;
+}
+
+bool long_labels(const std::vector<Category>& categories) {
+  size_t total = 0;
+  for (const auto& c : categories) total += c.label.size();
+  return total > 60 || std::any_of(categories.begin(), categories.end(),
+                                   [](const Category& c) { return c.label.size() > 12; });
+}
+
+// Explicit tics: every category (or data x value) gets its label, long ones wrapped at commas.
+void write_tics(std::ostringstream& out, const char* axis, const FigureData& figure,
+                const Grid& grid, bool rows) {
+  const auto& categories = rows ? grid.rows : grid.columns;
+  out << "set " << axis << "tics (";
+  for (size_t i = 0; i < categories.size(); ++i) {
+    std::string tic =
+        plot_text(categories[i].tic.empty() ? categories[i].label : categories[i].tic);
+    for (size_t comma = tic.find(", "); comma != std::string::npos; comma = tic.find(", "))
+      tic.replace(comma, 2, "\\n");
+    const double position = rows ? static_cast<double>(i) : x_position(figure, grid, i);
+    out << (i ? ", " : "") << "\"" << tic << "\" " << format_exact(position);
+  }
+  out << ")\n";
+}
+
+void write_panel_plot(std::ostringstream& out, const FigureData& figure, size_t panel_index,
+                      const std::string& data_path) {
+  const FigureDeclaration& declaration = figure.declaration;
+  const FigurePanel& panel = figure.panels[panel_index];
+  const Grid& grid = panel.grid;
+  const std::string data = quoted(data_path);
+  if (!panel.title.empty()) out << "set title " << quoted(panel.title) << "\n";
+  out << "unset xtics; unset ytics; set xtics nomirror; set ytics nomirror\n";
+  out << "unset logscale\n";
+
+  if (declaration.type == FigureType::heatmap) {
+    out << "set offsets 0, 0, 0, 0\nunset grid\n";
+    write_tics(out, "x", figure, grid, false);
+    write_tics(out, "y", figure, grid, true);
+    out << "set xrange [-0.5:" << grid.columns.size() - 0.5 << "]\n";
+    out << "set yrange [-0.5:" << grid.rows.size() - 0.5 << "]\n";
+    out << "set cblabel " << quoted(figure.value_label) << "\n";
+    out << "set palette defined (0 '#fff7bc', 1 '#fec44f', 2 '#fe9929', 3 '#d95f0e')\n";
+    out << "set colorbox\nunset key\n";
+    out << "plot " << data << " skip 1 using 1:2:3 with image pixels notitle, \\\n     " << data
+        << " skip 1 using 1:2:6 with labels notitle\n";
+    return;
+  }
+
+  out << "unset colorbox\n";
+  if (declaration.log_x) out << "set logscale x\n";
+  if (declaration.log_y) out << "set logscale y\n";
+  const bool explicit_tics = !figure.numeric_x || grid.columns.size() <= 12;
+  if (explicit_tics) write_tics(out, "x", figure, grid, false);
+  // Tic labels wrapped onto several lines push the axis label down by as many lines.
+  size_t tic_lines = 1;
+  for (const auto& column : grid.columns) {
+    const std::string& tic = column.tic.empty() ? column.label : column.tic;
+    size_t lines = 1;
+    for (size_t comma = tic.find(", "); comma != std::string::npos;
+         comma = tic.find(", ", comma + 1))
+      ++lines;
+    tic_lines = std::max(tic_lines, lines);
+  }
+  out << "set xlabel offset 0," << -static_cast<double>(tic_lines - 1) << "\n";
+  if (!figure.numeric_x && grid.columns.size() > 6 && long_labels(grid.columns))
+    out << "set xtics rotate by 30 right\n";
+  if (grid.rows.size() > 1)
+    out << "set key below center horizontal reverse Left maxcols " << (grid.rows.size() > 3 ? 2 : 3)
+        << " spacing 1.1\n";
+  else
+    out << "set key off\n";
+
+  const bool errors = declaration.error_bars;
+  const size_t stride = errors ? 3 : 1;
+  if (declaration.type == FigureType::line) {
+    if (figure.numeric_x) {
+      out << "set autoscale xfix\nset offsets graph 0.05, graph 0.05, 0, 0\n";
+    } else {
+      out << "set xrange [-0.5:" << grid.columns.size() - 0.5 << "]\n";
+    }
+    out << "set autoscale y\nplot ";
+    for (size_t r = 0; r < grid.rows.size(); ++r) {
+      const size_t column = 3 + r * stride;
+      const std::string colour = kColours[r % std::size(kColours)];
+      const int point_type = kPointTypes[r % std::size(kPointTypes)];
+      out << (r ? ", \\\n     " : "") << data << " skip 1 using 1:" << column;
+      if (errors) out << ":" << column + 1 << ":" << column + 2;
+      out << " with " << (errors ? "yerrorlines" : "linespoints") << " lw 2 pt " << point_type
+          << " ps 0.8 lc rgb '" << colour << "' title " << quoted(grid.rows[r].label);
+    }
+    out << "\n";
+    return;
+  }
+
+  out << "set offsets 0, 0, 0, 0\nset xrange [-0.6:" << grid.columns.size() - 0.4 << "]\n";
+  out << "set autoscale y\n";
+  if (!declaration.log_y) out << "set yrange [0:*]\n";
+  out << "set style data histograms\n";
+  if (declaration.type == FigureType::stacked)
+    out << "set style histogram rowstacked\n";
+  else if (errors)
+    out << "set style histogram errorbars gap 1 lw 1\n";
+  else
+    out << "set style histogram clustered gap 1\n";
+  out << "set style fill solid 0.85 border rgb '#333333'\nset boxwidth 0.8\nplot ";
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    const size_t column = 3 + r * stride;
+    const std::string colour = kColours[r % std::size(kColours)];
+    // Stacked parts a record lacks (a CPU point has no copies) count as zero height.
+    const std::string value = declaration.type == FigureType::stacked
+                                  ? "(($" + std::to_string(column) + " == $" +
+                                        std::to_string(column) + ") ? $" + std::to_string(column) +
+                                        " : 0)"
+                                  : std::to_string(column);
+    out << (r ? ", \\\n     " : "") << data << " skip 1 using " << value;
+    if (errors) out << ":" << column + 1 << ":" << column + 2;
+    out << " lc rgb '" << colour << "' title " << quoted(grid.rows[r].label);
+  }
+  out << "\n";
+}
+
+void write_figure_body(std::ostringstream& out, const FigureData& figure,
+                       const GnuplotOutputs& outputs) {
+  const size_t panels = figure.panels.size();
+  const size_t columns = panel_columns(panels);
+  const size_t rows = (panels + columns - 1) / columns;
+  if (panels > 1)
+    out << "set multiplot layout " << rows << "," << columns << " title "
+        << quoted(figure.declaration.title) << "\n";
+  for (size_t p = 0; p < panels; ++p) write_panel_plot(out, figure, p, outputs.panel_data[p]);
+  if (panels > 1) out << "unset multiplot\n";
+}
+
+}  // namespace
+
+std::string figure_panel_tsv(const FigureData& figure, size_t panel_index) {
+  const Grid& grid = figure.panels.at(panel_index).grid;
+  std::ostringstream out;
+  if (figure.declaration.type == FigureType::heatmap) {
+    out << "x_index\ty_index\tvalue\tx_label\ty_label\tvalue_text\n";
+    for (size_t r = 0; r < grid.rows.size(); ++r)
+      for (size_t c = 0; c < grid.columns.size(); ++c) {
+        const auto& cell = grid.cells[r][c];
+        out << c << '\t' << r << '\t' << (cell ? format_exact(cell->value) : "NaN") << '\t'
+            << tsv_text(grid.columns[c].label) << '\t' << tsv_text(grid.rows[r].label) << '\t'
+            << (cell ? format_number(cell->value, 3) : "") << '\n';
+      }
+    return out.str();
+  }
+  const bool errors = figure.declaration.error_bars;
+  out << "x\tx_label";
+  for (const auto& row : grid.rows) {
+    out << '\t' << tsv_text(row.label);
+    if (errors) out << '\t' << tsv_text(row.label) << " q1\t" << tsv_text(row.label) << " q3";
+  }
+  out << '\n';
+  for (size_t c = 0; c < grid.columns.size(); ++c) {
+    out << format_exact(x_position(figure, grid, c)) << '\t' << tsv_text(grid.columns[c].label);
+    for (size_t r = 0; r < grid.rows.size(); ++r) {
+      const auto& cell = grid.cells[r][c];
+      out << '\t' << (cell ? format_exact(cell->value) : "NaN");
+      if (errors) {
+        out << '\t' << (cell && cell->low ? format_exact(*cell->low) : "NaN");
+        out << '\t' << (cell && cell->high ? format_exact(*cell->high) : "NaN");
+      }
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::string table_tsv(const TableData& table) {
+  std::ostringstream out;
+  out << tsv_text(table.row_header);
+  for (const auto& column : table.grid.columns) out << '\t' << tsv_text(column.label);
+  out << '\n';
+  for (size_t r = 0; r < table.grid.rows.size(); ++r) {
+    out << tsv_text(table.grid.rows[r].label);
+    for (const auto& cell : table.grid.cells[r])
+      out << '\t' << (cell ? format_exact(cell->value) : "NaN");
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::string gnuplot_script(const FigureData& figure, const GnuplotOutputs& outputs) {
+  const size_t panels = figure.panels.size();
+  const size_t columns = panel_columns(panels);
+  const size_t rows = (panels + columns - 1) / columns;
+  const double width_in = columns == 1 ? 6.0 : 10.0;
+  const double height_in =
+      (columns == 1 ? 3.8 : 3.6) * static_cast<double>(rows) + (panels > 1 ? 0.3 : 0.0);
+  std::ostringstream out;
+  out << "# Figure '" << figure.declaration.name << "' (" << to_string(figure.declaration.type)
+      << "), generated by convlab export from the results; edit the declaration, not this file.\n";
+  out << "set encoding utf8\n";
+  out << "set datafile separator \"\\t\"\n";
+  out << "set termoption noenhanced\n";
+  out << "set grid lc rgb '#dddddd'\nset border 3 lc rgb '#444444'\n";
+  out << "set xlabel " << quoted(figure.x_label) << "\n";
+  out << "set ylabel " << quoted(figure.y_label) << "\n";
+  if (panels == 1) out << "set title " << quoted(figure.declaration.title) << "\n";
+
+  out << "\nset terminal pdfcairo size " << width_in << "in," << height_in
+      << "in font 'Helvetica,10' noenhanced\n";
+  out << "set output " << quoted(outputs.pdf) << "\n";
+  std::ostringstream body;
+  write_figure_body(body, figure, outputs);
+  out << body.str();
+  out << "set output\n\n";
+  out << "set terminal pngcairo size " << static_cast<int>(width_in * 150) << ","
+      << static_cast<int>(height_in * 150) << " font 'Helvetica,14' noenhanced\n";
+  out << "set output " << quoted(outputs.png) << "\n";
+  out << body.str();
+  out << "set output\n";
+  return out.str();
+}
+
+}  // namespace convlab

@@ -1,0 +1,56 @@
+// Reading values out of results.json records by field name, for figures, tables, the
+// \convlabvalue macro and compare. A field is a record path ("image.width", "params.threads",
+// "timing.stats.median") or a shorthand (median_ms, speedup, image.size, configuration, ...);
+// docs/report.md lists them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace convlab {
+
+struct FieldValue {
+  bool numeric = false;
+  double number = 0.0;  // when numeric
+  std::string text;     // display form, also for numbers
+  // Orders categories the way a reader expects (image.size by pixel count); empty: keep order of
+  // first appearance.
+  std::optional<double> sort_key;
+};
+
+// Whether `field` names something records can carry. On false, *suggestion holds the closest known
+// name, or is empty when none is close.
+bool is_known_field(std::string_view field, std::string* suggestion);
+
+// The field's value in `record`, or nullopt when the record lacks it (a CPU record has no h2d_ms).
+std::optional<FieldValue> field_value(const nlohmann::json& record, std::string_view field);
+
+// The interquartile range of a timing shorthand (median_ms -> q1..q3 of timing.stats); nullopt for
+// fields without samples.
+std::optional<std::pair<double, double>> field_quartiles(const nlohmann::json& record,
+                                                         std::string_view field);
+bool field_has_quartiles(std::string_view field);
+
+// Axis label with unit, e.g. "Median time [ms]", "Image size [pixels]".
+std::string field_axis_label(std::string_view field);
+// Short noun for legends and table headers, e.g. "Threads", "Kernel".
+std::string field_title(std::string_view field);
+// A value in words a reader understands: "4 threads", "CUDA shared memory", "7x7 kernel".
+std::string field_value_words(std::string_view field, const FieldValue& value);
+
+// The fields every results record documents (docs/results-schema.md), for suggestions.
+const std::vector<std::string>& shorthand_fields();
+
+// Closest candidate by edit distance, or empty when nothing is within a few edits.
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+// Numbers as a person reads them: `significant` significant digits, no exponent for ordinary
+// magnitudes. Exact (shortest round-trip) form is format_exact.
+std::string format_number(double value, int significant = 3);
+std::string format_fixed(double value, int decimals);
+std::string format_exact(double value);
+
+}  // namespace convlab
