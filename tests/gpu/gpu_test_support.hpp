@@ -1,0 +1,142 @@
+// Shared by the GPU tests: random images and kernels, an independent double-precision reference,
+// and a skip when no CUDA device is present.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/border.hpp"
+#include "core/filter.hpp"
+#include "core/image.hpp"
+#include "impl/cuda/backend.hpp"
+#include "impl/implementation.hpp"
+
+namespace convlab::gpu_test {
+
+#define CONVLAB_SKIP_WITHOUT_GPU()                                     \
+  do {                                                                 \
+    if (auto convlab_no_gpu_ = ::convlab::cuda::device_unavailable(0)) \
+      GTEST_SKIP() << "skipped: " << *convlab_no_gpu_;                 \
+  } while (0)
+
+inline Image random_image(int width, int height, int channels, std::mt19937& rng) {
+  Image image;
+  image.width = width;
+  image.height = height;
+  image.channels = channels;
+  image.name = "random-" + std::to_string(width) + "x" + std::to_string(height) + "-c" +
+               std::to_string(channels);
+  image.source = "generated:test";
+  image.pixels.resize(image.value_count());
+  std::uniform_int_distribution<int> value(0, 255);
+  for (auto& p : image.pixels) p = static_cast<std::uint8_t>(value(rng));
+  return image;
+}
+
+// Asymmetric weights in [-0.3, 1] scaled to sum 0.9, so u8 results span the range with some
+// clamping, and any flip of the kernel's orientation shows.
+inline Filter random_filter(int size, std::mt19937& rng) {
+  std::uniform_real_distribution<float> value(-0.3f, 1.0f);
+  Filter f;
+  f.type = "custom";
+  f.name = "random" + std::to_string(size);
+  f.size = size;
+  f.weights.resize(static_cast<size_t>(size) * size);
+  double sum = 0.0;
+  for (auto& w : f.weights) sum += (w = value(rng));
+  if (std::abs(sum) < 0.1) sum = 0.1;
+  for (auto& w : f.weights) w = static_cast<float>(w * 0.9 / sum);
+  return f;
+}
+
+// A random rank-1 kernel with its factors, as the kernel library produces them.
+inline Filter random_separable_filter(int size, std::mt19937& rng) {
+  std::uniform_real_distribution<float> value(-0.2f, 1.0f);
+  Filter f;
+  f.type = "custom";
+  f.name = "random_rank1_" + std::to_string(size);
+  f.size = size;
+  f.separable = true;
+  f.column.resize(size);
+  f.row.resize(size);
+  double column_sum = 0.0, row_sum = 0.0;
+  for (auto& w : f.column) column_sum += (w = value(rng));
+  for (auto& w : f.row) row_sum += (w = value(rng));
+  for (auto& w : f.column) w = static_cast<float>(w / column_sum);
+  for (auto& w : f.row) w = static_cast<float>(w * 0.95 / row_sum);
+  f.weights.resize(static_cast<size_t>(size) * size);
+  for (int ky = 0; ky < size; ++ky)
+    for (int kx = 0; kx < size; ++kx) f.weights[ky * size + kx] = f.column[ky] * f.row[kx];
+  return f;
+}
+
+// Correlation in double, written from the definition: out(x, y, c) = sum over (ky, kx) of
+// w[ky][kx] * in(map(x + kx - r), map(y + ky - r), c); the zero border reads 0.
+inline std::vector<double> reference_sums(const Image& image, const Filter& filter, Border border) {
+  const int r = filter.size / 2;
+  std::vector<double> sums(image.value_count());
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      for (int c = 0; c < image.channels; ++c) {
+        double s = 0.0;
+        for (int ky = 0; ky < filter.size; ++ky) {
+          const int sy = map_border_index(y + ky - r, image.height, border);
+          if (sy == kOutsideImage) continue;
+          for (int kx = 0; kx < filter.size; ++kx) {
+            const int sx = map_border_index(x + kx - r, image.width, border);
+            if (sx == kOutsideImage) continue;
+            s += static_cast<double>(filter.weights[ky * filter.size + kx]) *
+                 image.pixels[(static_cast<size_t>(sy) * image.width + sx) * image.channels + c];
+          }
+        }
+        sums[(static_cast<size_t>(y) * image.width + x) * image.channels + c] = s;
+      }
+  return sums;
+}
+
+inline double to_u8(double sum) {
+  return std::min(255.0, std::max(0.0, std::floor(sum + 0.5)));
+}
+
+struct Comparison {
+  size_t beyond = 0;
+  double max_error = 0.0;
+  size_t worst = 0;
+  double tolerance = 0.0;
+};
+
+// u8: |diff| <= 1 against the rounded reference. f32: |diff| <= 1e-5 * K * sum|w| * 255 (+1e-5),
+// some twenty times the float accumulation error of K^2 taps; a wrong index or border is far above.
+inline Comparison compare(const OutputView& out, const std::vector<double>& sums,
+                          const Filter& filter) {
+  Comparison result;
+  double abs_sum = 0.0;
+  for (float w : filter.weights) abs_sum += std::abs(w);
+  result.tolerance = out.type == OutputType::u8 ? 1.0 : 1e-5 * filter.size * abs_sum * 255.0 + 1e-5;
+  for (size_t i = 0; i < sums.size(); ++i) {
+    const double expected = out.type == OutputType::u8 ? to_u8(sums[i]) : sums[i];
+    const double got = out.type == OutputType::u8 ? out.u8()[i] : out.f32()[i];
+    const double error = std::isnan(got) ? 1e30 : std::abs(got - expected);
+    if (error > result.tolerance) ++result.beyond;
+    if (error > result.max_error) {
+      result.max_error = error;
+      result.worst = i;
+    }
+  }
+  return result;
+}
+
+inline const Implementation& cuda_implementation(const std::vector<Implementation>& all,
+                                                 const std::string& name) {
+  for (const auto& impl : all)
+    if (impl.name == name) return impl;
+  throw std::runtime_error("no implementation " + name);
+}
+
+}  // namespace convlab::gpu_test

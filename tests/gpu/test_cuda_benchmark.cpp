@@ -1,0 +1,92 @@
+// Benchmark driver, not a unit test: runs only with CONVLAB_GPU_BENCH=1 and asserts nothing about
+// speed. RGB 8192x8192 noise, Gaussian K = 3, 7, 21 (kernel library), replicate border, u8 output;
+// prints the median of 20 event-timed kernel times (after 3 warm-ups) per implementation and
+// parameter set, with the median upload and download, and checks every output against cuda_global
+// (|diff| <= 1). CONVLAB_GPU_BENCH_FLUSH=1 flushes the L2 between repetitions.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "filters/filter_library.hpp"
+#include "gpu_test_support.hpp"
+#include "impl/registry.hpp"
+
+namespace convlab {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+TEST(CudaBenchmark, Gaussian8192) {
+  const char* env = std::getenv("CONVLAB_GPU_BENCH");
+  if (env == nullptr || std::string(env) != "1") GTEST_SKIP() << "set CONVLAB_GPU_BENCH=1 to run";
+  CONVLAB_SKIP_WITHOUT_GPU();
+  const char* flush_env = std::getenv("CONVLAB_GPU_BENCH_FLUSH");
+  RunContext context;
+  context.l2_flush = flush_env != nullptr && std::string(flush_env) == "1";
+
+  std::mt19937 rng(42);
+  const Image image = gpu_test::random_image(8192, 8192, 3, rng);
+  const auto implementations = make_cuda_implementations();
+  using nlohmann::json;
+  const std::vector<std::pair<std::string, json>> runs = {
+      {"cuda_global", {{"block", {16, 16}}}},
+      {"cuda_global", {{"block", {32, 8}}}},
+      {"cuda_constant", {{"block", {16, 16}}}},
+      {"cuda_constant", {{"block", {32, 8}}}},
+      {"cuda_shared", {{"tile", 16}, {"block", {16, 16}}}},
+      {"cuda_shared", {{"tile", 32}, {"block", {32, 8}}}},
+      {"cuda_shared", {{"tile", 32}, {"block", {32, 16}}}},
+      {"cuda_separable", {{"tile", 16}, {"block", {16, 16}}}},
+      {"cuda_separable", {{"tile", 32}, {"block", {32, 8}}}},
+      {"cuda_separable", {{"tile", 32}, {"block", {32, 8}}, {"layout", "planar"}}},
+      {"cuda_separable",
+       {{"tile", 32}, {"block", {32, 8}}, {"layout", "planar"}, {"streams", true}}},
+      {"npp", json::object()},
+  };
+  std::printf("\n%-15s %-58s %3s %10s %9s %9s %9s\n", "implementation", "params", "K", "kernel_ms",
+              "h2d_ms", "d2h_ms", "max_diff");
+  for (int k : {3, 7, 21}) {
+    FilterRequest request;
+    request.type = "gaussian";
+    request.size = k;
+    const Filter filter = make_filter(request);
+    const Problem problem{image, filter, Border::replicate, OutputType::u8};
+    std::vector<std::uint8_t> baseline;
+    for (const auto& [name, params] : runs) {
+      const Implementation& impl = gpu_test::cuda_implementation(implementations, name);
+      if (auto reason = impl.unsupported(problem, params, context)) {
+        std::printf("%-15s %-58s %3d skipped: %s\n", name.c_str(), params.dump().c_str(), k,
+                    reason->c_str());
+        continue;
+      }
+      auto point = impl.prepare(problem, params, context);
+      std::vector<double> kernel, h2d, d2h;
+      for (int rep = 0; rep < 23; ++rep) {
+        const auto phases = point->execute();
+        if (rep < 3) continue;
+        kernel.push_back(phases->kernel_ms);
+        h2d.push_back(phases->h2d_ms);
+        d2h.push_back(phases->d2h_ms);
+      }
+      const OutputView out = point->output();
+      int max_diff = 0;
+      if (baseline.empty()) {
+        baseline.assign(out.u8(), out.u8() + out.count);
+      } else {
+        for (size_t i = 0; i < out.count; ++i)
+          max_diff = std::max(max_diff, std::abs(int{out.u8()[i]} - int{baseline[i]}));
+      }
+      EXPECT_LE(max_diff, 2) << name << " " << params.dump() << " K=" << k;
+      std::printf("%-15s %-58s %3d %10.3f %9.3f %9.3f %9d\n", name.c_str(), params.dump().c_str(),
+                  k, median(kernel), median(h2d), median(d2h), max_diff);
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace convlab
