@@ -429,10 +429,12 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   return baseline;
 }
 
-MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where) {
-  MeasureSpec measure;
+MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
+                          bool allow_overrides) {
   if (!node) return measure;
-  require_known_keys(node, where, {"warmup", "min_reps", "max_reps", "max_seconds", "l2_flush"});
+  std::vector<std::string> keys{"warmup", "min_reps", "max_reps", "max_seconds", "l2_flush"};
+  if (allow_overrides) keys.push_back("per_implementation");
+  require_known_keys(node, where, keys);
   auto read_count = [&](const char* key, int& out, long long minimum) {
     if (!node[key]) return;
     const long long v = read_integer(node[key], where.child(key));
@@ -454,6 +456,14 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where) {
     where.child("max_reps").fail(node["max_reps"] ? node["max_reps"] : node,
                                  "max_reps is smaller than min_reps");
   return measure;
+}
+
+nlohmann::json measure_json(const MeasureSpec& m) {
+  return {{"warmup", m.warmup},
+          {"min_reps", m.min_reps},
+          {"max_reps", m.max_reps},
+          {"max_seconds", m.max_seconds},
+          {"l2_flush", m.l2_flush}};
 }
 
 nlohmann::json resolve(const Config& config) {
@@ -496,18 +506,20 @@ nlohmann::json resolve(const Config& config) {
       {"output", outputs},
       {"implementations", implementations},
       {"baseline", {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
-      {"measure",
-       {{"warmup", config.measure.warmup},
-        {"min_reps", config.measure.min_reps},
-        {"max_reps", config.measure.max_reps},
-        {"max_seconds", config.measure.max_seconds},
-        {"l2_flush", config.measure.l2_flush}}},
+      {"measure", measure_json(config.measure)},
       {"save_outputs", config.save_outputs}};
+  for (const auto& [name, measure] : config.measure_overrides)
+    resolved["measure"]["per_implementation"][name] = measure_json(measure);
   for (const auto& [key, value] : config.report.items()) resolved[key] = value;
   return resolved;
 }
 
 }  // namespace
+
+const MeasureSpec& measure_for(const Config& config, const std::string& implementation) {
+  const auto found = config.measure_overrides.find(implementation);
+  return found != config.measure_overrides.end() ? found->second : config.measure;
+}
 
 std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   // input u8 + implementation output f32 + reference double + a second output for CPU scratch.
@@ -553,7 +565,19 @@ Config load_config(const std::string& path) {
   config.implementations =
       parse_implementations(required(root, "implementations", top), top.child("implementations"));
   config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
-  config.measure = parse_measure(root["measure"], top.child("measure"));
+  config.measure = parse_measure(root["measure"], top.child("measure"), MeasureSpec{}, true);
+  if (root["measure"] && root["measure"]["per_implementation"]) {
+    const YAML::Node overrides = root["measure"]["per_implementation"];
+    const YamlLocation at = top.child("measure").child("per_implementation");
+    require_map(overrides, at);
+    for (const auto& entry : overrides) {
+      const std::string name = entry.first.as<std::string>();
+      const bool configured = std::any_of(config.implementations.begin(), config.implementations.end(),
+                                          [&](const auto& s) { return s.name == name; });
+      if (!configured) at.child(name).fail(entry.first, "'" + name + "' is not one of this config's implementations");
+      config.measure_overrides[name] = parse_measure(entry.second, at.child(name), config.measure, false);
+    }
+  }
   if (root["save_outputs"])
     config.save_outputs = read_bool(root["save_outputs"], top.child("save_outputs"));
   config.report = nlohmann::json::object();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -48,6 +49,10 @@ struct BaselineSpec {
   Params params = Params::object();
 };
 
+struct Config;
+// The measure block for one implementation: the config's, with its per_implementation entry on top.
+const MeasureSpec& measure_for(const Config& config, const std::string& implementation);
+
 struct Config {
   std::string path;
   std::string sha256;  // of the file's bytes
@@ -61,6 +66,7 @@ struct Config {
   std::vector<ImplementationSweep> implementations;
   BaselineSpec baseline;
   MeasureSpec measure;
+  std::map<std::string, MeasureSpec> measure_overrides;  // measure.per_implementation
   bool save_outputs = false;
   nlohmann::json report;    // figures and tables as written (validated by the report module)
   nlohmann::json resolved;  // the whole config with every default filled in

@@ -21,7 +21,7 @@ double nominal_rate(const Point& point) {
 
 double estimated_point_seconds(const Config& config, const Point& point) {
   const double call = point_macs(config, point) / nominal_rate(point);
-  const MeasureSpec& m = config.measure;
+  const MeasureSpec& m = measure_for(config, point.implementation->name);
   const double repetitions =
       std::clamp(m.max_seconds / std::max(call, 1e-9), double(m.min_reps), double(m.max_reps));
   return call * (m.warmup + repetitions);

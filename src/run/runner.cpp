@@ -113,7 +113,8 @@ class Run {
       const Filter& filter = config_.filters[point.filter];
       const json description = describe_point(config_, point);
       const std::string label = point_label(description);
-      const std::string key = point_key(description, image, filter, config_.resolved["measure"], device_name_);
+      const std::string key =
+          point_key(description, image, filter, measure_json_for(point), device_name_);
       plan_keys.push_back(key);
       const auto existing = record_index_.find(key);
       if (!options_.force && existing != record_index_.end() &&
@@ -204,14 +205,17 @@ class Run {
                 {"derived", json::object()},
                 {"verification", nullptr}};
     const Problem problem{image, filter, point.border, point.output};
-    if (auto reason = point.implementation->unsupported(problem, point.params, context_)) {
+    RunContext context = context_;
+    context.l2_flush = measure_for(config_, point.implementation->name).l2_flush;
+    if (auto reason = point.implementation->unsupported(problem, point.params, context)) {
       record["status"] = "skipped";
       record["reason"] = *reason;
       return record;
     }
     try {
-      std::unique_ptr<PreparedPoint> prepared = point.implementation->prepare(problem, point.params, context_);
-      const TimingSamples samples = time_repetitions(*prepared, config_.measure);
+      std::unique_ptr<PreparedPoint> prepared = point.implementation->prepare(problem, point.params, context);
+      const TimingSamples samples =
+          time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record["timing"] = to_json(samples);
       const Verification verification = verify_output(
           prepared->output(), reference_for(point, problem), verification_tolerance(point.output, filter));
@@ -258,6 +262,14 @@ class Run {
   void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
     if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second) return;
     add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter, point.border);
+  }
+
+  nlohmann::json measure_json_for(const Point& point) const {
+    nlohmann::json measure = config_.resolved["measure"];
+    measure.erase("per_implementation");
+    const auto& overrides = config_.resolved["measure"].value("per_implementation", json::object());
+    if (overrides.contains(point.implementation->name)) measure = overrides[point.implementation->name];
+    return measure;
   }
 
   double estimate_seconds_left(size_t index) const {
