@@ -37,7 +37,8 @@ TEST(Borders, FarOutsideRepeatsTheRule) {
 
 TEST(Borders, SinglePixelImages) {
   for (Border b : {Border::replicate, Border::reflect, Border::symmetric, Border::wrap})
-    for (int p = -40; p <= 40; ++p) EXPECT_EQ(map_border_index(p, 1, b), 0) << to_string(b) << " p=" << p;
+    for (int p = -40; p <= 40; ++p)
+      EXPECT_EQ(map_border_index(p, 1, b), 0) << to_string(b) << " p=" << p;
   EXPECT_EQ(map_border_index(-1, 1, Border::zero), kOutsideImage);
   EXPECT_EQ(map_border_index(0, 1, Border::zero), 0);
 }

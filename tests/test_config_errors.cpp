@@ -26,7 +26,8 @@ class BadConfig : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BadConfig, IsRefusedWithExitTwoAndAMessageNamingTheKey) {
   const fs::path dir = testing::fresh_directory("bad-" + GetParam());
-  std::string text = testing::read_text(fs::path(CONVLAB_TEST_DATA) / "bad" / (GetParam() + ".yaml"));
+  std::string text =
+      testing::read_text(fs::path(CONVLAB_TEST_DATA) / "bad" / (GetParam() + ".yaml"));
   text = std::regex_replace(text, std::regex("@DATA@"), CONVLAB_TEST_DATA);
   testing::write_text(dir / "config.yaml", text);
 

@@ -23,7 +23,9 @@ FilterRequest request_of(const std::string& type, int size, std::optional<double
   return request;
 }
 
-double weight_sum(const Filter& f) { return std::accumulate(f.weights.begin(), f.weights.end(), 0.0); }
+double weight_sum(const Filter& f) {
+  return std::accumulate(f.weights.begin(), f.weights.end(), 0.0);
+}
 
 TEST(Filters, GaussianMatchesClosedForm) {
   for (int size : {1, 3, 5, 7, 15, 31}) {
@@ -83,10 +85,18 @@ TEST(Filters, ZeroSumOperators) {
 }
 
 TEST(Filters, SeparabilityIsDetectedFromWeights) {
-  for (const auto& [type, size, separable] : std::vector<std::tuple<std::string, int, bool>>{
-           {"gaussian", 7, true}, {"box", 3, true},        {"sobel_x", 5, true},  {"prewitt_y", 3, true},
-           {"sharpen", 3, false}, {"laplacian", 3, false}, {"edge", 3, false},    {"emboss", 3, false},
-           {"log", 5, false},     {"dog", 7, false},       {"gaussian", 1, true}}) {
+  for (const auto& [type, size, separable] :
+       std::vector<std::tuple<std::string, int, bool>>{{"gaussian", 7, true},
+                                                       {"box", 3, true},
+                                                       {"sobel_x", 5, true},
+                                                       {"prewitt_y", 3, true},
+                                                       {"sharpen", 3, false},
+                                                       {"laplacian", 3, false},
+                                                       {"edge", 3, false},
+                                                       {"emboss", 3, false},
+                                                       {"log", 5, false},
+                                                       {"dog", 7, false},
+                                                       {"gaussian", 1, true}}) {
     const Filter f = make(type, size);
     EXPECT_EQ(f.separable, separable) << type << size;
     if (!f.separable) continue;

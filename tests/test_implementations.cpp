@@ -40,7 +40,9 @@ struct Case {
   Params params;
 };
 
-void PrintTo(const Case& c, std::ostream* out) { *out << c.implementation << " " << c.params.dump(); }
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.implementation << " " << c.params.dump();
+}
 
 class CpuImplementations : public ::testing::TestWithParam<Case> {};
 
@@ -66,7 +68,7 @@ TEST_P(CpuImplementations, MatchTheReferenceOnAwkwardInputs) {
             std::unique_ptr<PreparedPoint> point;
             const OutputView out = run_once(c.implementation, c.params, problem, point);
             const Verification v = verify_output(out, compute_reference(problem),
-                                                  verification_tolerance(output, filter));
+                                                 verification_tolerance(output, filter));
             EXPECT_TRUE(v.ok) << c.implementation << " " << w << "x" << h << "x" << channels << " "
                               << filter.name << " " << to_string(border) << " " << to_string(output)
                               << ": max error " << v.max_abs_error << " at " << v.worst_index;
@@ -82,19 +84,23 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"openmp", {{"threads", 3}, {"schedule", "dynamic"}, {"chunk", 1}}},
                       Case{"openmp", {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}}},
                       Case{"cpu_rows", {{"threads", 2}, {"schedule", "guided"}, {"chunk", 0}}},
-                      Case{"cpu_separable", {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}}}),
+                      Case{"cpu_separable",
+                           {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}}}),
     [](const auto& info) { return info.param.implementation + std::to_string(info.index); });
 
 TEST(CpuImplementations, OpenmpIsBitIdenticalToSequentialForU8) {
   const Image image = random_image(101, 67, 3, 7);
-  for (const Filter& filter : {filter_of("gaussian", 7), filter_of("sharpen", 3), asymmetric_custom(9)})
+  for (const Filter& filter :
+       {filter_of("gaussian", 7), filter_of("sharpen", 3), asymmetric_custom(9)})
     for (Border border : all_borders()) {
       const Problem problem{image, filter, border, OutputType::u8};
       std::unique_ptr<PreparedPoint> a, b;
       const OutputView seq = run_once("sequential", Params::object(), problem, a);
-      const OutputView par = run_once("openmp", {{"threads", 4}, {"schedule", "dynamic"}, {"chunk", 3}}, problem, b);
+      const OutputView par =
+          run_once("openmp", {{"threads", 4}, {"schedule", "dynamic"}, {"chunk", 3}}, problem, b);
       ASSERT_EQ(seq.count, par.count);
-      EXPECT_EQ(std::memcmp(seq.data, par.data, seq.count), 0) << filter.name << " " << to_string(border);
+      EXPECT_EQ(std::memcmp(seq.data, par.data, seq.count), 0)
+          << filter.name << " " << to_string(border);
     }
 }
 
@@ -102,7 +108,8 @@ TEST(CpuImplementations, SeparableSkipsRankTwoKernels) {
   const Image image = random_image(8, 8, 1, 1);
   const Filter sharpen = filter_of("sharpen", 3);
   const Problem problem{image, sharpen, Border::zero, OutputType::u8};
-  const auto reason = find_implementation("cpu_separable")->unsupported(problem, Params::object(), RunContext{});
+  const auto reason =
+      find_implementation("cpu_separable")->unsupported(problem, Params::object(), RunContext{});
   ASSERT_TRUE(reason.has_value());
   EXPECT_NE(reason->find("not separable"), std::string::npos);
 }
@@ -143,7 +150,8 @@ TEST(Reference, U8ClampsBothEnds) {
   Image image = random_image(3, 3, 1, 1);
   std::fill(image.pixels.begin(), image.pixels.end(), 200);
   image.pixels[4] = 0;
-  const Reference ref = compute_reference({image, filter_of("laplacian", 3), Border::replicate, OutputType::u8});
+  const Reference ref =
+      compute_reference({image, filter_of("laplacian", 3), Border::replicate, OutputType::u8});
   EXPECT_EQ(ref.values[4], 255.0);  // 4 * 200 - 0 = 800 clamps to 255
   EXPECT_EQ(ref.values[1], 0.0);    // 0 + 200 + 200 - 800 + 200... negative clamps to 0
 }

@@ -35,7 +35,8 @@ TEST(Sha256, KnownVectors) {
   Sha256 pieces;  // the same bytes fed in uneven pieces
   const std::string million(1000000, 'a');
   for (size_t i = 0; i < million.size(); i += 777) pieces.update(million.substr(i, 777));
-  EXPECT_EQ(pieces.finish_hex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(pieces.finish_hex(),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(GeneratedImages, AreTheSameOnEveryMachine) {
@@ -48,7 +49,8 @@ TEST(GeneratedImages, AreTheSameOnEveryMachine) {
   SplitMix64 random(0);
   EXPECT_EQ(random.next(), 0xe220a8397b1dcdafULL);  // SplitMix64 reference output for seed 0
   EXPECT_EQ(random.next(), 0x6e789e6aa1b965f4ULL);
-  EXPECT_EQ(a.pixels[0], static_cast<std::uint8_t>(SplitMix64(42ULL ^ (64ULL << 40) ^ (48ULL << 16) ^ 3ULL).next()));
+  EXPECT_EQ(a.pixels[0], static_cast<std::uint8_t>(
+                             SplitMix64(42ULL ^ (64ULL << 40) ^ (48ULL << 16) ^ 3ULL).next()));
   const Image scene = generate_image(40, 30, 1, 5, "scene");
   EXPECT_EQ(scene.sha256, generate_image(40, 30, 1, 5, "scene").sha256);
 }

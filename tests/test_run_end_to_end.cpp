@@ -37,18 +37,22 @@ constexpr size_t kTinyPoints = 2 * 2 * 2 * 3;
 class EndToEnd : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
     testing::write_text(dir_ / "tiny.yaml", kTinyConfig);
   }
   void TearDown() override { fs::remove_all(dir_); }
-  json results() const { return json::parse(testing::read_text(dir_ / "outputs/tiny/results.json")); }
+  json results() const {
+    return json::parse(testing::read_text(dir_ / "outputs/tiny/results.json"));
+  }
   fs::path dir_;
 };
 
 TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
   const auto result = testing::run_convlab("run tiny.yaml", dir_);
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("| implementation | params | image | kernel | border | output | median ms | speedup | verdict |"),
+  EXPECT_NE(result.output.find("| implementation | params | image | kernel | border | output | "
+                               "median ms | speedup | verdict |"),
             std::string::npos);
   const json doc = results();
   EXPECT_EQ(doc["schema_version"], 1);
@@ -59,7 +63,8 @@ TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
   const json& run = doc["run"];
   EXPECT_EQ(run, doc["runs"].back());
   EXPECT_EQ(run["argv"][1], "run");
-  EXPECT_TRUE(std::regex_match(run["started"].get<std::string>(), std::regex("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ")));
+  EXPECT_TRUE(std::regex_match(run["started"].get<std::string>(),
+                               std::regex("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ")));
   EXPECT_TRUE(run["finished"].is_string());
   EXPECT_EQ(run["config"]["path"], "tiny.yaml");
   EXPECT_EQ(run["config"]["sha256"], sha256_hex(std::string(kTinyConfig)));
@@ -139,13 +144,15 @@ TEST_F(EndToEnd, InterruptedRunResumesAndKeepsEarlierRecords) {
   ASSERT_EQ(full["records"].size(), kTinyPoints);
   for (size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(full["records"][i]["key"], partial["records"][i]["key"]);
-    EXPECT_EQ(full["records"][i]["timing"]["samples_ms"], partial["records"][i]["timing"]["samples_ms"]);
+    EXPECT_EQ(full["records"][i]["timing"]["samples_ms"],
+              partial["records"][i]["timing"]["samples_ms"]);
     EXPECT_EQ(full["records"][i]["run_id"], partial["run"]["id"]);
   }
   EXPECT_NE(full["records"][5]["run_id"], partial["run"]["id"]);
   EXPECT_EQ(full["runs"].size(), 2u);  // both runs still own records
 
-  auto forced = testing::run_convlab("run tiny.yaml --force --filter implementation=sequential", dir_);
+  auto forced =
+      testing::run_convlab("run tiny.yaml --force --filter implementation=sequential", dir_);
   ASSERT_EQ(forced.exit_code, 0) << forced.output;
   const json after = results();
   EXPECT_EQ(after["records"].size(), kTinyPoints);
@@ -165,14 +172,17 @@ TEST_F(EndToEnd, CorruptResultsFileIsNeverOverwritten) {
 }
 
 TEST_F(EndToEnd, DryRunPrintsThePlanAndWritesNothing) {
-  const auto result = testing::run_convlab("run tiny.yaml --dry-run --filter kernel.type=sobel_x", dir_);
+  const auto result =
+      testing::run_convlab("run tiny.yaml --dry-run --filter kernel.type=sobel_x", dir_);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("12 points"), std::string::npos) << result.output;
   EXPECT_FALSE(fs::exists(dir_ / "outputs"));
 }
 
 TEST_F(EndToEnd, FilterAndOutDir) {
-  const auto result = testing::run_convlab("run tiny.yaml --out elsewhere --filter 'implementation=openmp,params.threads=2,border=zero'", dir_);
+  const auto result = testing::run_convlab(
+      "run tiny.yaml --out elsewhere --filter 'implementation=openmp,params.threads=2,border=zero'",
+      dir_);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const json doc = json::parse(testing::read_text(dir_ / "elsewhere/results.json"));
   EXPECT_EQ(doc["records"].size(), 4u);
@@ -188,7 +198,8 @@ TEST_F(EndToEnd, UsageErrorsExitTwo) {
   EXPECT_EQ(testing::run_convlab("validate tiny.yaml", dir_).exit_code, 0);
   const auto list = testing::run_convlab("list", dir_);
   EXPECT_EQ(list.exit_code, 0);
-  for (const char* name : {"sequential", "openmp", "cpu_rows", "cuda_shared", "gaussian", "reflect"})
+  for (const char* name :
+       {"sequential", "openmp", "cpu_rows", "cuda_shared", "gaussian", "reflect"})
     EXPECT_NE(list.output.find(name), std::string::npos) << name;
 }
 

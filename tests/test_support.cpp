@@ -19,14 +19,15 @@ std::filesystem::path fresh_directory(const std::string& name) {
 }
 
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
-  const std::string command = "cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " +
-                              arguments + " 2>&1";
+  const std::string command =
+      "cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " + arguments + " 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
   std::array<char, 4096> chunk{};
   size_t n = 0;
-  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0) result.output.append(chunk.data(), n);
+  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0)
+    result.output.append(chunk.data(), n);
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds report/report.pdf from every experiment that has results.
-# Usage: scripts/report/build-report.sh CONVLAB [RESULTS_DIR...]
+# Usage: scripts/report/build-report.sh [--no-export] CONVLAB [RESULTS_DIR...]
+#   --no-export  the experiments are exported already (report/report.mk did it per experiment)
 #   CONVLAB      the convlab executable
 #   RESULTS_DIR  outputs/<name> directories (default: every outputs/*/ holding a results.json)
 # Runs in the current directory, which holds outputs/, experiments/ and receives report/; the
@@ -8,7 +9,12 @@
 # unchanged data keeps its files, and only stale figures are re-rendered.
 set -euo pipefail
 
-convlab=${1:?usage: $0 CONVLAB [RESULTS_DIR...]}
+export_first=1
+if [[ "${1:-}" == "--no-export" ]]; then
+  export_first=0
+  shift
+fi
+convlab=${1:?usage: $0 [--no-export] CONVLAB [RESULTS_DIR...]}
 shift
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 template_dir=$(cd "$script_dir/../../report" && pwd)
@@ -27,9 +33,11 @@ if [[ ${#results_dirs[@]} -eq 0 ]]; then
   done
 fi
 
-for dir in "${results_dirs[@]}"; do
-  "$script_dir/export-experiment.sh" "$convlab" "$dir"
-done
+if [[ $export_first -eq 1 ]]; then
+  for dir in "${results_dirs[@]+"${results_dirs[@]}"}"; do
+    "$script_dir/export-experiment.sh" "$convlab" "$dir"
+  done
+fi
 
 mkdir -p report/generated report/build
 if [[ ${#results_dirs[@]} -eq 0 ]]; then

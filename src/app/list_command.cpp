@@ -15,7 +15,8 @@ std::string axis_kind(const AxisSpec& axis) {
     case AxisKind::integer:
       return "integer " + std::to_string(axis.min_value) + ".." + std::to_string(axis.max_value);
     case AxisKind::integer_pair:
-      return "pair [x, y], each " + std::to_string(axis.min_value) + ".." + std::to_string(axis.max_value);
+      return "pair [x, y], each " + std::to_string(axis.min_value) + ".." +
+             std::to_string(axis.max_value);
     case AxisKind::boolean:
       return "true | false";
     case AxisKind::choice: {
@@ -40,14 +41,18 @@ int list_command(const Arguments& args) {
   for (const auto& impl : implementation_registry()) {
     std::cout << "  " << impl.name << " (" << impl.family << "): " << impl.description << "\n";
     for (const auto& axis : impl.axes)
-      std::cout << "      " << axis.name << ": " << axis_kind(axis) << " (default " << axis.default_value.dump()
-                << ") - " << axis.help << "\n";
+      std::cout << "      " << axis.name << ": " << axis_kind(axis) << " (default "
+                << axis.default_value.dump() << ") - " << axis.help << "\n";
   }
-  std::cout << "  CUDA: " << (build["cuda_built"].get<bool>() ? "built" : "not built (nvcc was not found when convlab was configured)")
+  std::cout << "  CUDA: "
+            << (build["cuda_built"].get<bool>()
+                    ? "built"
+                    : "not built (nvcc was not found when convlab was configured)")
             << "; NPP: " << (build["npp_built"].get<bool>() ? "built" : "not built") << "\n";
   std::cout << "\nkernels (type: description):\n";
   for (const auto& info : filter_types())
-    std::cout << "  " << info.type << (info.fixed_size ? " (size " + std::to_string(info.fixed_size) + " only)" : "")
+    std::cout << "  " << info.type
+              << (info.fixed_size ? " (size " + std::to_string(info.fixed_size) + " only)" : "")
               << ": " << info.summary << "\n";
   std::cout << "\nborders:\n"
                "  zero       0 outside the image (OpenCV BORDER_CONSTANT, value 0)\n"

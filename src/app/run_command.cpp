@@ -86,7 +86,8 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     } else if (options.config_path.empty()) {
       options.config_path = arg;
     } else {
-      std::cerr << "convlab run: only one CONFIG, got '" << options.config_path << "' and '" << arg << "'\n";
+      std::cerr << "convlab run: only one CONFIG, got '" << options.config_path << "' and '" << arg
+                << "'\n";
       return 2;
     }
   }

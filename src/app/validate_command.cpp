@@ -15,9 +15,9 @@ int validate_command(const Arguments& args) {
   }
   try {
     const Config config = load_config(args[0]);
-    std::cout << args[0] << ": valid; " << config.images.size() << " images, " << config.filters.size()
-              << " kernels, " << config.borders.size() << " borders, " << config.outputs.size()
-              << " outputs, " << expand_plan(config).size() << " points\n";
+    std::cout << args[0] << ": valid; " << config.images.size() << " images, "
+              << config.filters.size() << " kernels, " << config.borders.size() << " borders, "
+              << config.outputs.size() << " outputs, " << expand_plan(config).size() << " points\n";
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

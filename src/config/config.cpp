@@ -22,8 +22,9 @@ constexpr int kMaxImageEdge = 1 << 16;
 constexpr int kMaxKernelSize = 255;
 
 const std::vector<std::string> kTopLevelKeys{
-    "name",   "title",           "description", "images",  "kernels", "border",   "output",
-    "implementations", "baseline", "measure", "save_outputs", "figures", "tables"};
+    "name",         "title",   "description",     "images",   "kernels",
+    "border",       "output",  "implementations", "baseline", "measure",
+    "save_outputs", "figures", "tables"};
 
 std::string read_file_bytes(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -51,9 +52,9 @@ void check_image_budget(long long width, long long height, int channels, const Y
   const std::uint64_t available = available_memory_bytes();
   if (needed > available)
     where.fail(node, std::to_string(width) + "x" + std::to_string(height) + "x" +
-                         std::to_string(channels) + " needs about " +
-                         std::to_string(needed >> 20) + " MiB for input, output and reference; " +
-                         "only " + std::to_string(available >> 20) + " MiB are available");
+                         std::to_string(channels) + " needs about " + std::to_string(needed >> 20) +
+                         " MiB for input, output and reference; " + "only " +
+                         std::to_string(available >> 20) + " MiB are available");
 }
 
 std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where) {
@@ -189,7 +190,8 @@ std::vector<std::vector<double>> read_matrix(const YAML::Node& node, const YamlL
     const YamlLocation row_at = where.index(i);
     if (!node[i].IsSequence()) row_at.fail(node[i], "each matrix row must be a list of numbers");
     std::vector<double> row;
-    for (size_t j = 0; j < node[i].size(); ++j) row.push_back(read_number(node[i][j], row_at.index(j)));
+    for (size_t j = 0; j < node[i].size(); ++j)
+      row.push_back(read_number(node[i][j], row_at.index(j)));
     rows.push_back(row);
   }
   return rows;
@@ -222,7 +224,8 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
     request.type = type;
     if (entry["sigma"]) request.sigma = read_number(entry["sigma"], at.child("sigma"));
     if (entry["sigma2"]) request.sigma2 = read_number(entry["sigma2"], at.child("sigma2"));
-    if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
+    if (entry["normalize"])
+      request.normalize = read_bool(entry["normalize"], at.child("normalize"));
     std::vector<std::pair<YAML::Node, YamlLocation>> sizes;
     if (type == "custom") {
       request.custom_name = read_string(required(entry, "name", at), at.child("name"));
@@ -235,7 +238,8 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
         at.child("matrix").fail(entry["matrix"], "matrix must have an odd number of rows");
     } else if (entry["size"]) {
       const YamlLocation size_at = at.child("size");
-      for (const auto& size_node : read_sweep(entry["size"], size_at)) sizes.emplace_back(size_node, size_at);
+      for (const auto& size_node : read_sweep(entry["size"], size_at))
+        sizes.emplace_back(size_node, size_at);
     } else {
       sizes.emplace_back(entry, at);  // default size
     }
@@ -245,7 +249,8 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
           const long long size = read_integer(size_node, size_at);
           if (size <= 0 || size % 2 == 0 || size > kMaxKernelSize)
             size_at.fail(size_node, "kernel size must be odd and between 1 and " +
-                                        std::to_string(kMaxKernelSize) + ", got " + std::to_string(size));
+                                        std::to_string(kMaxKernelSize) + ", got " +
+                                        std::to_string(size));
           request.size = static_cast<int>(size);
         } else {
           request.size = info->fixed_size != 0 ? info->fixed_size : 3;
@@ -342,7 +347,8 @@ std::vector<nlohmann::json> read_axis_values(const AxisSpec& axis, const YAML::N
   return values;
 }
 
-std::vector<Params> cartesian_product(const std::vector<std::pair<std::string, std::vector<nlohmann::json>>>& axes) {
+std::vector<Params> cartesian_product(
+    const std::vector<std::pair<std::string, std::vector<nlohmann::json>>>& axes) {
   std::vector<Params> combinations{Params::object()};
   for (const auto& [name, values] : axes) {
     std::vector<Params> next;
@@ -383,7 +389,8 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
     for (const auto& axis : impl->axes) {
       if (axes_node && axes_node.IsMap() && axes_node[axis.name])
-        axes.emplace_back(axis.name, read_axis_values(axis, axes_node[axis.name], at.child(axis.name)));
+        axes.emplace_back(axis.name,
+                          read_axis_values(axis, axes_node[axis.name], at.child(axis.name)));
       else
         axes.emplace_back(axis.name, std::vector<nlohmann::json>{axis.default_value});
     }
@@ -413,19 +420,19 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
       baseline.params = yaml_to_json(node["params"]);
     }
   }
-  const auto sweep = std::find_if(sweeps.begin(), sweeps.end(), [&](const auto& s) {
-    return s.name == baseline.implementation;
-  });
+  const auto sweep = std::find_if(sweeps.begin(), sweeps.end(),
+                                  [&](const auto& s) { return s.name == baseline.implementation; });
   if (sweep == sweeps.end())
     where.fail(node, "baseline '" + baseline.implementation +
                          "' is not one of this config's implementations");
-  const bool any = std::any_of(sweep->combinations.begin(), sweep->combinations.end(),
-                               [&](const Params& p) {
-                                 for (const auto& [k, v] : baseline.params.items())
-                                   if (!p.contains(k) || p[k] != v) return false;
-                                 return true;
-                               });
-  if (!any) where.fail(node, "no combination of '" + baseline.implementation + "' has these params");
+  const bool any =
+      std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
+        for (const auto& [k, v] : baseline.params.items())
+          if (!p.contains(k) || p[k] != v) return false;
+        return true;
+      });
+  if (!any)
+    where.fail(node, "no combination of '" + baseline.implementation + "' has these params");
   return baseline;
 }
 
@@ -453,8 +460,8 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
   }
   if (node["l2_flush"]) measure.l2_flush = read_bool(node["l2_flush"], where.child("l2_flush"));
   if (measure.max_reps < measure.min_reps)
-    where.child("max_reps").fail(node["max_reps"] ? node["max_reps"] : node,
-                                 "max_reps is smaller than min_reps");
+    where.child("max_reps")
+        .fail(node["max_reps"] ? node["max_reps"] : node, "max_reps is smaller than min_reps");
   return measure;
 }
 
@@ -505,7 +512,8 @@ nlohmann::json resolve(const Config& config) {
       {"border", borders},
       {"output", outputs},
       {"implementations", implementations},
-      {"baseline", {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
+      {"baseline",
+       {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
       {"measure", measure_json(config.measure)},
       {"save_outputs", config.save_outputs}};
   for (const auto& [name, measure] : config.measure_overrides)
@@ -523,7 +531,8 @@ const MeasureSpec& measure_for(const Config& config, const std::string& implemen
 
 std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   // input u8 + implementation output f32 + reference double + a second output for CPU scratch.
-  const std::uint64_t values = std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(channels);
+  const std::uint64_t values =
+      std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(channels);
   return values * (1 + 4 + 8 + 4);
 }
 
@@ -540,13 +549,16 @@ Config load_config(const std::string& path) {
                       "YAML syntax error: " + error.msg);
   }
   const YamlLocation top{path, ""};
-  if (!root.IsMap()) top.fail(root, "a config is a YAML mapping with at least name, images, kernels and implementations");
+  if (!root.IsMap())
+    top.fail(root,
+             "a config is a YAML mapping with at least name, images, kernels and implementations");
   require_known_keys(root, top, kTopLevelKeys);
 
   config.name = read_string(required(root, "name", top), top.child("name"));
   if (!std::regex_match(config.name, std::regex("[A-Za-z0-9_][A-Za-z0-9_.-]*")))
     top.child("name").fail(root["name"],
-                           "name must be a safe identifier (letters, digits, '_', '-', '.'): it names outputs/<name>/");
+                           "name must be a safe identifier (letters, digits, '_', '-', '.'): it "
+                           "names outputs/<name>/");
   config.title = root["title"] ? read_string(root["title"], top.child("title")) : config.name;
   config.description =
       root["description"] ? read_string(root["description"], top.child("description")) : "";
@@ -557,11 +569,12 @@ Config load_config(const std::string& path) {
   for (Border b : all_borders()) border_names.emplace_back(to_string(b));
   output_names = {"u8", "f32"};
   config.borders = root["border"] ? parse_enum_sweep<Border>(root["border"], top.child("border"),
-                                                            border_names, parse_border)
+                                                             border_names, parse_border)
                                   : std::vector<Border>{Border::replicate};
-  config.outputs = root["output"] ? parse_enum_sweep<OutputType>(root["output"], top.child("output"),
-                                                                output_names, parse_output_type)
-                                  : std::vector<OutputType>{OutputType::u8};
+  config.outputs = root["output"]
+                       ? parse_enum_sweep<OutputType>(root["output"], top.child("output"),
+                                                      output_names, parse_output_type)
+                       : std::vector<OutputType>{OutputType::u8};
   config.implementations =
       parse_implementations(required(root, "implementations", top), top.child("implementations"));
   config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
@@ -572,10 +585,14 @@ Config load_config(const std::string& path) {
     require_map(overrides, at);
     for (const auto& entry : overrides) {
       const std::string name = entry.first.as<std::string>();
-      const bool configured = std::any_of(config.implementations.begin(), config.implementations.end(),
-                                          [&](const auto& s) { return s.name == name; });
-      if (!configured) at.child(name).fail(entry.first, "'" + name + "' is not one of this config's implementations");
-      config.measure_overrides[name] = parse_measure(entry.second, at.child(name), config.measure, false);
+      const bool configured =
+          std::any_of(config.implementations.begin(), config.implementations.end(),
+                      [&](const auto& s) { return s.name == name; });
+      if (!configured)
+        at.child(name).fail(entry.first,
+                            "'" + name + "' is not one of this config's implementations");
+      config.measure_overrides[name] =
+          parse_measure(entry.second, at.child(name), config.measure, false);
     }
   }
   if (root["save_outputs"])

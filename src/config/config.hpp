@@ -23,9 +23,9 @@ struct ImageSpec {
   int width = 0;
   int height = 0;
   int channels = 3;
-  std::uint64_t seed = 0;     // generated
-  std::string pattern;        // generated: noise | scene
-  std::string path;           // file
+  std::uint64_t seed = 0;  // generated
+  std::string pattern;     // generated: noise | scene
+  std::string path;        // file
 };
 
 // One implementation of the config with every combination of its swept axes.

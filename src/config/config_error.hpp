@@ -35,7 +35,7 @@ struct YamlLocation {
   std::string key_path;
 
   YamlLocation child(const std::string& key) const;  // "a" -> "a.key"
-  YamlLocation index(size_t i) const;                 // "a" -> "a[i]"
+  YamlLocation index(size_t i) const;                // "a" -> "a[i]"
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const;
 };
 

@@ -12,8 +12,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     current[0] = i;
     for (size_t j = 1; j <= b.size(); ++j)
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1,
-                             previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      current[j] = std::min(
+          {previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     std::swap(previous, current);
   }
   return previous[b.size()];
@@ -71,7 +71,11 @@ void require_known_keys(const YAML::Node& map, const YamlLocation& where,
 long long read_integer(const YAML::Node& node, const YamlLocation& where) {
   long long value = 0;
   if (!node.IsScalar() || !try_convert(node, value))
-    where.fail(node, "expected an integer, got '" + (node.IsScalar() ? node.Scalar() : "a " + std::string(node.IsSequence() ? "list" : "mapping")) + "'");
+    where.fail(node,
+               "expected an integer, got '" +
+                   (node.IsScalar() ? node.Scalar()
+                                    : "a " + std::string(node.IsSequence() ? "list" : "mapping")) +
+                   "'");
   return value;
 }
 
@@ -115,7 +119,8 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
     }
     case YAML::NodeType::Map: {
       nlohmann::json object = nlohmann::json::object();
-      for (const auto& entry : node) object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
+      for (const auto& entry : node)
+        object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
       return object;
     }
     case YAML::NodeType::Scalar: {

@@ -10,9 +10,9 @@
 namespace convlab {
 
 struct Filter {
-  std::string type;     // library name: gaussian, sobel_x, custom, ...
-  std::string name;     // display name, unique within a config, e.g. "gaussian7" or a custom name
-  int size = 0;         // odd edge length K
+  std::string type;  // library name: gaussian, sobel_x, custom, ...
+  std::string name;  // display name, unique within a config, e.g. "gaussian7" or a custom name
+  int size = 0;      // odd edge length K
   std::vector<float> weights;  // size * size, row-major
   nlohmann::json parameters;   // resolved generation parameters (sigma, normalize, ...)
 

@@ -1,4 +1,5 @@
-// An 8-bit image in interleaved (HWC) layout: pixel (x, y) channel c is at (y * width + x) * channels + c.
+// An 8-bit image in interleaved (HWC) layout: pixel (x, y) channel c is at (y * width + x) *
+// channels + c.
 #pragma once
 
 #include <cstddef>

@@ -26,7 +26,9 @@ class Sha256 {
 };
 
 std::string sha256_hex(const void* data, size_t size);
-inline std::string sha256_hex(std::string_view text) { return sha256_hex(text.data(), text.size()); }
+inline std::string sha256_hex(std::string_view text) {
+  return sha256_hex(text.data(), text.size());
+}
 // Hash of a file's bytes; empty string when it cannot be read.
 std::string sha256_file_hex(const std::string& path);
 

@@ -15,7 +15,8 @@ constexpr std::array<std::pair<Border, std::string_view>, 5> kBorderNames{{
 }};
 
 template <typename Enum, size_t N>
-std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value) {
+std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& names,
+                         Enum value) {
   for (const auto& [candidate, name] : names)
     if (candidate == value) return name;
   return "?";
@@ -48,13 +49,23 @@ const std::vector<Border>& all_borders() {
   return borders;
 }
 
-std::string_view to_string(Border border) { return name_of(kBorderNames, border); }
-std::optional<Border> parse_border(std::string_view text) { return value_of(kBorderNames, text); }
-std::string_view to_string(OutputType type) { return name_of(kOutputNames, type); }
+std::string_view to_string(Border border) {
+  return name_of(kBorderNames, border);
+}
+std::optional<Border> parse_border(std::string_view text) {
+  return value_of(kBorderNames, text);
+}
+std::string_view to_string(OutputType type) {
+  return name_of(kOutputNames, type);
+}
 std::optional<OutputType> parse_output_type(std::string_view text) {
   return value_of(kOutputNames, text);
 }
-std::string_view to_string(Status status) { return name_of(kStatusNames, status); }
-std::optional<Status> parse_status(std::string_view text) { return value_of(kStatusNames, text); }
+std::string_view to_string(Status status) {
+  return name_of(kStatusNames, status);
+}
+std::optional<Status> parse_status(std::string_view text) {
+  return value_of(kStatusNames, text);
+}
 
 }  // namespace convlab

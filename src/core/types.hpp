@@ -27,7 +27,9 @@ std::optional<Border> parse_border(std::string_view text);
 
 std::string_view to_string(OutputType type);
 std::optional<OutputType> parse_output_type(std::string_view text);
-inline size_t bytes_per_value(OutputType type) { return type == OutputType::u8 ? 1 : 4; }
+inline size_t bytes_per_value(OutputType type) {
+  return type == OutputType::u8 ? 1 : 4;
+}
 
 std::string_view to_string(Status status);
 std::optional<Status> parse_status(std::string_view text);

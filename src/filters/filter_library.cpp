@@ -171,18 +171,27 @@ std::string display_name(const FilterRequest& request) {
 
 const std::vector<FilterTypeInfo>& filter_types() {
   static const std::vector<FilterTypeInfo> types{
-      {"gaussian", "Gaussian blur, sigma defaults to 0.3*((K-1)/2-1)+0.8 (OpenCV)", 0,
+      {"gaussian",
+       "Gaussian blur, sigma defaults to 0.3*((K-1)/2-1)+0.8 (OpenCV)",
+       0,
        {"size", "sigma", "normalize"}},
       {"box", "mean of the KxK window", 0, {"size", "normalize"}},
       {"sharpen", "[0 -1 0; -1 5 -1; 0 -1 0]", 3, {"size", "normalize"}},
       {"edge", "8-neighbour edge detector [-1 -1 -1; -1 8 -1; -1 -1 -1]", 3, {"size", "normalize"}},
       {"laplacian", "4-neighbour Laplacian [0 1 0; 1 -4 1; 0 1 0]", 3, {"size", "normalize"}},
-      {"log", "Laplacian of Gaussian, zero-sum, sigma as gaussian", 0, {"size", "sigma", "normalize"}},
-      {"dog", "difference of Gaussians G(sigma) - G(sigma2), sigma2 = 1.6 sigma", 0,
+      {"log",
+       "Laplacian of Gaussian, zero-sum, sigma as gaussian",
+       0,
+       {"size", "sigma", "normalize"}},
+      {"dog",
+       "difference of Gaussians G(sigma) - G(sigma2), sigma2 = 1.6 sigma",
+       0,
        {"size", "sigma", "sigma2", "normalize"}},
       {"prewitt_x", "Prewitt x derivative (right minus left)", 3, {"size", "normalize"}},
       {"prewitt_y", "Prewitt y derivative (below minus above)", 3, {"size", "normalize"}},
-      {"sobel_x", "Sobel x derivative, any odd K >= 3 (OpenCV's construction)", 0,
+      {"sobel_x",
+       "Sobel x derivative, any odd K >= 3 (OpenCV's construction)",
+       0,
        {"size", "normalize"}},
       {"sobel_y", "Sobel y derivative, any odd K >= 3", 0, {"size", "normalize"}},
       {"emboss", "[-2 -1 0; -1 1 1; 0 1 2]", 3, {"size", "normalize"}},
@@ -197,7 +206,9 @@ const FilterTypeInfo* find_filter_type(const std::string& type) {
   return nullptr;
 }
 
-double default_sigma(int size) { return 0.3 * ((size - 1) * 0.5 - 1.0) + 0.8; }
+double default_sigma(int size) {
+  return 0.3 * ((size - 1) * 0.5 - 1.0) + 0.8;
+}
 
 std::optional<Separation> factor_rank1(const std::vector<double>& weights, int size,
                                        double relative_tolerance) {
@@ -212,7 +223,8 @@ std::optional<Separation> factor_rank1(const std::vector<double>& weights, int s
   const double scale = std::sqrt(std::fabs(p));
   Separation s{std::vector<double>(size), std::vector<double>(size)};
   for (int i = 0; i < size; ++i) s.column[i] = weights[i * size + pivot_col] / scale;
-  for (int j = 0; j < size; ++j) s.row[j] = weights[pivot_row * size + j] / scale * (p > 0 ? 1 : -1);
+  for (int j = 0; j < size; ++j)
+    s.row[j] = weights[pivot_row * size + j] / scale * (p > 0 ? 1 : -1);
   const double bound = relative_tolerance * std::fabs(p);
   for (int i = 0; i < size; ++i)
     for (int j = 0; j < size; ++j)

@@ -14,7 +14,7 @@ namespace convlab {
 struct FilterTypeInfo {
   std::string type;
   std::string summary;
-  int fixed_size = 0;  // 0: any odd size; otherwise the only size the filter has
+  int fixed_size = 0;             // 0: any odd size; otherwise the only size the filter has
   std::vector<std::string> keys;  // parameter keys accepted besides `type`
 };
 

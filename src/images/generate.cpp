@@ -28,8 +28,9 @@ void fill_scene(Image& image, SplitMix64& random) {
   for (Disc& d : discs) {
     d.cx = static_cast<long long>(random.next() % static_cast<std::uint64_t>(image.width));
     d.cy = static_cast<long long>(random.next() % static_cast<std::uint64_t>(image.height));
-    const long long r = 1 + static_cast<long long>(random.next() % static_cast<std::uint64_t>(
-                                1 + std::max(image.width, image.height) / 5));
+    const long long r = 1 + static_cast<long long>(
+                                random.next() % static_cast<std::uint64_t>(
+                                                    1 + std::max(image.width, image.height) / 5));
     d.r2 = r * r;
     for (int& v : d.value) v = static_cast<int>(random.next() % 256);
   }

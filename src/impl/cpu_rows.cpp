@@ -56,7 +56,9 @@ class RowsPoint : public PreparedPoint {
     }
     return std::nullopt;
   }
-  OutputView output() const override { return out_.view(); }
+  OutputView output() const override {
+    return out_.view();
+  }
 
  private:
   Problem problem_;
@@ -71,7 +73,8 @@ Implementation make_cpu_rows_implementation() {
   Implementation impl;
   impl.name = "cpu_rows";
   impl.family = "cpu";
-  impl.description = "float rows with pre-applied border, whole-row vectorised multiply-adds, OpenMP";
+  impl.description =
+      "float rows with pre-applied border, whole-row vectorised multiply-adds, OpenMP";
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();

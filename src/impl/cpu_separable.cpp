@@ -60,7 +60,9 @@ class SeparablePoint : public PreparedPoint {
     }
     return std::nullopt;
   }
-  OutputView output() const override { return out_.view(); }
+  OutputView output() const override {
+    return out_.view();
+  }
 
  private:
   Problem problem_;
@@ -81,7 +83,8 @@ Implementation make_cpu_separable_implementation() {
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
     if (!problem.filter.separable)
-      return std::optional<std::string>("kernel '" + problem.filter.name + "' is not separable (rank > 1)");
+      return std::optional<std::string>("kernel '" + problem.filter.name +
+                                        "' is not separable (rank > 1)");
     return std::optional<std::string>();
   };
   impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {

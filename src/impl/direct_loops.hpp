@@ -23,7 +23,8 @@ inline void direct_convolve_row(const Problem& problem, HostOutput& out, int y) 
         const int sx = map_border_index(x + kx - r, in.width, problem.border);
         if (sx == kOutsideImage) continue;
         const float w = filter.at(ky, kx);
-        const std::uint8_t* pixel = &in.pixels[(static_cast<size_t>(sy) * in.width + sx) * channels];
+        const std::uint8_t* pixel =
+            &in.pixels[(static_cast<size_t>(sy) * in.width + sx) * channels];
         for (int c = 0; c < channels; ++c) sums[c] += w * static_cast<float>(pixel[c]);
       }
     }

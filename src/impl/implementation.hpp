@@ -34,9 +34,9 @@ struct AxisSpec {
   std::string name;
   AxisKind kind = AxisKind::integer;
   std::string help;
-  nlohmann::json default_value;       // used when a config leaves the axis out
-  std::vector<std::string> choices;   // for AxisKind::choice
-  long long min_value = 1;            // for integers and both members of pairs
+  nlohmann::json default_value;      // used when a config leaves the axis out
+  std::vector<std::string> choices;  // for AxisKind::choice
+  long long min_value = 1;           // for integers and both members of pairs
   long long max_value = 1 << 20;
 };
 

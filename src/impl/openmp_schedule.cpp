@@ -5,8 +5,13 @@ namespace convlab {
 std::vector<AxisSpec> openmp_axes() {
   return {
       {"threads", AxisKind::integer, "OpenMP threads", 1, {}, 1, 1024},
-      {"schedule", AxisKind::choice, "loop schedule over image rows", "static",
-       {"static", "dynamic", "guided"}, 0, 0},
+      {"schedule",
+       AxisKind::choice,
+       "loop schedule over image rows",
+       "static",
+       {"static", "dynamic", "guided"},
+       0,
+       0},
       {"chunk", AxisKind::integer, "rows per chunk (0: the schedule's default)", 0, {}, 0, 1 << 20},
   };
 }

@@ -14,7 +14,9 @@ namespace convlab {
 class PaddedRows {
  public:
   PaddedRows(const Image& image, int radius)
-      : image_(image), radius_(radius), stride_((image.width + 2 * radius) * image.channels),
+      : image_(image),
+        radius_(radius),
+        stride_((image.width + 2 * radius) * image.channels),
         values_(static_cast<size_t>(stride_) * image.height) {}
 
   // Converts row y (call once per row per computation; rows are independent, so threads may
@@ -26,7 +28,8 @@ class PaddedRows {
     for (int px = -radius_; px < image_.width + radius_; ++px) {
       const int sx = map_border_index(px, image_.width, border);
       for (int k = 0; k < c; ++k)
-        row[(px + radius_) * c + k] = sx == kOutsideImage ? 0.f : static_cast<float>(source[sx * c + k]);
+        row[(px + radius_) * c + k] =
+            sx == kOutsideImage ? 0.f : static_cast<float>(source[sx * c + k]);
     }
   }
   const float* row(int y) const { return &values_[static_cast<size_t>(y) * stride_]; }

@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <array>
-#include <optional>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "core/sha256.hpp"

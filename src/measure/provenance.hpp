@@ -7,10 +7,10 @@
 
 namespace convlab {
 
-nlohmann::json build_facts();   // id, version, compiler, flags, build type, cuda_built, npp_built
-nlohmann::json git_facts();     // commit (or null), dirty
-nlohmann::json host_facts();    // cpu_model, logical_cpus, memory_bytes, os, hostname
-std::string build_id();         // sha256 of the running executable (cached)
+nlohmann::json build_facts();  // id, version, compiler, flags, build type, cuda_built, npp_built
+nlohmann::json git_facts();    // commit (or null), dirty
+nlohmann::json host_facts();   // cpu_model, logical_cpus, memory_bytes, os, hostname
+std::string build_id();        // sha256 of the running executable (cached)
 std::string cpu_model();
 std::uint64_t available_memory_bytes();  // MemAvailable, or a large number when unknown
 std::string utc_timestamp();             // ISO-8601, seconds, with Z

@@ -19,7 +19,8 @@ TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure)
   Stopwatch budget;
   while (static_cast<int>(samples.compute_ms.size()) < measure.max_reps) {
     const size_t done = samples.compute_ms.size();
-    if (static_cast<int>(done) >= measure.min_reps && budget.elapsed_seconds() >= measure.max_seconds)
+    if (static_cast<int>(done) >= measure.min_reps &&
+        budget.elapsed_seconds() >= measure.max_seconds)
       break;
     Stopwatch call;
     const std::optional<DevicePhases> phases = point.execute();

@@ -18,7 +18,8 @@ std::vector<std::string> split(std::string_view text, char separator) {
   size_t start = 0;
   while (true) {
     const size_t at = text.find(separator, start);
-    parts.push_back(trim(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start)));
+    parts.push_back(trim(
+        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start)));
     if (at == std::string_view::npos) break;
     start = at + 1;
   }
@@ -102,7 +103,8 @@ std::optional<PointFilter> parse_point_filter(std::string_view expression, std::
     std::string op;
     for (const char* candidate : kOperators) {
       const size_t found = clause_text.find(candidate);
-      if (found != std::string::npos && (found < at || (found == at && std::string(candidate).size() > op.size()))) {
+      if (found != std::string::npos &&
+          (found < at || (found == at && std::string(candidate).size() > op.size()))) {
         at = found;
         op = candidate;
       }

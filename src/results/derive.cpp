@@ -15,7 +15,8 @@ double median_of(const json& record, const char* block) {
 }
 
 bool usable(const json& record) {
-  return record.value("status", "") == "ok" && record.contains("timing") && record["timing"].is_object();
+  return record.value("status", "") == "ok" && record.contains("timing") &&
+         record["timing"].is_object();
 }
 
 // Records that differ only in implementation and params are measured on the same problem.
@@ -54,7 +55,8 @@ void absolute_metrics(json& record) {
 
 const json* calibration_of(const ResultsFile& results, const std::string& run_id) {
   for (const auto& run : results.runs)
-    if (run.value("id", "") == run_id && run.contains("cuda") && run["cuda"].contains("calibration"))
+    if (run.value("id", "") == run_id && run.contains("cuda") &&
+        run["cuda"].contains("calibration"))
       return &run["cuda"]["calibration"];
   return nullptr;
 }
@@ -67,12 +69,13 @@ void roofline(const ResultsFile& results, json& record) {
   const double fma_rate = calibration->value("fma_per_s", 0.0);
   if (bandwidth <= 0 || fma_rate <= 0) return;
   json& derived = record["derived"];
-  const double values = derived["macs"].get<double>() /
-                        (record["kernel"]["size"].get<double>() * record["kernel"]["size"].get<double>());
+  const double values = derived["macs"].get<double>() / (record["kernel"]["size"].get<double>() *
+                                                         record["kernel"]["size"].get<double>());
   const double algorithm_macs = record.value("factored", false)
                                     ? values * 2.0 * record["kernel"]["size"].get<double>()
                                     : derived["macs"].get<double>();
-  const double floor_s = std::max(derived["bytes"].get<double>() / bandwidth, algorithm_macs / fma_rate);
+  const double floor_s =
+      std::max(derived["bytes"].get<double>() / bandwidth, algorithm_macs / fma_rate);
   derived["floor_ms"] = floor_s * 1e3;
   derived["roofline_fraction"] = floor_s * 1e3 / median_of(record, nullptr);
 }
@@ -96,7 +99,8 @@ void derive_metrics(ResultsFile& results) {
   auto without_threads = [](const json& record) {
     json params = record["params"];
     params.erase("threads");
-    return problem_key(record) + "|" + record["implementation"].get<std::string>() + "|" + params.dump();
+    return problem_key(record) + "|" + record["implementation"].get<std::string>() + "|" +
+           params.dump();
   };
   for (const auto& record : results.records)
     if (usable(record) && record["params"].value("threads", 0) == 1)

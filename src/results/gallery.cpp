@@ -18,7 +18,8 @@ Filter transposed(const Filter& filter) {
 }
 
 bool is_derivative(const Filter& f) {
-  return f.type == "prewitt_x" || f.type == "prewitt_y" || f.type == "sobel_x" || f.type == "sobel_y";
+  return f.type == "prewitt_x" || f.type == "prewitt_y" || f.type == "sobel_x" ||
+         f.type == "sobel_y";
 }
 
 std::vector<std::uint8_t> visualise(const Image& image, const Filter& filter, Border border) {
@@ -29,7 +30,8 @@ std::vector<std::uint8_t> visualise(const Image& image, const Filter& filter, Bo
   const bool stretch = is_derivative(filter) || std::fabs(weight_sum) < 1e-6;
   if (is_derivative(filter)) {
     const Filter other = transposed(filter);
-    const std::vector<double> second = compute_reference({image, other, border, OutputType::f32}).values;
+    const std::vector<double> second =
+        compute_reference({image, other, border, OutputType::f32}).values;
     for (size_t i = 0; i < values.size(); ++i) values[i] = std::hypot(values[i], second[i]);
   }
   double scale = 1.0;
@@ -40,7 +42,8 @@ std::vector<std::uint8_t> visualise(const Image& image, const Filter& filter, Bo
   }
   std::vector<std::uint8_t> pixels(values.size());
   for (size_t i = 0; i < values.size(); ++i)
-    pixels[i] = static_cast<std::uint8_t>(std::clamp(std::floor(values[i] * scale + 0.5), 0.0, 255.0));
+    pixels[i] =
+        static_cast<std::uint8_t>(std::clamp(std::floor(values[i] * scale + 0.5), 0.0, 255.0));
   return pixels;
 }
 
@@ -54,7 +57,8 @@ void add_gallery_entry(ResultsFile& results, const std::string& out_dir, const I
   const std::string output =
       "images/" + image_name + "__" + filter.name + "__" + std::string(to_string(border)) + ".png";
   if (!std::filesystem::exists(out_dir + "/" + input))
-    write_png(out_dir + "/" + input, image.width, image.height, image.channels, image.pixels.data());
+    write_png(out_dir + "/" + input, image.width, image.height, image.channels,
+              image.pixels.data());
   const std::vector<std::uint8_t> pixels = visualise(image, filter, border);
   if (!write_png(out_dir + "/" + output, image.width, image.height, image.channels, pixels.data()))
     return;

@@ -19,12 +19,15 @@ ResultsFile read_results(const std::string& path) {
   try {
     document = nlohmann::json::parse(file);
   } catch (const nlohmann::json::exception& error) {
-    throw ResultsFileError(path + ": not valid JSON (" + error.what() + "); move it away to start afresh");
+    throw ResultsFileError(path + ": not valid JSON (" + error.what() +
+                           "); move it away to start afresh");
   }
   if (!document.is_object() || document.value("schema_version", 0) != kResultsSchemaVersion)
-    throw ResultsFileError(path + ": schema_version is not " + std::to_string(kResultsSchemaVersion));
+    throw ResultsFileError(path + ": schema_version is not " +
+                           std::to_string(kResultsSchemaVersion));
   results.experiment = document.value("experiment", nlohmann::json::object());
-  for (const auto& run : document.value("runs", nlohmann::json::array())) results.runs.push_back(run);
+  for (const auto& run : document.value("runs", nlohmann::json::array()))
+    results.runs.push_back(run);
   for (const auto& record : document.value("records", nlohmann::json::array()))
     results.records.push_back(record);
   results.gallery = document.value("gallery", nlohmann::json::array());

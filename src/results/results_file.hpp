@@ -12,9 +12,9 @@ constexpr int kResultsSchemaVersion = 1;
 
 struct ResultsFile {
   nlohmann::json experiment = nlohmann::json::object();  // name, title, description, baseline
-  std::vector<nlohmann::json> runs;                     // run blocks, oldest first
+  std::vector<nlohmann::json> runs;                      // run blocks, oldest first
   std::vector<nlohmann::json> records;
-  nlohmann::json gallery = nlohmann::json::array();     // saved input/output images
+  nlohmann::json gallery = nlohmann::json::array();  // saved input/output images
 };
 
 class ResultsFileError : public std::runtime_error {

@@ -47,8 +47,9 @@ void print_plan(const Config& config, const std::vector<Point>& plan, std::ostre
         << config.images[p.image].name << " | " << config.filters[p.filter].name << " | "
         << to_string(p.border) << " | " << to_string(p.output) << " | " << numbers << " |\n";
   }
-  out << "\n" << plan.size() << " points, " << total_macs / 1e9
-      << " GMAC per repetition in all, roughly " << format_duration(total_seconds)
+  out << "\n"
+      << plan.size() << " points, " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
+      << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are skipped)\n";
 }
 

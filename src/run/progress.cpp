@@ -21,8 +21,8 @@ Progress::Progress(size_t total) : total_(total), terminal_(::isatty(STDERR_FILE
 
 void Progress::starting(size_t index, const std::string& label, double estimated_seconds_left) {
   if (!terminal_) return;
-  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s  (elapsed %s, ETA %s)", index + 1, total_, label.c_str(),
-               format_duration(clock_.elapsed_seconds()).c_str(),
+  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s  (elapsed %s, ETA %s)", index + 1, total_,
+               label.c_str(), format_duration(clock_.elapsed_seconds()).c_str(),
                format_duration(estimated_seconds_left).c_str());
   std::fflush(stderr);
 }

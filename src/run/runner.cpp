@@ -1,5 +1,6 @@
 #include "run/runner.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -8,7 +9,6 @@
 #include <random>
 #include <set>
 #include <tuple>
-#include <algorithm>
 
 #include "config/config.hpp"
 #include "core/sha256.hpp"
@@ -45,7 +45,8 @@ std::string point_label(const json& description) {
   return description["implementation"].get<std::string>() + params + " | " +
          description["image"]["name"].get<std::string>() + " | " +
          description["kernel"]["name"].get<std::string>() + " | " +
-         description["border"].get<std::string>() + " | " + description["output"].get<std::string>();
+         description["border"].get<std::string>() + " | " +
+         description["output"].get<std::string>();
 }
 
 // Everything that defines a point's measurement, hashed: results measured with another build,
@@ -63,8 +64,8 @@ std::string point_key(const json& description, const Image& image, const Filter&
 }
 
 json image_json(const Image& image, const ImageSpec& spec) {
-  return {{"name", spec.name},         {"source", image.source},     {"width", image.width},
-          {"height", image.height},    {"channels", image.channels}, {"sha256", image.sha256}};
+  return {{"name", spec.name},      {"source", image.source},     {"width", image.width},
+          {"height", image.height}, {"channels", image.channels}, {"sha256", image.sha256}};
 }
 
 json kernel_json(const Filter& filter) {
@@ -77,15 +78,14 @@ json kernel_json(const Filter& filter) {
 
 class Run {
  public:
-  Run(const RunOptions& options, Config config)
-      : options_(options), config_(std::move(config)) {
+  Run(const RunOptions& options, Config config) : options_(options), config_(std::move(config)) {
     out_dir_ = options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir;
     results_path_ = out_dir_ + "/results.json";
     results_ = read_results(results_path_);
     const std::string earlier = results_.experiment.value("name", "");
     if (!earlier.empty() && earlier != config_.name)
-      throw ResultsFileError(results_path_ + ": holds experiment '" + earlier +
-                             "', not '" + config_.name + "'; choose another --out");
+      throw ResultsFileError(results_path_ + ": holds experiment '" + earlier + "', not '" +
+                             config_.name + "'; choose another --out");
     plan_ = expand_plan(config_);
     if (options.filter) {
       std::vector<Point> kept;
@@ -143,7 +143,8 @@ class Run {
              {"argv", options_.argv},
              {"started", started},
              {"finished", nullptr},
-             {"config", {{"path", config_.path}, {"sha256", config_.sha256}, {"resolved", config_.resolved}}},
+             {"config",
+              {{"path", config_.path}, {"sha256", config_.sha256}, {"resolved", config_.resolved}}},
              {"git", git_facts()},
              {"build", build_facts()},
              {"host", host_facts()},
@@ -213,12 +214,14 @@ class Run {
       return record;
     }
     try {
-      std::unique_ptr<PreparedPoint> prepared = point.implementation->prepare(problem, point.params, context);
+      std::unique_ptr<PreparedPoint> prepared =
+          point.implementation->prepare(problem, point.params, context);
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record["timing"] = to_json(samples);
-      const Verification verification = verify_output(
-          prepared->output(), reference_for(point, problem), verification_tolerance(point.output, filter));
+      const Verification verification =
+          verify_output(prepared->output(), reference_for(point, problem),
+                        verification_tolerance(point.output, filter));
       record["verification"] = to_json(verification);
       if (!verification.ok) {
         record["status"] = "failed";
@@ -250,8 +253,9 @@ class Run {
     std::vector<json> runs;
     for (const auto& run : results_.runs) {
       const std::string id = run.value("id", "");
-      const bool referenced = id == run_id_ || std::any_of(results_.records.begin(), results_.records.end(),
-                                                           [&](const json& r) { return r.value("run_id", "") == id; });
+      const bool referenced =
+          id == run_id_ || std::any_of(results_.records.begin(), results_.records.end(),
+                                       [&](const json& r) { return r.value("run_id", "") == id; });
       if (referenced) runs.push_back(run);
     }
     results_.runs = std::move(runs);
@@ -260,21 +264,25 @@ class Run {
   }
 
   void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
-    if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second) return;
-    add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter, point.border);
+    if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
+      return;
+    add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
+                      point.border);
   }
 
   nlohmann::json measure_json_for(const Point& point) const {
     nlohmann::json measure = config_.resolved["measure"];
     measure.erase("per_implementation");
     const auto& overrides = config_.resolved["measure"].value("per_implementation", json::object());
-    if (overrides.contains(point.implementation->name)) measure = overrides[point.implementation->name];
+    if (overrides.contains(point.implementation->name))
+      measure = overrides[point.implementation->name];
     return measure;
   }
 
   double estimate_seconds_left(size_t index) const {
     double seconds = 0.0;
-    for (size_t i = index; i < plan_.size(); ++i) seconds += estimated_point_seconds(config_, plan_[i]);
+    for (size_t i = index; i < plan_.size(); ++i)
+      seconds += estimated_point_seconds(config_, plan_[i]);
     return seconds;
   }
 
@@ -282,7 +290,8 @@ class Run {
     const std::string status = record["status"];
     if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
     char text[64];
-    std::snprintf(text, sizeof text, "median %.4g ms, verified", record["timing"]["stats"]["median"].get<double>());
+    std::snprintf(text, sizeof text, "median %.4g ms, verified",
+                  record["timing"]["stats"]["median"].get<double>());
     return text;
   }
 

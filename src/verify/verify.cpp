@@ -20,7 +20,8 @@ Verification verify_output(const OutputView& output, const Reference& reference,
     return v;
   }
   for (size_t i = 0; i < output.count; ++i) {
-    const double value = output.type == OutputType::u8 ? double(output.u8()[i]) : double(output.f32()[i]);
+    const double value =
+        output.type == OutputType::u8 ? double(output.u8()[i]) : double(output.f32()[i]);
     const double error = std::fabs(value - reference.values[i]);
     // NaN compares false everywhere: count it explicitly.
     if (!(error <= tolerance)) ++v.values_beyond_tolerance;
@@ -37,7 +38,8 @@ nlohmann::json to_json(const Verification& v) {
   return {{"verdict", v.ok ? "ok" : "failed"},
           {"reference", "scalar double accumulation"},
           {"values_compared", v.values_compared},
-          {"max_abs_error", std::isfinite(v.max_abs_error) ? nlohmann::json(v.max_abs_error) : nlohmann::json("inf")},
+          {"max_abs_error", std::isfinite(v.max_abs_error) ? nlohmann::json(v.max_abs_error)
+                                                           : nlohmann::json("inf")},
           {"tolerance", v.tolerance},
           {"values_beyond_tolerance", v.values_beyond_tolerance},
           {"worst_index", v.worst_index}};
