@@ -14,6 +14,7 @@
 #include "images/image_source.hpp"
 #include "impl/registry.hpp"
 #include "measure/provenance.hpp"
+#include "report/declarations.hpp"
 
 namespace convlab {
 namespace {
@@ -597,12 +598,10 @@ Config load_config(const std::string& path) {
   }
   if (root["save_outputs"])
     config.save_outputs = read_bool(root["save_outputs"], top.child("save_outputs"));
+  parse_report_declarations(root, top);  // validation only; export re-reads the resolved config
   config.report = nlohmann::json::object();
   for (const char* key : {"figures", "tables"})
-    if (root[key]) {
-      if (!root[key].IsSequence()) top.child(key).fail(root[key], std::string(key) + " is a list");
-      config.report[key] = yaml_to_json(root[key]);
-    }
+    if (root[key]) config.report[key] = yaml_to_json(root[key]);
   config.resolved = resolve(config);
   return config;
 }
