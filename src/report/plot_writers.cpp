@@ -43,6 +43,10 @@ std::string tsv_text(std::string text) {
   return text;
 }
 
+const std::string& tic_of(const Category& category) {
+  return category.tic.empty() ? category.label : category.tic;
+}
+
 double x_position(const FigureData& figure, const Grid& grid, size_t column) {
   return figure.numeric_x ? grid.columns[column].number : static_cast<double>(column);
 }
@@ -194,7 +198,7 @@ std::string figure_panel_tsv(const FigureData& figure, size_t panel_index) {
       for (size_t c = 0; c < grid.columns.size(); ++c) {
         const auto& cell = grid.cells[r][c];
         out << c << '\t' << r << '\t' << (cell ? format_exact(cell->value) : "NaN") << '\t'
-            << tsv_text(grid.columns[c].label) << '\t' << tsv_text(grid.rows[r].label) << '\t'
+            << tsv_text(tic_of(grid.columns[c])) << '\t' << tsv_text(tic_of(grid.rows[r])) << '\t'
             << (cell ? format_number(cell->value, 3) : "") << '\n';
       }
     return out.str();
@@ -207,7 +211,7 @@ std::string figure_panel_tsv(const FigureData& figure, size_t panel_index) {
   }
   out << '\n';
   for (size_t c = 0; c < grid.columns.size(); ++c) {
-    out << format_exact(x_position(figure, grid, c)) << '\t' << tsv_text(grid.columns[c].label);
+    out << format_exact(x_position(figure, grid, c)) << '\t' << tsv_text(tic_of(grid.columns[c]));
     for (size_t r = 0; r < grid.rows.size(); ++r) {
       const auto& cell = grid.cells[r][c];
       out << '\t' << (cell ? format_exact(cell->value) : "NaN");

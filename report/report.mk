@@ -1,0 +1,40 @@
+# Report targets, included by the Makefile (which defines CONVLAB, BUILD_DIR and `build`).
+#
+#   make report                     report/report.pdf from every outputs/<name>/results.json
+#   make figures CONFIG=configs/x.yaml   export and render outputs/x/ only
+#   make compare A=outputs/x B=outputs/y [THRESHOLD=5%]   exit 1 when a point of B is slower
+#
+# Incremental: an experiment is re-exported when its results.json, its config
+# (configs/<name>.yaml), its discussion (experiments/<name>.tex) or convlab changed; the export
+# rewrites only files whose content changed and render-figures.sh redraws only stale figures.
+
+REPORT_RESULTS_DIRS := $(patsubst %/results.json,%,$(wildcard outputs/*/results.json))
+REPORT_STAMPS := $(addsuffix /export/.stamp,$(REPORT_RESULTS_DIRS))
+THRESHOLD ?=
+
+.PHONY: help-report report-deps report figures compare
+
+report-deps:
+	@scripts/install-deps.sh report
+
+report: build report-deps ## build report/report.pdf from every experiment with results
+	@$(MAKE) --no-print-directory report/report.pdf
+
+.SECONDEXPANSION:
+outputs/%/export/.stamp: outputs/%/results.json $$(wildcard configs/$$*.yaml) \
+                         $$(wildcard experiments/$$*.tex) $(CONVLAB)
+	scripts/report/export-experiment.sh $(CONVLAB) outputs/$*
+	@touch $@
+
+report/report.pdf: $(REPORT_STAMPS) report/report.tex report/convlab-macros.tex \
+                   scripts/report/build-report.sh
+	scripts/report/build-report.sh --no-export $(CONVLAB) $(REPORT_RESULTS_DIRS)
+
+figures: build report-deps ## export and render one experiment's figures: CONFIG=configs/<name>.yaml
+	@test -e outputs/$(basename $(notdir $(CONFIG)))/results.json || \
+	  { echo "convlab: no outputs/$(basename $(notdir $(CONFIG)))/results.json; run make experiment CONFIG=$(CONFIG) first" >&2; exit 2; }
+	@$(MAKE) --no-print-directory outputs/$(basename $(notdir $(CONFIG)))/export/.stamp
+
+compare: build ## compare two results point by point: A=outputs/x B=outputs/y [THRESHOLD=5%]
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=outputs/x B=outputs/y [THRESHOLD=5%]" >&2; exit 2; }
+	$(CONVLAB) compare $(A) $(B) $(if $(THRESHOLD),--threshold $(THRESHOLD))

@@ -1,0 +1,196 @@
+// convlab export on the fixture results: exact TSV and LaTeX rows, \convlabvalue resolution, and
+// compare's verdicts and exit codes.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/commands.hpp"
+#include "report/discussion_values.hpp"
+#include "report/figure_data.hpp"
+#include "report_test_support.hpp"
+
+namespace convlab {
+namespace {
+
+using report_test::fixture_results;
+using report_test::read_file;
+using report_test::ScratchDirectory;
+using report_test::write_file;
+
+class FixtureExport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(
+        export_command({fixture_results().string(), "--out", (dir_.path() / "export").string(),
+                        "--figures", (dir_.path() / "figures").string()}),
+        0);
+  }
+  std::string exported(const std::string& relative) {
+    return read_file(dir_.path() / "export" / relative);
+  }
+  ScratchDirectory dir_{"export"};
+};
+
+TEST_F(FixtureExport, TableTsvHoldsFullPrecisionMedians) {
+  EXPECT_EQ(exported("tables/time-by-kernel.tsv"),
+            "Image size\tgaussian3\tgaussian7\n"
+            "512x512\t2.59523\t14.1296\n"
+            "1024x1024\t10.3809\t56.5182\n");
+}
+
+TEST_F(FixtureExport, TableLatexUsesBooktabsAndDeclaredDigits) {
+  const std::string tex = exported("tables/time-by-kernel.tex");
+  EXPECT_NE(tex.find("\\toprule"), std::string::npos);
+  EXPECT_NE(tex.find("Image size & gaussian3 & gaussian7\\\\\n\\midrule"), std::string::npos)
+      << tex;
+  EXPECT_NE(tex.find("512$\\times$512 & 2.60 & 14.1\\\\"), std::string::npos) << tex;
+  EXPECT_NE(tex.find("1024$\\times$1024 & 10.4 & 56.5\\\\"), std::string::npos) << tex;
+  const std::string speedup = exported("tables/speedup-by-size.tex");
+  EXPECT_NE(speedup.find("OpenMP, 4 threads, static schedule & 3.6 & 3.6\\\\"), std::string::npos)
+      << speedup;
+}
+
+TEST_F(FixtureExport, FigureTsvHasHeaderAndOneRowPerX) {
+  const std::string tsv = exported("data/speedup-bars.tsv");
+  EXPECT_EQ(tsv.substr(0, tsv.find('\n')),
+            "x\tx_label\tOpenMP, 1 thread, static schedule\tOpenMP, 2 threads, static schedule\t"
+            "OpenMP, 4 threads, static schedule\tCUDA global memory, block 16x16\t"
+            "CUDA shared memory, block 16x16\tCUDA shared memory, block 32x8\t"
+            "CUDA shared memory, block 8x8");
+  EXPECT_NE(tsv.find("\n0\t512x512\t0.9708770184286833\t1.7857153003772488\t"), std::string::npos)
+      << tsv;
+  // Error bars add q1 and q3 columns; the skipped 64x64 block never appears.
+  const std::string time = exported("data/time-vs-size--panel2.tsv");
+  EXPECT_NE(time.find("Sequential\tSequential q1\tSequential q3"), std::string::npos);
+  EXPECT_NE(time.find("\n1048576\t1024x1024\t56.5182\t"), std::string::npos) << time;
+  EXPECT_EQ(time.find("64x64"), std::string::npos);
+}
+
+TEST_F(FixtureExport, HeatmapAndStackedDataAndScripts) {
+  const std::string heatmap = exported("data/block-heatmap.tsv");
+  EXPECT_NE(heatmap.find("x_index\ty_index\tvalue\tx_label\ty_label\tvalue_text\n"),
+            std::string::npos);
+  EXPECT_NE(heatmap.find("1\t0\tNaN\t16\t8\t\n"), std::string::npos) << heatmap;
+  const std::string stacked = exported("data/transfers.tsv");
+  EXPECT_NE(stacked.find("Host-to-device copy\tComputation (timed region)\tDevice-to-host copy"),
+            std::string::npos)
+      << stacked;
+  const std::string script = exported("plots/transfers.gp");
+  EXPECT_NE(script.find("set terminal pdfcairo"), std::string::npos);
+  EXPECT_NE(script.find("set terminal pngcairo"), std::string::npos);
+  EXPECT_NE(script.find("rowstacked"), std::string::npos);
+  EXPECT_NE(script.find("set ylabel \"Time [ms]\""), std::string::npos);
+}
+
+TEST_F(FixtureExport, SectionHasEveryPart) {
+  const std::string section = exported("section.tex");
+  for (const char* part :
+       {"\\section{Fixture: CPU and CUDA", "\\subsection{Configuration}", "\\subsection{Figures}",
+        "\\subsection{Tables}", "\\subsection{Verification}", "\\subsection{Provenance}",
+        "32 ok, 4 skipped, 0 failed", "NVIDIA H100"})
+    EXPECT_NE(section.find(part), std::string::npos) << part;
+  EXPECT_NE(exported("config.yaml").find("figures:\n  - name: time-vs-size\n"), std::string::npos);
+  EXPECT_NE(exported("gallery.tex").find("noise-512x512-c1-s1__input.png"), std::string::npos);
+}
+
+TEST(ExportErrors, MissingFileAndBadDeclarationExitTwo) {
+  ScratchDirectory dir("export-errors");
+  EXPECT_EQ(export_command({(dir.path() / "none.json").string()}), 2);
+  auto results = nlohmann::json::parse(read_file(fixture_results()));
+  results["run"]["config"]["resolved"]["figures"][0]["serie"] = "implementation";
+  write_file(dir.path() / "bad" / "results.json", results.dump());
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(export_command({(dir.path() / "bad").string()}), 2);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(message.find("results.json: run.config.resolved.figures[0].serie: unknown key "
+                         "'serie'; did you mean 'series'?"),
+            std::string::npos)
+      << message;
+}
+
+TEST(DiscussionValues, FindsReferencesOutsideComments) {
+  const auto references = find_value_references(
+      "A \\convlabvalue{implementation=sequential}{median_ms} ms\n"
+      "% \\convlabvalue{ignored}{median_ms}\n"
+      "and \\convlabvalue{kernel.size=7,\n implementation=openmp}{speedup}.\n");
+  ASSERT_EQ(references.size(), 2u);
+  EXPECT_EQ(references[0].line, 1);
+  EXPECT_EQ(references[1].filter, "kernel.size=7,\n implementation=openmp");
+  EXPECT_EQ(references[1].line, 3);
+}
+
+TEST(DiscussionValues, ResolvesExactlyOnePointOrNamesTheProblem) {
+  const auto results = nlohmann::json::parse(read_file(fixture_results()));
+  const auto points = latest_ok_points(results);
+  const auto values =
+      resolve_values({{"implementation=sequential,image.width=1024,kernel.size=7", "median_ms", 3}},
+                     points, "experiments/x.tex");
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0].text, "56.5");
+  try {
+    resolve_values({{"implementation=openmp,kernel.size=7", "median_ms", 4}}, points,
+                   "experiments/x.tex");
+    FAIL() << "expected an error";
+  } catch (const ExportError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("experiments/x.tex:4: \\convlabvalue{implementation=openmp,kernel.size=7}"
+                        "{median_ms}: the filter matches 6 ok points, it must match one"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(resolve_values({{"implementation=nothing", "median_ms", 1}}, points, "x.tex"),
+               ExportError);
+}
+
+class Compare : public ::testing::Test {
+ protected:
+  // B is the fixture with one point's timing scaled; keys change as they would across builds.
+  std::string results_with_scaled_point(double factor) {
+    auto results = nlohmann::json::parse(read_file(fixture_results()));
+    for (auto& record : results["records"]) {
+      record["key"] = "rebuilt-" + record["key"].get<std::string>();
+      if (record["implementation"] == "openmp" && record["params"]["threads"] == 4 &&
+          record["kernel"]["size"] == 7 && record["image"]["width"] == 1024)
+        for (const char* stat : {"q1", "median", "q3"})
+          record["timing"]["stats"][stat] = record["timing"]["stats"][stat].get<double>() * factor;
+    }
+    const auto path = dir_.path() / ("b" + std::to_string(factor)) / "results.json";
+    write_file(path, results.dump());
+    return path.parent_path().string();
+  }
+  ScratchDirectory dir_{"compare"};
+};
+
+TEST_F(Compare, SameResultsPass) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), fixture_results().string()}), 0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("32 points compared on median_ms (threshold 5.00%): 0 faster, 0 slower, 32 "
+                     "same"),
+            std::string::npos)
+      << out;
+}
+
+TEST_F(Compare, SlowerPointOfBIsARegression) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), results_with_scaled_point(1.2)}), 1);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("1.2000     slower"), std::string::npos) << out;
+  EXPECT_NE(out.find("1 slower"), std::string::npos) << out;
+}
+
+TEST_F(Compare, ThresholdAndFasterPoints) {
+  const std::string b = results_with_scaled_point(1.2);
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), b, "--threshold", "25%"}), 0);
+  testing::internal::GetCapturedStdout();
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), results_with_scaled_point(0.5)}), 0);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("1 faster"), std::string::npos);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(compare_command({fixture_results().string()}), 2);
+  testing::internal::GetCapturedStderr();
+}
+
+}  // namespace
+}  // namespace convlab

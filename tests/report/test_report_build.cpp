@@ -1,0 +1,64 @@
+// The whole report path from fixture results: export, gnuplot, latexmk; the PDF must have every
+// section. Skipped only where gnuplot or latexmk is absent (make test installs them).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "report_test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using report_test::fixtures;
+using report_test::read_file;
+using report_test::ScratchDirectory;
+
+bool have(const std::string& tool) {
+  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+TEST(ReportBuild, FixtureResultsGiveAPdfWithEverySection) {
+  for (const char* tool : {"gnuplot", "latexmk", "pdflatex", "pdftotext", "pdfinfo"})
+    if (!have(tool))
+      GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
+  ScratchDirectory root("report");
+  fs::create_directories(root.path() / "outputs");
+  fs::copy(fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
+           fs::copy_options::recursive);
+  fs::copy(fixtures() / "experiments", root.path() / "experiments", fs::copy_options::recursive);
+
+  const std::string build = "cd '" + root.path().string() +
+                            "' && '" CONVLAB_REPORT_SCRIPTS "/build-report.sh' '" CONVLAB_EXECUTABLE
+                            "' > build.log 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << read_file(root.path() / "build.log");
+  const fs::path pdf = root.path() / "report" / "report.pdf";
+  ASSERT_TRUE(fs::exists(pdf));
+  for (const char* figure :
+       {"time-vs-size", "speedup-bars", "transfers", "block-heatmap", "efficiency"}) {
+    EXPECT_TRUE(
+        fs::exists(root.path() / "outputs/fixture-demo/figures" / (std::string(figure) + ".pdf")));
+    EXPECT_TRUE(
+        fs::exists(root.path() / "outputs/fixture-demo/figures" / (std::string(figure) + ".png")));
+  }
+
+  const std::string text_file = (root.path() / "report.txt").string();
+  ASSERT_EQ(std::system(("pdftotext '" + pdf.string() + "' '" + text_file + "'").c_str()), 0);
+  const std::string text = read_file(text_file);
+  for (const char* expected : {"Machines", "Fixture: CPU and CUDA convolution on two sizes",
+                               "Configuration", "Figures", "Tables", "Discussion", "Verification",
+                               "Provenance", "Gallery", "bench-h100", "32 ok, 4 skipped, 0 failed",
+                               "Kernel time by block shape", "the sequential baseline takes 56.5"})
+    EXPECT_NE(text.find(expected), std::string::npos) << "missing from the PDF: " << expected;
+
+  const std::string info_file = (root.path() / "info.txt").string();
+  ASSERT_EQ(std::system(("pdfinfo '" + pdf.string() + "' > '" + info_file + "'").c_str()), 0);
+  EXPECT_NE(read_file(info_file).find("Pages:"), std::string::npos);
+
+  // A second build renders nothing again: figures are only redrawn when stale.
+  ASSERT_EQ(std::system(build.c_str()), 0);
+  EXPECT_NE(read_file(root.path() / "build.log").find("0 figures rendered"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace convlab
