@@ -11,7 +11,7 @@ set -euo pipefail
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended poppler-utils)
-photo_packages=(opencv-data)
+photo_packages=(opencv-doc)
 
 case "${1:-build}" in
   build) wanted=("${build_packages[@]}") ;;
