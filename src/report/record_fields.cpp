@@ -44,6 +44,7 @@ const Shorthand kShorthands[] = {
     {"efficiency", "derived.efficiency", "Parallel efficiency (speedup / threads)", "Efficiency"},
     {"speedup_vs_threads1", "derived.speedup_vs_threads1", "Speedup over 1 thread [x]",
      "Speedup vs 1 thread"},
+    {"floor_ms", "derived.floor_ms", "Hardware floor [ms]", "Floor [ms]"},
     {"roofline_fraction", "derived.roofline_fraction", "Fraction of the measured hardware floor",
      "Roofline fraction"},
     {"max_abs_error", "verification.max_abs_error", "Largest absolute error", "Max abs error"},
