@@ -16,7 +16,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONVLAB := $(BUILD_DIR)/convlab
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build experiment validate list test test-gpu format clean dry-run
+.PHONY: help deps build experiment validate list test test-gpu format clean dry-run report-deps
 
 help: ## list the targets
 	@echo "convlab targets:"
@@ -47,7 +47,7 @@ validate: build ## check CONFIG without running it
 list: build ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
 
-test: build ## run the test suite (CPU tests; GPU tests report skipped without a GPU)
+test: build report-deps ## run the test suite (CPU tests; GPU tests report skipped without a GPU)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 test-gpu: build ## run only the GPU tests (on a machine with a CUDA device)

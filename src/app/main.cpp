@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "report/commands.hpp"
 
 namespace {
 
@@ -14,6 +15,8 @@ commands:
   run CONFIG       run an experiment and write outputs/<name>/results.json
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
+  export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section
+  compare A B      compare two results point by point (exit 1 on a slowdown)
 
 Run `convlab <command> --help` for the options of a command.
 )";
@@ -33,6 +36,8 @@ int main(int argc, char** argv) {
     if (command == "run") return run_command(args, full);
     if (command == "validate") return validate_command(args);
     if (command == "list") return list_command(args);
+    if (command == "export") return export_command(args);
+    if (command == "compare") return compare_command(args);
   } catch (const std::exception& error) {
     std::cerr << "convlab: " << error.what() << "\n";
     return 2;
