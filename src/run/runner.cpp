@@ -16,6 +16,7 @@
 #include "impl/cuda/device_facts.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
+#include "measure/stopwatch.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
 #include "results/derive.hpp"
@@ -124,7 +125,10 @@ class Run {
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
       progress.starting(i, label, estimate_seconds_left(i));
+      Stopwatch point_clock;
       json record = run_point(point, image, filter, description, key);
+      measured_seconds_ += point_clock.elapsed_seconds();
+      estimated_seconds_ += estimated_point_seconds(config_, point);
       progress.finished(i, label, outcome_text(record));
       store(record);
       ++new_points;
@@ -316,6 +320,7 @@ class Run {
   RunContext context_;
   std::string run_id_, device_name_ = "none";
   std::map<std::string, size_t> record_index_;
+  double measured_seconds_ = 0.0, estimated_seconds_ = 0.0;
   std::unique_ptr<Image> current_image_;
   size_t current_image_index_ = 0;
   std::unique_ptr<Reference> reference_;
