@@ -29,7 +29,6 @@ class RowsPoint : public PreparedPoint {
     const int row_values = in.width * in.channels;
     const int channels = in.channels;
     const Filter& filter = problem_.filter;
-    const int r = filter.radius();
     apply_schedule(settings_);
 #pragma omp parallel num_threads(settings_.threads)
     {
@@ -37,22 +36,12 @@ class RowsPoint : public PreparedPoint {
       for (int y = 0; y < height; ++y) padded_.fill_row(y, problem_.border);
       std::vector<float> acc(static_cast<size_t>(row_values));
 #pragma omp for schedule(runtime)
-      for (int y = 0; y < height; ++y) {
-        std::fill(acc.begin(), acc.end(), 0.f);
-        float* __restrict a = acc.data();
-        for (int ky = 0; ky < filter.size; ++ky) {
-          const int sy = map_border_index(y + ky - r, height, problem_.border);
-          if (sy == kOutsideImage) continue;
+      for (int y = 0; y < height; ++y)
+        accumulate_output_row(problem_, y, acc, out_, [&](float* a, int ky, int sy) {
           const float* source = padded_.row(sy);
-          for (int kx = 0; kx < filter.size; ++kx) {
-            const float w = filter.at(ky, kx);
-            const float* __restrict s = source + kx * channels;
-            for (int i = 0; i < row_values; ++i) a[i] += w * s[i];
-          }
-        }
-        const size_t base = static_cast<size_t>(y) * row_values;
-        for (int i = 0; i < row_values; ++i) out_.store(base + i, a[i]);
-      }
+          for (int kx = 0; kx < filter.size; ++kx)
+            multiply_add_row(a, source + kx * channels, filter.at(ky, kx), row_values);
+        });
     }
     return std::nullopt;
   }

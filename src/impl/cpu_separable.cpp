@@ -26,7 +26,6 @@ class SeparablePoint : public PreparedPoint {
     const int row_values = in.width * in.channels;
     const int channels = in.channels;
     const Filter& filter = problem_.filter;
-    const int r = filter.radius();
     apply_schedule(settings_);
 #pragma omp parallel num_threads(settings_.threads)
     {
@@ -36,27 +35,16 @@ class SeparablePoint : public PreparedPoint {
         const float* source = padded_.row(y);
         float* __restrict h = &horizontal_[static_cast<size_t>(y) * row_values];
         std::fill(h, h + row_values, 0.f);
-        for (int kx = 0; kx < filter.size; ++kx) {
-          const float w = filter.row[kx];
-          const float* __restrict s = source + kx * channels;
-          for (int i = 0; i < row_values; ++i) h[i] += w * s[i];
-        }
+        for (int kx = 0; kx < filter.size; ++kx)
+          multiply_add_row(h, source + kx * channels, filter.row[kx], row_values);
       }
       std::vector<float> acc(static_cast<size_t>(row_values));
 #pragma omp for schedule(runtime)
-      for (int y = 0; y < height; ++y) {
-        std::fill(acc.begin(), acc.end(), 0.f);
-        float* __restrict a = acc.data();
-        for (int ky = 0; ky < filter.size; ++ky) {
-          const int sy = map_border_index(y + ky - r, height, problem_.border);
-          if (sy == kOutsideImage) continue;
-          const float w = filter.column[ky];
-          const float* __restrict s = &horizontal_[static_cast<size_t>(sy) * row_values];
-          for (int i = 0; i < row_values; ++i) a[i] += w * s[i];
-        }
-        const size_t base = static_cast<size_t>(y) * row_values;
-        for (int i = 0; i < row_values; ++i) out_.store(base + i, a[i]);
-      }
+      for (int y = 0; y < height; ++y)
+        accumulate_output_row(problem_, y, acc, out_, [&](float* a, int ky, int sy) {
+          multiply_add_row(a, &horizontal_[static_cast<size_t>(sy) * row_values], filter.column[ky],
+                           row_values);
+        });
     }
     return std::nullopt;
   }

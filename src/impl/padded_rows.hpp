@@ -4,9 +4,11 @@
 // branch-free multiply-add over width * channels floats, which compilers vectorise.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "core/border.hpp"
+#include "impl/cpu_output.hpp"
 #include "impl/implementation.hpp"
 
 namespace convlab {
@@ -41,5 +43,28 @@ class PaddedRows {
   int stride_;
   std::vector<float> values_;
 };
+
+// acc[i] += weight * source[i]: the one inner loop of the row-based CPU implementations,
+// contiguous and branch-free so the compiler vectorises it.
+inline void multiply_add_row(float* __restrict acc, const float* __restrict source, float weight,
+                             int count) {
+  for (int i = 0; i < count; ++i) acc[i] += weight * source[i];
+}
+
+// Output row y of a vertical pass: for each tap row ky whose source row sy exists under the
+// border rule, add_tap_row(acc, ky, sy) accumulates into acc (a thread's scratch row); then the
+// row is stored. Taps are visited in ky order, as the naive loops do.
+template <typename AddTapRow>
+void accumulate_output_row(const Problem& problem, int y, std::vector<float>& acc, HostOutput& out,
+                           AddTapRow add_tap_row) {
+  std::fill(acc.begin(), acc.end(), 0.f);
+  const int r = problem.filter.radius();
+  for (int ky = 0; ky < problem.filter.size; ++ky) {
+    const int sy = map_border_index(y + ky - r, problem.input.height, problem.border);
+    if (sy != kOutsideImage) add_tap_row(acc.data(), ky, sy);
+  }
+  const size_t base = static_cast<size_t>(y) * acc.size();
+  for (size_t i = 0; i < acc.size(); ++i) out.store(base + i, acc[i]);
+}
 
 }  // namespace convlab
