@@ -175,6 +175,7 @@ Implementation make_cuda_implementation(std::string name, Variant variant, std::
   impl.name = std::move(name);
   impl.family = "cuda";
   impl.description = std::move(description);
+  impl.factored = variant == Variant::separable;  // roofline counts 2K multiply-adds per value
   impl.axes = std::move(axes);
   impl.unsupported = [variant](const Problem& problem, const Params& params,
                                const RunContext& context) -> std::optional<std::string> {
