@@ -1,6 +1,7 @@
 // Output buffers and the store rule shared by the CPU implementations.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -29,6 +30,15 @@ class HostOutput {
       u8_[index] = to_u8(value);
     else
       f32_[index] = value;
+  }
+  // Stores count consecutive values; the type is decided once, so the loop vectorises.
+  void store_row(size_t index, const float* values, size_t count) {
+    if (type_ == OutputType::u8) {
+      std::uint8_t* out = &u8_[index];
+      for (size_t i = 0; i < count; ++i) out[i] = to_u8(values[i]);
+    } else {
+      std::copy(values, values + count, &f32_[index]);
+    }
   }
   OutputView view() const {
     if (type_ == OutputType::u8) return {type_, u8_.data(), u8_.size()};

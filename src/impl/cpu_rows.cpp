@@ -1,9 +1,10 @@
 // cpu_rows: direct convolution reorganised for the CPU's vector units. Relative to `openmp`:
 // - the input is converted to float once, with the horizontal border pre-applied (PaddedRows),
 //   instead of a border lookup and a u8->float conversion per tap;
-// - each output row is accumulated whole: for every tap (ky, kx), acc[i] += w * row[i + kx*C]
-//   over the row's width * channels values, a contiguous loop the compiler vectorises (AVX-512
-//   when built with -march=native), with the accumulator row staying in L1.
+// - an output row is a weighted sum of K*K shifted padded rows (weighted_row_sum), computed in
+//   blocks whose sums stay in vector registers across all taps: each tap is one contiguous,
+//   branch-free load and multiply-add per value;
+// - rows are shared among OpenMP threads with the point's schedule.
 // Per value the taps are summed in the same order (ky, then kx) as the naive loops.
 #include <algorithm>
 
@@ -27,21 +28,27 @@ class RowsPoint : public PreparedPoint {
     const Image& in = problem_.input;
     const int height = in.height;
     const int row_values = in.width * in.channels;
-    const int channels = in.channels;
     const Filter& filter = problem_.filter;
     apply_schedule(settings_);
 #pragma omp parallel num_threads(settings_.threads)
     {
 #pragma omp for schedule(runtime)
       for (int y = 0; y < height; ++y) padded_.fill_row(y, problem_.border);
-      std::vector<float> acc(static_cast<size_t>(row_values));
+      std::vector<Tap> taps;
 #pragma omp for schedule(runtime)
-      for (int y = 0; y < height; ++y)
-        accumulate_output_row(problem_, y, acc, out_, [&](float* a, int ky, int sy) {
-          const float* source = padded_.row(sy);
+      for (int y = 0; y < height; ++y) {
+        taps.clear();
+        for (int ky = 0; ky < filter.size; ++ky) {
+          const int sy = source_row(problem_, y, ky);
+          if (sy == kOutsideImage) continue;
           for (int kx = 0; kx < filter.size; ++kx)
-            multiply_add_row(a, source + kx * channels, filter.at(ky, kx), row_values);
+            taps.push_back({padded_.row(sy) + kx * in.channels, filter.at(ky, kx)});
+        }
+        const size_t base = static_cast<size_t>(y) * row_values;
+        weighted_row_sum(taps, row_values, [&](int start, const float* sums, int n) {
+          out_.store_row(base + start, sums, n);
         });
+      }
     }
     return std::nullopt;
   }
@@ -63,7 +70,7 @@ Implementation make_cpu_rows_implementation() {
   impl.name = "cpu_rows";
   impl.family = "cpu";
   impl.description =
-      "float rows with pre-applied border, whole-row vectorised multiply-adds, OpenMP";
+      "float rows with pre-applied border, register-blocked vectorised multiply-adds, OpenMP";
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();

@@ -29,22 +29,31 @@ class SeparablePoint : public PreparedPoint {
     apply_schedule(settings_);
 #pragma omp parallel num_threads(settings_.threads)
     {
+      std::vector<Tap> taps;
 #pragma omp for schedule(runtime)
       for (int y = 0; y < height; ++y) {
         padded_.fill_row(y, problem_.border);
-        const float* source = padded_.row(y);
-        float* __restrict h = &horizontal_[static_cast<size_t>(y) * row_values];
-        std::fill(h, h + row_values, 0.f);
+        taps.clear();
         for (int kx = 0; kx < filter.size; ++kx)
-          multiply_add_row(h, source + kx * channels, filter.row[kx], row_values);
-      }
-      std::vector<float> acc(static_cast<size_t>(row_values));
-#pragma omp for schedule(runtime)
-      for (int y = 0; y < height; ++y)
-        accumulate_output_row(problem_, y, acc, out_, [&](float* a, int ky, int sy) {
-          multiply_add_row(a, &horizontal_[static_cast<size_t>(sy) * row_values], filter.column[ky],
-                           row_values);
+          taps.push_back({padded_.row(y) + kx * channels, filter.row[kx]});
+        float* horizontal = &horizontal_[static_cast<size_t>(y) * row_values];
+        weighted_row_sum(taps, row_values, [&](int start, const float* sums, int n) {
+          std::copy(sums, sums + n, horizontal + start);
         });
+      }
+#pragma omp for schedule(runtime)
+      for (int y = 0; y < height; ++y) {
+        taps.clear();
+        for (int ky = 0; ky < filter.size; ++ky) {
+          const int sy = source_row(problem_, y, ky);
+          if (sy != kOutsideImage)
+            taps.push_back({&horizontal_[static_cast<size_t>(sy) * row_values], filter.column[ky]});
+        }
+        const size_t base = static_cast<size_t>(y) * row_values;
+        weighted_row_sum(taps, row_values, [&](int start, const float* sums, int n) {
+          out_.store_row(base + start, sums, n);
+        });
+      }
     }
     return std::nullopt;
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "core/border.hpp"
@@ -27,12 +28,16 @@ class PaddedRows {
     const int c = image_.channels;
     const std::uint8_t* source = &image_.pixels[static_cast<size_t>(y) * image_.width * c];
     float* row = &values_[static_cast<size_t>(y) * stride_];
-    for (int px = -radius_; px < image_.width + radius_; ++px) {
+    float* interior = row + radius_ * c;
+    for (int i = 0; i < image_.width * c; ++i) interior[i] = static_cast<float>(source[i]);
+    auto fill_border_pixel = [&](int px) {
       const int sx = map_border_index(px, image_.width, border);
       for (int k = 0; k < c; ++k)
         row[(px + radius_) * c + k] =
             sx == kOutsideImage ? 0.f : static_cast<float>(source[sx * c + k]);
-    }
+    };
+    for (int px = -radius_; px < 0; ++px) fill_border_pixel(px);
+    for (int px = image_.width; px < image_.width + radius_; ++px) fill_border_pixel(px);
   }
   const float* row(int y) const { return &values_[static_cast<size_t>(y) * stride_]; }
   int stride() const { return stride_; }
@@ -44,27 +49,62 @@ class PaddedRows {
   std::vector<float> values_;
 };
 
-// acc[i] += weight * source[i]: the one inner loop of the row-based CPU implementations,
-// contiguous and branch-free so the compiler vectorises it.
-inline void multiply_add_row(float* __restrict acc, const float* __restrict source, float weight,
-                             int count) {
-  for (int i = 0; i < count; ++i) acc[i] += weight * source[i];
+// One term of a weighted sum of rows: weight * source[i].
+struct Tap {
+  const float* source;
+  float weight;
+};
+
+// Values of a row summed together, their sums held in vector registers across all taps: 8 vectors
+// of 8 floats (eight AVX2 or, paired, four AVX-512 registers) leave registers for the loads.
+// GCC/Clang vector types make the register blocking explicit instead of hoping the optimiser
+// keeps a local array out of memory.
+using Float8 = float __attribute__((vector_size(32)));
+constexpr int kVectorsPerBlock = 8;
+constexpr int kBlockValues = kVectorsPerBlock * 8;
+
+inline Float8 load_float8(const float* p) {
+  Float8 v;
+  std::memcpy(&v, p, sizeof v);  // an unaligned vector load
+  return v;
 }
 
-// Output row y of a vertical pass: for each tap row ky whose source row sy exists under the
-// border rule, add_tap_row(acc, ky, sy) accumulates into acc (a thread's scratch row); then the
-// row is stored. Taps are visited in ky order, as the naive loops do.
-template <typename AddTapRow>
-void accumulate_output_row(const Problem& problem, int y, std::vector<float>& acc, HostOutput& out,
-                           AddTapRow add_tap_row) {
-  std::fill(acc.begin(), acc.end(), 0.f);
-  const int r = problem.filter.radius();
-  for (int ky = 0; ky < problem.filter.size; ++ky) {
-    const int sy = map_border_index(y + ky - r, problem.input.height, problem.border);
-    if (sy != kOutsideImage) add_tap_row(acc.data(), ky, sy);
+inline void sum_taps_full_block(float* out, const std::vector<Tap>& taps, int offset) {
+  Float8 acc[kVectorsPerBlock] = {};
+  for (const Tap& tap : taps) {
+    const float* s = tap.source + offset;
+    const Float8 w = Float8{} + tap.weight;
+    for (int b = 0; b < kVectorsPerBlock; ++b) acc[b] += w * load_float8(s + 8 * b);
   }
-  const size_t base = static_cast<size_t>(y) * acc.size();
-  for (size_t i = 0; i < acc.size(); ++i) out.store(base + i, acc[i]);
+  std::memcpy(out, acc, sizeof acc);
+}
+
+inline void sum_taps_partial_block(float* out, const std::vector<Tap>& taps, int offset, int n) {
+  std::fill(out, out + n, 0.f);
+  for (const Tap& tap : taps)
+    for (int j = 0; j < n; ++j) out[j] += tap.weight * tap.source[offset + j];
+}
+
+// result[i] = sum over taps, in order, of tap.weight * tap.source[i], for i < count; each block of
+// finished sums is handed to store(start, sums, n). Each tap costs one contiguous, branch-free
+// load and multiply-add per value, which the compiler vectorises, and the sums never leave
+// registers between taps.
+template <typename Store>
+void weighted_row_sum(const std::vector<Tap>& taps, int count, Store store) {
+  for (int start = 0; start < count; start += kBlockValues) {
+    alignas(64) float sums[kBlockValues];
+    const int n = std::min(kBlockValues, count - start);
+    if (n == kBlockValues)
+      sum_taps_full_block(sums, taps, start);
+    else
+      sum_taps_partial_block(sums, taps, start, n);
+    store(start, sums, n);
+  }
+}
+
+// The input row that tap row ky of output row y reads under the border rule, or kOutsideImage.
+inline int source_row(const Problem& problem, int y, int ky) {
+  return map_border_index(y + ky - problem.filter.radius(), problem.input.height, problem.border);
 }
 
 }  // namespace convlab
