@@ -162,6 +162,25 @@ TEST_F(EndToEnd, InterruptedRunResumesAndKeepsEarlierRecords) {
     }
 }
 
+TEST_F(EndToEnd, MeasurementByAnotherBuildIsReplacedInPlace) {
+  ASSERT_EQ(
+      testing::run_convlab("run tiny.yaml --filter implementation=sequential", dir_).exit_code, 0);
+  json doc = results();
+  ASSERT_EQ(doc["records"].size(), 8u);
+  // Pretend the first record came from another build: its key no longer matches.
+  const std::string point = doc["records"][0]["point_id"];
+  doc["records"][0]["key"] = std::string(64, '0');
+  testing::write_text(dir_ / "outputs/tiny/results.json", doc.dump());
+  ASSERT_EQ(
+      testing::run_convlab("run tiny.yaml --filter implementation=sequential", dir_).exit_code, 0);
+  const json after = results();
+  ASSERT_EQ(after["records"].size(), 8u);
+  EXPECT_EQ(after["records"][0]["point_id"], point);
+  EXPECT_NE(after["records"][0]["key"], std::string(64, '0'));
+  EXPECT_EQ(after["records"][0]["run_id"], after["run"]["id"]);
+  EXPECT_EQ(after["records"][1]["run_id"], doc["run"]["id"]);  // the others were kept
+}
+
 TEST_F(EndToEnd, CorruptResultsFileIsNeverOverwritten) {
   fs::create_directories(dir_ / "outputs/tiny");
   testing::write_text(dir_ / "outputs/tiny/results.json", "{ half a file");

@@ -50,16 +50,21 @@ std::string point_label(const json& description) {
          description["output"].get<std::string>();
 }
 
-// Everything that defines a point's measurement, hashed: results measured with another build,
-// another machine or another measure block are never taken for this one.
-std::string point_key(const json& description, const Image& image, const Filter& filter,
-                      const json& measure, const std::string& device_name) {
-  json keyed = description;
-  keyed["image"]["sha256"] = image.sha256;
-  keyed["kernel"]["weights"] = filter.weights;
-  keyed["measure"] = measure;
-  keyed["build"] = build_id();
-  keyed["cpu"] = cpu_model();
+// What is measured, hashed: a newer measurement of the same point replaces the older record.
+std::string point_id(const json& description, const Image& image, const Filter& filter,
+                     const json& measure) {
+  json defined = description;
+  defined["image"]["sha256"] = image.sha256;
+  defined["kernel"]["weights"] = filter.weights;
+  defined["measure"] = measure;
+  return sha256_hex(defined.dump());
+}
+
+// The point plus who measured it: results from another build or machine are never taken for a
+// measurement of this one, so such points are run again.
+std::string point_key(const std::string& id, const json& description,
+                      const std::string& device_name) {
+  json keyed{{"point", id}, {"build", build_id()}, {"cpu", cpu_model()}};
   if (description["family"] == "cuda") keyed["gpu"] = device_name;
   return sha256_hex(keyed.dump());
 }
@@ -114,8 +119,8 @@ class Run {
       const Filter& filter = config_.filters[point.filter];
       const json description = describe_point(config_, point);
       const std::string label = point_label(description);
-      const std::string key =
-          point_key(description, image, filter, measure_json_for(point), device_name_);
+      const std::string id = point_id(description, image, filter, measure_json_for(point));
+      const std::string key = point_key(id, description, device_name_);
       plan_keys.push_back(key);
       const auto existing = record_index_.find(key);
       if (!options_.force && existing != record_index_.end() &&
@@ -127,6 +132,7 @@ class Run {
       progress.starting(i, label, estimate_seconds_left(i));
       Stopwatch point_clock;
       json record = run_point(point, image, filter, description, key);
+      record["point_id"] = id;
       measured_seconds_ += point_clock.elapsed_seconds();
       estimated_seconds_ += estimated_point_seconds(config_, point);
       progress.finished(i, label, outcome_text(record));
@@ -241,14 +247,22 @@ class Run {
     return record;
   }
 
+  // A record replaces the earlier one of the same point (measured by any build), in place.
   void store(const json& record) {
-    const std::string key = record["key"];
-    if (auto found = record_index_.find(key); found != record_index_.end()) {
-      results_.records[found->second] = record;
+    size_t index = results_.records.size();
+    for (size_t i = 0; i < results_.records.size(); ++i)
+      if (results_.records[i].value("point_id", "") == record["point_id"] ||
+          results_.records[i].value("key", "") == record["key"]) {
+        index = i;
+        break;
+      }
+    if (index < results_.records.size()) {
+      record_index_.erase(results_.records[index].value("key", ""));
+      results_.records[index] = record;
     } else {
-      record_index_[key] = results_.records.size();
       results_.records.push_back(record);
     }
+    record_index_[record["key"]] = index;
     write();
   }
 
