@@ -497,8 +497,7 @@ nlohmann::json resolve(const Config& config) {
                        {"type", filter.type},
                        {"size", filter.size},
                        {"parameters", filter.parameters},
-                       {"separable", filter.separable},
-                       {"weights", filter.weights}});
+                       {"separable", filter.separable}});
   nlohmann::json borders = nlohmann::json::array(), outputs = nlohmann::json::array();
   for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
   for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));

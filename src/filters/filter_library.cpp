@@ -129,6 +129,7 @@ Matrix build_matrix(const FilterRequest& request, nlohmann::json& parameters) {
     return type == "sobel_x" ? x : transpose(x, size);
   }
   if (type == "custom") {
+    parameters["matrix"] = request.matrix;
     Matrix m;
     for (const auto& row : request.matrix) m.insert(m.end(), row.begin(), row.end());
     return m;
