@@ -114,6 +114,32 @@ std::string flow(const ordered_json& value) {
   return text + "]";
 }
 
+// A long flow sequence folded after commas so the listing has no line wider than the page (and
+// none long enough to overflow TeX's dimensions); YAML allows a flow sequence over several lines.
+std::string folded_flow(const ordered_json& value, int indent) {
+  constexpr size_t kWidth = 96;
+  const std::string text = flow(value);
+  if (text.size() + static_cast<size_t>(indent) <= kWidth) return text;
+  const std::string continuation = "\n" + std::string(static_cast<size_t>(indent) + 4, ' ');
+  std::string folded;
+  size_t line = static_cast<size_t>(indent);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(", ", start);
+    end = end == std::string::npos ? text.size() : end + 2;
+    const std::string piece = text.substr(start, end - start);
+    if (line + piece.size() > kWidth && !folded.empty()) {
+      while (!folded.empty() && folded.back() == ' ') folded.pop_back();
+      folded += continuation;
+      line = static_cast<size_t>(indent) + 4;
+    }
+    folded += piece;
+    line += piece.size();
+    start = end;
+  }
+  return folded;
+}
+
 void emit_yaml(std::ostringstream& out, const ordered_json& value, int indent) {
   const std::string pad(static_cast<size_t>(indent), ' ');
   if (value.is_object()) {
@@ -127,7 +153,7 @@ void emit_yaml(std::ostringstream& out, const ordered_json& value, int indent) {
         out << "\n";
         emit_yaml(out, child, indent + 2);
       } else {
-        out << " " << (child.is_object() ? "{}" : flow(child)) << "\n";
+        out << " " << (child.is_object() ? "{}" : folded_flow(child, indent)) << "\n";
       }
     }
   } else if (value.is_array()) {

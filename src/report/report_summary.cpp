@@ -60,7 +60,9 @@ Provenance provenance_of(const json& run) {
   const json& git = member(run, "git");
   const std::string commit = text_at(git, "commit");
   p.commit = commit.empty() ? "unknown (not a git checkout)" : commit.substr(0, 12);
-  if (git.is_object() && git.value("dirty", false)) p.commit += " (uncommitted changes)";
+  if (git.is_object() && git.contains("dirty") && git["dirty"].is_boolean() &&
+      git["dirty"].get<bool>())
+    p.commit += " (uncommitted changes)";
   p.started = text_at(run, "started");
   p.finished = text_at(run, "finished", "unfinished");
   const json& config = member(run, "config");
