@@ -395,7 +395,9 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
       else
         axes.emplace_back(axis.name, std::vector<nlohmann::json>{axis.default_value});
     }
-    sweeps.push_back({name, cartesian_product(axes)});
+    nlohmann::json swept = nlohmann::json::object();
+    for (const auto& [axis, values] : axes) swept[axis] = values;
+    sweeps.push_back({name, swept, cartesian_product(axes)});
   }
   return sweeps;
 }
@@ -502,7 +504,7 @@ nlohmann::json resolve(const Config& config) {
   for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
   for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));
   nlohmann::json implementations = nlohmann::json::object();
-  for (const auto& sweep : config.implementations) implementations[sweep.name] = sweep.combinations;
+  for (const auto& sweep : config.implementations) implementations[sweep.name] = sweep.axes;
   nlohmann::json resolved{
       {"name", config.name},
       {"title", config.title},

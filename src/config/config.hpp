@@ -31,7 +31,8 @@ struct ImageSpec {
 // One implementation of the config with every combination of its swept axes.
 struct ImplementationSweep {
   std::string name;
-  std::vector<Params> combinations;
+  nlohmann::json axes = nlohmann::json::object();  // axis -> the list of values swept
+  std::vector<Params> combinations;                // their cartesian product
 };
 
 struct MeasureSpec {
