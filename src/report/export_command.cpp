@@ -286,8 +286,8 @@ int export_experiment(const ExportOptions& options) {
     outputs.pdf = relative_to(figures_dir / (declaration.name + ".pdf"), plots_dir);
     outputs.png = relative_to(figures_dir / (declaration.name + ".png"), plots_dir);
     write_if_changed(plots_dir / (declaration.name + ".gp"), gnuplot_script(data, outputs));
-    section.figures.push_back(
-        {(figures_dir / (declaration.name + ".pdf")).generic_string(), declaration.title + "."});
+    section.figures.push_back({(figures_dir / (declaration.name + ".pdf")).generic_string(),
+                               declaration.title + ".", data.panels.size()});
   }
   for (const auto& declaration : tables) {
     const std::string context = results.path + ": table '" + declaration.name + "'";

@@ -170,8 +170,9 @@ std::string section_latex(const ExperimentSection& s) {
   if (s.figures.empty()) out << "No figure has data.\n";
   for (size_t i = 0; i < s.figures.size(); ++i) {
     out << "\\begin{figure}[htbp]\n\\centering\n";
-    out << "\\includegraphics[width=\\linewidth,height=0.42\\textheight,keepaspectratio]{"
-        << path_argument(s.figures[i].pdf_path) << "}\n";
+    const char* height = s.figures[i].panels > 2 ? "0.8" : "0.42";
+    out << "\\includegraphics[width=\\linewidth,height=" << height
+        << "\\textheight,keepaspectratio]{" << path_argument(s.figures[i].pdf_path) << "}\n";
     out << "\\caption{" << latex_text(s.figures[i].caption) << "}\\label{fig:" << label << "-"
         << i + 1 << "}\n\\end{figure}\n";
   }

@@ -23,6 +23,7 @@ std::string table_latex(const TableData& table);
 struct SectionFigure {
   std::string pdf_path;
   std::string caption;
+  size_t panels = 1;  // a multi-panel figure may take most of a page
 };
 
 struct SectionTable {
