@@ -54,17 +54,7 @@ __global__ void row_pass_kernel(const std::uint8_t* __restrict__ in, float* __re
     if (gy >= height) break;
     float* dst = s_rows + sy * row_values;
     const std::uint8_t* src_row = in + static_cast<size_t>(gy) * width * C;
-    if (row_inside) {
-      const std::uint8_t* src = src_row + left * C;
-      for (int v = threadIdx.x; v < row_values; v += blockDim.x) dst[v] = src[v];
-    } else {
-      for (int v = threadIdx.x; v < row_values; v += blockDim.x) {
-        const int sx = v / C;
-        const int c = v - sx * C;
-        const int gx = map_border_index(left + sx, width, border);
-        dst[v] = gx == kOutsideImage ? 0.0f : static_cast<float>(src_row[gx * C + c]);
-      }
-    }
+    load_row_span<C>(dst, src_row, left, span, width, border, row_inside);
   }
   __syncthreads();
 

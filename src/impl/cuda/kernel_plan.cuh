@@ -80,6 +80,30 @@ __device__ __forceinline__ void store_output(float* out, size_t index, float sum
   out[index] = sum;
 }
 
+// --- Shared-memory staging
+// ------------------------------------------------------------------------ Loads `span` pixels of
+// an input row, starting at column `left`, into shared memory as float, all C channels interleaved;
+// the threads of a block row stride over the values. When the whole span lies inside the image
+// (`span_inside`) the bytes are contiguous and read coalesced with no border mapping; otherwise
+// each column is mapped by the border rule (0 outside for the zero border).
+template <int C>
+__device__ __forceinline__ void load_row_span(float* dst, const std::uint8_t* src_row, int left,
+                                              int span, int width, Border border,
+                                              bool span_inside) {
+  const int values = span * C;
+  if (span_inside) {
+    const std::uint8_t* src = src_row + left * C;
+    for (int v = threadIdx.x; v < values; v += blockDim.x) dst[v] = src[v];
+    return;
+  }
+  for (int v = threadIdx.x; v < values; v += blockDim.x) {
+    const int sx = v / C;
+    const int c = v - sx * C;
+    const int gx = map_border_index(left + sx, width, border);
+    dst[v] = gx == kOutsideImage ? 0.0f : static_cast<float>(src_row[gx * C + c]);
+  }
+}
+
 // --- Compile-time dispatch -----------------------------------------------------------------------
 // Kernels take K as a template parameter KT; KT = 0 means "read K at run time". The sizes listed
 // here get a specialisation whose tap loops the compiler unrolls completely (coefficients become
