@@ -35,13 +35,18 @@ build: $(BUILD_DIR)/CMakeCache.txt ## configure and build convlab and its tests
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Configs that read the photographs of a Debian package get it installed first.
+PHOTO_PATH := /usr/share/doc/opencv-doc/examples
+
 experiment: build ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
+	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
 	$(CONVLAB) run $(CONFIG) $(ARGS)
 
 dry-run: build ## print the plan of CONFIG and its estimated cost without running it
 	$(CONVLAB) run $(CONFIG) --dry-run $(ARGS)
 
 validate: build ## check CONFIG without running it
+	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
 	$(CONVLAB) validate $(CONFIG)
 
 list: build ## list implementations, their axes, kernels and borders

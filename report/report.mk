@@ -16,6 +16,7 @@ THRESHOLD ?=
 
 report-deps:
 	@scripts/install-deps.sh report
+	@scripts/install-deps.sh photos
 
 report: build report-deps ## build report/report.pdf from every experiment with results
 	@$(MAKE) --no-print-directory report/report.pdf
@@ -23,6 +24,7 @@ report: build report-deps ## build report/report.pdf from every experiment with 
 .SECONDEXPANSION:
 outputs/%/export/.stamp: outputs/%/results.json $$(wildcard configs/$$*.yaml) \
                          $$(wildcard experiments/$$*.tex) $(CONVLAB)
+	$(CONVLAB) gallery outputs/$*
 	scripts/report/export-experiment.sh $(CONVLAB) outputs/$*
 	@touch $@
 

@@ -12,5 +12,6 @@ using Arguments = std::vector<std::string>;
 int run_command(const Arguments& args, const Arguments& full_argv);
 int validate_command(const Arguments& args);
 int list_command(const Arguments& args);
+int gallery_command(const Arguments& args);
 
 }  // namespace convlab

@@ -15,6 +15,7 @@ commands:
   run CONFIG       run an experiment and write outputs/<name>/results.json
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
+  gallery DIR      write the gallery images of DIR/results.json that are missing
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section
   compare A B      compare two results point by point (exit 1 on a slowdown)
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     if (command == "run") return run_command(args, full);
     if (command == "validate") return validate_command(args);
     if (command == "list") return list_command(args);
+    if (command == "gallery") return gallery_command(args);
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);
   } catch (const std::exception& error) {

@@ -129,7 +129,13 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
   for (const auto& pattern_node : read_sweep(glob_node, glob_at)) {
     const std::string pattern = read_string(pattern_node, glob_at);
     const auto matched = expand_glob(pattern);
-    if (matched.empty()) glob_at.fail(pattern_node, "'" + pattern + "' matches no file");
+    if (matched.empty())
+      glob_at.fail(pattern_node,
+                   "'" + pattern + "' matches no file" +
+                       (pattern.rfind("/usr/share/", 0) == 0
+                            ? " (is the Debian package that ships it installed? "
+                              "scripts/install-deps.sh photos installs the photographs)"
+                            : ""));
     paths.insert(paths.end(), matched.begin(), matched.end());
   }
   if (set["max_files"]) {

@@ -17,4 +17,9 @@ namespace convlab {
 void add_gallery_entry(ResultsFile& results, const std::string& out_dir, const Image& image,
                        const std::string& image_name, const Filter& filter, Border border);
 
+// Writes the gallery images of a results folder that are missing (they are generated files, not
+// kept with the results), rebuilding inputs and kernels from the resolved config recorded in
+// results.json. Returns the number written; throws ResultsFileError when an image source is gone.
+int restore_gallery_images(const std::string& out_dir);
+
 }  // namespace convlab
