@@ -3,8 +3,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <omp.h>
+
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <optional>
@@ -91,7 +94,13 @@ nlohmann::json build_facts() {
 nlohmann::json git_facts() {
   const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
   const auto commit = command_output(git + "rev-parse HEAD");
-  if (!commit) return {{"commit", nullptr}, {"dirty", nullptr}};
+  if (!commit) {
+    // A copy of the tree without .git (a remote machine): the commit may be handed in.
+    const char* handed = std::getenv("CONVLAB_SOURCE_COMMIT");
+    if (handed != nullptr && *handed != '\0')
+      return {{"commit", handed}, {"dirty", nullptr}, {"source", "CONVLAB_SOURCE_COMMIT"}};
+    return {{"commit", nullptr}, {"dirty", nullptr}};
+  }
   const auto status = command_output(git + "status --porcelain --untracked-files=no");
   return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
 }
@@ -109,8 +118,15 @@ nlohmann::json host_facts() {
     kernel = std::string(names.sysname) + " " + names.release + " " + names.machine;
     hostname = names.nodename;
   }
+  nlohmann::json openmp{{"version", _OPENMP}, {"max_threads", omp_get_max_threads()}};
+  for (const char* variable :
+       {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS", "OMP_WAIT_POLICY"}) {
+    const char* value = std::getenv(variable);
+    openmp[variable] = value != nullptr ? nlohmann::json(value) : nlohmann::json(nullptr);
+  }
   return {{"cpu_model", cpu_model()},
           {"logical_cpus", std::thread::hardware_concurrency()},
+          {"openmp", openmp},
           {"memory_bytes", meminfo_bytes("MemTotal")},
           {"os", os.empty() ? kernel : os + " (" + kernel + ")"},
           {"hostname", hostname}};

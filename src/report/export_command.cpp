@@ -235,8 +235,8 @@ int export_experiment(const ExportOptions& options) {
     if (!recorded.empty() && fs::exists(recorded)) config_path = recorded;
   }
   ReportDeclarations declarations;
+  YAML::Node root;
   if (config_path) {
-    YAML::Node root;
     try {
       root = YAML::LoadFile(*config_path);
     } catch (const YAML::Exception& error) {
@@ -257,6 +257,10 @@ int export_experiment(const ExportOptions& options) {
   section.name = name;
   section.title = experiment.value("title", name);
   section.description = experiment.value("description", "");
+  // Text cells edited after the run (descriptions stating what was measured) come from the config.
+  if (root && root["title"] && root["title"].IsScalar()) section.title = root["title"].Scalar();
+  if (root && root["description"] && root["description"].IsScalar())
+    section.description = root["description"].Scalar();
   section.config_listing_path = (out / "config.yaml").generic_string();
   section.values_path = (out / "values.tex").generic_string();
   section.verification = summarize_verification(content);
