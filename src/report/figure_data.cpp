@@ -1,6 +1,7 @@
 #include "report/figure_data.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -23,6 +24,10 @@ std::string definition_part(const json& record, const std::string& field) {
   return value ? value->text : "";
 }
 
+// The key a series or row takes for a point that lacks one of its fields (cuda_global has no
+// tile): such points stay in the figure, that part of their label left out.
+const char* const kMissingValue = "\u2013";
+
 struct Grouping {
   std::vector<std::string> fields;
   // Per field: value text -> rank used for ordering.
@@ -37,8 +42,8 @@ Grouping make_grouping(const std::vector<std::string>& fields,
   for (const auto& field : fields) {
     std::vector<FieldValue> seen;
     for (const json* record : records) {
-      const auto value = field_value(*record, field);
-      if (!value) continue;
+      auto value = field_value(*record, field);
+      if (!value) value = FieldValue{false, 0.0, kMissingValue, std::numeric_limits<double>::max()};
       if (std::none_of(seen.begin(), seen.end(),
                        [&](const FieldValue& v) { return v.text == value->text; }))
         seen.push_back(*value);
@@ -53,10 +58,15 @@ Grouping make_grouping(const std::vector<std::string>& fields,
   return grouping;
 }
 
-std::optional<Category> category_of(const json& record, const Grouping& grouping) {
+std::optional<Category> category_of(const json& record, const Grouping& grouping,
+                                    bool missing_allowed = false) {
   Category category;
   for (const auto& field : grouping.fields) {
     const auto value = field_value(record, field);
+    if (!value && missing_allowed) {
+      category.key.push_back(kMissingValue);
+      continue;
+    }
     if (!value) return std::nullopt;
     category.key.push_back(value->text);
     category.label += (category.label.empty() ? "" : ", ") + field_value_words(field, *value);
@@ -197,7 +207,7 @@ Grid build_grid(const std::vector<const json*>& records, const std::vector<std::
       } else if (row_fields.empty()) {
         row = Category{{value_fields[v]}, field_title(value_fields[v]), "", false, 0.0};
       } else {
-        row = category_of(*record, row_grouping);
+        row = category_of(*record, row_grouping, true);
       }
       if (!row) continue;
       Entry entry{find_or_add(rows, *row), find_or_add(columns, *column), record, value->number,

@@ -194,3 +194,34 @@ TEST_F(Compare, ThresholdAndFasterPoints) {
 
 }  // namespace
 }  // namespace convlab
+
+namespace convlab {
+namespace {
+
+TEST(FigureExtraction, PointsMissingASeriesFieldStayWithThatPartOfTheLabelLeftOut) {
+  const nlohmann::json global{{"status", "ok"},
+                              {"implementation", "cuda_global"},
+                              {"params", {{"block", {32, 8}}}},
+                              {"kernel", {{"size", 7}}},
+                              {"timing", {{"stats", {{"median", 2.0}, {"q1", 1.9}, {"q3", 2.1}}}}}};
+  nlohmann::json shared = global;
+  shared["implementation"] = "cuda_shared";
+  shared["params"]["tile"] = 32;
+  shared["timing"]["stats"]["median"] = 1.5;
+  FigureDeclaration declaration;
+  declaration.name = "mixed";
+  declaration.x = "kernel.size";
+  declaration.y = {"median_ms"};
+  declaration.series = {"implementation", "params.tile"};
+  const FigureData data = extract_figure(declaration, {&global, &shared}, "test");
+  ASSERT_EQ(data.panels.size(), 1u);
+  const Grid& grid = data.panels[0].grid;
+  ASSERT_EQ(grid.rows.size(), 2u);  // cuda_global is not dropped for lacking a tile
+  std::vector<std::string> labels{grid.rows[0].label, grid.rows[1].label};
+  std::sort(labels.begin(), labels.end());
+  EXPECT_EQ(labels[0].find("tile"), std::string::npos) << labels[0];
+  EXPECT_NE(labels[1].find("32"), std::string::npos) << labels[1];
+}
+
+}  // namespace
+}  // namespace convlab
