@@ -181,7 +181,13 @@ std::string resolved_config_yaml(const std::string& results_path) {
     resolved = &ordered["run"]["config"]["resolved"];
   if (resolved == nullptr || !resolved->is_object())
     return "# results.json holds no resolved config\n";
-  emit_yaml(out, *resolved, 0);
+  // Runs of earlier versions resolved kernels with their full weight arrays; the listing shows
+  // what defines them (type, size, parameters), from which the weights follow.
+  ordered_json listed = *resolved;
+  if (listed.contains("kernels") && listed["kernels"].is_array())
+    for (auto& kernel : listed["kernels"])
+      if (kernel.is_object()) kernel.erase("weights");
+  emit_yaml(out, listed, 0);
   return out.str();
 }
 

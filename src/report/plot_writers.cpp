@@ -62,16 +62,52 @@ bool long_labels(const std::vector<Category>& categories) {
                                    [](const Category& c) { return c.label.size() > 12; });
 }
 
-// Explicit tics: every category (or data x value) gets its label, long ones wrapped at commas.
+// A category tic broken into lines: at commas, and at spaces so that no line is longer than
+// `limit` characters where that can be done (a single long word stays whole).
+std::string wrap_tic(const std::string& text, size_t limit) {
+  std::string wrapped;
+  size_t line = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find_first_of(" ,", start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const bool comma = end < text.size() && text[end] == ',';
+    if (!word.empty()) {
+      if (line > 0 && line + 1 + word.size() > limit) {
+        wrapped += "\\n";
+        line = 0;
+      } else if (line > 0) {
+        wrapped += ' ';
+        ++line;
+      }
+      wrapped += word;
+      line += word.size();
+    }
+    if (comma && line > 0) {
+      wrapped += "\\n";
+      line = 0;
+    }
+    start = end + 1;
+  }
+  return wrapped;
+}
+
+// Characters a category tic may use per line: the panel's width shared among its categories.
+size_t tic_limit(const FigureData& figure, size_t categories) {
+  const size_t panel_chars = figure.panels.size() > 1 ? 48 : 90;
+  return std::max<size_t>(8, panel_chars / std::max<size_t>(1, categories));
+}
+
+// Explicit tics: every category (or data x value) gets its label, long ones wrapped.
 void write_tics(std::ostringstream& out, const char* axis, const FigureData& figure,
                 const Grid& grid, bool rows) {
   const auto& categories = rows ? grid.rows : grid.columns;
+  const size_t limit = tic_limit(figure, categories.size());
   out << "set " << axis << "tics (";
   for (size_t i = 0; i < categories.size(); ++i) {
-    std::string tic =
-        plot_text(categories[i].tic.empty() ? categories[i].label : categories[i].tic);
-    for (size_t comma = tic.find(", "); comma != std::string::npos; comma = tic.find(", "))
-      tic.replace(comma, 2, "\\n");
+    const std::string tic = wrap_tic(
+        plot_text(categories[i].tic.empty() ? categories[i].label : categories[i].tic), limit);
     const double position = rows ? static_cast<double>(i) : x_position(figure, grid, i);
     out << (i ? ", " : "") << "\"" << tic << "\" " << format_exact(position);
   }
@@ -109,11 +145,11 @@ void write_panel_plot(std::ostringstream& out, const FigureData& figure, size_t 
   if (explicit_tics) write_tics(out, "x", figure, grid, false);
   // Tic labels wrapped onto several lines push the axis label down by as many lines.
   size_t tic_lines = 1;
+  const size_t limit = tic_limit(figure, grid.columns.size());
   for (const auto& column : grid.columns) {
-    const std::string& tic = column.tic.empty() ? column.label : column.tic;
+    const std::string tic = wrap_tic(column.tic.empty() ? column.label : column.tic, limit);
     size_t lines = 1;
-    for (size_t comma = tic.find(", "); comma != std::string::npos;
-         comma = tic.find(", ", comma + 1))
+    for (size_t at = tic.find("\\n"); at != std::string::npos; at = tic.find("\\n", at + 2))
       ++lines;
     tic_lines = std::max(tic_lines, lines);
   }
