@@ -238,7 +238,13 @@ int export_experiment(const ExportOptions& options) {
     config_path.reset();
     const json& run = content.value("run", json::object());
     const std::string recorded = run.value("config", json::object()).value("path", std::string());
-    if (!recorded.empty() && fs::exists(recorded)) config_path = recorded;
+    if (!recorded.empty() && fs::exists(recorded)) {
+      config_path = recorded;
+    } else {
+      // Moved or renamed since the run: the config named after the experiment, if there is one.
+      const std::string by_name = "configs/" + name + ".yaml";
+      if (fs::exists(by_name)) config_path = by_name;
+    }
   }
   ReportDeclarations declarations;
   YAML::Node root;
