@@ -204,69 +204,80 @@ std::vector<std::vector<double>> read_matrix(const YAML::Node& node, const YamlL
   return rows;
 }
 
+const FilterTypeInfo& read_kernel_type(const YAML::Node& entry, const YamlLocation& at) {
+  const YamlLocation type_at = at.child("type");
+  const std::string type = read_string(required(entry, "type", at), type_at);
+  if (const FilterTypeInfo* info = find_filter_type(type)) return *info;
+  std::vector<std::string> type_names;
+  for (const auto& info : filter_types()) type_names.push_back(info.type);
+  const std::string guess = closest_match(type, type_names);
+  type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
+                                  (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+                                  "; see `convlab list`");
+}
+
+// Everything of a kernel entry but its size; a custom kernel's size is its matrix's.
+FilterRequest read_kernel_request(const YAML::Node& entry, const YamlLocation& at,
+                                  const FilterTypeInfo& info) {
+  FilterRequest request;
+  request.type = info.type;
+  if (entry["sigma"]) request.sigma = read_number(entry["sigma"], at.child("sigma"));
+  if (entry["sigma2"]) request.sigma2 = read_number(entry["sigma2"], at.child("sigma2"));
+  if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
+  if (info.type == "custom") {
+    request.custom_name = read_string(required(entry, "name", at), at.child("name"));
+    if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
+      at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
+    request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
+    request.size = static_cast<int>(request.matrix.size());
+    if (request.size % 2 == 0)
+      at.child("matrix").fail(entry["matrix"], "matrix must have an odd number of rows");
+  }
+  return request;
+}
+
+// The sizes an entry sweeps, each with the node an error about it points at.
+struct SizeChoice {
+  int size;
+  YAML::Node node;
+  YamlLocation at;
+};
+
+std::vector<SizeChoice> read_kernel_sizes(const YAML::Node& entry, const YamlLocation& at,
+                                          const FilterTypeInfo& info, int custom_size) {
+  if (info.type == "custom") return {{custom_size, entry["matrix"], at.child("matrix")}};
+  if (!entry["size"]) return {{info.fixed_size != 0 ? info.fixed_size : 3, entry, at}};
+  const YamlLocation size_at = at.child("size");
+  std::vector<SizeChoice> sizes;
+  for (const auto& size_node : read_sweep(entry["size"], size_at)) {
+    const long long size = read_integer(size_node, size_at);
+    if (size <= 0 || size % 2 == 0 || size > kMaxKernelSize)
+      size_at.fail(size_node, "kernel size must be odd and between 1 and " +
+                                  std::to_string(kMaxKernelSize) + ", got " + std::to_string(size));
+    sizes.push_back({static_cast<int>(size), size_node, size_at});
+  }
+  return sizes;
+}
+
 std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& where) {
   if (!node.IsSequence() || node.size() == 0)
     where.fail(node, "expected a list of kernels, e.g. - {type: gaussian, size: [3, 7]}");
   std::vector<Filter> filters;
-  std::vector<std::string> type_names;
-  for (const auto& info : filter_types()) type_names.push_back(info.type);
   for (size_t i = 0; i < node.size(); ++i) {
     const YamlLocation at = where.index(i);
     const YAML::Node entry = node[i];
     require_map(entry, at);
-    const YamlLocation type_at = at.child("type");
-    const std::string type = read_string(required(entry, "type", at), type_at);
-    const FilterTypeInfo* info = find_filter_type(type);
-    if (info == nullptr) {
-      const std::string guess = closest_match(type, type_names);
-      type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
-                                      (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
-                                      "; see `convlab list`");
-    }
+    const FilterTypeInfo& info = read_kernel_type(entry, at);
     std::vector<std::string> allowed{"type"};
-    allowed.insert(allowed.end(), info->keys.begin(), info->keys.end());
+    allowed.insert(allowed.end(), info.keys.begin(), info.keys.end());
     require_known_keys(entry, at, allowed);
-
-    FilterRequest request;
-    request.type = type;
-    if (entry["sigma"]) request.sigma = read_number(entry["sigma"], at.child("sigma"));
-    if (entry["sigma2"]) request.sigma2 = read_number(entry["sigma2"], at.child("sigma2"));
-    if (entry["normalize"])
-      request.normalize = read_bool(entry["normalize"], at.child("normalize"));
-    std::vector<std::pair<YAML::Node, YamlLocation>> sizes;
-    if (type == "custom") {
-      request.custom_name = read_string(required(entry, "name", at), at.child("name"));
-      if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
-        at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
-      request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
-      sizes.emplace_back(entry["matrix"], at.child("matrix"));
-      request.size = static_cast<int>(request.matrix.size());
-      if (request.size % 2 == 0)
-        at.child("matrix").fail(entry["matrix"], "matrix must have an odd number of rows");
-    } else if (entry["size"]) {
-      const YamlLocation size_at = at.child("size");
-      for (const auto& size_node : read_sweep(entry["size"], size_at))
-        sizes.emplace_back(size_node, size_at);
-    } else {
-      sizes.emplace_back(entry, at);  // default size
-    }
-    for (const auto& [size_node, size_at] : sizes) {
-      if (type != "custom") {
-        if (entry["size"]) {
-          const long long size = read_integer(size_node, size_at);
-          if (size <= 0 || size % 2 == 0 || size > kMaxKernelSize)
-            size_at.fail(size_node, "kernel size must be odd and between 1 and " +
-                                        std::to_string(kMaxKernelSize) + ", got " +
-                                        std::to_string(size));
-          request.size = static_cast<int>(size);
-        } else {
-          request.size = info->fixed_size != 0 ? info->fixed_size : 3;
-        }
-      }
+    FilterRequest request = read_kernel_request(entry, at, info);
+    for (const SizeChoice& choice : read_kernel_sizes(entry, at, info, request.size)) {
+      request.size = choice.size;
       try {
         filters.push_back(make_filter(request));
       } catch (const FilterError& error) {
-        size_at.fail(size_node, error.what());
+        choice.at.fail(choice.node, error.what());
       }
     }
   }
