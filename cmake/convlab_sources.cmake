@@ -21,6 +21,7 @@ add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
 target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})
 target_link_libraries(convlab_core PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
+                                          ${CMAKE_DL_LIBS}
                                           OpenMP::OpenMP_CXX Threads::Threads)
 target_compile_options(convlab_core PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)
 

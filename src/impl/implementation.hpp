@@ -75,6 +75,13 @@ struct Implementation {
   // True when the algorithm does 2K multiply-adds per value (separable passes) instead of K^2;
   // roofline fractions then use that count.
   bool factored = false;
+  // The unit the multiply-adds run on: "fp32" (FMA pipes) or "tensor_fp16" (tensor cores, FP16
+  // inputs, FP32 accumulation). Roofline floors use the calibrated rate of that unit.
+  std::string arithmetic = "fp32";
+  // Unit roundoff of the weights as the implementation multiplies them, when coarser than float
+  // (FP16 weights: 2^-11); nullptr or 0 when the weights are used as float. Widens the f32
+  // verification tolerance by the error this rounding can cause (verify.hpp).
+  std::function<double(const Params&)> weight_roundoff;
   std::vector<AxisSpec> axes;
   // A reason the point cannot run here (no CUDA device, kernel not separable, ...), or nullopt.
   std::function<std::optional<std::string>(const Problem&, const Params&, const RunContext&)>

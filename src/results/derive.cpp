@@ -66,7 +66,9 @@ void roofline(const ResultsFile& results, json& record) {
   const json* calibration = calibration_of(results, record.value("run_id", ""));
   if (calibration == nullptr) return;
   const double bandwidth = calibration->value("copy_bytes_per_s", 0.0);
-  const double fma_rate = calibration->value("fma_per_s", 0.0);
+  // Multiply-adds on the tensor cores are bounded by their own calibrated rate.
+  const bool tensor = record.value("arithmetic", "fp32") == "tensor_fp16";
+  const double fma_rate = calibration->value(tensor ? "tensor_fma_per_s" : "fma_per_s", 0.0);
   if (bandwidth <= 0 || fma_rate <= 0) return;
   json& derived = record["derived"];
   const double values = derived["macs"].get<double>() / (record["kernel"]["size"].get<double>() *

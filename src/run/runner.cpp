@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
+#include "measure/gpu_clocks.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
 #include "measure/stopwatch.hpp"
@@ -72,6 +74,33 @@ std::string point_key(const std::string& id, const json& description,
 json image_json(const Image& image, const ImageSpec& spec) {
   return {{"name", spec.name},      {"source", image.source},     {"width", image.width},
           {"height", image.height}, {"channels", image.channels}, {"sha256", image.sha256}};
+}
+
+double weight_roundoff(const Implementation& impl, const Params& params) {
+  return impl.weight_roundoff ? impl.weight_roundoff(params) : 0.0;
+}
+
+json clock_json(const GpuClockSample& s) {
+  return {{"sm_clock_mhz", s.sm_clock_mhz},
+          {"max_sm_clock_mhz", s.max_sm_clock_mhz},
+          {"memory_clock_mhz", s.memory_clock_mhz},
+          {"reasons", clock_reason_names(s.reasons)},
+          {"temperature_c", s.temperature_c},
+          {"power_w", s.power_w}};
+}
+
+// The GPU's clocks when a point's repetitions start and end, and whether it ran slowed down:
+// below the maximum SM clock at the end (the GPU busy by then) or with a throttle reason at either
+// end.
+json gpu_clocks_json(const std::optional<GpuClockSample>& start,
+                     const std::optional<GpuClockSample>& end) {
+  if (!start || !end) return nullptr;
+  const bool throttled = is_throttling(start->reasons) || is_throttling(end->reasons);
+  const bool below_max = end->max_sm_clock_mhz > 0 && end->sm_clock_mhz < end->max_sm_clock_mhz;
+  return {{"start", clock_json(*start)},
+          {"end", clock_json(*end)},
+          {"throttled", throttled},
+          {"below_max_clock", below_max}};
 }
 
 json kernel_json(const Filter& filter) {
@@ -165,6 +194,7 @@ class Run {
     if (any_cuda) {
       run["cuda"] = describe_cuda_device(context_);
       device_name_ = run["cuda"].value("name", "none");
+      start_clock_probe(run["cuda"]);
     }
     run_id_ = run["id"];
     results_.experiment = {{"name", config_.name},
@@ -176,6 +206,21 @@ class Run {
     results_.runs.push_back(run);
     for (size_t i = 0; i < results_.records.size(); ++i)
       record_index_[results_.records[i].value("key", "")] = i;
+  }
+
+  // Clocks are sampled through NVML for every CUDA point when the device is known to it.
+  void start_clock_probe(json& cuda) {
+    if (!cuda.value("available", false)) return;
+    clocks_ = std::make_unique<GpuClockProbe>(cuda.value("pci_bus_id", ""));
+    cuda["clocks"] = clocks_->unavailable()
+                         ? json{{"available", false}, {"reason", *clocks_->unavailable()}}
+                         : json{{"available", true}, {"source", "NVML"}};
+    if (clocks_->unavailable()) clocks_.reset();
+  }
+
+  std::optional<GpuClockSample> clock_sample(const Point& point) const {
+    if (!clocks_ || point.implementation->family != "cuda") return std::nullopt;
+    return clocks_->sample();
   }
 
   const Image& image_for(size_t index) {
@@ -215,6 +260,8 @@ class Run {
                 {"timing", nullptr},
                 {"derived", json::object()},
                 {"verification", nullptr}};
+    if (point.implementation->arithmetic != "fp32")
+      record["arithmetic"] = point.implementation->arithmetic;
     const Problem problem{image, filter, point.border, point.output};
     RunContext context = context_;
     context.l2_flush = measure_for(config_, point.implementation->name).l2_flush;
@@ -226,12 +273,15 @@ class Run {
     try {
       std::unique_ptr<PreparedPoint> prepared =
           point.implementation->prepare(problem, point.params, context);
+      const auto clocks_at_start = clock_sample(point);
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record["timing"] = to_json(samples);
+      if (clocks_at_start) record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
       const Verification verification =
           verify_output(prepared->output(), reference_for(point, problem),
-                        verification_tolerance(point.output, filter));
+                        verification_tolerance(point.output, filter,
+                                               weight_roundoff(*point.implementation, point.params)));
       record["verification"] = to_json(verification);
       if (!verification.ok) {
         record["status"] = "failed";
@@ -335,6 +385,7 @@ class Run {
   std::string run_id_, device_name_ = "none";
   std::map<std::string, size_t> record_index_;
   double measured_seconds_ = 0.0, estimated_seconds_ = 0.0;
+  std::unique_ptr<GpuClockProbe> clocks_;
   std::unique_ptr<Image> current_image_;
   size_t current_image_index_ = 0;
   std::unique_ptr<Reference> reference_;

@@ -4,9 +4,12 @@
 
 namespace convlab {
 
-double verification_tolerance(OutputType type, const Filter& filter) {
+double verification_tolerance(OutputType type, const Filter& filter, double weight_roundoff) {
   if (type == OutputType::u8) return 1.0;
-  return std::ldexp(1.0, -18) * filter.size * 255.0 * filter.abs_sum() + 1e-6;
+  const double accumulation = std::ldexp(1.0, -18) * filter.size * 255.0 * filter.abs_sum() + 1e-6;
+  if (weight_roundoff <= 0.0) return accumulation;
+  const double taps = static_cast<double>(filter.size) * filter.size;
+  return accumulation + 255.0 * (weight_roundoff * filter.abs_sum() + taps * std::ldexp(1.0, -25));
 }
 
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance) {

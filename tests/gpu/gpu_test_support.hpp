@@ -113,12 +113,18 @@ struct Comparison {
 
 // u8: |diff| <= 1 against the rounded reference. f32: |diff| <= 1e-5 * K * sum|w| * 255 (+1e-5),
 // some twenty times the float accumulation error of K^2 taps; a wrong index or border is far above.
+// An implementation that multiplies weights rounded to a coarser format (unit roundoff u, e.g.
+// FP16 on tensor cores) adds that rounding's bound, 255 * (u * sum|w| + K^2 * 2^-25), to f32.
 inline Comparison compare(const OutputView& out, const std::vector<double>& sums,
-                          const Filter& filter) {
+                          const Filter& filter, double weight_roundoff = 0.0) {
   Comparison result;
   double abs_sum = 0.0;
   for (float w : filter.weights) abs_sum += std::abs(w);
-  result.tolerance = out.type == OutputType::u8 ? 1.0 : 1e-5 * filter.size * abs_sum * 255.0 + 1e-5;
+  const double taps = static_cast<double>(filter.size) * filter.size;
+  const double rounding =
+      weight_roundoff > 0 ? 255.0 * (weight_roundoff * abs_sum + taps * std::ldexp(1.0, -25)) : 0.0;
+  result.tolerance =
+      out.type == OutputType::u8 ? 1.0 : 1e-5 * filter.size * abs_sum * 255.0 + 1e-5 + rounding;
   for (size_t i = 0; i < sums.size(); ++i) {
     const double expected = out.type == OutputType::u8 ? to_u8(sums[i]) : sums[i];
     const double got = out.type == OutputType::u8 ? out.u8()[i] : out.f32()[i];
@@ -130,6 +136,10 @@ inline Comparison compare(const OutputView& out, const std::vector<double>& sums
     }
   }
   return result;
+}
+
+inline double weight_roundoff(const Implementation& impl, const Params& params) {
+  return impl.weight_roundoff ? impl.weight_roundoff(params) : 0.0;
 }
 
 inline const Implementation& cuda_implementation(const std::vector<Implementation>& all,

@@ -1,5 +1,5 @@
 // Benchmark driver, not a unit test: runs only with CONVLAB_GPU_BENCH=1 and asserts nothing about
-// speed. RGB 8192x8192 noise, Gaussian K = 3, 7, 21 (kernel library), replicate border, u8 output;
+// speed. RGB 8192x8192 noise, Gaussian K = 3, 5, 7, 9, 11, 15, 21 (kernel library), replicate border, u8 output;
 // prints the median of 20 event-timed kernel times (after 3 warm-ups) per implementation and
 // parameter set, with the median upload and download, and checks every output against cuda_global
 // (|diff| <= 1). CONVLAB_GPU_BENCH_FLUSH=1 flushes the L2 between repetitions.
@@ -45,11 +45,24 @@ TEST(CudaBenchmark, Gaussian8192) {
       {"cuda_separable", {{"tile", 32}, {"block", {32, 8}}, {"layout", "planar"}}},
       {"cuda_separable",
        {{"tile", 32}, {"block", {32, 8}}, {"layout", "planar"}, {"streams", true}}},
+      {"cuda_regblock", {{"per_thread", {8, 2}}, {"block", {4, 16}}}},
+      {"cuda_regblock", {{"per_thread", {8, 4}}, {"block", {4, 8}}}},
+      {"cuda_regblock", {{"per_thread", {8, 1}}, {"block", {4, 32}}}},
+      {"cuda_regblock", {{"per_thread", {4, 2}}, {"block", {8, 16}}}},
+      {"cuda_regblock", {{"per_thread", {8, 2}}, {"block", {8, 16}}}},
+      {"cuda_fused", {{"strip", {32, 256}}, {"chunk", 32}, {"rows_per_thread", 8}, {"threads", 256}}},
+      {"cuda_fused", {{"strip", {64, 256}}, {"chunk", 32}, {"rows_per_thread", 8}, {"threads", 256}}},
+      {"cuda_fused", {{"strip", {32, 512}}, {"chunk", 48}, {"rows_per_thread", 8}, {"threads", 192}}},
+      {"cuda_fused", {{"strip", {64, 128}}, {"chunk", 16}, {"rows_per_thread", 4}, {"threads", 128}}},
+      {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 2}, {"weights", "fp16"}}},
+      {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 4}, {"weights", "fp16"}}},
+      {"cuda_tensor", {{"n_tiles", 4}, {"warp_rows", 2}, {"weights", "fp16"}}},
+      {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 2}, {"weights", "fp16x2"}}},
       {"npp", json::object()},
   };
   std::printf("\n%-15s %-58s %3s %10s %9s %9s %9s\n", "implementation", "params", "K", "kernel_ms",
               "h2d_ms", "d2h_ms", "max_diff");
-  for (int k : {3, 7, 21}) {
+  for (int k : {3, 5, 7, 9, 11, 15, 21}) {
     FilterRequest request;
     request.type = "gaussian";
     request.size = k;

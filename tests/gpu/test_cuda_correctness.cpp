@@ -61,6 +61,34 @@ std::vector<Case> all_cases() {
     cases.push_back({tiled, with(planar, {{"tile", 8}, {"block", {32, 8}}})});
     cases.push_back({tiled, with(planar_streams, {{"tile", 32}, {"block", {16, 16}}})});
   }
+  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {8, 2}}, {"block", {4, 16}}})});
+  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {4, 1}}, {"block", {8, 4}}})});
+  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {8, 4}}, {"block", {8, 8}}})});
+  cases.push_back({"cuda_regblock", with(planar, {{"per_thread", {4, 2}}, {"block", {16, 8}}})});
+  cases.push_back(
+      {"cuda_regblock", with(planar_streams, {{"per_thread", {8, 1}}, {"block", {4, 8}}})});
+  const json fused_default = {
+      {"strip", {32, 256}}, {"chunk", 32}, {"rows_per_thread", 8}, {"threads", 256}};
+  cases.push_back({"cuda_fused", with(interleaved, fused_default)});
+  cases.push_back({"cuda_fused", with(interleaved, {{"strip", {64, 13}},
+                                                    {"chunk", 8},
+                                                    {"rows_per_thread", 4},
+                                                    {"threads", 64}})});
+  cases.push_back({"cuda_fused", with(interleaved, {{"strip", {32, 7}},
+                                                    {"chunk", 4},
+                                                    {"rows_per_thread", 4},
+                                                    {"threads", 32}})});
+  cases.push_back({"cuda_fused", with(planar, fused_default)});
+  cases.push_back({"cuda_fused", with(planar_streams, {{"strip", {64, 40}},
+                                                       {"chunk", 16},
+                                                       {"rows_per_thread", 8},
+                                                       {"threads", 128}})});
+  cases.push_back({"cuda_tensor", with(interleaved, {{"n_tiles", 8}, {"warp_rows", 2}, {"weights", "fp16"}})});
+  cases.push_back(
+      {"cuda_tensor", with(interleaved, {{"n_tiles", 4}, {"warp_rows", 1}, {"weights", "fp16x2"}})});
+  cases.push_back({"cuda_tensor", with(planar, {{"n_tiles", 8}, {"warp_rows", 3}, {"weights", "fp16"}})});
+  cases.push_back(
+      {"cuda_tensor", with(planar_streams, {{"n_tiles", 4}, {"warp_rows", 2}, {"weights", "fp16x2"}})});
   cases.push_back({"npp", interleaved});
   cases.push_back({"npp", planar});
   cases.push_back({"npp", planar_streams});
@@ -88,7 +116,8 @@ TEST_P(CudaCorrectness, MatchesDoubleReference) {
   const auto implementations = make_cuda_implementations();
   const Implementation& impl =
       gpu_test::cuda_implementation(implementations, test_case.implementation);
-  const bool separable_only = impl.name == "cuda_separable";
+  const bool separable_only = impl.name == "cuda_separable" || impl.name == "cuda_fused";
+  const double roundoff = gpu_test::weight_roundoff(impl, test_case.params);
 
   struct Size {
     int width, height;
@@ -136,7 +165,7 @@ TEST_P(CudaCorrectness, MatchesDoubleReference) {
               const OutputView view = point->output();
               ASSERT_EQ(view.count, image.value_count()) << where.str();
               ASSERT_EQ(view.type, output) << where.str();
-              const auto result = compare(view, sums, filter);
+              const auto result = compare(view, sums, filter, roundoff);
               if (result.beyond > 0) {
                 ++failures;
                 ADD_FAILURE() << where.str() << " rep " << rep << ": " << result.beyond
@@ -178,6 +207,25 @@ TEST(CudaSkips, ReasonsForUnfitPoints) {
   auto separable = reason_of("cuda_separable", problem, Params::object());
   ASSERT_TRUE(separable.has_value());
   EXPECT_NE(separable->find("not separable"), std::string::npos) << *separable;
+
+  auto fused = reason_of("cuda_fused", problem, Params::object());
+  ASSERT_TRUE(fused.has_value());
+  EXPECT_NE(fused->find("not separable"), std::string::npos) << *fused;
+
+  auto regblock_shape = reason_of("cuda_regblock", problem, {{"per_thread", {8, 2}}, {"block", {6, 8}}});
+  ASSERT_TRUE(regblock_shape.has_value());
+  EXPECT_NE(regblock_shape->find("multiple"), std::string::npos) << *regblock_shape;
+  auto regblock_threads =
+      reason_of("cuda_regblock", problem, {{"per_thread", {8, 2}}, {"block", {32, 16}}});
+  ASSERT_TRUE(regblock_threads.has_value());
+  EXPECT_NE(regblock_threads->find("threads per block"), std::string::npos) << *regblock_threads;
+
+  Filter overflowing = dense;
+  overflowing.weights[3] = 1e6f;
+  const Problem overflow_problem{image, overflowing, Border::replicate, OutputType::f32};
+  auto tensor_range = reason_of("cuda_tensor", overflow_problem, Params::object());
+  ASSERT_TRUE(tensor_range.has_value());
+  EXPECT_NE(tensor_range->find("FP16"), std::string::npos) << *tensor_range;
 
   auto big_block = reason_of("cuda_shared", problem, {{"block", {64, 32}}, {"tile", 16}});
   ASSERT_TRUE(big_block.has_value());
@@ -227,14 +275,15 @@ TEST(CudaLarge, GenericKAndL2Flush) {
   context.l2_flush = true;
   for (const auto& impl : implementations) {
     if (impl.name == "npp") continue;
-    const Filter& filter = impl.name == "cuda_separable" ? rank1 : dense;
+    const bool rank1_only = impl.name == "cuda_separable" || impl.name == "cuda_fused";
+    const Filter& filter = rank1_only ? rank1 : dense;
     const Problem problem{image, filter, Border::reflect, OutputType::f32};
     const Params params = Params::object();
     ASSERT_FALSE(impl.unsupported(problem, params, context).has_value()) << impl.name;
     auto point = impl.prepare(problem, params, context);
     for (int rep = 0; rep < 3; ++rep) point->execute();
-    const auto result =
-        compare(point->output(), reference_sums(image, filter, Border::reflect), filter);
+    const auto result = compare(point->output(), reference_sums(image, filter, Border::reflect),
+                                filter, gpu_test::weight_roundoff(impl, params));
     EXPECT_EQ(result.beyond, 0u) << impl.name << " max error " << result.max_error;
   }
 }

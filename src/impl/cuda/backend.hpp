@@ -13,7 +13,7 @@
 
 namespace convlab::cuda {
 
-enum class Variant { global, constant, shared, separable, npp };
+enum class Variant { global, constant, shared, separable, regblock, fused, tensor, npp };
 
 // Where channels live in device memory. The runner's image and the output it reads are always
 // interleaved; planar is converted on the host, outside timing (input in prepare, output when
@@ -38,13 +38,23 @@ struct ProblemDesc {
   OutputType output = OutputType::u8;
 };
 
-// The swept launch parameters (axes block, tile, layout, streams).
+// The swept launch parameters (axes block, tile, layout, streams, and the axes of rungs 5-7).
 struct LaunchParams {
   int block_x = 16;
   int block_y = 16;
   int tile = 16;
   Layout layout = Layout::interleaved;
   bool streams = false;
+  int per_thread_x = 8;  // rung 5: outputs per thread along x (pixels of one channel)
+  int per_thread_y = 2;  // rung 5: outputs per thread along y (rows)
+  int strip_w = 32;      // rung 6: strip width in pixels
+  int strip_h = 256;     // rung 6: rows of the segment one block walks down
+  int chunk = 32;        // rung 6: filtered rows produced per step
+  int rows_per_thread = 8;  // rung 6: output rows per thread in the column pass
+  int threads = 256;        // rung 6: threads per block
+  int n_tiles = 8;          // rung 7: 8-column mma tiles per warp
+  int warp_rows = 2;        // rung 7: warps stacked vertically per channel plane
+  int weight_parts = 1;     // rung 7: 1 = fp16 weights, 2 = fp16x2 (high and low parts)
 };
 
 struct PhaseTimes {
@@ -65,6 +75,7 @@ class DeviceRun {
 
 struct DeviceFacts {
   std::string name;
+  std::string pci_bus_id;  // as cudaDeviceGetPCIBusId, e.g. "0000:19:00.0" (NVML finds it by this)
   int compute_major = 0;
   int compute_minor = 0;
   int sm_count = 0;
@@ -80,6 +91,7 @@ struct DeviceFacts {
   int runtime_version = 0;        // as cudaRuntimeGetVersion
   double copy_bytes_per_s = 0.0;  // device-to-device copy, bytes read + written per second
   double fma_per_s = 0.0;         // FP32 fused multiply-adds per second
+  double tensor_fma_per_s = 0.0;  // FP16 x FP16 -> FP32 multiply-adds per second (mma.sync)
   std::uint64_t copy_buffer_bytes = 0;
 };
 

@@ -20,6 +20,7 @@ nlohmann::json describe_cuda_device(const RunContext& context) {
         {"available", true},
         {"device", context.cuda_device},
         {"name", f.name},
+        {"pci_bus_id", f.pci_bus_id},
         {"compute_capability",
          std::to_string(f.compute_major) + "." + std::to_string(f.compute_minor)},
         {"sm_count", f.sm_count},
@@ -37,11 +38,13 @@ nlohmann::json describe_cuda_device(const RunContext& context) {
         {"calibration",
          {{"copy_bytes_per_s", f.copy_bytes_per_s},
           {"fma_per_s", f.fma_per_s},
+          {"tensor_fma_per_s", f.tensor_fma_per_s},
           {"method",
            "best of 10 event-timed runs: a 16-byte-vector copy kernel between two " +
                std::to_string(f.copy_buffer_bytes >> 20) +
-               " MiB device buffers (bytes read + written), and a kernel of independent FP32 FMA "
-               "chains filling every SM"}}},
+               " MiB device buffers (bytes read + written), a kernel of independent FP32 FMA "
+               "chains filling every SM, and one of independent mma.sync m16n8k16 FP16 -> FP32 "
+               "chains (tensor_fma_per_s: 2048 multiply-adds per instruction)"}}},
     };
   } catch (const std::exception& error) {
     return {{"available", false}, {"reason", std::string("CUDA error: ") + error.what()}};

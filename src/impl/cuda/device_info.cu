@@ -8,6 +8,7 @@
 #include "impl/cuda/backend.hpp"
 #include "impl/cuda/buffers.cuh"
 #include "impl/cuda/kernel_plan.cuh"
+#include "impl/cuda/mma.cuh"
 
 namespace convlab::cuda {
 namespace {
@@ -42,6 +43,31 @@ __global__ void fma_kernel(float seed, float* sink) {
   float sum = 0.0f;
 #pragma unroll
   for (int c = 0; c < kFmaChains; ++c) sum += acc[c];
+  if (sum == -1.0f) *sink = sum;
+}
+
+// Tensor-core rate: kMmaChains independent accumulators of kMmaIterations mma.sync m16n8k16
+// (FP16 in, FP32 accumulate) per warp; the operands are small so the sums stay finite.
+constexpr int kMmaChains = 4;
+constexpr int kMmaIterations = 4096;
+constexpr int kMmaThreadsPerBlock = 256;
+constexpr double kMmaMultiplyAdds = 16.0 * 8.0 * 16.0;  // per instruction and warp
+
+__global__ void mma_kernel(std::uint32_t operand, float* sink) {
+  const std::uint32_t a[4] = {operand, operand ^ threadIdx.x, operand, operand};
+  const uint2 b = make_uint2(operand, operand);
+  float acc[kMmaChains][4];
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) acc[c][e] = 0.0f;
+  for (int i = 0; i < kMmaIterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kMmaChains; ++c) mma(acc[c], a, b);
+  }
+  float sum = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c) sum += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
   if (sum == -1.0f) *sink = sum;
 }
 
@@ -91,6 +117,9 @@ DeviceFacts describe_device(int device) {
   CONVLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   DeviceFacts facts;
   facts.name = prop.name;
+  char bus_id[32] = {};
+  CONVLAB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+  facts.pci_bus_id = bus_id;
   facts.compute_major = prop.major;
   facts.compute_minor = prop.minor;
   facts.sm_count = prop.multiProcessorCount;
@@ -157,6 +186,28 @@ DeviceFacts describe_device(int device) {
     const double fmas = static_cast<double>(blocks) * kFmaThreadsPerBlock * kFmaChains *
                         static_cast<double>(kFmaIterations);
     facts.fma_per_s = fmas / (best_ms * 1e-3);
+  }
+
+  // Tensor-core FP16 -> FP32 multiply-add rate (compute capability 8.0 and newer): best of the
+  // repetitions. The operand 0x1400 is the FP16 value 2^-10 in both halves.
+  if (prop.major >= 8) {
+    DeviceBuffer sink;
+    sink.reserve(sizeof(float));
+    const int blocks =
+        prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kMmaThreadsPerBlock);
+    double best_ms = 0.0;
+    for (int rep = 0; rep <= kCalibrationRepetitions; ++rep) {
+      start.record(stream.get());
+      mma_kernel<<<blocks, kMmaThreadsPerBlock, 0, stream.get()>>>(0x14001400u, sink.as<float>());
+      CONVLAB_CUDA_CHECK_LAUNCH("mma_kernel");
+      stop.record(stream.get());
+      CONVLAB_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+      const double ms = elapsed_ms(start, stop);
+      if (rep > 0 && (best_ms == 0.0 || ms < best_ms)) best_ms = ms;
+    }
+    const double warps = static_cast<double>(blocks) * kMmaThreadsPerBlock / 32.0;
+    const double macs = warps * kMmaChains * kMmaIterations * kMmaMultiplyAdds;
+    facts.tensor_fma_per_s = macs / (best_ms * 1e-3);
   }
   return facts;
 }

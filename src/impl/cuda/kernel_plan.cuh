@@ -63,6 +63,14 @@ std::optional<std::string> separable_unsupported(const ProblemDesc&, const Launc
                                                  int device);
 std::unique_ptr<KernelPlan> make_separable_plan(const ProblemDesc&, const LaunchParams&,
                                                 int device);
+std::optional<std::string> regblock_unsupported(const ProblemDesc&, const LaunchParams&,
+                                                int device);
+std::unique_ptr<KernelPlan> make_regblock_plan(const ProblemDesc&, const LaunchParams&,
+                                               int device);
+std::optional<std::string> fused_unsupported(const ProblemDesc&, const LaunchParams&, int device);
+std::unique_ptr<KernelPlan> make_fused_plan(const ProblemDesc&, const LaunchParams&, int device);
+std::optional<std::string> tensor_unsupported(const ProblemDesc&, const LaunchParams&, int device);
+std::unique_ptr<KernelPlan> make_tensor_plan(const ProblemDesc&, const LaunchParams&, int device);
 std::optional<std::string> npp_unsupported(const ProblemDesc&, const LaunchParams&, int device);
 std::unique_ptr<KernelPlan> make_npp_plan(const ProblemDesc&, const LaunchParams&, int device);
 

@@ -301,6 +301,12 @@ std::optional<std::string> variant_unsupported(Variant variant, const ProblemDes
       return shared_unsupported(problem, params, device);
     case Variant::separable:
       return separable_unsupported(problem, params, device);
+    case Variant::regblock:
+      return regblock_unsupported(problem, params, device);
+    case Variant::fused:
+      return fused_unsupported(problem, params, device);
+    case Variant::tensor:
+      return tensor_unsupported(problem, params, device);
     case Variant::npp:
       return npp_unsupported(problem, params, device);
   }
@@ -323,6 +329,15 @@ std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
       break;
     case Variant::separable:
       plan = make_separable_plan(problem, params, device);
+      break;
+    case Variant::regblock:
+      plan = make_regblock_plan(problem, params, device);
+      break;
+    case Variant::fused:
+      plan = make_fused_plan(problem, params, device);
+      break;
+    case Variant::tensor:
+      plan = make_tensor_plan(problem, params, device);
       break;
     case Variant::npp:
       plan = make_npp_plan(problem, params, device);

@@ -1,6 +1,7 @@
 // Registration of the CUDA implementations: names, axes, descriptions and the reasons a point is
 // skipped. Always compiled, also without nvcc, so configs naming cuda_* validate everywhere; the
 // work itself goes through backend.hpp to the .cu files (or to no_cuda/ stubs).
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -38,6 +39,69 @@ AxisSpec tile_axis() {
   return axis;
 }
 
+AxisSpec pair_axis(std::string name, std::string help, int x, int y, int max_value) {
+  AxisSpec axis;
+  axis.name = std::move(name);
+  axis.kind = AxisKind::integer_pair;
+  axis.help = std::move(help);
+  axis.default_value = nlohmann::json::array({x, y});
+  axis.min_value = 1;
+  axis.max_value = max_value;
+  return axis;
+}
+
+AxisSpec integer_axis(std::string name, std::string help, int default_value, int max_value) {
+  AxisSpec axis;
+  axis.name = std::move(name);
+  axis.kind = AxisKind::integer;
+  axis.help = std::move(help);
+  axis.default_value = default_value;
+  axis.min_value = 1;
+  axis.max_value = max_value;
+  return axis;
+}
+
+// Rung 5's axes: outputs per thread and threads per channel plane.
+std::vector<AxisSpec> regblock_axes() {
+  return {pair_axis("per_thread",
+                    "outputs per thread [x, y]: x adjacent pixels of one channel (4 or 8) on y rows "
+                    "(1, 2 or 4); the tile is block x per_thread",
+                    8, 2, 8),
+          pair_axis("block",
+                    "threads per block and channel plane [x, y] (the block has x * y * channels "
+                    "threads); x a multiple of 32 / per_thread x, y of per_thread x",
+                    4, 16, 1024)};
+}
+
+// Rung 6's axes: strip geometry, rows per step, threads.
+std::vector<AxisSpec> fused_axes() {
+  return {pair_axis("strip",
+                    "[width, height] in pixels of the strip one block walks down: width 32 or 64, "
+                    "height any (rows per block)",
+                    32, 256, 1 << 20),
+          integer_axis("chunk", "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)",
+                       32, 1024),
+          integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
+          integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
+}
+
+// Rung 7's axes: warp tile, warps per block and channel, weight precision.
+std::vector<AxisSpec> tensor_axes() {
+  AxisSpec weights;
+  weights.name = "weights";
+  weights.kind = AxisKind::choice;
+  weights.help =
+      "weight precision on the tensor cores: fp16 (one product, weights rounded to 2^-11) or "
+      "fp16x2 (high and low fp16 parts, two products, about 2^-22)";
+  weights.default_value = "fp16";
+  weights.choices = {"fp16", "fp16x2"};
+  return {integer_axis("n_tiles", "8-column mma tiles per warp (4 or 8): a warp computes 16 rows x "
+                                  "8 n_tiles pixels of one channel",
+                       8, 8),
+          integer_axis("warp_rows", "warps stacked vertically per channel plane in a block", 2, 32),
+          weights};
+}
+
 AxisSpec layout_axis() {
   AxisSpec axis;
   axis.name = "layout";
@@ -72,6 +136,22 @@ cuda::LaunchParams launch_params(const Params& params) {
     launch.layout = params.at("layout").get<std::string>() == "planar" ? cuda::Layout::planar
                                                                        : cuda::Layout::interleaved;
   if (params.contains("streams")) launch.streams = params.at("streams").get<bool>();
+  if (params.contains("per_thread")) {
+    launch.per_thread_x = params.at("per_thread").at(0).get<int>();
+    launch.per_thread_y = params.at("per_thread").at(1).get<int>();
+  }
+  if (params.contains("strip")) {
+    launch.strip_w = params.at("strip").at(0).get<int>();
+    launch.strip_h = params.at("strip").at(1).get<int>();
+  }
+  if (params.contains("chunk")) launch.chunk = params.at("chunk").get<int>();
+  if (params.contains("rows_per_thread"))
+    launch.rows_per_thread = params.at("rows_per_thread").get<int>();
+  if (params.contains("threads")) launch.threads = params.at("threads").get<int>();
+  if (params.contains("n_tiles")) launch.n_tiles = params.at("n_tiles").get<int>();
+  if (params.contains("warp_rows")) launch.warp_rows = params.at("warp_rows").get<int>();
+  if (params.contains("weights"))
+    launch.weight_parts = params.at("weights").get<std::string>() == "fp16x2" ? 2 : 1;
   return launch;
 }
 
@@ -117,11 +197,11 @@ std::optional<std::string> semantic_unsupported(Variant variant, const Problem& 
         "layout: planar");
   if (launch.block_x < 1 || launch.block_y < 1 || launch.tile < 1)
     return std::string("block and tile must be positive");
-  if (variant == Variant::separable) {
+  if (variant == Variant::separable || variant == Variant::fused) {
     if (!filter.separable)
       return "kernel " + filter.name +
-             " is not separable (rank > 1): cuda_separable needs a "
-             "rank-1 kernel";
+             " is not separable (rank > 1): " + (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
+             " needs a rank-1 kernel";
     if (filter.row.size() != static_cast<size_t>(filter.size) ||
         filter.column.size() != static_cast<size_t>(filter.size))
       return "kernel " + filter.name +
@@ -175,7 +255,15 @@ Implementation make_cuda_implementation(std::string name, Variant variant, std::
   impl.name = std::move(name);
   impl.family = "cuda";
   impl.description = std::move(description);
-  impl.factored = variant == Variant::separable;  // roofline counts 2K multiply-adds per value
+  impl.factored = variant == Variant::separable || variant == Variant::fused;
+  if (variant == Variant::tensor) {
+    impl.arithmetic = "tensor_fp16";
+    // fp16: each weight rounded to FP16 (2^-11); fp16x2: high part plus FP16-rounded remainder.
+    impl.weight_roundoff = [](const Params& params) {
+      return params.value("weights", std::string("fp16")) == "fp16x2" ? std::ldexp(1.0, -22)
+                                                                      : std::ldexp(1.0, -11);
+    };
+  }  // roofline counts 2K multiply-adds per value
   impl.axes = std::move(axes);
   impl.unsupported = [variant](const Problem& problem, const Params& params,
                                const RunContext& context) -> std::optional<std::string> {
@@ -227,6 +315,37 @@ std::vector<Implementation> make_cuda_implementations() {
       "CUDA, rank-1 kernels only: shared-memory tiled row pass then column pass through a float "
       "intermediate (2K instead of K^2 multiply-adds)",
       {tile_axis(), block_axis(), layout_axis(), streams_axis()}));
+  {
+    std::vector<AxisSpec> axes = regblock_axes();
+    axes.push_back(layout_axis());
+    axes.push_back(streams_axis());
+    impls.push_back(make_cuda_implementation(
+        "cuda_regblock", Variant::regblock,
+        "CUDA, register-blocked direct: each thread computes per_thread outputs from a register "
+        "window of planar float rows staged in shared memory; 16-byte loads, coalesced stores",
+        std::move(axes)));
+  }
+  {
+    std::vector<AxisSpec> axes = fused_axes();
+    axes.push_back(layout_axis());
+    axes.push_back(streams_axis());
+    impls.push_back(make_cuda_implementation(
+        "cuda_fused", Variant::fused,
+        "CUDA, rank-1 kernels only: one kernel walks down image strips, row pass into a ring of "
+        "K + chunk - 1 filtered rows in shared memory, column pass from the ring; no intermediate "
+        "image",
+        std::move(axes)));
+  }
+  {
+    std::vector<AxisSpec> axes = tensor_axes();
+    axes.push_back(layout_axis());
+    axes.push_back(streams_axis());
+    impls.push_back(make_cuda_implementation(
+        "cuda_tensor", Variant::tensor,
+        "CUDA, direct convolution on the tensor cores: each kernel row as a banded Toeplitz matrix "
+        "times 16 input rows (mma.sync m16n8k16, u8 values exact in FP16, FP32 accumulation)",
+        std::move(axes)));
+  }
   impls.push_back(make_cuda_implementation(
       "npp", Variant::npp,
       "NVIDIA NPP nppiFilterBorder32f_8u_C1R/C3R (vendor peer; replicate border, u8 output)",
