@@ -12,8 +12,8 @@ namespace {
 using NvmlReturn = int;
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr NvmlReturn kNvmlSuccess = 0;
-constexpr int kNvmlClockSm = 1;       // NVML_CLOCK_SM
-constexpr int kNvmlClockMemory = 2;   // NVML_CLOCK_MEM
+constexpr int kNvmlClockSm = 1;         // NVML_CLOCK_SM
+constexpr int kNvmlClockMemory = 2;     // NVML_CLOCK_MEM
 constexpr int kNvmlTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
 
 using InitFn = NvmlReturn (*)();

@@ -81,12 +81,9 @@ double weight_roundoff(const Implementation& impl, const Params& params) {
 }
 
 json clock_json(const GpuClockSample& s) {
-  return {{"sm_clock_mhz", s.sm_clock_mhz},
-          {"max_sm_clock_mhz", s.max_sm_clock_mhz},
-          {"memory_clock_mhz", s.memory_clock_mhz},
-          {"reasons", clock_reason_names(s.reasons)},
-          {"temperature_c", s.temperature_c},
-          {"power_w", s.power_w}};
+  return {{"sm_clock_mhz", s.sm_clock_mhz},         {"max_sm_clock_mhz", s.max_sm_clock_mhz},
+          {"memory_clock_mhz", s.memory_clock_mhz}, {"reasons", clock_reason_names(s.reasons)},
+          {"temperature_c", s.temperature_c},       {"power_w", s.power_w}};
 }
 
 // The GPU's clocks when a point's repetitions start and end, and whether it ran slowed down:
@@ -277,11 +274,12 @@ class Run {
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record["timing"] = to_json(samples);
-      if (clocks_at_start) record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
-      const Verification verification =
-          verify_output(prepared->output(), reference_for(point, problem),
-                        verification_tolerance(point.output, filter,
-                                               weight_roundoff(*point.implementation, point.params)));
+      if (clocks_at_start)
+        record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
+      const Verification verification = verify_output(
+          prepared->output(), reference_for(point, problem),
+          verification_tolerance(point.output, filter,
+                                 weight_roundoff(*point.implementation, point.params)));
       record["verification"] = to_json(verification);
       if (!verification.ok) {
         record["status"] = "failed";

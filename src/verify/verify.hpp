@@ -23,8 +23,8 @@ struct Verification {
 //
 // weight_roundoff > 0 (weights multiplied in a coarser format, e.g. FP16 on tensor cores, unit
 // roundoff u): f32 adds the error of that rounding, 255 * (u * sum|w| + K^2 * 2^-25) (2^-25 bounds
-// weights below FP16's normal range, flushed or rounded to its subnormal step). u8 stays 1 as long as
-// that term is below 0.5: the rounded sum is then at most one level off.
+// weights below FP16's normal range, flushed or rounded to its subnormal step). u8 stays 1 as long
+// as that term is below 0.5: the rounded sum is then at most one level off.
 double verification_tolerance(OutputType type, const Filter& filter, double weight_roundoff = 0.0);
 
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);

@@ -61,34 +61,39 @@ std::vector<Case> all_cases() {
     cases.push_back({tiled, with(planar, {{"tile", 8}, {"block", {32, 8}}})});
     cases.push_back({tiled, with(planar_streams, {{"tile", 32}, {"block", {16, 16}}})});
   }
-  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {8, 2}}, {"block", {4, 16}}})});
-  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {4, 1}}, {"block", {8, 4}}})});
-  cases.push_back({"cuda_regblock", with(interleaved, {{"per_thread", {8, 4}}, {"block", {8, 8}}})});
+  cases.push_back(
+      {"cuda_regblock", with(interleaved, {{"per_thread", {8, 2}}, {"block", {4, 16}}})});
+  cases.push_back(
+      {"cuda_regblock", with(interleaved, {{"per_thread", {4, 1}}, {"block", {8, 4}}})});
+  cases.push_back(
+      {"cuda_regblock", with(interleaved, {{"per_thread", {8, 4}}, {"block", {8, 8}}})});
   cases.push_back({"cuda_regblock", with(planar, {{"per_thread", {4, 2}}, {"block", {16, 8}}})});
   cases.push_back(
       {"cuda_regblock", with(planar_streams, {{"per_thread", {8, 1}}, {"block", {4, 8}}})});
   const json fused_default = {
       {"strip", {32, 256}}, {"chunk", 32}, {"rows_per_thread", 8}, {"threads", 256}};
   cases.push_back({"cuda_fused", with(interleaved, fused_default)});
-  cases.push_back({"cuda_fused", with(interleaved, {{"strip", {64, 13}},
-                                                    {"chunk", 8},
-                                                    {"rows_per_thread", 4},
-                                                    {"threads", 64}})});
-  cases.push_back({"cuda_fused", with(interleaved, {{"strip", {32, 7}},
-                                                    {"chunk", 4},
-                                                    {"rows_per_thread", 4},
-                                                    {"threads", 32}})});
+  cases.push_back(
+      {"cuda_fused",
+       with(interleaved,
+            {{"strip", {64, 13}}, {"chunk", 8}, {"rows_per_thread", 4}, {"threads", 64}})});
+  cases.push_back(
+      {"cuda_fused",
+       with(interleaved,
+            {{"strip", {32, 7}}, {"chunk", 4}, {"rows_per_thread", 4}, {"threads", 32}})});
   cases.push_back({"cuda_fused", with(planar, fused_default)});
-  cases.push_back({"cuda_fused", with(planar_streams, {{"strip", {64, 40}},
-                                                       {"chunk", 16},
-                                                       {"rows_per_thread", 8},
-                                                       {"threads", 128}})});
-  cases.push_back({"cuda_tensor", with(interleaved, {{"n_tiles", 8}, {"warp_rows", 2}, {"weights", "fp16"}})});
   cases.push_back(
-      {"cuda_tensor", with(interleaved, {{"n_tiles", 4}, {"warp_rows", 1}, {"weights", "fp16x2"}})});
-  cases.push_back({"cuda_tensor", with(planar, {{"n_tiles", 8}, {"warp_rows", 3}, {"weights", "fp16"}})});
+      {"cuda_fused",
+       with(planar_streams,
+            {{"strip", {64, 40}}, {"chunk", 16}, {"rows_per_thread", 8}, {"threads", 128}})});
   cases.push_back(
-      {"cuda_tensor", with(planar_streams, {{"n_tiles", 4}, {"warp_rows", 2}, {"weights", "fp16x2"}})});
+      {"cuda_tensor", with(interleaved, {{"n_tiles", 8}, {"warp_rows", 2}, {"weights", "fp16"}})});
+  cases.push_back({"cuda_tensor",
+                   with(interleaved, {{"n_tiles", 4}, {"warp_rows", 1}, {"weights", "fp16x2"}})});
+  cases.push_back(
+      {"cuda_tensor", with(planar, {{"n_tiles", 8}, {"warp_rows", 3}, {"weights", "fp16"}})});
+  cases.push_back({"cuda_tensor", with(planar_streams,
+                                       {{"n_tiles", 4}, {"warp_rows", 2}, {"weights", "fp16x2"}})});
   cases.push_back({"npp", interleaved});
   cases.push_back({"npp", planar});
   cases.push_back({"npp", planar_streams});
@@ -212,7 +217,8 @@ TEST(CudaSkips, ReasonsForUnfitPoints) {
   ASSERT_TRUE(fused.has_value());
   EXPECT_NE(fused->find("not separable"), std::string::npos) << *fused;
 
-  auto regblock_shape = reason_of("cuda_regblock", problem, {{"per_thread", {8, 2}}, {"block", {6, 8}}});
+  auto regblock_shape =
+      reason_of("cuda_regblock", problem, {{"per_thread", {8, 2}}, {"block", {6, 8}}});
   ASSERT_TRUE(regblock_shape.has_value());
   EXPECT_NE(regblock_shape->find("multiple"), std::string::npos) << *regblock_shape;
   auto regblock_threads =
@@ -278,7 +284,8 @@ TEST(CudaLarge, GenericKAndL2Flush) {
     const bool rank1_only = impl.name == "cuda_separable" || impl.name == "cuda_fused";
     const Filter& filter = rank1_only ? rank1 : dense;
     const Problem problem{image, filter, Border::reflect, OutputType::f32};
-    const Params params = Params::object();
+    Params params = Params::object();  // every axis at its default, as a config leaves them
+    for (const auto& axis : impl.axes) params[axis.name] = axis.default_value;
     ASSERT_FALSE(impl.unsupported(problem, params, context).has_value()) << impl.name;
     auto point = impl.prepare(problem, params, context);
     for (int rep = 0; rep < 3; ++rep) point->execute();

@@ -1,6 +1,6 @@
 // Rung 5, cuda_regblock: register blocking. Each thread computes a small block of outputs
-// (`per_thread` = [NX, MY]: NX adjacent pixels of one channel on each of MY rows) and every value it
-// loads feeds several of them from registers.
+// (`per_thread` = [NX, MY]: NX adjacent pixels of one channel on each of MY rows) and every value
+// it loads feeds several of them from registers.
 //
 // What changes relative to rung 3 (cuda_shared), and why it is faster:
 // - Rung 3 issues one shared-memory load per multiply-add (the tap's input value), so the load
@@ -41,9 +41,9 @@ constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr int kMaxKernelSize = 63;
 
 struct Geometry {
-  int nx, my;      // outputs per thread
-  int bx, by;      // threads per plane
-  int channels;    // planes (1 for planar launches)
+  int nx, my;    // outputs per thread
+  int bx, by;    // threads per plane
+  int channels;  // planes (1 for planar launches)
   int ksize;
   __host__ __device__ int tile_w() const { return bx * nx; }
   __host__ __device__ int tile_h() const { return by * my; }
@@ -51,15 +51,24 @@ struct Geometry {
   __host__ __device__ int pitch() const { return skewed_pitch(tile_w() - nx + window()); }
   __host__ __device__ int footprint_rows() const { return tile_h() + ksize - 1; }
   __host__ __device__ int weight_pitch() const { return round_up4(ksize); }
-  __host__ __device__ size_t weight_bytes() const { return static_cast<size_t>(ksize) * weight_pitch() * 4; }
+  __host__ __device__ size_t weight_bytes() const {
+    return static_cast<size_t>(ksize) * weight_pitch() * 4;
+  }
   __host__ __device__ size_t input_bytes() const {
     return static_cast<size_t>(channels) * footprint_rows() * pitch() * 4;
   }
   __host__ __device__ size_t output_bytes(size_t value_bytes) const {
     return static_cast<size_t>(tile_h()) * tile_w() * channels * value_bytes;
   }
+  // Raw copies of the footprint rows (planar_staging.cuh), after the output tile.
+  __host__ __device__ size_t raw_bytes() const {
+    return static_cast<size_t>(footprint_rows()) * raw_row_pitch(tile_w() + ksize - 1, channels);
+  }
+  __host__ __device__ size_t raw_offset(size_t value_bytes) const {
+    return (weight_bytes() + input_bytes() + output_bytes(value_bytes) + 15) / 16 * 16;
+  }
   __host__ __device__ size_t shared_bytes(size_t value_bytes) const {
-    return weight_bytes() + input_bytes() + round_up4(static_cast<int>(output_bytes(value_bytes)));
+    return raw_offset(value_bytes) + raw_bytes();
   }
 };
 
@@ -131,8 +140,8 @@ __device__ __forceinline__ void accumulate_row_generic(float (&acc)[MY][NX], con
 
 template <int KT, int C, int NX, int MY, typename OutT>
 __global__ void regblock_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
-                                const float* __restrict__ weights, int width, int height,
-                                int ksize, Border border, int bx, int by) {
+                                const float* __restrict__ weights, int width, int height, int ksize,
+                                Border border, int bx, int by) {
   extern __shared__ __align__(16) float s_mem[];
   Geometry g{NX, MY, bx, by, C, KT > 0 ? KT : ksize};
   const int K = g.ksize;
@@ -146,14 +155,20 @@ __global__ void regblock_kernel(const std::uint8_t* __restrict__ in, OutT* __res
   const PlanarFootprint footprint{s_weights + K * wpitch, g.pitch(),
                                   g.footprint_rows() * g.pitch()};
   OutT* s_out = reinterpret_cast<OutT*>(footprint.data + C * footprint.plane_stride);
+  const RawRows raw{reinterpret_cast<std::uint8_t*>(s_mem) + g.raw_offset(sizeof(OutT)),
+                    raw_row_pitch(tile_w + K - 1, C)};
+  const RowSource source{in, in + static_cast<size_t>(width) * height * C, width, height, border};
+  copy_rows_async<C>(raw, source, y0 - r, g.footprint_rows(), x0 - r, tile_w + K - 1);
 
   for (int i = threadIdx.x; i < K * wpitch; i += blockDim.x) {
     const int ky = i / wpitch;
     const int kx = i - ky * wpitch;
     s_weights[i] = kx < K ? weights[ky * K + kx] : 0.0f;
   }
-  stage_rows_planar<C, float>(footprint, in, width, height, y0 - r, g.footprint_rows(), x0 - r,
-                       tile_w + K - 1, border);
+  wait_async_copies<0>();
+  __syncthreads();
+  convert_rows<C, float>(footprint, raw, source, y0 - r, g.footprint_rows(), x0 - r,
+                         tile_w + K - 1);
   __syncthreads();
 
   const ThreadPlace p = thread_place<NX>(bx, by);
@@ -228,8 +243,12 @@ class RegblockPlan final : public KernelPlan {
  private:
   size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   Geometry geometry(int channels) const {
-    return Geometry{params_.per_thread_x, params_.per_thread_y, params_.block_x, params_.block_y,
-                    channels, ksize_};
+    return Geometry{params_.per_thread_x,
+                    params_.per_thread_y,
+                    params_.block_x,
+                    params_.block_y,
+                    channels,
+                    ksize_};
   }
 
   template <typename F>
@@ -299,15 +318,15 @@ std::optional<std::string> regblock_unsupported(const ProblemDesc& problem,
   const int max_threads = device_limits(device).max_threads_per_block;
   if (threads > max_threads)
     return "block " + std::to_string(params.block_x) + "x" + std::to_string(params.block_y) +
-           " per channel x " + std::to_string(channels) + " channel(s) = " +
-           std::to_string(threads) + " threads exceeds the device's " +
+           " per channel x " + std::to_string(channels) +
+           " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(max_threads) + " threads per block";
   const Geometry g{nx, my, params.block_x, params.block_y, channels, problem.ksize};
   const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
-    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
-           std::to_string(problem.ksize) + " and " + std::to_string(channels) +
+    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) +
+           " with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
            " channel(s) needs " + std::to_string(bytes) +
            " bytes of shared memory, more than the device's " + std::to_string(limit) +
            " per block";

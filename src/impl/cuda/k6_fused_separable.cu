@@ -50,14 +50,28 @@ struct FusedGeometry {
   int channels;
   int ksize;
   __host__ __device__ int window() const { return round_up4(kRowPixels + ksize - 1); }
-  __host__ __device__ int staged_pitch() const { return skewed_pitch(strip_w - kRowPixels + window()); }
+  __host__ __device__ int staged_pitch() const {
+    return skewed_pitch(strip_w - kRowPixels + window());
+  }
   __host__ __device__ int ring_rows() const { return chunk + ksize - 1; }
   __host__ __device__ int ring_pitch() const { return skewed_pitch(strip_w * channels); }
+  // A step stages `chunk` rows, the first one K - 1 (the ring's prologue).
+  __host__ __device__ int stage_rows() const { return chunk > ksize - 1 ? chunk : ksize - 1; }
   __host__ __device__ size_t staged_floats() const {
-    return static_cast<size_t>(channels) * chunk * staged_pitch();
+    return static_cast<size_t>(channels) * stage_rows() * staged_pitch();
   }
-  __host__ __device__ size_t ring_floats() const { return static_cast<size_t>(ring_rows()) * ring_pitch(); }
-  __host__ __device__ size_t shared_bytes() const { return (staged_floats() + ring_floats()) * sizeof(float); }
+  __host__ __device__ size_t ring_floats() const {
+    return static_cast<size_t>(ring_rows()) * ring_pitch();
+  }
+  __host__ __device__ int raw_pitch() const { return raw_row_pitch(strip_w + ksize - 1, channels); }
+  __host__ __device__ size_t raw_buffer_bytes() const {
+    return static_cast<size_t>(stage_rows()) * raw_pitch();
+  }
+  // Staged rows and ring (floats), then two raw buffers: the copies of the next step's rows land
+  // in one while the other is converted.
+  __host__ __device__ size_t shared_bytes() const {
+    return (staged_floats() + ring_floats()) * sizeof(float) + 2 * raw_buffer_bytes();
+  }
 };
 
 // The ring: filtered rows, interleaved values, row t of the segment in slot t % rows.
@@ -95,8 +109,8 @@ __device__ void row_pass(const PlanarFootprint& staged, const Ring& ring, int fi
     float acc[C][kRowPixels];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      const float* src = staged.data + c * staged.plane_stride + row * staged.pitch +
-                         tx * kRowPixels;
+      const float* src =
+          staged.data + c * staged.plane_stride + row * staged.pitch + tx * kRowPixels;
 #pragma unroll
       for (int j = 0; j < kRowPixels; ++j) acc[c][j] = 0.0f;
       if constexpr (KT > 0) {
@@ -170,8 +184,7 @@ __device__ __forceinline__ void fma4(float4& acc, float w, const float4& v) {
 // yk - r. Each thread: 4 adjacent values on MY rows.
 template <int KT, int MY, typename OutT>
 __device__ void column_pass(const Ring& ring, OutT* out, int width, int height, int channels,
-                            int x0, int yk, int y_end, int t0, int chunk, int strip_values,
-                            int K) {
+                            int x0, int yk, int y_end, int t0, int chunk, int strip_values, int K) {
   const int columns = strip_values / 4;
   const int valid_values = min(strip_values, (width - x0) * channels);
   const int items = columns * (chunk / MY);
@@ -214,33 +227,60 @@ __device__ void column_pass(const Ring& ring, OutT* out, int width, int height, 
   }
 }
 
+// The rows a step filters into the ring: step 0 the K - 1 rows above and below the segment's first
+// output row (the prologue), step i >= 1 the `chunk` rows that complete output chunk i - 1.
+struct Step {
+  int first_row;
+  int rows;
+};
+__device__ __forceinline__ Step step_rows(int step, int segment_start, int r, int chunk) {
+  if (step == 0) return {segment_start - r, 2 * r};
+  return {segment_start + r + (step - 1) * chunk, chunk};
+}
+
 template <int KT, int C, int SW, int MY, typename OutT>
-__global__ void fused_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
-                             int width, int height, int ksize, Border border, int segment,
-                             int chunk) {
+__global__ void fused_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out, int width,
+                             int height, int ksize, Border border, int segment, int chunk) {
   extern __shared__ __align__(16) float s_mem[];
   const FusedGeometry g{SW, chunk, C, KT > 0 ? KT : ksize};
   const int K = g.ksize;
   const int r = K / 2;
-  const PlanarFootprint staged{s_mem, g.staged_pitch(), chunk * g.staged_pitch()};
+  const PlanarFootprint staged{s_mem, g.staged_pitch(), g.stage_rows() * g.staged_pitch()};
   const Ring ring{s_mem + g.staged_floats(), g.ring_rows(), g.ring_pitch()};
+  std::uint8_t* raw_base = reinterpret_cast<std::uint8_t*>(ring.data + g.ring_floats());
+  // Buffer `parity` of the two (a select, not an indexed array, which would live in local memory
+  // and hide from the compiler that the pointers are shared).
+  auto raw = [&](int parity) {
+    return RawRows{raw_base + (parity ? g.raw_buffer_bytes() : 0), g.raw_pitch()};
+  };
+  const RowSource source{in, in + static_cast<size_t>(width) * height * C, width, height, border};
   const int x0 = blockIdx.x * SW;
   const int ys = blockIdx.y * segment;
   const int ye = min(ys + segment, height);
   const int base = ys - r;  // image row of ring index 0
-  int produced = base;      // next image row to filter into the ring
-  for (int yk = ys; yk < ye; yk += chunk) {
-    const int wanted = yk + chunk + r;
-    while (produced < wanted) {
-      const int n = min(chunk, wanted - produced);
-      __syncthreads();  // the previous step's readers of the staged rows and ring slots are done
-      stage_rows_planar<C, float>(staged, in, width, height, produced, n, x0 - r, SW + K - 1, border);
-      __syncthreads();
-      row_pass<KT, C>(staged, ring, produced - base, n, SW, K);
-      produced += n;
+  const int steps = 1 + (ye - ys + chunk - 1) / chunk;
+
+  Step next = step_rows(0, ys, r, chunk);
+  copy_rows_async<C>(raw(0), source, next.first_row, next.rows, x0 - r, SW + K - 1);
+  for (int step = 0; step < steps; ++step) {
+    const Step current = next;
+    if (step + 1 < steps) {
+      next = step_rows(step + 1, ys, r, chunk);
+      copy_rows_async<C>(raw((step + 1) & 1), source, next.first_row, next.rows, x0 - r,
+                         SW + K - 1);
+      wait_async_copies<1>();  // this step's copies have landed, the next step's are in flight
+    } else {
+      wait_async_copies<0>();
     }
+    __syncthreads();  // copies visible; the previous step's readers of staged rows and ring done
+    convert_rows<C, float>(staged, raw(step & 1), source, current.first_row, current.rows, x0 - r,
+                           SW + K - 1);
     __syncthreads();
-    column_pass<KT, MY, OutT>(ring, out, width, height, C, x0, yk, min(yk + chunk, ye), yk - r - base,
+    row_pass<KT, C>(staged, ring, current.first_row - base, current.rows, SW, K);
+    if (step == 0) continue;
+    __syncthreads();
+    const int yk = ys + (step - 1) * chunk;
+    column_pass<KT, MY, OutT>(ring, out, width, height, C, x0, yk, min(yk + chunk, ye), yk - ys,
                               chunk, SW * C, K);
   }
 }
@@ -274,7 +314,8 @@ class FusedPlan final : public KernelPlan {
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const FusedGeometry g = geometry(image.channels);
-    const dim3 grid(ceil_div(image.width, params_.strip_w), ceil_div(image.height, params_.strip_h));
+    const dim3 grid(ceil_div(image.width, params_.strip_w),
+                    ceil_div(image.height, params_.strip_h));
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
       kernel<<<grid, params_.threads, g.shared_bytes(), stream>>>(
@@ -305,7 +346,7 @@ class FusedPlan final : public KernelPlan {
     });
   }
 
-  // Strip width 32 or 64 pixels; column-pass rows per thread 4 or 8.
+  // Strip width 32, 64 or 128 pixels; column-pass rows per thread 4 or 8.
   template <typename F>
   static void with_strip_and_rows(int strip_w, int rows, F&& f) {
     auto with_rows = [&](auto sw) {
@@ -315,7 +356,9 @@ class FusedPlan final : public KernelPlan {
         f(sw, std::integral_constant<int, 4>{});
       }
     };
-    if (strip_w == 64) {
+    if (strip_w == 128) {
+      with_rows(std::integral_constant<int, 128>{});
+    } else if (strip_w == 64) {
       with_rows(std::integral_constant<int, 64>{});
     } else {
       with_rows(std::integral_constant<int, 32>{});
@@ -337,11 +380,11 @@ std::optional<std::string> fused_unsupported(const ProblemDesc& problem, const L
   if (problem.ksize >= kFactorCapacity)
     return "kernel size " + std::to_string(problem.ksize) + " exceeds the " +
            std::to_string(kFactorCapacity - 1) + " taps of __constant__ memory reserved per factor";
-  if (params.strip_w != 32 && params.strip_w != 64)
-    return "strip width " + std::to_string(params.strip_w) + " is not compiled: 32 or 64 pixels";
+  if (params.strip_w != 32 && params.strip_w != 64 && params.strip_w != 128)
+    return "strip width " + std::to_string(params.strip_w) +
+           " is not compiled: 32, 64 or 128 pixels";
   if (params.rows_per_thread != 4 && params.rows_per_thread != 8)
-    return "rows_per_thread " + std::to_string(params.rows_per_thread) +
-           " is not compiled: 4 or 8";
+    return "rows_per_thread " + std::to_string(params.rows_per_thread) + " is not compiled: 4 or 8";
   if (params.chunk % params.rows_per_thread != 0)
     return "chunk " + std::to_string(params.chunk) + " must be a multiple of rows_per_thread " +
            std::to_string(params.rows_per_thread);

@@ -73,8 +73,21 @@ struct TensorGeometry {
   __host__ __device__ size_t output_bytes(size_t value_bytes) const {
     return static_cast<size_t>(tile_h()) * tile_w() * channels * value_bytes;
   }
-  __host__ __device__ size_t shared_bytes(size_t value_bytes) const {
-    return input_bytes() + output_bytes(value_bytes);
+  __host__ __device__ size_t raw_bytes() const {
+    return static_cast<size_t>(rows()) * raw_row_pitch(span(), channels);
+  }
+  __host__ __device__ size_t raw_offset(size_t value_bytes) const {
+    return (input_bytes() + output_bytes(value_bytes) + 15) / 16 * 16;
+  }
+  // The B fragments of every kernel row, after the raw rows.
+  __host__ __device__ size_t fragment_bytes(int parts) const {
+    return static_cast<size_t>(ksize) * ksteps(ksize) * parts * 32 * 8;
+  }
+  __host__ __device__ size_t fragment_offset(size_t value_bytes) const {
+    return raw_offset(value_bytes) + (raw_bytes() + 15) / 16 * 16;
+  }
+  __host__ __device__ size_t shared_bytes(size_t value_bytes, int parts) const {
+    return fragment_offset(value_bytes) + fragment_bytes(parts);
   }
 };
 
@@ -91,8 +104,8 @@ __device__ void zero_padding(__half* data, int rows_total, int span, int pitch) 
 // B fragments: [ky][s][part][lane] as uint2 (two half2 registers), built on the host.
 template <int KT, int C, int NT, int PARTS, typename OutT>
 __global__ void tensor_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
-                              const uint2* __restrict__ fragments, int width, int height,
-                              int ksize, Border border, int warp_rows) {
+                              const uint2* __restrict__ fragments, int width, int height, int ksize,
+                              Border border, int warp_rows) {
   extern __shared__ __align__(16) unsigned char s_raw[];
   const TensorGeometry g{NT, warp_rows, C, KT > 0 ? KT : ksize};
   const int K = g.ksize;
@@ -103,9 +116,20 @@ __global__ void tensor_kernel(const std::uint8_t* __restrict__ in, OutT* __restr
   const Planar<__half> staged{reinterpret_cast<__half*>(s_raw), g.pitch(), g.rows() * g.pitch()};
   OutT* s_out = reinterpret_cast<OutT*>(s_raw + g.input_bytes());
 
-  stage_rows_planar<C, __half>(staged, in, width, height, y0 - r, g.rows(), x0 - r, g.span(),
-                               border);
+  const RawRows raw{s_raw + g.raw_offset(sizeof(OutT)), raw_row_pitch(g.span(), C)};
+  const RowSource source{in, in + static_cast<size_t>(width) * height * C, width, height, border};
+  uint2* s_fragments = reinterpret_cast<uint2*>(s_raw + g.fragment_offset(sizeof(OutT)));
+  {
+    const auto* from = reinterpret_cast<const std::uint8_t*>(fragments);
+    auto* to = reinterpret_cast<std::uint8_t*>(s_fragments);
+    const int chunks = static_cast<int>(g.fragment_bytes(PARTS) / 16);
+    for (int k = threadIdx.x; k < chunks; k += blockDim.x) copy16_async(to + 16 * k, from + 16 * k);
+  }
+  copy_rows_async<C>(raw, source, y0 - r, g.rows(), x0 - r, g.span());
   zero_padding(staged.data, C * g.rows(), g.span(), g.pitch());
+  wait_async_copies<0>();
+  __syncthreads();
+  convert_rows<C, __half>(staged, raw, source, y0 - r, g.rows(), x0 - r, g.span());
   __syncthreads();
 
   const int lane = threadIdx.x & 31;
@@ -131,7 +155,8 @@ __global__ void tensor_kernel(const std::uint8_t* __restrict__ in, OutT* __restr
 #pragma unroll
       for (int s = 0; s < kS; ++s)
 #pragma unroll
-        for (int p = 0; p < PARTS; ++p) b[s][p] = fragments[((ky * kS + s) * PARTS + p) * 32 + lane];
+        for (int p = 0; p < PARTS; ++p)
+          b[s][p] = s_fragments[((ky * kS + s) * PARTS + p) * 32 + lane];
       const __half* a_row_ptr = a_base + ky * g.pitch();
 #pragma unroll
       for (int q = 0; q < NT + 2 * (kS - 1); ++q) {
@@ -152,7 +177,7 @@ __global__ void tensor_kernel(const std::uint8_t* __restrict__ in, OutT* __restr
       for (int s = 0; s < S; ++s) {
         uint2 b[PARTS];
 #pragma unroll
-        for (int p = 0; p < PARTS; ++p) b[p] = fragments[((ky * S + s) * PARTS + p) * 32 + lane];
+        for (int p = 0; p < PARTS; ++p) b[p] = s_fragments[((ky * S + s) * PARTS + p) * 32 + lane];
 #pragma unroll
         for (int j = 0; j < NT; ++j) {
           std::uint32_t a[4];
@@ -182,9 +207,9 @@ __global__ void tensor_kernel(const std::uint8_t* __restrict__ in, OutT* __restr
 }
 
 // Host: the Toeplitz slices of every kernel row in mma B-fragment layout. Lane (g, t) holds
-// B[k][n] for n = g and k = 2t, 2t + 1 (register x) and 2t + 8, 2t + 9 (register y), low half first;
-// B[k][n] = w[ky][16 s + k - n] inside the kernel, 0 outside. Part 0 is the FP16 rounding of the
-// weight, part 1 (fp16x2) the FP16 rounding of what part 0 missed.
+// B[k][n] for n = g and k = 2t, 2t + 1 (register x) and 2t + 8, 2t + 9 (register y), low half
+// first; B[k][n] = w[ky][16 s + k - n] inside the kernel, 0 outside. Part 0 is the FP16 rounding of
+// the weight, part 1 (fp16x2) the FP16 rounding of what part 0 missed.
 std::vector<uint2> toeplitz_fragments(const float* weights, int ksize, int parts) {
   const int S = ksteps(ksize);
   std::vector<uint2> fragments(static_cast<size_t>(ksize) * S * parts * 32);
@@ -224,7 +249,7 @@ class TensorPlan final : public KernelPlan {
     CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_, fragments.data(), fragments.size() * sizeof(uint2),
                                   cudaMemcpyHostToDevice));
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes());
+    const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params.weight_parts);
     if (bytes > kDefaultSharedLimit) {
       for_kernel(channels, [&](auto kernel, auto) {
         CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -242,7 +267,7 @@ class TensorPlan final : public KernelPlan {
     const unsigned threads = static_cast<unsigned>(32 * g.warp_rows * image.channels);
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
-      kernel<<<grid, threads, g.shared_bytes(value_bytes()), stream>>>(
+      kernel<<<grid, threads, g.shared_bytes(value_bytes(), params_.weight_parts), stream>>>(
           image.in, static_cast<OutT*>(image.out), fragments_, image.width, image.height, ksize_,
           border_, g.warp_rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_kernel");
@@ -324,11 +349,12 @@ std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
            " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(max_threads) + " threads per block";
   const TensorGeometry g{params.n_tiles, params.warp_rows, channels, problem.ksize};
-  const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
+  const size_t bytes =
+      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1, params.weight_parts);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
-    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
-           std::to_string(problem.ksize) + " and " + std::to_string(channels) +
+    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) +
+           " with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
            " channel(s) needs " + std::to_string(bytes) +
            " bytes of shared memory, more than the device's " + std::to_string(limit) +
            " per block";

@@ -65,8 +65,7 @@ std::unique_ptr<KernelPlan> make_separable_plan(const ProblemDesc&, const Launch
                                                 int device);
 std::optional<std::string> regblock_unsupported(const ProblemDesc&, const LaunchParams&,
                                                 int device);
-std::unique_ptr<KernelPlan> make_regblock_plan(const ProblemDesc&, const LaunchParams&,
-                                               int device);
+std::unique_ptr<KernelPlan> make_regblock_plan(const ProblemDesc&, const LaunchParams&, int device);
 std::optional<std::string> fused_unsupported(const ProblemDesc&, const LaunchParams&, int device);
 std::unique_ptr<KernelPlan> make_fused_plan(const ProblemDesc&, const LaunchParams&, int device);
 std::optional<std::string> tensor_unsupported(const ProblemDesc&, const LaunchParams&, int device);

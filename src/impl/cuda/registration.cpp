@@ -63,26 +63,29 @@ AxisSpec integer_axis(std::string name, std::string help, int default_value, int
 
 // Rung 5's axes: outputs per thread and threads per channel plane.
 std::vector<AxisSpec> regblock_axes() {
-  return {pair_axis("per_thread",
-                    "outputs per thread [x, y]: x adjacent pixels of one channel (4 or 8) on y rows "
-                    "(1, 2 or 4); the tile is block x per_thread",
-                    8, 2, 8),
-          pair_axis("block",
-                    "threads per block and channel plane [x, y] (the block has x * y * channels "
-                    "threads); x a multiple of 32 / per_thread x, y of per_thread x",
-                    4, 16, 1024)};
+  return {
+      pair_axis("per_thread",
+                "outputs per thread [x, y]: x adjacent pixels of one channel (4 or 8) on y rows "
+                "(1, 2 or 4); the tile is block x per_thread",
+                8, 2, 8),
+      pair_axis("block",
+                "threads per block and channel plane [x, y] (the block has x * y * channels "
+                "threads); x a multiple of 32 / per_thread x, y of per_thread x",
+                4, 16, 1024)};
 }
 
 // Rung 6's axes: strip geometry, rows per step, threads.
 std::vector<AxisSpec> fused_axes() {
-  return {pair_axis("strip",
-                    "[width, height] in pixels of the strip one block walks down: width 32 or 64, "
-                    "height any (rows per block)",
-                    32, 256, 1 << 20),
-          integer_axis("chunk", "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)",
-                       32, 1024),
-          integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
-          integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
+  return {
+      pair_axis("strip",
+                "[width, height] in pixels of the strip one block walks down: width 32, 64 or 128, "
+                "height any (rows per block)",
+                32, 256, 1 << 20),
+      integer_axis("chunk",
+                   "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)", 32,
+                   1024),
+      integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
+      integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
 }
 
 // Rung 7's axes: warp tile, warps per block and channel, weight precision.
@@ -95,8 +98,9 @@ std::vector<AxisSpec> tensor_axes() {
       "fp16x2 (high and low fp16 parts, two products, about 2^-22)";
   weights.default_value = "fp16";
   weights.choices = {"fp16", "fp16x2"};
-  return {integer_axis("n_tiles", "8-column mma tiles per warp (4 or 8): a warp computes 16 rows x "
-                                  "8 n_tiles pixels of one channel",
+  return {integer_axis("n_tiles",
+                       "8-column mma tiles per warp (4 or 8): a warp computes 16 rows x "
+                       "8 n_tiles pixels of one channel",
                        8, 8),
           integer_axis("warp_rows", "warps stacked vertically per channel plane in a block", 2, 32),
           weights};
@@ -199,8 +203,8 @@ std::optional<std::string> semantic_unsupported(Variant variant, const Problem& 
     return std::string("block and tile must be positive");
   if (variant == Variant::separable || variant == Variant::fused) {
     if (!filter.separable)
-      return "kernel " + filter.name +
-             " is not separable (rank > 1): " + (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
+      return "kernel " + filter.name + " is not separable (rank > 1): " +
+             (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
              " needs a rank-1 kernel";
     if (filter.row.size() != static_cast<size_t>(filter.size) ||
         filter.column.size() != static_cast<size_t>(filter.size))

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "impl/cuda/planar_staging.cuh"
+
 namespace convlab::cuda {
 
 // u8: round half up, then clamp, as store_output in kernel_plan.cuh and the CPU reference.
@@ -16,30 +18,37 @@ __device__ __forceinline__ float to_output(float sum, float*) {
 }
 
 // Copies the finished tile (rows of tile_w * C values, interleaved) to the image: 16-byte vectors
-// where source and destination are aligned alike, single values elsewhere. One warp per row.
+// when every row starts 16-byte aligned in the image (the tile rows in shared memory are), single
+// values otherwise. Each thread keeps one vector (or value) column and strides over the rows.
 template <typename OutT>
-__device__ void write_tile(const OutT* tile, OutT* out, int width, int height, int channels,
-                           int x0, int y0, int tile_w, int tile_h) {
-  const int lane = threadIdx.x & 31;
-  const int warp = threadIdx.x >> 5;
-  const int warps = blockDim.x >> 5;
+__device__ void write_tile(const OutT* tile, OutT* out, int width, int height, int channels, int x0,
+                           int y0, int tile_w, int tile_h) {
   const int rows = min(tile_h, height - y0);
   const int values = min(tile_w, width - x0) * channels;
+  const int tile_values = tile_w * channels;
   constexpr int kPerVector = 16 / static_cast<int>(sizeof(OutT));
-  for (int r = warp; r < rows; r += warps) {
-    const OutT* src = tile + static_cast<size_t>(r) * tile_w * channels;
-    OutT* dst = out + (static_cast<size_t>(y0 + r) * width + x0) * channels;
-    const bool aligned = (reinterpret_cast<std::uintptr_t>(dst) % 16) == 0 &&
-                         (reinterpret_cast<std::uintptr_t>(src) % 16) == 0;
-    int done = 0;
-    if (aligned) {
-      const int vectors = values / kPerVector;
-      for (int v = lane; v < vectors; v += 32)
-        reinterpret_cast<uint4*>(dst)[v] = reinterpret_cast<const uint4*>(src)[v];
-      done = vectors * kPerVector;
+  OutT* first = out + (static_cast<size_t>(y0) * width + x0) * channels;
+  const size_t image_row = static_cast<size_t>(width) * channels;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(first) % 16 == 0 &&
+                       (image_row * sizeof(OutT)) % 16 == 0 && tile_values % kPerVector == 0;
+  const int vectors = aligned ? values / kPerVector : 0;
+  if (vectors > 0) {
+    const RowColumnCover cover(vectors);
+    for (int r = cover.row; r < rows; r += cover.row_step) {
+      const uint4* src =
+          reinterpret_cast<const uint4*>(tile + static_cast<size_t>(r) * tile_values);
+      uint4* dst = reinterpret_cast<uint4*>(first + r * image_row);
+      for (int v = cover.column; v < vectors; v += cover.column_step) dst[v] = src[v];
     }
-    for (int v = done + lane; v < values; v += 32) dst[v] = src[v];
   }
+  const int rest = values - vectors * kPerVector;
+  if (rest == 0) return;
+  const RowColumnCover cover(rest);
+  for (int r = cover.row; r < rows; r += cover.row_step)
+    for (int v = cover.column; v < rest; v += cover.column_step) {
+      const int i = vectors * kPerVector + v;
+      first[r * image_row + i] = tile[static_cast<size_t>(r) * tile_values + i];
+    }
 }
 
 }  // namespace convlab::cuda
