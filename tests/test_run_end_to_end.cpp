@@ -247,6 +247,29 @@ measure: {min_reps: 1, max_reps: 1}
       ++skipped;
     }
   EXPECT_EQ(skipped, 2);
+  // Skipped points are one line per reason, not rows of the table; the run is counted.
+  EXPECT_EQ(result.output.find("| cuda_global"), std::string::npos) << result.output;
+  const std::string reason = doc["records"][1]["reason"];
+  EXPECT_NE(result.output.find("2 points skipped: " + reason + "\n"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("kept 0 \u00b7 ran 1 \u00b7 skipped 2 \u00b7 failed 0"),
+            std::string::npos)
+      << result.output;
+  const auto again = testing::run_convlab("run gpu.yaml", dir_);
+  EXPECT_NE(again.output.find("kept 1 \u00b7 ran 0 \u00b7 skipped 2 \u00b7 failed 0"),
+            std::string::npos)
+      << again.output;
+}
+
+TEST_F(EndToEnd, MediansPrintInPlainDecimal) {
+  const auto result =
+      testing::run_convlab("run tiny.yaml --filter implementation=sequential", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::regex exponent("\\| [0-9.]+e[+-][0-9]+ \\|");
+  EXPECT_FALSE(std::regex_search(result.output, exponent)) << result.output;
+  EXPECT_NE(result.output.find("kept 0 \u00b7 ran 8 \u00b7 skipped 0 \u00b7 failed 0"),
+            std::string::npos)
+      << result.output;
 }
 
 }  // namespace

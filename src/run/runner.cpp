@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "config/config.hpp"
+#include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
@@ -155,6 +156,7 @@ class Run {
       if (!options_.force && existing != record_index_.end() &&
           results_.records[existing->second].value("status", "") == "ok") {
         progress.finished(i, label, "kept from an earlier run");
+        ++counts_.kept;
         continue;
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
@@ -165,11 +167,13 @@ class Run {
       measured_seconds_ += point_clock.elapsed_seconds();
       estimated_seconds_ += estimated_point_seconds(config_, point);
       progress.finished(i, label, outcome_text(record));
+      count(record);
       store(record);
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
     progress.done();
+    counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
     results_.runs.back()["finished"] = utc_timestamp();
     write();
     return report(plan_keys);
@@ -357,10 +361,18 @@ class Run {
   static std::string outcome_text(const json& record) {
     const std::string status = record["status"];
     if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
-    char text[64];
-    std::snprintf(text, sizeof text, "median %.4g ms, verified",
-                  record["timing"]["stats"]["median"].get<double>());
-    return text;
+    return "median " + format_number(record["timing"]["stats"]["median"].get<double>(), 4) +
+           " ms, verified";
+  }
+
+  void count(const json& record) {
+    const std::string status = record["status"];
+    if (status == "ok")
+      ++counts_.ran;
+    else if (status == "skipped")
+      ++counts_.skipped;
+    else
+      ++counts_.failed;
   }
 
   int report(const std::vector<std::string>& plan_keys) {
@@ -372,6 +384,7 @@ class Run {
         any_failed = any_failed || rows.back()["status"] == "failed";
       }
     print_summary_table(rows, results_.runs.back(), std::cout);
+    std::cout << "\n" << run_counts_line(counts_) << "\n";
     std::cerr << "convlab: results in " << results_path_ << "\n";
     return any_failed ? 1 : 0;
   }
@@ -386,6 +399,7 @@ class Run {
   std::map<std::string, size_t> record_index_;
   double measured_seconds_ = 0.0, estimated_seconds_ = 0.0;
   std::unique_ptr<GpuClockProbe> clocks_;
+  RunCounts counts_;
   std::unique_ptr<Image> current_image_;
   size_t current_image_index_ = 0;
   std::unique_ptr<Reference> reference_;

@@ -1,8 +1,12 @@
-// The Makefile a new user meets first: what `make -n` would run, so nothing is built or installed.
+// What a new user meets first: the Makefile (checked with `make -n`, so nothing is built or
+// installed) and the README's examples.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 
+#include "config/config.hpp"
+#include "impl/registry.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -50,6 +54,20 @@ TEST(MakeTargets, RunningAndReportingBuildOnlyTheExecutable) {
   const auto test = make_dry_run("test", dir);
   EXPECT_NE(test.output.find(everything), std::string::npos) << test.output;
   fs::remove_all(dir);
+}
+
+TEST(Readme, FirstUsingItExampleRunsWithoutAGpu) {
+  const std::string readme = testing::read_text(CONVLAB_SOURCE_TREE "/README.md");
+  const size_t section = readme.find("## Using it");
+  ASSERT_NE(section, std::string::npos);
+  std::smatch example;
+  const std::string rest = readme.substr(section);
+  ASSERT_TRUE(std::regex_search(rest, example,
+                                std::regex("make experiment CONFIG=(configs/[a-z_]+\\.yaml)")));
+  const Config config = load_config(CONVLAB_SOURCE_TREE "/" + example[1].str());
+  for (const auto& sweep : config.implementations)
+    EXPECT_EQ(find_implementation(sweep.name)->family, "cpu")
+        << example[1] << " runs " << sweep.name << ", which needs a GPU";
 }
 
 }  // namespace
