@@ -1,6 +1,6 @@
 # convlab — the user's interface. `make help` lists the targets.
 #
-#   make experiment [CONFIG=configs/quick.yaml] [ARGS="--filter ..."]
+#   make experiment [CONFIG=configs/quick.yaml] [FILTER='kernel.size<=5'] [ARGS="--force ..."]
 #   make test
 #   make report
 #
@@ -8,6 +8,8 @@
 # prints the sudo command to run). CMake builds the C++ (and, when nvcc is found, CUDA) code.
 
 CONFIG ?= configs/quick.yaml
+# FILTER is handed to --filter in single quotes, so <, > and | need no quoting of their own.
+FILTER ?=
 ARGS ?=
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -22,7 +24,7 @@ help: ## list the targets
 	@echo "convlab targets:"
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "variables: CONFIG=$(CONFIG)  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
+	@echo "variables: CONFIG=$(CONFIG)  FILTER='$(FILTER)'  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
 
 deps: ## install the Debian packages needed to build and run
 	@scripts/install-deps.sh build
@@ -44,15 +46,17 @@ convlab: $(GENERATED) ## configure and build only the convlab executable
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab
 
+FILTER_ARG = $(if $(FILTER),--filter '$(FILTER)')
+
 # Configs that read the photographs of a Debian package get it installed first.
 PHOTO_PATH := /usr/share/doc/opencv-doc/examples
 
 experiment: convlab ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
 	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
-	$(CONVLAB) run $(CONFIG) $(ARGS)
+	$(CONVLAB) run $(CONFIG) $(FILTER_ARG) $(ARGS)
 
 dry-run: convlab ## print the plan of CONFIG and its estimated cost without running it
-	$(CONVLAB) run $(CONFIG) --dry-run $(ARGS)
+	$(CONVLAB) run $(CONFIG) --dry-run $(FILTER_ARG) $(ARGS)
 
 validate: convlab ## check CONFIG without running it
 	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi

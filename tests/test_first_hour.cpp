@@ -56,6 +56,19 @@ TEST(MakeTargets, RunningAndReportingBuildOnlyTheExecutable) {
   fs::remove_all(dir);
 }
 
+TEST(MakeTargets, FilterNeedsNoNestedQuoting) {
+  const fs::path dir = testing::fresh_directory("filter-variable");
+  testing::write_text(dir / "Makefile", "# configured\n");
+  const auto result = make_dry_run(
+      "experiment CONFIG=configs/quick.yaml FILTER='kernel.size<=5,implementation=openmp|cpu_rows'",
+      dir);
+  EXPECT_NE(result.output.find("convlab run configs/quick.yaml --filter "
+                               "'kernel.size<=5,implementation=openmp|cpu_rows'"),
+            std::string::npos)
+      << result.output;
+  fs::remove_all(dir);
+}
+
 TEST(Readme, FirstUsingItExampleRunsWithoutAGpu) {
   const std::string readme = testing::read_text(CONVLAB_SOURCE_TREE "/README.md");
   const size_t section = readme.find("## Using it");

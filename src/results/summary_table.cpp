@@ -90,4 +90,16 @@ std::string run_counts_line(const RunCounts& counts) {
   return line;
 }
 
+std::string status_counts_line(const std::vector<nlohmann::json>& records) {
+  size_t ok = 0, skipped = 0, failed = 0;
+  for (const auto& record : records) {
+    const std::string status = record.value("status", "");
+    ok += status == "ok";
+    skipped += status == "skipped";
+    failed += status != "ok" && status != "skipped";
+  }
+  return "ok " + std::to_string(ok) + " \u00b7 skipped " + std::to_string(skipped) +
+         " \u00b7 failed " + std::to_string(failed);
+}
+
 }  // namespace convlab

@@ -23,5 +23,7 @@ void print_summary_table(const std::vector<nlohmann::json>& records, const nlohm
 
 // "kept 3 · ran 12 · skipped 45 · failed 0" (and "· not run N" when --max-points stopped early).
 std::string run_counts_line(const RunCounts& counts);
+// "ok 12 · skipped 45 · failed 0" over records of any runs (convlab show).
+std::string status_counts_line(const std::vector<nlohmann::json>& records);
 
 }  // namespace convlab

@@ -1,4 +1,5 @@
-// Progress on stderr: one rewritten line with an ETA on a terminal, plain lines otherwise.
+// Progress on stderr: one rewritten line with an ETA on a terminal, plain lines otherwise. Quiet
+// prints only failed points; verbose prints every point's outcome, on a terminal too.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@ namespace convlab {
 
 class Progress {
  public:
-  explicit Progress(size_t total);
+  Progress(size_t total, bool quiet, bool verbose);
   void starting(size_t index, const std::string& label, double estimated_seconds_left);
   void finished(size_t index, const std::string& label, const std::string& outcome);
   void done();
@@ -17,6 +18,7 @@ class Progress {
  private:
   size_t total_;
   bool terminal_;
+  bool quiet_, verbose_;
   Stopwatch clock_;
 };
 

@@ -123,12 +123,7 @@ class Run {
       throw ResultsFileError(results_path_ + ": holds experiment '" + earlier + "', not '" +
                              config_.name + "'; choose another --out");
     plan_ = expand_plan(config_);
-    if (options.filter) {
-      std::vector<Point> kept;
-      for (const Point& p : plan_)
-        if (matches(*options.filter, describe_point(config_, p))) kept.push_back(p);
-      plan_ = std::move(kept);
-    }
+    if (options.filter) apply_filter(*options.filter);
     context_.cuda_device = options.cuda_device;
     context_.l2_flush = config_.measure.l2_flush;
   }
@@ -140,7 +135,8 @@ class Run {
     }
     std::filesystem::create_directories(out_dir_);
     start_run_block();
-    Progress progress(plan_.size());
+    Progress progress(plan_.size(), options_.verbosity == Verbosity::quiet,
+                      options_.verbosity == Verbosity::verbose);
     size_t new_points = 0;
     std::vector<std::string> plan_keys;
     for (size_t i = 0; i < plan_.size(); ++i) {
@@ -225,6 +221,21 @@ class Run {
   std::optional<GpuClockSample> clock_sample(const Point& point) const {
     if (!clocks_ || point.implementation->family != "cuda") return std::nullopt;
     return clocks_->sample();
+  }
+
+  // Checked before anything is written: a misspelt field or a filter that selects nothing is a
+  // mistake, not an empty run.
+  void apply_filter(const PointFilter& filter) {
+    std::vector<json> descriptions;
+    for (const Point& p : plan_) descriptions.push_back(describe_point(config_, p));
+    if (auto unknown = unknown_field(filter, descriptions))
+      throw RunArgumentError("--filter: " + *unknown);
+    std::vector<Point> kept;
+    for (size_t i = 0; i < plan_.size(); ++i)
+      if (matches(filter, descriptions[i])) kept.push_back(plan_[i]);
+    if (kept.empty())
+      throw RunArgumentError("no point of " + config_.path + " matches --filter " + filter.text);
+    plan_ = std::move(kept);
   }
 
   const Image& image_for(size_t index) {
@@ -361,8 +372,10 @@ class Run {
   static std::string outcome_text(const json& record) {
     const std::string status = record["status"];
     if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
-    return "median " + format_number(record["timing"]["stats"]["median"].get<double>(), 4) +
-           " ms, verified";
+    const json& timing = record["timing"];
+    return "median " + format_number(timing["stats"]["median"].get<double>(), 4) + " ms, CV " +
+           format_number(timing["stats"]["cv"].get<double>() * 100, 2) + " %, " +
+           std::to_string(timing["repetitions"].get<int>()) + " repetitions, verified";
   }
 
   void count(const json& record) {
@@ -383,6 +396,7 @@ class Run {
         rows.push_back(results_.records[found->second]);
         any_failed = any_failed || rows.back()["status"] == "failed";
       }
+    if (options_.verbosity == Verbosity::quiet) return any_failed ? 1 : 0;
     print_summary_table(rows, results_.runs.back(), std::cout);
     std::cout << "\n" << run_counts_line(counts_) << "\n";
     std::cerr << "convlab: results in " << results_path_ << "\n";

@@ -108,6 +108,23 @@ TEST(ExportErrors, MissingFileAndBadDeclarationExitTwo) {
       << message;
 }
 
+// Whatever `convlab run` wrote must export, also where its config is gone (another checkout).
+TEST(ExportErrors, EveryCommittedResultsFileExportsWithoutItsConfig) {
+  ScratchDirectory dir("committed");
+  int exported = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(CONVLAB_COMMITTED_OUTPUTS)) {
+    const auto results = entry.path() / "results.json";
+    if (!std::filesystem::exists(results)) continue;
+    const auto copy = dir.path() / entry.path().filename();
+    std::filesystem::create_directories(copy);
+    std::filesystem::copy_file(results, copy / "results.json");
+    EXPECT_EQ(export_command({copy.string(), "--figures", (copy / "figures").string()}), 0)
+        << results;
+    ++exported;
+  }
+  EXPECT_GT(exported, 0);
+}
+
 TEST(DiscussionValues, FindsReferencesOutsideComments) {
   const auto references = find_value_references(
       "A \\convlabvalue{implementation=sequential}{median_ms} ms\n"
