@@ -135,8 +135,12 @@ class Run {
     }
     std::filesystem::create_directories(out_dir_);
     start_run_block();
-    Progress progress(plan_.size(), options_.verbosity == Verbosity::quiet,
-                      options_.verbosity == Verbosity::verbose);
+    const std::vector<double> estimates = estimated_plan_seconds(config_, plan_);
+    const std::vector<double> cost_after = estimated_costs_after(estimates);
+    Progress progress(plan_.size(), cost_after[0],
+                      Progress::style_for_stderr(options_.verbosity == Verbosity::quiet,
+                                                 options_.verbosity == Verbosity::verbose),
+                      stderr);
     size_t new_points = 0;
     std::vector<std::string> plan_keys;
     for (size_t i = 0; i < plan_.size(); ++i) {
@@ -151,18 +155,16 @@ class Run {
       const auto existing = record_index_.find(key);
       if (!options_.force && existing != record_index_.end() &&
           results_.records[existing->second].value("status", "") == "ok") {
-        progress.finished(i, label, "kept from an earlier run");
+        progress.kept(i, label);
         ++counts_.kept;
         continue;
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
-      progress.starting(i, label, estimate_seconds_left(i));
-      Stopwatch point_clock;
+      progress.starting(i, label, estimates[i], cost_after[i + 1]);
       json record = run_point(point, image, filter, description, key);
       record["point_id"] = id;
-      measured_seconds_ += point_clock.elapsed_seconds();
-      estimated_seconds_ += estimated_point_seconds(config_, point);
-      progress.finished(i, label, outcome_text(record));
+      progress.finished(i, label, outcome_text(record), record["status"] == "failed",
+                        record["status"] != "skipped");
       count(record);
       store(record);
       ++new_points;
@@ -362,11 +364,38 @@ class Run {
     return measure;
   }
 
-  double estimate_seconds_left(size_t index) const {
-    double seconds = 0.0;
-    for (size_t i = index; i < plan_.size(); ++i)
-      seconds += estimated_point_seconds(config_, plan_[i]);
-    return seconds;
+  // cost_after[i]: the nominal estimate of plan points i.. that are expected to run. A point with
+  // an ok record from this build on this CPU is expected to be kept and costs nothing (a guess:
+  // the record key, which decides, needs the image bytes).
+  std::vector<double> estimated_costs_after(const std::vector<double>& estimates) const {
+    std::set<std::string> this_build_runs, measured;
+    if (!options_.force) {
+      for (const auto& run : results_.runs)
+        if (run["build"].value("id", "") == build_id() &&
+            run["host"].value("cpu_model", "") == cpu_model())
+          this_build_runs.insert(run.value("id", ""));
+      for (const auto& record : results_.records)
+        if (record.value("status", "") == "ok" && this_build_runs.count(record.value("run_id", "")))
+          measured.insert(description_of(record).dump());
+    }
+    std::vector<double> after(plan_.size() + 1, 0.0);
+    for (size_t i = plan_.size(); i-- > 0;) {
+      const bool expected_kept = measured.count(describe_point(config_, plan_[i]).dump()) > 0;
+      after[i] = after[i + 1] + (expected_kept ? 0.0 : estimates[i]);
+    }
+    return after;
+  }
+
+  // The fields of describe_point, read back from a record.
+  static json description_of(const json& record) {
+    json description;
+    for (const char* key : {"implementation", "family", "params", "border", "output"})
+      description[key] = record.value(key, json());
+    for (const char* key : {"name", "width", "height", "channels"})
+      description["image"][key] = record["image"].value(key, json());
+    for (const char* key : {"name", "type", "size", "separable"})
+      description["kernel"][key] = record["kernel"].value(key, json());
+    return description;
   }
 
   static std::string outcome_text(const json& record) {
@@ -411,7 +440,6 @@ class Run {
   RunContext context_;
   std::string run_id_, device_name_ = "none";
   std::map<std::string, size_t> record_index_;
-  double measured_seconds_ = 0.0, estimated_seconds_ = 0.0;
   std::unique_ptr<GpuClockProbe> clocks_;
   RunCounts counts_;
   std::unique_ptr<Image> current_image_;
