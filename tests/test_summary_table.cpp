@@ -53,6 +53,25 @@ TEST(SummaryTable, OnlySkippedPointsGiveNoEmptyTable) {
   EXPECT_EQ(out.str(), "1 point skipped: no CUDA device\n");
 }
 
+TEST(SummaryTable, NoisyPointsAreCountedAndTheWorstListed) {
+  std::vector<json> records;
+  for (double cv : {0.02, 0.35, 0.11, 0.10, 0.5, 0.2, 0.9, 0.15}) {
+    records.push_back(record("openmp", "ok", "", 1.0));
+    records.back()["timing"]["stats"]["cv"] = cv;
+  }
+  records.push_back(record("cuda_global", "skipped", "no CUDA device", 0));
+  std::ostringstream out;
+  print_noisy_points(records, out, 0.10, 3);
+  EXPECT_EQ(out.str(),
+            "\n6 of 8 measured points are noisy (CV > 10 %); the worst:\n"
+            "  CV 90 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "  CV 50 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "  CV 35 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n");
+  std::ostringstream quiet;
+  print_noisy_points({records[0], records[3]}, quiet);
+  EXPECT_EQ(quiet.str(), "");  // 2 % and exactly 10 % are not noisy
+}
+
 TEST(SummaryTable, CountsLine) {
   EXPECT_EQ(run_counts_line({3, 12, 45, 1, 0}),
             "kept 3 \u00b7 ran 12 \u00b7 skipped 45 \u00b7 failed 1");

@@ -13,7 +13,7 @@ const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR]
 
 Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
 prints it at the end, without running anything: one row per measured point, skipped points one
-line per reason, and the counts.
+line per reason, the noisy points and the counts.
 
   --filter EXPR   only the records matching EXPR (as convlab run --filter)
 Exit codes: 0 printed, 2 no such results file, not a results file, or bad arguments.
@@ -69,6 +69,7 @@ int show_command(const Arguments& args) {
     const nlohmann::json last_run =
         results.runs.empty() ? nlohmann::json::object() : results.runs.back();
     print_summary_table(records, last_run, std::cout);
+    print_noisy_points(records, std::cout);
     std::cout << "\n" << status_counts_line(records) << "\n";
     return 0;
   } catch (const ResultsFileError& error) {

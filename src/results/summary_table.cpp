@@ -26,20 +26,24 @@ std::string verdict(const nlohmann::json& record) {
 }
 
 void print_rows(const std::vector<const nlohmann::json*>& rows, std::ostream& out) {
-  out << "| implementation | params | image | kernel | border | output | median ms | speedup | "
-         "verdict |\n";
-  out << "|---|---|---|---|---|---|---:|---:|---|\n";
+  out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
+         "speedup | verdict |\n";
+  out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
   for (const nlohmann::json* row : rows) {
     const nlohmann::json& r = *row;
     const nlohmann::json median =
         r["timing"].is_object() ? r["timing"]["stats"]["median"] : nlohmann::json();
+    const nlohmann::json cv = r["timing"].is_object()
+                                  ? nlohmann::json(r["timing"]["stats"].value("cv", 0.0) * 100)
+                                  : nlohmann::json();
     const nlohmann::json speedup = r["derived"].value("speedup", nlohmann::json());
     const std::string speedup_text = number_or_blank(speedup, 3);
     out << "| " << r["implementation"].get<std::string>() << " | " << params_text(r["params"])
         << " | " << r["image"]["name"].get<std::string>() << " | "
         << r["kernel"]["name"].get<std::string>() << " | " << r["border"].get<std::string>()
         << " | " << r["output"].get<std::string>() << " | " << number_or_blank(median, 4) << " | "
-        << (speedup_text.empty() ? "" : speedup_text + "x") << " | " << verdict(r) << " |\n";
+        << number_or_blank(cv, 2) << " | " << (speedup_text.empty() ? "" : speedup_text + "x")
+        << " | " << verdict(r) << " |\n";
   }
 }
 
@@ -78,6 +82,33 @@ void print_summary_table(const std::vector<nlohmann::json>& records, const nlohm
         << format_number(c.value("copy_bytes_per_s", 0.0) / 1e12, 3)
         << " TB/s (read + write), FP32 FMA rate "
         << format_number(c.value("fma_per_s", 0.0) / 1e12, 3) << " TFMA/s\n";
+  }
+}
+
+void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
+                        double cv_limit, size_t shown) {
+  std::vector<std::pair<double, const nlohmann::json*>> noisy;
+  size_t measured = 0;
+  for (const auto& record : records) {
+    if (!record["timing"].is_object()) continue;
+    ++measured;
+    const double cv = record["timing"]["stats"].value("cv", 0.0);
+    if (cv > cv_limit) noisy.emplace_back(cv, &record);
+  }
+  if (noisy.empty()) return;
+  std::stable_sort(noisy.begin(), noisy.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  out << "\n"
+      << noisy.size() << " of " << measured << " measured points are noisy (CV > "
+      << format_number(cv_limit * 100, 2) << " %)" << (noisy.size() > shown ? "; the worst:" : ":")
+      << "\n";
+  for (size_t i = 0; i < std::min(shown, noisy.size()); ++i) {
+    const nlohmann::json& r = *noisy[i].second;
+    out << "  CV " << format_number(noisy[i].first * 100, 2) << " %  "
+        << r["implementation"].get<std::string>() << " " << params_text(r["params"]) << " | "
+        << r["image"]["name"].get<std::string>() << " | " << r["kernel"]["name"].get<std::string>()
+        << " | " << r["border"].get<std::string>() << " | " << r["output"].get<std::string>()
+        << "\n";
   }
 }
 

@@ -21,6 +21,11 @@ struct RunCounts {
 void print_summary_table(const std::vector<nlohmann::json>& records, const nlohmann::json& run,
                          std::ostream& out);
 
+// Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the
+// `shown` worst, or nothing when none is.
+void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
+                        double cv_limit = 0.10, size_t shown = 5);
+
 // "kept 3 · ran 12 · skipped 45 · failed 0" (and "· not run N" when --max-points stopped early).
 std::string run_counts_line(const RunCounts& counts);
 // "ok 12 · skipped 45 · failed 0" over records of any runs (convlab show).

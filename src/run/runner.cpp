@@ -19,6 +19,7 @@
 #include "measure/gpu_clocks.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
+#include "measure/run_conditions.hpp"
 #include "measure/stopwatch.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
@@ -189,6 +190,7 @@ class Run {
              {"git", git_facts()},
              {"build", build_facts()},
              {"host", host_facts()},
+             {"conditions", run_conditions()},
              {"measure", config_.resolved["measure"]}};
     const bool any_cuda = std::any_of(plan_.begin(), plan_.end(), [](const Point& p) {
       return p.implementation->family == "cuda";
@@ -199,6 +201,10 @@ class Run {
       start_clock_probe(run["cuda"]);
     }
     run_id_ = run["id"];
+    if (options_.verbosity != Verbosity::quiet)
+      for (const auto& warning :
+           noise_warnings(run["conditions"], run["host"].value("logical_cpus", 0u)))
+        std::cerr << "convlab: " << warning << "\n";
     results_.experiment = {{"name", config_.name},
                            {"title", config_.title},
                            {"description", config_.description},
@@ -427,6 +433,7 @@ class Run {
       }
     if (options_.verbosity == Verbosity::quiet) return any_failed ? 1 : 0;
     print_summary_table(rows, results_.runs.back(), std::cout);
+    print_noisy_points(rows, std::cout);
     std::cout << "\n" << run_counts_line(counts_) << "\n";
     std::cerr << "convlab: results in " << results_path_ << "\n";
     return any_failed ? 1 : 0;
