@@ -20,6 +20,7 @@
 #include "report/record_fields.hpp"
 #include "report/report_summary.hpp"
 #include "report/results_document.hpp"
+#include "results/gallery.hpp"
 
 namespace convlab {
 namespace {
@@ -345,10 +346,10 @@ int export_experiment(const ExportOptions& options) {
 
   if (content.contains("gallery") && content["gallery"].is_array())
     for (const auto& item : content["gallery"]) {
-      GalleryImage image{item.value("image", ""), item.value("kernel", ""),
-                         item.value("border", ""),
-                         (fs::path(results.directory) / item.value("input", "")).generic_string(),
-                         (fs::path(results.directory) / item.value("output", "")).generic_string()};
+      GalleryImage image{
+          item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
+          (fs::path(results.directory) / item.value("input", "")).generic_string(),
+          (fs::path(results.directory) / gallery_display_path(item)).generic_string()};
       section.gallery.push_back(image);
     }
   write_if_changed(out / "section.tex", section_latex(section));

@@ -25,6 +25,7 @@
 #include "reference/reference.hpp"
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
+#include "results/point_outputs.hpp"
 #include "results/results_file.hpp"
 #include "results/summary_table.hpp"
 #include "run/plan_report.hpp"
@@ -306,6 +307,8 @@ class Run {
                         verification_tolerance(point.output, filter,
                                                weight_roundoff(*point.implementation, point.params)));
       record["verification"] = to_json(verification);
+      if (config_.save_outputs)
+        record["saved_output"] = save_point_output(out_dir_, description, prepared->output());
       if (!verification.ok) {
         record["status"] = "failed";
         record["reason"] = "verification: " + std::to_string(verification.values_beyond_tolerance) +
