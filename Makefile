@@ -1,6 +1,6 @@
 # convlab — the user's interface. `make help` lists the targets.
 #
-#   make experiment [CONFIG=configs/quick.yaml] [ARGS="--filter ..."]
+#   make experiment [CONFIG=configs/quick.yaml] [FILTER='kernel.size<=5'] [ARGS="--force ..."]
 #   make test
 #   make report
 #
@@ -8,6 +8,8 @@
 # prints the sudo command to run). CMake builds the C++ (and, when nvcc is found, CUDA) code.
 
 CONFIG ?= configs/quick.yaml
+# FILTER is handed to --filter in single quotes, so <, > and | need no quoting of their own.
+FILTER ?=
 ARGS ?=
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -16,40 +18,51 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONVLAB := $(BUILD_DIR)/convlab
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build experiment validate list test test-gpu format clean dry-run report-deps
+.PHONY: help deps build convlab experiment validate list test test-gpu format clean dry-run report-deps
 
 help: ## list the targets
 	@echo "convlab targets:"
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "variables: CONFIG=$(CONFIG)  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
+	@echo "variables: CONFIG=$(CONFIG)  FILTER='$(FILTER)'  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
 
 deps: ## install the Debian packages needed to build and run
 	@scripts/install-deps.sh build
 
-$(BUILD_DIR)/CMakeCache.txt:
+# Configured means the generator wrote its build file: a configure that failed (say, before the
+# packages were installed) leaves CMakeCache.txt behind but no Makefile, and is run again.
+GENERATED := $(BUILD_DIR)/$(if $(findstring Ninja,$(CMAKE_ARGS)),build.ninja,Makefile)
+
+$(GENERATED):
 	@scripts/install-deps.sh build
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
 
-build: $(BUILD_DIR)/CMakeCache.txt ## configure and build convlab and its tests
+build: $(GENERATED) ## configure and build convlab and its tests
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Running and reporting need only the executable, not the test binaries.
+convlab: $(GENERATED) ## configure and build only the convlab executable
+	@scripts/install-deps.sh build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab
+
+FILTER_ARG = $(if $(FILTER),--filter '$(FILTER)')
 
 # Configs that read the photographs of a Debian package get it installed first.
 PHOTO_PATH := /usr/share/doc/opencv-doc/examples
 
-experiment: build ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
+experiment: convlab ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
 	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
-	$(CONVLAB) run $(CONFIG) $(ARGS)
+	$(CONVLAB) run $(CONFIG) $(FILTER_ARG) $(ARGS)
 
-dry-run: build ## print the plan of CONFIG and its estimated cost without running it
-	$(CONVLAB) run $(CONFIG) --dry-run $(ARGS)
+dry-run: convlab ## print the plan of CONFIG and its estimated cost without running it
+	$(CONVLAB) run $(CONFIG) --dry-run $(FILTER_ARG) $(ARGS)
 
-validate: build ## check CONFIG without running it
+validate: convlab ## check CONFIG without running it
 	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
 	$(CONVLAB) validate $(CONFIG)
 
-list: build ## list implementations, their axes, kernels and borders
+list: convlab ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
 
 test: build report-deps ## run the test suite (CPU tests; GPU tests report skipped without a GPU)

@@ -1,4 +1,4 @@
-# Report targets, included by the Makefile (which defines CONVLAB, BUILD_DIR and `build`).
+# Report targets, included by the Makefile (which defines CONVLAB, BUILD_DIR and `convlab`).
 #
 #   make report                     report/report.pdf from every outputs/<name>/results.json
 #   make figures CONFIG=configs/x.yaml   export and render outputs/x/ only
@@ -18,7 +18,7 @@ report-deps:
 	@scripts/install-deps.sh report
 	@scripts/install-deps.sh photos
 
-report: build report-deps ## build report/report.pdf from every experiment with results
+report: convlab report-deps ## build report/report.pdf from every experiment with results
 	@$(MAKE) --no-print-directory report/report.pdf
 
 .SECONDEXPANSION:
@@ -35,11 +35,11 @@ report/report.pdf: $(REPORT_STAMPS) report/report.tex report/convlab-macros.tex 
 # The experiment's name is the config's `name:` (results live in outputs/<name>/).
 FIGURES_NAME = $(shell sed -n 's/^name:[[:space:]]*//p' $(CONFIG) 2>/dev/null | head -1)
 
-figures: build report-deps ## export and render one experiment's figures: CONFIG=configs/<name>.yaml
+figures: convlab report-deps ## export and render one experiment's figures: CONFIG=configs/<name>.yaml
 	@test -e outputs/$(FIGURES_NAME)/results.json || \
 	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG=$(CONFIG) first" >&2; exit 2; }
 	@$(MAKE) --no-print-directory outputs/$(FIGURES_NAME)/export/.stamp
 
-compare: build ## compare two results point by point: A=outputs/x B=outputs/y [THRESHOLD=5%]
+compare: convlab ## compare two results point by point: A=outputs/x B=outputs/y [THRESHOLD=5%]
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=outputs/x B=outputs/y [THRESHOLD=5%]" >&2; exit 2; }
 	$(CONVLAB) compare $(A) $(B) $(if $(THRESHOLD),--threshold $(THRESHOLD))

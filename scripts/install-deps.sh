@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
 # Installs the Debian packages convlab needs, and only the missing ones.
 # Usage: scripts/install-deps.sh [build|report|photos|all]
+#        scripts/install-deps.sh --list [build|report|photos|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest (make experiment, make test)
-#   report - gnuplot and the TeX Live packages for make report, poppler-utils for its tests
+#   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
 # script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
+# Packages are installed without their recommendations, so every package a file comes from is
+# listed here (lmodern is only recommended by TeX Live); scripts/check-install-lists.sh checks that
+# nothing the build, the tests and the report use is missing from these lists.
 set -euo pipefail
 
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
-                 texlive-fonts-recommended poppler-utils)
+                 texlive-fonts-recommended lmodern poppler-utils)
 photo_packages=(opencv-doc)
+
+list_only=0
+if [[ "${1:-}" == "--list" ]]; then
+  list_only=1
+  shift
+fi
 
 case "${1:-build}" in
   build) wanted=("${build_packages[@]}") ;;
   report) wanted=("${report_packages[@]}") ;;
   photos) wanted=("${photo_packages[@]}") ;;
   all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${photo_packages[@]}") ;;
-  *) echo "usage: $0 [build|report|photos|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--list] [build|report|photos|all]" >&2; exit 2 ;;
 esac
+if [[ $list_only -eq 1 ]]; then
+  printf '%s\n' "${wanted[@]}"
+  exit 0
+fi
 
 missing=()
 for pkg in "${wanted[@]}"; do

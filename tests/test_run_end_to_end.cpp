@@ -52,7 +52,7 @@ TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
   const auto result = testing::run_convlab("run tiny.yaml", dir_);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("| implementation | params | image | kernel | border | output | "
-                               "median ms | speedup | verdict |"),
+                               "median ms | CV % | speedup | verdict |"),
             std::string::npos);
   const json doc = results();
   EXPECT_EQ(doc["schema_version"], 1);
@@ -79,6 +79,16 @@ TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
   EXPECT_FALSE(run["host"]["cpu_model"].get<std::string>().empty());
   EXPECT_GT(run["host"]["memory_bytes"].get<double>(), 0);
   EXPECT_FALSE(run.contains("cuda"));  // no CUDA point in this plan
+  // What else the machine did: load average (Linux always has it) and the CPU governor, or why
+  // there is none.
+  const json& conditions = run["conditions"];
+  ASSERT_EQ(conditions["load_average"].size(), 3u);
+  for (const json& load : conditions["load_average"]) EXPECT_GE(load.get<double>(), 0.0);
+  if (conditions["cpu_governor"].is_null()) {
+    EXPECT_FALSE(conditions["cpu_governor_note"].get<std::string>().empty());
+  } else {
+    EXPECT_FALSE(conditions["cpu_governor"].get<std::string>().empty());
+  }
 
   const json& records = doc["records"];
   ASSERT_EQ(records.size(), kTinyPoints);
@@ -247,6 +257,29 @@ measure: {min_reps: 1, max_reps: 1}
       ++skipped;
     }
   EXPECT_EQ(skipped, 2);
+  // Skipped points are one line per reason, not rows of the table; the run is counted.
+  EXPECT_EQ(result.output.find("| cuda_global"), std::string::npos) << result.output;
+  const std::string reason = doc["records"][1]["reason"];
+  EXPECT_NE(result.output.find("2 points skipped: " + reason + "\n"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("kept 0 \u00b7 ran 1 \u00b7 skipped 2 \u00b7 failed 0"),
+            std::string::npos)
+      << result.output;
+  const auto again = testing::run_convlab("run gpu.yaml", dir_);
+  EXPECT_NE(again.output.find("kept 1 \u00b7 ran 0 \u00b7 skipped 2 \u00b7 failed 0"),
+            std::string::npos)
+      << again.output;
+}
+
+TEST_F(EndToEnd, MediansPrintInPlainDecimal) {
+  const auto result =
+      testing::run_convlab("run tiny.yaml --filter implementation=sequential", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::regex exponent("\\| [0-9.]+e[+-][0-9]+ \\|");
+  EXPECT_FALSE(std::regex_search(result.output, exponent)) << result.output;
+  EXPECT_NE(result.output.find("kept 0 \u00b7 ran 8 \u00b7 skipped 0 \u00b7 failed 0"),
+            std::string::npos)
+      << result.output;
 }
 
 }  // namespace

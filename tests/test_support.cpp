@@ -19,8 +19,11 @@ std::filesystem::path fresh_directory(const std::string& name) {
 }
 
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
-  const std::string command =
-      "cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " + arguments + " 2>&1";
+  return run_shell("cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " + arguments);
+}
+
+CommandResult run_shell(const std::string& command_line) {
+  const std::string command = "(" + command_line + ") 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

@@ -13,5 +13,7 @@ int run_command(const Arguments& args, const Arguments& full_argv);
 int validate_command(const Arguments& args);
 int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
+int show_command(const Arguments& args);
+int version_command(const Arguments& args);
 
 }  // namespace convlab

@@ -36,7 +36,6 @@ int list_command(const Arguments& args) {
                  "defaults), kernel types, borders and output types.\n";
     return args[0] == "--help" || args[0] == "-h" ? 0 : 2;
   }
-  const nlohmann::json build = build_facts();
   std::cout << "implementations:\n";
   for (const auto& impl : implementation_registry()) {
     std::cout << "  " << impl.name << " (" << impl.family << "): " << impl.description << "\n";
@@ -44,11 +43,10 @@ int list_command(const Arguments& args) {
       std::cout << "      " << axis.name << ": " << axis_kind(axis) << " (default "
                 << axis.default_value.dump() << ") - " << axis.help << "\n";
   }
-  std::cout << "  CUDA: "
-            << (build["cuda_built"].get<bool>()
-                    ? "built"
-                    : "not built (nvcc was not found when convlab was configured)")
-            << "; NPP: " << (build["npp_built"].get<bool>() ? "built" : "not built") << "\n";
+  std::string parts;
+  for (const BuiltInPart& part : built_in_parts())
+    parts += (parts.empty() ? "" : "; ") + part.name + ": " + (part.built ? "built" : "not built");
+  std::cout << "  " << parts << " (convlab --version)\n";
   std::cout << "\nkernels (type: description):\n";
   for (const auto& info : filter_types())
     std::cout << "  " << info.type

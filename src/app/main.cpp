@@ -15,9 +15,12 @@ commands:
   run CONFIG       run an experiment and write outputs/<name>/results.json
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
+  show DIR         print the summary of DIR/results.json, running nothing
   gallery DIR      write the gallery images of DIR/results.json that are missing
-  export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section
+  export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
+                   with --format csv|md|tsv one flat row per record
   compare A B      compare two results point by point (exit 1 on a slowdown)
+  version          version, commit, build type, compiler, optional parts (also --version)
 
 Run `convlab <command> --help` for the options of a command.
 )";
@@ -34,6 +37,8 @@ int main(int argc, char** argv) {
   const std::string command = full[1];
   const Arguments args(full.begin() + 2, full.end());
   try {
+    if (command == "--version" || command == "version") return version_command(args);
+    if (command == "show") return show_command(args);
     if (command == "run") return run_command(args, full);
     if (command == "validate") return validate_command(args);
     if (command == "list") return list_command(args);

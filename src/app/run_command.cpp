@@ -24,6 +24,8 @@ options:
   --dry-run        print the plan and its estimated cost, run nothing
   --device N       CUDA device to use (default 0)
   --max-points N   stop after running N points (the rest can be resumed later)
+  -q, --quiet      no progress and no summary table (a failed point is still named)
+  -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
 
 exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments
 )";
@@ -70,6 +72,10 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
         std::cerr << "convlab run: --filter: " << error << "\n";
         return 2;
       }
+    } else if (arg == "--quiet" || arg == "-q") {
+      options.verbosity = Verbosity::quiet;
+    } else if (arg == "--verbose" || arg == "-v") {
+      options.verbosity = Verbosity::verbose;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--dry-run") {
@@ -101,6 +107,9 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << error.what() << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
+    std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  } catch (const RunArgumentError& error) {
     std::cerr << "convlab run: " << error.what() << "\n";
     return 2;
   }

@@ -619,7 +619,7 @@ Config load_config(const std::string& path) {
   parse_report_declarations(root, top);  // validation only; export re-reads the resolved config
   config.report = nlohmann::json::object();
   for (const char* key : {"figures", "tables"})
-    if (root[key]) config.report[key] = yaml_to_json(root[key]);
+    if (root[key]) config.report[key] = yaml_to_json(root[key], YamlBooleans::true_false_only);
   config.resolved = resolve(config);
   return config;
 }

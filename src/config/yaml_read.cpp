@@ -110,17 +110,17 @@ std::vector<YAML::Node> read_sweep(const YAML::Node& node, const YamlLocation& w
   return values;
 }
 
-nlohmann::json yaml_to_json(const YAML::Node& node) {
+nlohmann::json yaml_to_json(const YAML::Node& node, YamlBooleans booleans) {
   switch (node.Type()) {
     case YAML::NodeType::Sequence: {
       nlohmann::json list = nlohmann::json::array();
-      for (const auto& item : node) list.push_back(yaml_to_json(item));
+      for (const auto& item : node) list.push_back(yaml_to_json(item, booleans));
       return list;
     }
     case YAML::NodeType::Map: {
       nlohmann::json object = nlohmann::json::object();
       for (const auto& entry : node)
-        object[entry.first.as<std::string>()] = yaml_to_json(entry.second);
+        object[entry.first.as<std::string>()] = yaml_to_json(entry.second, booleans);
       return object;
     }
     case YAML::NodeType::Scalar: {
@@ -130,7 +130,9 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
       bool flag = false;
       if (try_convert(node, integer)) return integer;
       if (try_convert(node, number)) return number;
-      if (try_convert(node, flag)) return flag;
+      const bool word = booleans == YamlBooleans::true_false_only && node.Scalar() != "true" &&
+                        node.Scalar() != "false";
+      if (!word && try_convert(node, flag)) return flag;
       return node.Scalar();
     }
     default:

@@ -24,8 +24,12 @@ std::string read_string(const YAML::Node& node, const YamlLocation& where);
 // A scalar or a list of scalars, read as a list (a sweep). An empty list is an error.
 std::vector<YAML::Node> read_sweep(const YAML::Node& node, const YamlLocation& where);
 
+// Which scalars become booleans: every YAML 1.1 form (y, yes, on, true, ...), or only true and
+// false, for maps whose values are words (a figure's `log: y` must stay the letter y).
+enum class YamlBooleans { any_form, true_false_only };
+
 // A generic YAML -> JSON conversion (scalars become int, number, bool or string).
-nlohmann::json yaml_to_json(const YAML::Node& node);
+nlohmann::json yaml_to_json(const YAML::Node& node, YamlBooleans booleans = YamlBooleans::any_form);
 
 // The closest of `candidates` to `word` when it is a plausible misspelling, else empty.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/image.hpp"
 
@@ -43,6 +44,14 @@ void probe_image_file(const std::string& path, int* width, int* height);
 // Writes 8-bit interleaved pixels as PNG; false when the file cannot be written.
 bool write_png(const std::string& path, int width, int height, int channels,
                const std::uint8_t* pixels);
+
+// Float images as PFM (Portable Float Map: "Pf" gray or "PF" RGB, then "width height", then -1.0
+// for little-endian 32-bit floats, rows stored bottom to top), which keeps every value exactly and
+// is read by OpenCV's imread (IMREAD_UNCHANGED), ImageMagick and GIMP. Values are interleaved
+// top row first in memory, as convlab's outputs are. write_pfm: false when the file cannot be
+// written; read_pfm: empty when the file is not a little-endian PFM.
+bool write_pfm(const std::string& path, int width, int height, int channels, const float* values);
+std::vector<float> read_pfm(const std::string& path, int* width, int* height, int* channels);
 
 }  // namespace convlab
 

@@ -70,7 +70,7 @@ std::string build_id() {
   return id;
 }
 
-nlohmann::json build_facts() {
+std::vector<BuiltInPart> built_in_parts() {
 #ifdef CONVLAB_WITH_CUDA
   const bool cuda_built = true;
 #else
@@ -81,14 +81,18 @@ nlohmann::json build_facts() {
 #else
   const bool npp_built = false;
 #endif
-  return {{"id", build_id()},
-          {"version", CONVLAB_VERSION},
-          {"compiler", CONVLAB_CXX_COMPILER_ID},
-          {"compiler_version", CONVLAB_CXX_COMPILER_VERSION},
-          {"flags", CONVLAB_CXX_FLAGS},
-          {"build_type", CONVLAB_BUILD_TYPE},
-          {"cuda_built", cuda_built},
-          {"npp_built", npp_built}};
+  return {{"cuda", "CUDA", cuda_built}, {"npp", "NPP", npp_built}};
+}
+
+nlohmann::json build_facts() {
+  nlohmann::json facts{{"id", build_id()},
+                       {"version", CONVLAB_VERSION},
+                       {"compiler", CONVLAB_CXX_COMPILER_ID},
+                       {"compiler_version", CONVLAB_CXX_COMPILER_VERSION},
+                       {"flags", CONVLAB_CXX_FLAGS},
+                       {"build_type", CONVLAB_BUILD_TYPE}};
+  for (const BuiltInPart& part : built_in_parts()) facts[part.key + "_built"] = part.built;
+  return facts;
 }
 
 nlohmann::json git_facts() {

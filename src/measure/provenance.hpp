@@ -4,10 +4,21 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace convlab {
 
-nlohmann::json build_facts();  // id, version, compiler, flags, build type, cuda_built, npp_built
+// The optional parts of convlab and whether this executable has them. This list is the one place
+// a new optional part is added: build_facts records each as "<key>_built", and `convlab --version`
+// and `convlab list` print them.
+struct BuiltInPart {
+  std::string key;   // "cuda" -> run.build.cuda_built
+  std::string name;  // as printed: "CUDA"
+  bool built = false;
+};
+std::vector<BuiltInPart> built_in_parts();
+
+nlohmann::json build_facts();  // id, version, compiler, flags, build type, <part>_built
 nlohmann::json git_facts();    // commit (or null), dirty
 nlohmann::json host_facts();   // cpu_model, logical_cpus, memory_bytes, os, hostname
 std::string build_id();        // sha256 of the running executable (cached)

@@ -1,7 +1,10 @@
 #include "plan/point_filter.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
+
+#include "config/yaml_read.hpp"
 
 namespace convlab {
 namespace {
@@ -66,7 +69,34 @@ bool clause_holds(const FilterClause& clause, const nlohmann::json& record) {
   return left >= right;
 }
 
+// Dotted paths of every value in `node` (objects descend; lists such as a block pair are values).
+void collect_fields(const nlohmann::json& node, const std::string& prefix,
+                    std::vector<std::string>& fields) {
+  if (!node.is_object()) {
+    if (std::find(fields.begin(), fields.end(), prefix) == fields.end()) fields.push_back(prefix);
+    return;
+  }
+  for (const auto& [key, value] : node.items())
+    collect_fields(value, prefix.empty() ? key : prefix + "." + key, fields);
+}
+
 }  // namespace
+
+std::optional<std::string> unknown_field(const PointFilter& filter,
+                                         const std::vector<nlohmann::json>& points) {
+  std::vector<std::string> fields;
+  for (const auto& point : points) collect_fields(point, "", fields);
+  for (const auto& clause : filter.clauses) {
+    if (std::find(fields.begin(), fields.end(), clause.field) != fields.end()) continue;
+    const std::string guess = closest_match(clause.field, fields);
+    std::string known;
+    for (const auto& field : fields) known += (known.empty() ? "" : ", ") + field;
+    return "unknown field '" + clause.field + "'" +
+           (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+           "; the points of this config have " + known;
+  }
+  return std::nullopt;
+}
 
 const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path) {
   const nlohmann::json* node = &record;

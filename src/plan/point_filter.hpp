@@ -32,6 +32,11 @@ struct PointFilter {
 std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error);
 bool matches(const PointFilter& filter, const nlohmann::json& record);
 
+// The first clause field that none of `points` has, as a message with the closest field that
+// exists ("unknown field 'kernel.sise' (did you mean 'kernel.size'?)"); nullopt when all exist.
+std::optional<std::string> unknown_field(const PointFilter& filter,
+                                         const std::vector<nlohmann::json>& points);
+
 // The value at a dotted path (nullptr when absent).
 const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path);
 // A field value as filter text: numbers without trailing zeros, pairs as AxB.

@@ -357,7 +357,15 @@ ReportDeclarations parse_report_declarations(const json& resolved_config,
                                              const YamlLocation& where) {
   YAML::Node root(YAML::NodeType::Map);
   if (resolved_config.is_object()) {
-    if (resolved_config.contains("figures")) root["figures"] = to_yaml(resolved_config["figures"]);
+    if (resolved_config.contains("figures")) {
+      // Runs of earlier versions read `log: y` as YAML 1.1's boolean y and recorded true; only
+      // that spelling passed validation, so true means y.
+      json figures = resolved_config["figures"];
+      if (figures.is_array())
+        for (auto& figure : figures)
+          if (figure.is_object() && figure.value("log", json()) == json(true)) figure["log"] = "y";
+      root["figures"] = to_yaml(figures);
+    }
     if (resolved_config.contains("tables")) root["tables"] = to_yaml(resolved_config["tables"]);
   }
   return parse_report_declarations(root, where);

@@ -14,11 +14,13 @@
 #include "report/declarations.hpp"
 #include "report/discussion_values.hpp"
 #include "report/figure_data.hpp"
+#include "report/flat_table.hpp"
 #include "report/latex_writer.hpp"
 #include "report/plot_writers.hpp"
 #include "report/record_fields.hpp"
 #include "report/report_summary.hpp"
 #include "report/results_document.hpp"
+#include "results/gallery.hpp"
 
 namespace convlab {
 namespace {
@@ -29,6 +31,7 @@ using nlohmann::ordered_json;
 
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
+       convlab export RESULTS --format csv|md|tsv [--out FILE]
        convlab export --index FILE RESULTS...
 
 Turns a results.json (or the directory holding it) into what the report needs:
@@ -50,6 +53,11 @@ declarations, median time and speedup against image size are made.
   --discussion FILE  the experiment's prose (experiments/<name>.tex); each \convlabvalue{filter}{field}
                      in it must match exactly one ok point
   --index FILE       write the report's front part and section list for the given results
+
+With --format, one flat row per record instead (to FILE, or to standard output): implementation,
+params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
+the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
+is a table for people, with four significant digits.
 Exit codes: 0 written, 2 bad input (the message names the file and key).
 )";
 
@@ -338,10 +346,10 @@ int export_experiment(const ExportOptions& options) {
 
   if (content.contains("gallery") && content["gallery"].is_array())
     for (const auto& item : content["gallery"]) {
-      GalleryImage image{item.value("image", ""), item.value("kernel", ""),
-                         item.value("border", ""),
-                         (fs::path(results.directory) / item.value("input", "")).generic_string(),
-                         (fs::path(results.directory) / item.value("output", "")).generic_string()};
+      GalleryImage image{
+          item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
+          (fs::path(results.directory) / item.value("input", "")).generic_string(),
+          (fs::path(results.directory) / gallery_display_path(item)).generic_string()};
       section.gallery.push_back(image);
     }
   write_if_changed(out / "section.tex", section_latex(section));
@@ -352,6 +360,22 @@ int export_experiment(const ExportOptions& options) {
 
   std::cout << name << ": " << section.figures.size() << " figures, " << section.tables.size()
             << " tables, " << values.size() << " quoted values -> " << out.generic_string() << "\n";
+  return 0;
+}
+
+int export_flat(const std::string& results_path, FlatFormat format,
+                const std::optional<std::string>& out_file) {
+  const ResultsDocument results = load_results_document(results_path);
+  std::vector<json> records(results.content["records"].begin(), results.content["records"].end());
+  const FlatTable table = flatten_records(records, format);
+  if (!out_file) {
+    write_flat_table(table, format, std::cout);
+    return 0;
+  }
+  std::ostringstream text;
+  write_flat_table(table, format, text);
+  write_if_changed(fs::absolute(*out_file), text.str());
+  std::cerr << *out_file << ": " << table.rows.size() << " records\n";
   return 0;
 }
 
@@ -382,6 +406,7 @@ int export_index(const std::string& index_file, const std::vector<std::string>& 
 int export_command(const std::vector<std::string>& args) {
   ExportOptions options;
   std::optional<std::string> index;
+  std::optional<FlatFormat> format;
   std::vector<std::string> positional;
   try {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -404,7 +429,12 @@ int export_command(const std::vector<std::string>& args) {
         options.discussion = value();
       else if (arg == "--index")
         index = value();
-      else if (!arg.empty() && arg[0] == '-')
+      else if (arg == "--format") {
+        const std::string text = value();
+        format = parse_flat_format(text);
+        if (!format)
+          throw ExportError("convlab export: --format: '" + text + "' is not csv, md or tsv");
+      } else if (!arg.empty() && arg[0] == '-')
         throw ExportError("convlab export: unknown option " + arg + " (see convlab export --help)");
       else
         positional.push_back(arg);
@@ -417,6 +447,13 @@ int export_command(const std::vector<std::string>& args) {
     if (positional.size() != 1)
       throw ExportError("convlab export: expected one results.json or directory (see --help)");
     options.results = positional[0];
+    if (format) {
+      if (options.figures || options.config || options.discussion)
+        throw ExportError(
+            "convlab export: --format writes one table; --figures, --config and --discussion "
+            "are for the report export");
+      return export_flat(options.results, *format, options.out);
+    }
     return export_experiment(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

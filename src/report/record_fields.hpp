@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/number_text.hpp"
+
 namespace convlab {
 
 struct FieldValue {
@@ -46,11 +48,5 @@ const std::vector<std::string>& shorthand_fields();
 
 // Closest candidate by edit distance, or empty when nothing is within a few edits.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
-
-// Numbers as a person reads them: `significant` significant digits, no exponent for ordinary
-// magnitudes. Exact (shortest round-trip) form is format_exact.
-std::string format_number(double value, int significant = 3);
-std::string format_fixed(double value, int decimals);
-std::string format_exact(double value);
 
 }  // namespace convlab

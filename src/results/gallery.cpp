@@ -94,6 +94,10 @@ Filter filter_from(const nlohmann::json& kernel) {
 
 }  // namespace
 
+std::string gallery_display_path(const nlohmann::json& entry) {
+  return entry.contains("display") ? entry.value("display", "") : entry.value("output", "");
+}
+
 int restore_gallery_images(const std::string& out_dir) {
   const ResultsFile results = read_results(out_dir + "/results.json");
   if (results.gallery.empty() || results.runs.empty()) return 0;
@@ -101,7 +105,8 @@ int restore_gallery_images(const std::string& out_dir) {
   std::filesystem::create_directories(out_dir + "/images");
   for (const auto& entry : results.gallery) {
     const bool have_input = std::filesystem::exists(out_dir + "/" + entry.value("input", ""));
-    const bool have_output = std::filesystem::exists(out_dir + "/" + entry.value("output", ""));
+    const std::string display = gallery_display_path(entry);
+    const bool have_output = std::filesystem::exists(out_dir + "/" + display);
     if (have_input && have_output) continue;
     // The newest run that knows both the image and the kernel describes them.
     nlohmann::json image_entry, kernel_entry;
@@ -138,8 +143,10 @@ int restore_gallery_images(const std::string& out_dir) {
       ++written;
     if (!have_output) {
       const std::vector<std::uint8_t> pixels = visualise(image, filter, border);
-      if (write_png(out_dir + "/" + entry["output"].get<std::string>(), image.width, image.height,
-                    image.channels, pixels.data()))
+      std::filesystem::create_directories(
+          std::filesystem::path(out_dir + "/" + display).parent_path());
+      if (write_png(out_dir + "/" + display, image.width, image.height, image.channels,
+                    pixels.data()))
         ++written;
     }
   }
@@ -151,19 +158,20 @@ void add_gallery_entry(ResultsFile& results, const std::string& out_dir, const I
   const std::string folder = out_dir + "/images";
   std::filesystem::create_directories(folder);
   const std::string input = "images/" + image_name + "__input.png";
-  const std::string output =
-      "images/" + image_name + "__" + filter.name + "__" + std::string(to_string(border)) + ".png";
+  const std::string display = "images/display/" + image_name + "__" + filter.name + "__" +
+                              std::string(to_string(border)) + ".png";
+  std::filesystem::create_directories(folder + "/display");
   if (!std::filesystem::exists(out_dir + "/" + input))
     write_png(out_dir + "/" + input, image.width, image.height, image.channels,
               image.pixels.data());
   const std::vector<std::uint8_t> pixels = visualise(image, filter, border);
-  if (!write_png(out_dir + "/" + output, image.width, image.height, image.channels, pixels.data()))
+  if (!write_png(out_dir + "/" + display, image.width, image.height, image.channels, pixels.data()))
     return;
   nlohmann::json entry{{"image", image_name},
                        {"kernel", filter.name},
                        {"border", std::string(to_string(border))},
                        {"input", input},
-                       {"output", output}};
+                       {"display", display}};
   for (const auto& existing : results.gallery)
     if (existing == entry) return;
   results.gallery.push_back(entry);

@@ -1,8 +1,10 @@
-// Input and filtered images as PNG for the report's gallery (configs with save_outputs: true).
-// Pictures are made from the reference computation, which every verified point agrees with, and
-// shown so that a reader can see the effect: derivative filters (Prewitt, Sobel) as the gradient
-// magnitude of the x and y kernels, zero-sum filters (Laplacian, LoG, DoG, edge) as |response|
-// stretched to 0..255, all others rounded and clamped like u8 output.
+// Input and display images as PNG for the report's gallery (configs with save_outputs: true):
+// images/<image>__input.png and images/display/<image>__<kernel>__<border>.png, listed in
+// results.json's "gallery". They are pictures for a reader, not any implementation's output (those
+// are results/point_outputs.hpp): made from the reference computation, which every verified point
+// agrees with, and shown so that the effect is visible: derivative filters (Prewitt, Sobel) as the
+// gradient magnitude of the x and y kernels, zero-sum filters (Laplacian, LoG, DoG, edge) as
+// |response| stretched to 0..255, all others rounded and clamped like u8 output.
 #pragma once
 
 #include <string>
@@ -13,6 +15,9 @@
 #include "results/results_file.hpp"
 
 namespace convlab {
+
+// The display image of a gallery entry ("display"; "output" in results of earlier versions).
+std::string gallery_display_path(const nlohmann::json& entry);
 
 void add_gallery_entry(ResultsFile& results, const std::string& out_dir, const Image& image,
                        const std::string& image_name, const Filter& filter, Border border);

@@ -1,18 +1,15 @@
 #include "results/summary_table.hpp"
 
-#include <cstdio>
-#include <string>
+#include <algorithm>
 
+#include "core/number_text.hpp"
 #include "plan/point_filter.hpp"
 
 namespace convlab {
 namespace {
 
-std::string number(const nlohmann::json& value, const char* format) {
-  if (!value.is_number()) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, format, value.get<double>());
-  return text;
+std::string number_or_blank(const nlohmann::json& value, int significant) {
+  return value.is_number() ? format_number(value.get<double>(), significant) : "";
 }
 
 std::string params_text(const nlohmann::json& params) {
@@ -28,35 +25,112 @@ std::string verdict(const nlohmann::json& record) {
   return status + ": " + record.value("reason", "");
 }
 
+void print_rows(const std::vector<const nlohmann::json*>& rows, std::ostream& out) {
+  out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
+         "speedup | verdict |\n";
+  out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
+  for (const nlohmann::json* row : rows) {
+    const nlohmann::json& r = *row;
+    const nlohmann::json median =
+        r["timing"].is_object() ? r["timing"]["stats"]["median"] : nlohmann::json();
+    const nlohmann::json cv = r["timing"].is_object()
+                                  ? nlohmann::json(r["timing"]["stats"].value("cv", 0.0) * 100)
+                                  : nlohmann::json();
+    const nlohmann::json speedup = r["derived"].value("speedup", nlohmann::json());
+    const std::string speedup_text = number_or_blank(speedup, 3);
+    out << "| " << r["implementation"].get<std::string>() << " | " << params_text(r["params"])
+        << " | " << r["image"]["name"].get<std::string>() << " | "
+        << r["kernel"]["name"].get<std::string>() << " | " << r["border"].get<std::string>()
+        << " | " << r["output"].get<std::string>() << " | " << number_or_blank(median, 4) << " | "
+        << number_or_blank(cv, 2) << " | " << (speedup_text.empty() ? "" : speedup_text + "x")
+        << " | " << verdict(r) << " |\n";
+  }
+}
+
+void print_skipped(const std::vector<const nlohmann::json*>& skipped, std::ostream& out) {
+  std::vector<std::pair<std::string, size_t>> reasons;
+  for (const nlohmann::json* record : skipped) {
+    const std::string reason = record->value("reason", "");
+    auto found = std::find_if(reasons.begin(), reasons.end(),
+                              [&](const auto& entry) { return entry.first == reason; });
+    if (found == reasons.end())
+      reasons.emplace_back(reason, 1);
+    else
+      ++found->second;
+  }
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& [reason, count] : reasons)
+    out << count << (count == 1 ? " point" : " points") << " skipped: " << reason << "\n";
+}
+
 }  // namespace
 
 void print_summary_table(const std::vector<nlohmann::json>& records, const nlohmann::json& run,
                          std::ostream& out) {
-  out << "| implementation | params | image | kernel | border | output | median ms | speedup | "
-         "verdict |\n";
-  out << "|---|---|---|---|---|---|---:|---:|---|\n";
-  for (const auto& r : records) {
-    const nlohmann::json median =
-        r["timing"].is_object() ? r["timing"]["stats"]["median"] : nlohmann::json();
-    const nlohmann::json speedup = r["derived"].value("speedup", nlohmann::json());
-    out << "| " << r["implementation"].get<std::string>() << " | " << params_text(r["params"])
-        << " | " << r["image"]["name"].get<std::string>() << " | "
-        << r["kernel"]["name"].get<std::string>() << " | " << r["border"].get<std::string>()
-        << " | " << r["output"].get<std::string>() << " | " << number(median, "%.4g") << " | "
-        << number(speedup, "%.3gx") << " | " << verdict(r) << " |\n";
+  std::vector<const nlohmann::json*> measured, skipped;
+  for (const auto& record : records)
+    (record.value("status", "") == "skipped" ? skipped : measured).push_back(&record);
+  if (!measured.empty()) print_rows(measured, out);
+  if (!measured.empty() && !skipped.empty()) out << "\n";
+  print_skipped(skipped, out);
+  // Without a device the CUDA points are skipped, and their line above says why.
+  const nlohmann::json cuda = run.value("cuda", nlohmann::json::object());
+  if (cuda.value("available", false) && cuda.contains("calibration")) {
+    const auto& c = cuda["calibration"];
+    out << "\nGPU " << cuda.value("name", "?") << ": measured copy bandwidth "
+        << format_number(c.value("copy_bytes_per_s", 0.0) / 1e12, 3)
+        << " TB/s (read + write), FP32 FMA rate "
+        << format_number(c.value("fma_per_s", 0.0) / 1e12, 3) << " TFMA/s\n";
   }
-  if (run.contains("cuda")) {
-    const auto& cuda = run["cuda"];
-    if (cuda.value("available", false) && cuda.contains("calibration")) {
-      const auto& c = cuda["calibration"];
-      out << "\nGPU " << cuda.value("name", "?") << ": measured copy bandwidth "
-          << number(c.value("copy_bytes_per_s", 0.0) / 1e12, "%.3g")
-          << " TB/s (read + write), FP32 FMA rate "
-          << number(c.value("fma_per_s", 0.0) / 1e12, "%.3g") << " TFMA/s\n";
-    } else {
-      out << "\nGPU: " << cuda.value("reason", "not available") << "\n";
-    }
+}
+
+void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
+                        double cv_limit, size_t shown) {
+  std::vector<std::pair<double, const nlohmann::json*>> noisy;
+  size_t measured = 0;
+  for (const auto& record : records) {
+    if (!record["timing"].is_object()) continue;
+    ++measured;
+    const double cv = record["timing"]["stats"].value("cv", 0.0);
+    if (cv > cv_limit) noisy.emplace_back(cv, &record);
   }
+  if (noisy.empty()) return;
+  std::stable_sort(noisy.begin(), noisy.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  out << "\n"
+      << noisy.size() << " of " << measured << " measured points are noisy (CV > "
+      << format_number(cv_limit * 100, 2) << " %)" << (noisy.size() > shown ? "; the worst:" : ":")
+      << "\n";
+  for (size_t i = 0; i < std::min(shown, noisy.size()); ++i) {
+    const nlohmann::json& r = *noisy[i].second;
+    out << "  CV " << format_number(noisy[i].first * 100, 2) << " %  "
+        << r["implementation"].get<std::string>() << " " << params_text(r["params"]) << " | "
+        << r["image"]["name"].get<std::string>() << " | " << r["kernel"]["name"].get<std::string>()
+        << " | " << r["border"].get<std::string>() << " | " << r["output"].get<std::string>()
+        << "\n";
+  }
+}
+
+std::string run_counts_line(const RunCounts& counts) {
+  std::string line = "kept " + std::to_string(counts.kept) + " \u00b7 ran " +
+                     std::to_string(counts.ran) + " \u00b7 skipped " +
+                     std::to_string(counts.skipped) + " \u00b7 failed " +
+                     std::to_string(counts.failed);
+  if (counts.not_run > 0) line += " \u00b7 not run " + std::to_string(counts.not_run);
+  return line;
+}
+
+std::string status_counts_line(const std::vector<nlohmann::json>& records) {
+  size_t ok = 0, skipped = 0, failed = 0;
+  for (const auto& record : records) {
+    const std::string status = record.value("status", "");
+    ok += status == "ok";
+    skipped += status == "skipped";
+    failed += status != "ok" && status != "skipped";
+  }
+  return "ok " + std::to_string(ok) + " \u00b7 skipped " + std::to_string(skipped) +
+         " \u00b7 failed " + std::to_string(failed);
 }
 
 }  // namespace convlab

@@ -1,13 +1,34 @@
-// The markdown table printed at the end of `convlab run`, one row per point of the plan.
+// What `convlab run` and `convlab show` print at the end: a markdown table of the measured points
+// (ok and failed), skipped points folded into one line per reason, and the counts of the run.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 #include <vector>
 
 namespace convlab {
 
+// How the points of one run's plan ended. kept: measured earlier, not re-run; not_run: left for
+// later by --max-points.
+struct RunCounts {
+  size_t kept = 0, ran = 0, skipped = 0, failed = 0, not_run = 0;
+};
+
+// One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
+// most frequent reason first; then the GPU of the run block, when it had one.
 void print_summary_table(const std::vector<nlohmann::json>& records, const nlohmann::json& run,
                          std::ostream& out);
+
+// Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the
+// `shown` worst, or nothing when none is.
+void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
+                        double cv_limit = 0.10, size_t shown = 5);
+
+// "kept 3 · ran 12 · skipped 45 · failed 0" (and "· not run N" when --max-points stopped early).
+std::string run_counts_line(const RunCounts& counts);
+// "ok 12 · skipped 45 · failed 0" over records of any runs (convlab show).
+std::string status_counts_line(const std::vector<nlohmann::json>& records);
 
 }  // namespace convlab

@@ -1,6 +1,7 @@
 #include "run/plan_report.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "plan/point_filter.hpp"
 #include "run/progress.hpp"
@@ -8,16 +9,37 @@
 namespace convlab {
 namespace {
 
-// Nominal multiply-accumulate rates (per second) used only to estimate durations.
+// Nominal multiply-accumulate rates (per second) used only to estimate durations. Threads beyond
+// the machine's logical CPUs add nothing.
 double nominal_rate(const Point& point) {
   const std::string& name = point.implementation->name;
-  const double threads = point.params.value("threads", 1);
+  const double cpus = std::max(1u, std::thread::hardware_concurrency());
+  const double threads = std::min(point.params.value("threads", 1.0), cpus);
   if (point.implementation->family == "cuda") return 2e12;
   if (name == "sequential" || name == "openmp") return 1e9 * threads;
   return 8e9 * threads;
 }
 
+// The reference is scalar code accumulating in double, computed once per image, kernel, border
+// and output.
+constexpr double kReferenceRate = 0.4e9;
+
+bool same_reference(const Point& a, const Point& b) {
+  return a.image == b.image && a.filter == b.filter && a.border == b.border && a.output == b.output;
+}
+
 }  // namespace
+
+std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan) {
+  std::vector<double> seconds;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    double point = estimated_point_seconds(config, plan[i]);
+    if (i == 0 || !same_reference(plan[i], plan[i - 1]))
+      point += point_macs(config, plan[i]) / kReferenceRate;
+    seconds.push_back(point);
+  }
+  return seconds;
+}
 
 double estimated_point_seconds(const Config& config, const Point& point) {
   const double call = point_macs(config, point) / nominal_rate(point);
@@ -32,13 +54,14 @@ void print_plan(const Config& config, const std::vector<Point>& plan, std::ostre
   out << "| # | implementation | params | image | kernel | border | output | GMAC | est. s |\n";
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double total_seconds = 0, total_macs = 0;
+  const std::vector<double> estimates = estimated_plan_seconds(config, plan);
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
     std::string params;
     for (const auto& [key, value] : p.params.items())
       params += (params.empty() ? "" : " ") + key + "=" + field_text(value);
     const double macs = point_macs(config, p);
-    const double seconds = estimated_point_seconds(config, p);
+    const double seconds = estimates[i];
     total_seconds += seconds;
     total_macs += macs;
     char numbers[64];

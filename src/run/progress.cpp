@@ -1,8 +1,10 @@
 #include "run/progress.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <algorithm>
+#include <chrono>
 
 namespace convlab {
 
@@ -17,25 +19,126 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-Progress::Progress(size_t total) : total_(total), terminal_(::isatty(STDERR_FILENO) == 1) {}
-
-void Progress::starting(size_t index, const std::string& label, double estimated_seconds_left) {
-  if (!terminal_) return;
-  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s  (elapsed %s, ETA %s)", index + 1, total_,
-               label.c_str(), format_duration(clock_.elapsed_seconds()).c_str(),
-               format_duration(estimated_seconds_left).c_str());
-  std::fflush(stderr);
+double corrected_eta(double estimated_after_current, double current_estimate,
+                     double current_elapsed, double measured_done, double estimated_done) {
+  const double scale = estimated_done > 0 ? measured_done / estimated_done : 1.0;
+  const double current_left = std::max(0.0, current_estimate * scale - current_elapsed);
+  return current_left + estimated_after_current * scale;
 }
 
-void Progress::finished(size_t index, const std::string& label, const std::string& outcome) {
-  if (terminal_) return;
-  std::fprintf(stderr, "[%zu/%zu] %s: %s\n", index + 1, total_, label.c_str(), outcome.c_str());
+ProgressStyle Progress::style_for_stderr(bool quiet, bool verbose) {
+  ProgressStyle style;
+  style.terminal = ::isatty(STDERR_FILENO) == 1;
+  style.quiet = quiet;
+  style.verbose = verbose;
+  winsize size{};
+  if (style.terminal && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 20)
+    style.width = size.ws_col;
+  return style;
+}
+
+Progress::Progress(size_t total, double estimated_seconds, ProgressStyle style, std::FILE* stream)
+    : total_(total), estimated_total_(estimated_seconds), style_(style), stream_(stream) {
+  if (!style_.quiet) ticker_ = std::thread([this] { tick(); });
+}
+
+Progress::~Progress() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+void Progress::tick() {
+  const auto interval = std::chrono::duration<double>(
+      style_.terminal ? style_.redraw_interval_seconds
+                      : std::min(style_.redraw_interval_seconds, style_.plain_interval_seconds));
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+    if (style_.terminal)
+      draw_locked();
+    else if (since_plain_line_.elapsed_seconds() >= style_.plain_interval_seconds)
+      plain_line_locked();
+  }
+}
+
+double Progress::eta_locked() const {
+  return corrected_eta(estimated_after_, in_point_ ? point_estimate_ : 0.0,
+                       in_point_ ? point_clock_.elapsed_seconds() : 0.0, measured_done_,
+                       estimated_done_);
+}
+
+void Progress::draw_locked() {
+  constexpr int kBar = 20;
+  const int filled = total_ ? static_cast<int>(kBar * position_ / total_) : kBar;
+  std::string bar(static_cast<size_t>(filled), '=');
+  if (filled < kBar) bar += '>' + std::string(static_cast<size_t>(kBar - filled - 1), ' ');
+  std::string line = "[" + bar + "] " + std::to_string(std::min(position_ + 1, total_)) + "/" +
+                     std::to_string(total_) + "  elapsed " +
+                     format_duration(clock_.elapsed_seconds()) + "  ETA " +
+                     format_duration(eta_locked()) + "  " + label_;
+  if (line.size() > static_cast<size_t>(style_.width - 1))
+    line.resize(static_cast<size_t>(style_.width - 1));
+  std::fprintf(stream_, "\r\033[K%s", line.c_str());
+  std::fflush(stream_);
+  drawn_ = true;
+}
+
+void Progress::plain_line_locked() {
+  std::fprintf(stream_, "convlab: %zu/%zu points, elapsed %s, ETA %s\n", position_, total_,
+               format_duration(clock_.elapsed_seconds()).c_str(),
+               format_duration(eta_locked()).c_str());
+  std::fflush(stream_);
+  since_plain_line_.restart();
+}
+
+void Progress::kept(size_t index, const std::string& label) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  position_ = index + 1;
+  if (style_.verbose)
+    std::fprintf(stream_, "%s[%zu/%zu] %s: kept from an earlier run\n", drawn_ ? "\r\033[K" : "",
+                 index + 1, total_, label.c_str());
+}
+
+void Progress::starting(size_t index, const std::string& label, double point_estimate,
+                        double estimated_after) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  position_ = index;
+  label_ = label;
+  point_estimate_ = point_estimate;
+  estimated_after_ = estimated_after;
+  in_point_ = true;
+  point_clock_.restart();
+  if (style_.terminal && !style_.quiet) draw_locked();
+}
+
+void Progress::finished(size_t index, const std::string& label, const std::string& outcome,
+                        bool failed, bool measured) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (measured) {
+    measured_done_ += point_clock_.elapsed_seconds();
+    estimated_done_ += point_estimate_;
+  }
+  in_point_ = false;
+  position_ = index + 1;
+  if (style_.verbose || failed)
+    std::fprintf(stream_, "%s[%zu/%zu] %s: %s\n", drawn_ ? "\r\033[K" : "", index + 1, total_,
+                 label.c_str(), outcome.c_str());
+  if (style_.terminal && !style_.quiet) draw_locked();
 }
 
 void Progress::done() {
-  if (terminal_) std::fprintf(stderr, "\r\033[K");
-  std::fprintf(stderr, "convlab: %zu points in %s\n", total_,
-               format_duration(clock_.elapsed_seconds()).c_str());
+  std::lock_guard<std::mutex> lock(mutex_);
+  stopping_ = true;
+  wake_.notify_all();
+  if (style_.quiet) return;
+  if (drawn_) std::fprintf(stream_, "\r\033[K");
+  std::fprintf(stream_, "convlab: %zu points in %s (estimated %s before the run)\n", total_,
+               format_duration(clock_.elapsed_seconds()).c_str(),
+               format_duration(estimated_total_).c_str());
+  std::fflush(stream_);
 }
 
 }  // namespace convlab

@@ -1,23 +1,80 @@
-// Progress on stderr: one rewritten line with an ETA on a terminal, plain lines otherwise.
+// Progress of `convlab run` on stderr.
+//
+// On a terminal: one bar line, redrawn twice a second by a ticker thread so that elapsed time and
+// ETA keep moving during a long point: "[=====>    ] 12/81  elapsed 0m32s  ETA 1m05s  <point>".
+// Piped (CI logs, files): a plain "convlab: 12/81 points, elapsed 0m32s, ETA 1m05s" line at most
+// every `plain_interval_seconds`. Quiet prints only failed points; verbose adds a line per point
+// with its outcome. The last line compares the run's time with the estimate made before it.
+//
+// The ETA starts from the nominal estimates of the points still to run (run/plan_report.hpp) and
+// is corrected by how long the points measured so far took against their own estimates.
 #pragma once
 
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "measure/stopwatch.hpp"
 
 namespace convlab {
 
+struct ProgressStyle {
+  bool terminal = false;  // redraw a bar in place; otherwise plain lines
+  bool quiet = false;
+  bool verbose = false;
+  double redraw_interval_seconds = 0.5;
+  double plain_interval_seconds = 10.0;
+  int width = 100;  // terminal columns; the bar line is cut to fit
+};
+
+// Seconds left in a run. current_* describe the point being measured (0 when none); the estimates
+// are scaled by measured_done / estimated_done, the ratio of actual to estimated time of the points
+// measured so far (1 before the first one). The current point counts its remaining part only,
+// never below zero.
+double corrected_eta(double estimated_after_current, double current_estimate,
+                     double current_elapsed, double measured_done, double estimated_done);
+
 class Progress {
  public:
-  explicit Progress(size_t total);
-  void starting(size_t index, const std::string& label, double estimated_seconds_left);
-  void finished(size_t index, const std::string& label, const std::string& outcome);
+  // `estimated_seconds` is the nominal estimate of the points expected to run (not kept ones).
+  Progress(size_t total, double estimated_seconds, ProgressStyle style, std::FILE* stream);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void kept(size_t index, const std::string& label);
+  // A point starts: its own estimate and the estimate of the points after it still to run.
+  void starting(size_t index, const std::string& label, double point_estimate,
+                double estimated_after);
+  // It ended; measured: it ran (not skipped), so its time corrects the ETA.
+  void finished(size_t index, const std::string& label, const std::string& outcome, bool failed,
+                bool measured);
   void done();
 
+  static ProgressStyle style_for_stderr(bool quiet, bool verbose);
+
  private:
+  void tick();
+  void draw_locked();
+  void plain_line_locked();
+  double eta_locked() const;
+
   size_t total_;
-  bool terminal_;
-  Stopwatch clock_;
+  double estimated_total_;
+  ProgressStyle style_;
+  std::FILE* stream_;
+  Stopwatch clock_, point_clock_, since_plain_line_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false, drawn_ = false, in_point_ = false;
+  size_t position_ = 0;  // points dealt with (kept, run or skipped)
+  std::string label_;
+  double point_estimate_ = 0, estimated_after_ = 0;
+  double measured_done_ = 0, estimated_done_ = 0;
+  std::thread ticker_;
 };
 
 std::string format_duration(double seconds);

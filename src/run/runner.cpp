@@ -12,17 +12,20 @@
 #include <tuple>
 
 #include "config/config.hpp"
+#include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
 #include "measure/gpu_clocks.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
+#include "measure/run_conditions.hpp"
 #include "measure/stopwatch.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
+#include "results/point_outputs.hpp"
 #include "results/results_file.hpp"
 #include "results/summary_table.hpp"
 #include "run/plan_report.hpp"
@@ -119,12 +122,7 @@ class Run {
       throw ResultsFileError(results_path_ + ": holds experiment '" + earlier + "', not '" +
                              config_.name + "'; choose another --out");
     plan_ = expand_plan(config_);
-    if (options.filter) {
-      std::vector<Point> kept;
-      for (const Point& p : plan_)
-        if (matches(*options.filter, describe_point(config_, p))) kept.push_back(p);
-      plan_ = std::move(kept);
-    }
+    if (options.filter) apply_filter(*options.filter);
     context_.cuda_device = options.cuda_device;
     context_.l2_flush = config_.measure.l2_flush;
   }
@@ -136,7 +134,12 @@ class Run {
     }
     std::filesystem::create_directories(out_dir_);
     start_run_block();
-    Progress progress(plan_.size());
+    const std::vector<double> estimates = estimated_plan_seconds(config_, plan_);
+    const std::vector<double> cost_after = estimated_costs_after(estimates);
+    Progress progress(plan_.size(), cost_after[0],
+                      Progress::style_for_stderr(options_.verbosity == Verbosity::quiet,
+                                                 options_.verbosity == Verbosity::verbose),
+                      stderr);
     size_t new_points = 0;
     std::vector<std::string> plan_keys;
     for (size_t i = 0; i < plan_.size(); ++i) {
@@ -151,22 +154,23 @@ class Run {
       const auto existing = record_index_.find(key);
       if (!options_.force && existing != record_index_.end() &&
           results_.records[existing->second].value("status", "") == "ok") {
-        progress.finished(i, label, "kept from an earlier run");
+        progress.kept(i, label);
+        ++counts_.kept;
         continue;
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
-      progress.starting(i, label, estimate_seconds_left(i));
-      Stopwatch point_clock;
+      progress.starting(i, label, estimates[i], cost_after[i + 1]);
       json record = run_point(point, image, filter, description, key);
       record["point_id"] = id;
-      measured_seconds_ += point_clock.elapsed_seconds();
-      estimated_seconds_ += estimated_point_seconds(config_, point);
-      progress.finished(i, label, outcome_text(record));
+      progress.finished(i, label, outcome_text(record), record["status"] == "failed",
+                        record["status"] != "skipped");
+      count(record);
       store(record);
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
     progress.done();
+    counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
     results_.runs.back()["finished"] = utc_timestamp();
     write();
     return report(plan_keys);
@@ -184,6 +188,7 @@ class Run {
              {"git", git_facts()},
              {"build", build_facts()},
              {"host", host_facts()},
+             {"conditions", run_conditions()},
              {"measure", config_.resolved["measure"]}};
     const bool any_cuda = std::any_of(plan_.begin(), plan_.end(), [](const Point& p) {
       return p.implementation->family == "cuda";
@@ -194,6 +199,10 @@ class Run {
       start_clock_probe(run["cuda"]);
     }
     run_id_ = run["id"];
+    if (options_.verbosity != Verbosity::quiet)
+      for (const auto& warning :
+           noise_warnings(run["conditions"], run["host"].value("logical_cpus", 0u)))
+        std::cerr << "convlab: " << warning << "\n";
     results_.experiment = {{"name", config_.name},
                            {"title", config_.title},
                            {"description", config_.description},
@@ -218,6 +227,21 @@ class Run {
   std::optional<GpuClockSample> clock_sample(const Point& point) const {
     if (!clocks_ || point.implementation->family != "cuda") return std::nullopt;
     return clocks_->sample();
+  }
+
+  // Checked before anything is written: a misspelt field or a filter that selects nothing is a
+  // mistake, not an empty run.
+  void apply_filter(const PointFilter& filter) {
+    std::vector<json> descriptions;
+    for (const Point& p : plan_) descriptions.push_back(describe_point(config_, p));
+    if (auto unknown = unknown_field(filter, descriptions))
+      throw RunArgumentError("--filter: " + *unknown);
+    std::vector<Point> kept;
+    for (size_t i = 0; i < plan_.size(); ++i)
+      if (matches(filter, descriptions[i])) kept.push_back(plan_[i]);
+    if (kept.empty())
+      throw RunArgumentError("no point of " + config_.path + " matches --filter " + filter.text);
+    plan_ = std::move(kept);
   }
 
   const Image& image_for(size_t index) {
@@ -281,6 +305,8 @@ class Run {
           verification_tolerance(point.output, filter,
                                  weight_roundoff(*point.implementation, point.params)));
       record["verification"] = to_json(verification);
+      if (config_.save_outputs)
+        record["saved_output"] = save_point_output(out_dir_, description, prepared->output());
       if (!verification.ok) {
         record["status"] = "failed";
         record["reason"] = "verification: " + std::to_string(verification.values_beyond_tolerance) +
@@ -345,20 +371,57 @@ class Run {
     return measure;
   }
 
-  double estimate_seconds_left(size_t index) const {
-    double seconds = 0.0;
-    for (size_t i = index; i < plan_.size(); ++i)
-      seconds += estimated_point_seconds(config_, plan_[i]);
-    return seconds;
+  // cost_after[i]: the nominal estimate of plan points i.. that are expected to run. A point with
+  // an ok record from this build on this CPU is expected to be kept and costs nothing (a guess:
+  // the record key, which decides, needs the image bytes).
+  std::vector<double> estimated_costs_after(const std::vector<double>& estimates) const {
+    std::set<std::string> this_build_runs, measured;
+    if (!options_.force) {
+      for (const auto& run : results_.runs)
+        if (run["build"].value("id", "") == build_id() &&
+            run["host"].value("cpu_model", "") == cpu_model())
+          this_build_runs.insert(run.value("id", ""));
+      for (const auto& record : results_.records)
+        if (record.value("status", "") == "ok" && this_build_runs.count(record.value("run_id", "")))
+          measured.insert(description_of(record).dump());
+    }
+    std::vector<double> after(plan_.size() + 1, 0.0);
+    for (size_t i = plan_.size(); i-- > 0;) {
+      const bool expected_kept = measured.count(describe_point(config_, plan_[i]).dump()) > 0;
+      after[i] = after[i + 1] + (expected_kept ? 0.0 : estimates[i]);
+    }
+    return after;
+  }
+
+  // The fields of describe_point, read back from a record.
+  static json description_of(const json& record) {
+    json description;
+    for (const char* key : {"implementation", "family", "params", "border", "output"})
+      description[key] = record.value(key, json());
+    for (const char* key : {"name", "width", "height", "channels"})
+      description["image"][key] = record["image"].value(key, json());
+    for (const char* key : {"name", "type", "size", "separable"})
+      description["kernel"][key] = record["kernel"].value(key, json());
+    return description;
   }
 
   static std::string outcome_text(const json& record) {
     const std::string status = record["status"];
     if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
-    char text[64];
-    std::snprintf(text, sizeof text, "median %.4g ms, verified",
-                  record["timing"]["stats"]["median"].get<double>());
-    return text;
+    const json& timing = record["timing"];
+    return "median " + format_number(timing["stats"]["median"].get<double>(), 4) + " ms, CV " +
+           format_number(timing["stats"]["cv"].get<double>() * 100, 2) + " %, " +
+           std::to_string(timing["repetitions"].get<int>()) + " repetitions, verified";
+  }
+
+  void count(const json& record) {
+    const std::string status = record["status"];
+    if (status == "ok")
+      ++counts_.ran;
+    else if (status == "skipped")
+      ++counts_.skipped;
+    else
+      ++counts_.failed;
   }
 
   int report(const std::vector<std::string>& plan_keys) {
@@ -369,7 +432,10 @@ class Run {
         rows.push_back(results_.records[found->second]);
         any_failed = any_failed || rows.back()["status"] == "failed";
       }
+    if (options_.verbosity == Verbosity::quiet) return any_failed ? 1 : 0;
     print_summary_table(rows, results_.runs.back(), std::cout);
+    print_noisy_points(rows, std::cout);
+    std::cout << "\n" << run_counts_line(counts_) << "\n";
     std::cerr << "convlab: results in " << results_path_ << "\n";
     return any_failed ? 1 : 0;
   }
@@ -382,8 +448,8 @@ class Run {
   RunContext context_;
   std::string run_id_, device_name_ = "none";
   std::map<std::string, size_t> record_index_;
-  double measured_seconds_ = 0.0, estimated_seconds_ = 0.0;
   std::unique_ptr<GpuClockProbe> clocks_;
+  RunCounts counts_;
   std::unique_ptr<Image> current_image_;
   size_t current_image_index_ = 0;
   std::unique_ptr<Reference> reference_;

@@ -3,12 +3,23 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "plan/point_filter.hpp"
 
 namespace convlab {
+
+// A command-line argument that cannot work with this config (exit 2, nothing written).
+class RunArgumentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// quiet: no progress and no table (failed points are still named); verbose: a line per point
+// with its repetitions, median and CV, on a terminal too.
+enum class Verbosity { quiet, normal, verbose };
 
 struct RunOptions {
   std::string config_path;
@@ -18,6 +29,7 @@ struct RunOptions {
   bool dry_run = false;
   int cuda_device = 0;
   long max_points = -1;  // stop after running this many points (-1: no limit)
+  Verbosity verbosity = Verbosity::normal;
   std::vector<std::string> argv;
 };
 

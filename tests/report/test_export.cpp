@@ -2,6 +2,8 @@
 // compare's verdicts and exit codes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "report/commands.hpp"
@@ -108,6 +110,23 @@ TEST(ExportErrors, MissingFileAndBadDeclarationExitTwo) {
       << message;
 }
 
+// Whatever `convlab run` wrote must export, also where its config is gone (another checkout).
+TEST(ExportErrors, EveryCommittedResultsFileExportsWithoutItsConfig) {
+  ScratchDirectory dir("committed");
+  int exported = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(CONVLAB_COMMITTED_OUTPUTS)) {
+    const auto results = entry.path() / "results.json";
+    if (!std::filesystem::exists(results)) continue;
+    const auto copy = dir.path() / entry.path().filename();
+    std::filesystem::create_directories(copy);
+    std::filesystem::copy_file(results, copy / "results.json");
+    EXPECT_EQ(export_command({copy.string(), "--figures", (copy / "figures").string()}), 0)
+        << results;
+    ++exported;
+  }
+  EXPECT_GT(exported, 0);
+}
+
 TEST(DiscussionValues, FindsReferencesOutsideComments) {
   const auto references = find_value_references(
       "A \\convlabvalue{implementation=sequential}{median_ms} ms\n"
@@ -150,9 +169,11 @@ class Compare : public ::testing::Test {
     for (auto& record : results["records"]) {
       record["key"] = "rebuilt-" + record["key"].get<std::string>();
       if (record["implementation"] == "openmp" && record["params"]["threads"] == 4 &&
-          record["kernel"]["size"] == 7 && record["image"]["width"] == 1024)
+          record["kernel"]["size"] == 7 && record["image"]["width"] == 1024) {
         for (const char* stat : {"q1", "median", "q3"})
           record["timing"]["stats"][stat] = record["timing"]["stats"][stat].get<double>() * factor;
+        for (auto& sample : record["timing"]["samples_ms"]) sample = sample.get<double>() * factor;
+      }
     }
     const auto path = dir_.path() / ("b" + std::to_string(factor)) / "results.json";
     write_file(path, results.dump());
@@ -165,8 +186,8 @@ TEST_F(Compare, SameResultsPass) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(compare_command({fixture_results().string(), fixture_results().string()}), 0);
   const std::string out = testing::internal::GetCapturedStdout();
-  EXPECT_NE(out.find("32 points compared on median_ms (threshold 5.00%): 0 faster, 0 slower, 32 "
-                     "same"),
+  EXPECT_NE(out.find("32 points compared on median_ms (threshold 5.00%, Mann-Whitney U at alpha "
+                     "0.05): 0 faster, 0 slower, 32 same"),
             std::string::npos)
       << out;
 }
@@ -189,7 +210,69 @@ TEST_F(Compare, ThresholdAndFasterPoints) {
   EXPECT_NE(testing::internal::GetCapturedStdout().find("1 faster"), std::string::npos);
   testing::internal::CaptureStderr();
   EXPECT_EQ(compare_command({fixture_results().string()}), 2);
+  EXPECT_EQ(compare_command({fixture_results().string(), b, "--alpha", "2"}), 2);
   testing::internal::GetCapturedStderr();
+}
+
+TEST_F(Compare, SlowerNeedsASignificantRankTestNotOnlyTheRatio) {
+  // B's samples of one point are A's with the order of magnitudes kept but shuffled between the
+  // two sides: the median moves by 20 % while the samples overlap, so the point is not slower.
+  auto results = nlohmann::json::parse(read_file(fixture_results()));
+  nlohmann::json* point = nullptr;
+  for (auto& record : results["records"])
+    if (record["implementation"] == "openmp" && record["params"]["threads"] == 4 &&
+        record["kernel"]["size"] == 7 && record["image"]["width"] == 1024)
+      point = &record;
+  ASSERT_NE(point, nullptr);
+  const double median = (*point)["timing"]["stats"]["median"];
+  (*point)["timing"]["samples_ms"] = {median * 0.5, median * 0.9, median * 1.2, median * 1.6,
+                                      median * 2.5};
+  (*point)["timing"]["stats"]["median"] = median * 1.2;
+  const auto b = dir_.path() / "overlapping" / "results.json";
+  write_file(b, results.dump());
+  const auto verdicts = dir_.path() / "verdicts.json";
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), b.parent_path().string(), "--json",
+                             verdicts.string()}),
+            0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("1.2000     same (within noise)"), std::string::npos) << out;
+
+  const auto document = nlohmann::json::parse(read_file(verdicts));
+  EXPECT_EQ(document["metric"], "median_ms");
+  EXPECT_EQ(document["points"].size(), 32u);
+  EXPECT_EQ(document["summary"]["slower"], 0);
+  bool found = false;
+  for (const auto& p : document["points"])
+    if (p["verdict"] == "same (within noise)") {
+      found = true;
+      EXPECT_DOUBLE_EQ(p["ratio"].get<double>(), 1.2);
+      EXPECT_GE(p["p_value"].get<double>(), 0.05);
+      EXPECT_TRUE(p["exact"].get<bool>());  // 5 samples each, no ties
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(Compare, GeometricMeanSummaryAndJsonVerdicts) {
+  const auto verdicts = dir_.path() / "slower.json";
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({fixture_results().string(), results_with_scaled_point(1.2), "--json",
+                             verdicts.string()}),
+            1);
+  const std::string out = testing::internal::GetCapturedStdout();
+  // One of 32 points 1.2x slower: the geometric mean is 1.2^(1/32).
+  EXPECT_NE(out.find("geometric mean of B/A: 1.006 (+0.57 %) over 32 points"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  openmp               1.015 (+1.5 %) over 12 points"), std::string::npos)
+      << out;
+  const auto document = nlohmann::json::parse(read_file(verdicts));
+  EXPECT_NEAR(document["summary"]["geomean_ratio"].get<double>(), std::pow(1.2, 1.0 / 32), 1e-12);
+  EXPECT_EQ(document["summary"]["slower"], 1);
+  for (const auto& p : document["points"])
+    if (p["verdict"] == "slower") {
+      EXPECT_DOUBLE_EQ(p["u"].get<double>(), 0.0);  // every B sample above every A sample
+      EXPECT_NEAR(p["p_value"].get<double>(), 2.0 / 252, 1e-12);
+    }
 }
 
 }  // namespace

@@ -1,0 +1,22 @@
+// The Mann-Whitney U test (Wilcoxon rank-sum): do two sets of timing samples come from the same
+// distribution? Used by `convlab compare`, as Google Benchmark's compare.py uses it, because
+// timings are skewed and heavy-tailed, so a rank test fits better than a t-test.
+#pragma once
+
+#include <vector>
+
+namespace convlab {
+
+struct MannWhitney {
+  double u = 0;        // U of the first sample: pairs (a, b) with a > b, plus half the ties
+  double p_value = 1;  // two-sided
+  bool exact = false;  // exact distribution of U, or the normal approximation
+};
+
+// Two-sided p-value, as SciPy's mannwhitneyu(method="auto"): exact when the smaller sample has
+// fewer than 8 values and no value is tied (p = 2 min(P(U <= u), P(U >= u)), at most 1); otherwise
+// the normal approximation with the tie correction of the variance and a continuity correction of
+// 0.5. Empty samples give p = 1.
+MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace convlab

@@ -1,0 +1,62 @@
+#include "measure/run_conditions.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/number_text.hpp"
+
+namespace convlab {
+namespace {
+
+nlohmann::json load_average() {
+  std::ifstream file("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  if (!(file >> one >> five >> fifteen)) return nullptr;
+  return {one, five, fifteen};
+}
+
+}  // namespace
+
+nlohmann::json run_conditions() {
+  nlohmann::json conditions{{"load_average", load_average()}, {"cpu_governor", nullptr}};
+  std::map<std::string, std::string> governors;  // cpuN -> governor
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/cpu", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("cpu", 0) != 0 || name.size() < 4 || !std::isdigit(name[3])) continue;
+    std::ifstream file(entry.path() / "cpufreq" / "scaling_governor");
+    std::string governor;
+    if (file >> governor) governors[name] = governor;
+  }
+  if (governors.empty()) {
+    conditions["cpu_governor_note"] =
+        "no cpufreq governor in /sys/devices/system/cpu (a virtual machine, or clocks managed "
+        "by firmware)";
+    return conditions;
+  }
+  std::string first = governors.begin()->second, mixed;
+  bool all_same = true;
+  for (const auto& [cpu, governor] : governors) {
+    all_same = all_same && governor == first;
+    mixed += (mixed.empty() ? "" : ", ") + cpu + "=" + governor;
+  }
+  conditions["cpu_governor"] = all_same ? first : "mixed: " + mixed;
+  return conditions;
+}
+
+std::vector<std::string> noise_warnings(const nlohmann::json& conditions, unsigned logical_cpus) {
+  std::vector<std::string> warnings;
+  const nlohmann::json& load = conditions.value("load_average", nlohmann::json());
+  if (load.is_array() && !load.empty() && load[0].get<double>() >= 1.0)
+    warnings.push_back("load average " + format_number(load[0].get<double>(), 3) + " at start (" +
+                       std::to_string(logical_cpus) +
+                       " logical CPUs): other work competes with the measurements");
+  const nlohmann::json& governor = conditions.value("cpu_governor", nlohmann::json());
+  if (governor.is_string() && governor.get<std::string>() != "performance")
+    warnings.push_back("CPU frequency governor '" + governor.get<std::string>() +
+                       "': clocks change with load; 'performance' gives steadier timings");
+  return warnings;
+}
+
+}  // namespace convlab

@@ -1,0 +1,92 @@
+// The end-of-run summary: skipped points folded by reason, plain decimal numbers, the counts line.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/number_text.hpp"
+#include "results/summary_table.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+json record(const std::string& implementation, const std::string& status, const std::string& reason,
+            double median_ms) {
+  json r{{"implementation", implementation},
+         {"params", json::object()},
+         {"image", {{"name", "noise-64x64-c1-s1"}}},
+         {"kernel", {{"name", "gaussian7"}}},
+         {"border", "replicate"},
+         {"output", "u8"},
+         {"status", status},
+         {"reason", reason},
+         {"timing", nullptr},
+         {"derived", json::object()}};
+  if (status != "skipped") r["timing"] = {{"stats", {{"median", median_ms}}}};
+  return r;
+}
+
+TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
+  std::vector<json> records{record("sequential", "ok", "", 13594.2)};
+  for (int i = 0; i < 45; ++i)
+    records.push_back(record("cuda_global", "skipped", "no CUDA device", 0));
+  records.push_back(record("npp", "skipped", "NPP not found at build time", 0));
+  records.push_back(record("npp", "skipped", "NPP not found at build time", 0));
+  std::ostringstream out;
+  print_summary_table(records, json::object(), out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("45 points skipped: no CUDA device\n2 points skipped: NPP not found at build "
+                      "time\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("| cuda_global"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("| sequential | - | noise-64x64-c1-s1 | gaussian7 | replicate | u8 | 13594 |"),
+      std::string::npos)
+      << text;
+}
+
+TEST(SummaryTable, OnlySkippedPointsGiveNoEmptyTable) {
+  std::ostringstream out;
+  print_summary_table({record("npp", "skipped", "no CUDA device", 0)}, json::object(), out);
+  EXPECT_EQ(out.str(), "1 point skipped: no CUDA device\n");
+}
+
+TEST(SummaryTable, NoisyPointsAreCountedAndTheWorstListed) {
+  std::vector<json> records;
+  for (double cv : {0.02, 0.35, 0.11, 0.10, 0.5, 0.2, 0.9, 0.15}) {
+    records.push_back(record("openmp", "ok", "", 1.0));
+    records.back()["timing"]["stats"]["cv"] = cv;
+  }
+  records.push_back(record("cuda_global", "skipped", "no CUDA device", 0));
+  std::ostringstream out;
+  print_noisy_points(records, out, 0.10, 3);
+  EXPECT_EQ(out.str(),
+            "\n6 of 8 measured points are noisy (CV > 10 %); the worst:\n"
+            "  CV 90 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "  CV 50 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "  CV 35 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n");
+  std::ostringstream quiet;
+  print_noisy_points({records[0], records[3]}, quiet);
+  EXPECT_EQ(quiet.str(), "");  // 2 % and exactly 10 % are not noisy
+}
+
+TEST(SummaryTable, CountsLine) {
+  EXPECT_EQ(run_counts_line({3, 12, 45, 1, 0}),
+            "kept 3 \u00b7 ran 12 \u00b7 skipped 45 \u00b7 failed 1");
+  EXPECT_EQ(run_counts_line({0, 2, 0, 0, 7}),
+            "kept 0 \u00b7 ran 2 \u00b7 skipped 0 \u00b7 failed 0 \u00b7 not run 7");
+}
+
+TEST(NumberText, PlainDecimalWithSignificantDigits) {
+  EXPECT_EQ(format_number(13594.2, 4), "13594");
+  EXPECT_EQ(format_number(13600.0, 3), "13600");
+  EXPECT_EQ(format_number(2.59523, 3), "2.60");
+  EXPECT_EQ(format_number(0.0027241, 4), "0.002724");
+  EXPECT_EQ(format_number(0.99996, 4), "1.000");
+  EXPECT_EQ(format_number(0.0, 4), "0");
+}
+
+}  // namespace
+}  // namespace convlab
