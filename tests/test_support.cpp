@@ -19,8 +19,13 @@ std::filesystem::path fresh_directory(const std::string& name) {
 }
 
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
-  const std::string command =
-      "cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " + arguments + " 2>&1";
+  return run_shell("\"$CONVLAB\" " + arguments, directory);
+}
+
+CommandResult run_shell(const std::string& command_line, const std::filesystem::path& directory) {
+  const std::string command = "cd '" + directory.string() +
+                              "' && CONVLAB='" CONVLAB_EXECUTABLE "' && export CONVLAB && { " +
+                              command_line + "\n} 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

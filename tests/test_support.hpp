@@ -32,6 +32,8 @@ struct CommandResult {
 
 // Runs the convlab executable with `arguments` (a shell-quoted string) in `directory`.
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory);
+// Runs a shell command line in `directory`; $CONVLAB names the executable.
+CommandResult run_shell(const std::string& command, const std::filesystem::path& directory);
 
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);

@@ -24,6 +24,8 @@
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
 #include "results/results_file.hpp"
+#include "results/results_merge.hpp"
+#include "results/results_store.hpp"
 #include "results/summary_table.hpp"
 #include "run/plan_report.hpp"
 #include "run/progress.hpp"
@@ -113,10 +115,13 @@ json kernel_json(const Filter& filter) {
 
 class Run {
  public:
-  Run(const RunOptions& options, Config config) : options_(options), config_(std::move(config)) {
-    out_dir_ = options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir;
-    results_path_ = out_dir_ + "/results.json";
-    results_ = read_results(results_path_);
+  Run(const RunOptions& options, Config config)
+      : options_(options),
+        config_(std::move(config)),
+        out_dir_(options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir),
+        store_(out_dir_),
+        results_path_(store_.results_path()) {
+    results_ = store_.read();
     const std::string earlier = results_.experiment.value("name", "");
     if (!earlier.empty() && earlier != config_.name)
       throw ResultsFileError(results_path_ + ": holds experiment '" + earlier + "', not '" +
@@ -137,7 +142,6 @@ class Run {
       print_plan(config_, plan_, std::cout);
       return 0;
     }
-    std::filesystem::create_directories(out_dir_);
     start_run_block();
     Progress progress(plan_.size());
     size_t new_points = 0;
@@ -170,7 +174,7 @@ class Run {
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
     progress.done();
-    results_.runs.back()["finished"] = utc_timestamp();
+    run_block_["finished"] = utc_timestamp();
     write();
     return report(plan_keys);
   }
@@ -197,13 +201,18 @@ class Run {
       start_clock_probe(run["cuda"]);
     }
     run_id_ = run["id"];
-    results_.experiment = {{"name", config_.name},
-                           {"title", config_.title},
-                           {"description", config_.description},
-                           {"baseline",
-                            {{"implementation", config_.baseline.implementation},
-                             {"params", config_.baseline.params}}}};
-    results_.runs.push_back(run);
+    run_block_ = run;
+    experiment_ = {{"name", config_.name},
+                   {"title", config_.title},
+                   {"description", config_.description},
+                   {"baseline",
+                    {{"implementation", config_.baseline.implementation},
+                     {"params", config_.baseline.params}}}};
+    index_records();
+  }
+
+  void index_records() {
+    record_index_.clear();
     for (size_t i = 0; i < results_.records.size(); ++i)
       record_index_[results_.records[i].value("key", "")] = i;
   }
@@ -297,45 +306,30 @@ class Run {
     return record;
   }
 
-  // A record replaces the earlier one of the same point (measured by any build), in place.
+  // A record replaces the earlier one of the same point in place (results_merge.hpp).
   void store(const json& record) {
-    size_t index = results_.records.size();
-    for (size_t i = 0; i < results_.records.size(); ++i)
-      if (results_.records[i].value("point_id", "") == record["point_id"] ||
-          results_.records[i].value("key", "") == record["key"]) {
-        index = i;
-        break;
-      }
-    if (index < results_.records.size()) {
-      record_index_.erase(results_.records[index].value("key", ""));
-      results_.records[index] = record;
-    } else {
-      results_.records.push_back(record);
-    }
-    record_index_[record["key"]] = index;
+    pending_.records.push_back(record);
     write();
   }
 
+  // Merges what this run made since its last write into the file as it is on disk now, which
+  // other runs into the same folder may have changed.
   void write() {
-    // Keep only run blocks some record still refers to, plus this run.
-    std::vector<json> runs;
-    for (const auto& run : results_.runs) {
-      const std::string id = run.value("id", "");
-      const bool referenced =
-          id == run_id_ || std::any_of(results_.records.begin(), results_.records.end(),
-                                       [&](const json& r) { return r.value("run_id", "") == id; });
-      if (referenced) runs.push_back(run);
-    }
-    results_.runs = std::move(runs);
-    derive_metrics(results_);
-    write_results_atomically(results_path_, results_);
+    pending_.experiment = experiment_;
+    pending_.run = run_block_;
+    results_ = store_.update(
+        [&](ResultsFile& on_disk) { merge_contribution(on_disk, pending_, results_path_); });
+    pending_ = RunContribution{};
+    index_records();
   }
 
   void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
     if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
       return;
+    const size_t before = results_.gallery.size();
     add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
                       point.border);
+    if (results_.gallery.size() > before) pending_.gallery.push_back(results_.gallery.back());
   }
 
   nlohmann::json measure_json_for(const Point& point) const {
@@ -371,15 +365,19 @@ class Run {
         rows.push_back(results_.records[found->second]);
         any_failed = any_failed || rows.back()["status"] == "failed";
       }
-    print_summary_table(rows, results_.runs.back(), std::cout);
+    print_summary_table(rows, run_block_, std::cout);
     std::cerr << "convlab: results in " << results_path_ << "\n";
     return any_failed ? 1 : 0;
   }
 
   RunOptions options_;
   Config config_;
-  std::string out_dir_, results_path_;
-  ResultsFile results_;
+  std::string out_dir_;
+  ResultsStore store_;
+  std::string results_path_;
+  ResultsFile results_;      // the file as this run last wrote or read it
+  RunContribution pending_;  // made since the last write
+  json run_block_, experiment_;
   std::vector<Point> plan_;
   RunContext context_;
   std::string run_id_, device_name_ = "none";
