@@ -1,10 +1,12 @@
 #include "measure/provenance.hpp"
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -132,9 +134,20 @@ nlohmann::json host_facts() {
           {"hostname", hostname}};
 }
 
+// What this process may still allocate: the host's available memory, bounded by the address
+// space limit (ulimit -v) and the cgroup's memory limit when they are set.
 std::uint64_t available_memory_bytes() {
-  const std::uint64_t available = meminfo_bytes("MemAvailable");
-  return available > 0 ? available : (std::uint64_t(1) << 40);
+  std::uint64_t available = meminfo_bytes("MemAvailable");
+  if (available == 0) available = std::uint64_t(1) << 40;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    available = std::min<std::uint64_t>(available, limit.rlim_cur);
+  std::ifstream cgroup_max("/sys/fs/cgroup/memory.max"),
+      cgroup_current("/sys/fs/cgroup/memory.current");
+  std::uint64_t maximum = 0, current = 0;
+  if (cgroup_max >> maximum && cgroup_current >> current && maximum > current)
+    available = std::min(available, maximum - current);
+  return available;
 }
 
 std::string utc_timestamp() {
