@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -31,17 +32,30 @@ std::string mebibytes(std::size_t bytes) {
   return text.str();
 }
 
-// The event pass: counts nodes with aliases expanded and tracks depth and key paths.
-class BoundedScan : public YAML::EventHandler {
+// yaml-cpp reports "!!str" expanded; messages show what the file says.
+std::string written_tag(const std::string& tag) {
+  const std::string core = "tag:yaml.org,2002:";
+  return tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
+}
+
+// The event pass: counts nodes with aliases expanded, tracks depth and key paths, and refuses
+// what a config must not contain.
+class StrictScan : public YAML::EventHandler {
  public:
-  BoundedScan(std::string path, const YamlLimits& limits)
+  StrictScan(std::string path, const YamlLimits& limits)
       : path_(std::move(path)), limits_(limits) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      fail(mark, "",
+           "a second YAML document starts here; a config is one document (remove the '---' "
+           "line, or split the file)");
+  }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     const std::string at = node_path();
+    if (reading_key()) fail(mark, at, "a key is empty or null; give it a name");
     count(mark, at, 1);
     define_anchor(anchor, 1);
     finish_node();
@@ -51,44 +65,78 @@ class BoundedScan : public YAML::EventHandler {
     const std::string at = node_path();
     if (anchor >= anchor_sizes_.size() || anchor_sizes_[anchor] == kOpen)
       fail(mark, at, "an alias inside the node its anchor names repeats that node forever");
+    if (reading_key()) {
+      const auto scalar = anchor_scalars_.find(anchor);
+      if (scalar == anchor_scalars_.end()) fail(mark, at, kKeyNotScalar);
+      read_key(mark, scalar->second);
+    }
     count(mark, at, anchor_sizes_[anchor]);
     finish_node();
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
     const std::string at = node_path();
+    check_tag(mark, at, tag);
     count(mark, at, 1);
     define_anchor(anchor, 1);
-    if (!frames_.empty() && frames_.back().is_map && frames_.back().expecting_key)
-      frames_.back().key = value;
+    if (anchor != YAML::NullAnchor) anchor_scalars_[anchor] = value;
+    if (reading_key()) read_key(mark, value);
     finish_node();
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
-    open(mark, anchor, false);
+    open(mark, tag, anchor, false);
   }
   void OnSequenceEnd() override { close(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
-    open(mark, anchor, true);
+    open(mark, tag, anchor, true);
   }
   void OnMapEnd() override { close(); }
 
  private:
   static constexpr std::size_t kOpen = std::size_t(-1);
+  static constexpr const char* kKeyNotScalar = "a key must be a plain name, not a list or mapping";
 
   struct Frame {
     bool is_map = false;
     std::string path;
     std::size_t nodes_at_start = 0;
     YAML::anchor_t anchor = YAML::NullAnchor;
-    bool expecting_key = true;  // maps: the next node is a key
-    std::string key;            // maps: the key of the value being read
-    std::size_t index = 0;      // lists: the index of the next item
+    bool expecting_key = true;             // maps: the next node is a key
+    std::string key;                       // maps: the key of the value being read
+    std::size_t index = 0;                 // lists: the index of the next item
+    std::map<std::string, int> key_lines;  // maps: keys read so far, with their line
   };
+
+  bool reading_key() const {
+    return !frames_.empty() && frames_.back().is_map && frames_.back().expecting_key;
+  }
+
+  // yaml-cpp keeps duplicate keys and answers lookups with the first; a config must not depend
+  // on which one wins.
+  void read_key(const YAML::Mark& mark, const std::string& key) {
+    Frame& map = frames_.back();
+    const std::string at = map.path.empty() ? key : map.path + "." + key;
+    const auto [first, inserted] = map.key_lines.emplace(key, mark.line + 1);
+    if (!inserted)
+      fail(mark, at,
+           "duplicate key '" + key + "' (first at line " + std::to_string(first->second) +
+               "); each key may appear once in a mapping");
+    map.key = key;
+  }
+
+  // Only the non-specific tags yaml-cpp gives untagged ("?") and quoted ("!") nodes: convlab reads
+  // every key as its documented type, so a tag could only be ignored or contradicted.
+  void check_tag(const YAML::Mark& mark, const std::string& at, const std::string& tag) const {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    fail(mark, at,
+         "tag '" + written_tag(tag) +
+             "' is not supported: every key has a documented type; remove the tag");
+  }
 
   // The key path of the node about to be read: a key is reported at its mapping, a value at
   // mapping.key or list[i].
@@ -122,8 +170,10 @@ class BoundedScan : public YAML::EventHandler {
     anchor_sizes_[anchor] = size;
   }
 
-  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
+  void open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor, bool is_map) {
     const std::string at = node_path();
+    if (reading_key()) fail(mark, at, kKeyNotScalar);
+    check_tag(mark, at, tag);
     count(mark, at, 1);
     if (static_cast<int>(frames_.size()) >= limits_.max_depth)
       fail(mark, at,
@@ -159,7 +209,9 @@ class BoundedScan : public YAML::EventHandler {
   const YamlLimits& limits_;
   std::vector<Frame> frames_;
   std::vector<std::size_t> anchor_sizes_;  // by anchor id; kOpen while the node is being read
+  std::map<YAML::anchor_t, std::string> anchor_scalars_;  // anchors of scalars, for alias keys
   std::size_t nodes_ = 0;
+  int documents_ = 0;
 };
 
 }  // namespace
@@ -216,7 +268,7 @@ YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,
   try {
     std::istringstream stream(text);
     YAML::Parser parser(stream);
-    BoundedScan scan(path, limits);
+    StrictScan scan(path, limits);
     while (parser.HandleNextDocument(scan)) {
     }
     return YAML::Load(text);
