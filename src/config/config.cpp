@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "config/kernel_checks.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/sha256.hpp"
@@ -87,8 +88,14 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
   require_known_keys(set, where, {"type", "sizes", "channels", "seed", "pattern"});
   const YamlLocation sizes_at = where.child("sizes");
   const YAML::Node sizes = required(set, "sizes", where);
-  const std::uint64_t seed =
-      set["seed"] ? static_cast<std::uint64_t>(read_integer(set["seed"], where.child("seed"))) : 1;
+  std::uint64_t seed = 1;
+  if (set["seed"]) {
+    const long long value = read_integer(set["seed"], where.child("seed"));
+    if (value < 0)
+      where.child("seed").fail(
+          set["seed"], "seed must be 0 or a positive integer, got " + std::to_string(value));
+    seed = static_cast<std::uint64_t>(value);
+  }
   const std::string pattern =
       set["pattern"] ? read_string(set["pattern"], where.child("pattern")) : "noise";
   if (pattern != "noise" && pattern != "scene")
@@ -317,11 +324,17 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
         choice.at.fail(choice.node, "more than " + std::to_string(kMaxKernels) + " kernels or " +
                                         std::to_string(kMaxKernelWeights) +
                                         " weights in all; split the sweep into several configs");
+      check_kernel_request(request, entry, at);
       try {
         filters.push_back(make_filter(request));
       } catch (const FilterError& error) {
+        // The one error normalising adds ("normalize: the weights sum to 0") belongs to its key.
+        const bool normalizing =
+            request.normalize && std::string(error.what()).rfind("normalize", 0) == 0;
+        if (normalizing) at.child("normalize").fail(entry["normalize"], error.what());
         choice.at.fail(choice.node, error.what());
       }
+      check_kernel_numbers(filters.back(), request, entry, at, choice.node, choice.at);
     }
   }
   std::set<std::string> seen;
@@ -535,6 +548,47 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
   return measure;
 }
 
+// The node an error about one value of an axis points at: that value in a swept list, else the
+// axis, else the implementation's entry (the axis took its default).
+std::pair<YAML::Node, YamlLocation> axis_value_node(const YAML::Node& entry, const YamlLocation& at,
+                                                    const std::string& axis,
+                                                    const nlohmann::json& value) {
+  if (!entry.IsMap() || !entry[axis]) return {entry, at};
+  const YAML::Node node = entry[axis];
+  const YamlLocation axis_at = at.child(axis);
+  // A list of values: of scalars, or of pairs ([16, 16] alone is one pair).
+  const bool swept =
+      node.IsSequence() && (value.is_primitive() || (node.size() > 0 && node[0].IsSequence()));
+  if (swept)
+    for (size_t i = 0; i < node.size(); ++i)
+      if (yaml_to_json(node[i]) == value) return {node[i], axis_at.index(i)};
+  return {node, axis_at};
+}
+
+// Launch shapes no device accepts. Grids grow with the image, so the widest and the tallest
+// image are the ones to try.
+void check_impossible_params(const Config& config, const YAML::Node& node,
+                             const YamlLocation& where) {
+  const auto by = [](auto edge) {
+    return [edge](const ImageSpec& a, const ImageSpec& b) { return a.*edge < b.*edge; };
+  };
+  const ImageSpec& widest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::width));
+  const ImageSpec& tallest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::height));
+  for (const auto& sweep : config.implementations) {
+    const Implementation* impl = find_implementation(sweep.name);
+    if (!impl->impossible) continue;
+    for (const Params& params : sweep.combinations)
+      for (const ImageSpec* image : {&widest, &tallest})
+        if (const auto problem = impl->impossible(params, image->width, image->height)) {
+          const auto [value_node, value_at] = axis_value_node(
+              node[sweep.name], where.child(sweep.name), problem->axis, params[problem->axis]);
+          value_at.fail(value_node, problem->message);
+        }
+  }
+}
+
 // The product is computed, not expanded: the plan itself is built only when it is small enough.
 void check_plan_size(const Config& config, const YAML::Node& node, const YamlLocation& where) {
   size_t per_problem = 0;
@@ -683,6 +737,7 @@ Config load_config(const std::string& path) {
   for (const char* key : {"figures", "tables"})
     if (root[key]) config.report[key] = yaml_to_json(root[key]);
   check_plan_size(config, root["implementations"], top.child("implementations"));
+  check_impossible_params(config, root["implementations"], top.child("implementations"));
   config.resolved = resolve(config);
   return config;
 }

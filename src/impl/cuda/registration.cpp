@@ -180,6 +180,45 @@ cuda::ProblemDesc problem_desc(const Problem& problem) {
   return desc;
 }
 
+// Launch limits every CUDA device shares (compute capability 3.0 and later): at most 1024 threads
+// per block, grids of at most 2^31 - 1 blocks in x and 65535 in y. Known without a device.
+constexpr long long kMaxThreadsPerBlock = 1024;
+constexpr long long kMaxGridX = 2147483647LL;
+constexpr long long kMaxGridY = 65535;
+
+std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& params, int width,
+                                               int height) {
+  const cuda::LaunchParams launch = launch_params(params);
+  if (params.contains("block")) {
+    const long long threads = 1LL * launch.block_x * launch.block_y;
+    if (threads > kMaxThreadsPerBlock)
+      return ParamsProblem{"block", "block [" + std::to_string(launch.block_x) + ", " +
+                                        std::to_string(launch.block_y) + "] is " +
+                                        std::to_string(threads) +
+                                        " threads; CUDA devices run at most " +
+                                        std::to_string(kMaxThreadsPerBlock) + " per block"};
+  }
+  if (variant == Variant::npp) return std::nullopt;
+  // A block computes block_x x block_y pixels (global, constant) or a tile x tile region.
+  const bool tiled = variant == Variant::shared || variant == Variant::separable;
+  const int step_x = tiled ? launch.tile : launch.block_x;
+  const int step_y = tiled ? launch.tile : launch.block_y;
+  if (step_x < 1 || step_y < 1) return std::nullopt;  // the axes' ranges refuse these
+  const long long grid_x = (width + step_x - 1) / step_x;
+  const long long grid_y = (height + step_y - 1) / step_y;
+  const std::string axis = tiled ? "tile" : "block";
+  const std::string image = std::to_string(width) + "x" + std::to_string(height);
+  if (grid_y > kMaxGridY)
+    return ParamsProblem{axis, "the " + image + " image needs " + std::to_string(grid_y) +
+                                   " blocks in y with this " + axis + "; CUDA grids have at most " +
+                                   std::to_string(kMaxGridY)};
+  if (grid_x > kMaxGridX)
+    return ParamsProblem{axis, "the " + image + " image needs " + std::to_string(grid_x) +
+                                   " blocks in x with this " + axis + "; CUDA grids have at most " +
+                                   std::to_string(kMaxGridX)};
+  return std::nullopt;
+}
+
 // Reasons that hold on any device, checked after the build and the device.
 std::optional<std::string> semantic_unsupported(Variant variant, const Problem& problem,
                                                 const cuda::LaunchParams& launch) {
@@ -274,6 +313,9 @@ Implementation make_cuda_implementation(std::string name, Variant variant, std::
     const cuda::LaunchParams launch = launch_params(params);
     if (auto reason = semantic_unsupported(variant, problem, launch)) return reason;
     return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
+  };
+  impl.impossible = [variant](const Params& params, int width, int height) {
+    return impossible_launch(variant, params, width, height);
   };
   impl.prepare = [variant](const Problem& problem, const Params& params,
                            const RunContext& context) -> std::unique_ptr<PreparedPoint> {
