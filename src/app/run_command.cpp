@@ -62,6 +62,10 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
       return 0;
     } else if (arg == "--out") {
       if (!take_value(args, i, options.out_dir)) return 2;
+      if (options.out_dir.empty()) {
+        std::cerr << "convlab run: --out needs a folder, got ''\n";
+        return 2;
+      }
     } else if (arg == "--filter") {
       if (!take_value(args, i, value)) return 2;
       std::string error;
@@ -102,6 +106,12 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     return 2;
   } catch (const ResultsFileError& error) {
     std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "convlab run: " << options.config_path << ": out of memory\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "convlab run: " << options.config_path << ": " << error.what() << "\n";
     return 2;
   }
 }

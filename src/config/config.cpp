@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -32,6 +33,9 @@ constexpr size_t kMaxImages = 4096;
 constexpr size_t kMaxKernels = 1024;
 constexpr size_t kMaxKernelWeights = size_t(1) << 24;  // all kernels together
 constexpr size_t kMaxPoints = 100000;
+// Names become file and folder names (outputs/<name>/, gallery images), which the file system
+// limits to 255 bytes.
+constexpr size_t kMaxNameLength = 100;
 
 const std::vector<std::string> kTopLevelKeys{
     "name",         "title",   "description",     "images",   "kernels",
@@ -122,6 +126,7 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
       spec.channels = channels;
       spec.seed = seed;
       spec.pattern = pattern;
+      spec.key_path = at.key_path;
       spec.name = pattern + "-" + std::to_string(width) + "x" + std::to_string(height) + "-c" +
                   std::to_string(channels) + "-s" + std::to_string(seed);
       images.push_back(spec);
@@ -197,6 +202,7 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
       ImageSpec spec;
       spec.kind = ImageSpec::Kind::file;
       spec.path = path;
+      spec.key_path = glob_at.key_path;
       spec.width = decoded.width;
       spec.height = decoded.height;
       spec.channels = channels;
@@ -270,6 +276,9 @@ FilterRequest read_kernel_request(const YAML::Node& entry, const YamlLocation& a
   if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
   if (info.type == "custom") {
     request.custom_name = read_string(required(entry, "name", at), at.child("name"));
+    if (request.custom_name.size() > kMaxNameLength)
+      at.child("name").fail(entry["name"], "name is longer than " + std::to_string(kMaxNameLength) +
+                                               " characters: it names files of the gallery");
     if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
       at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
     request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
@@ -677,7 +686,7 @@ std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   return values * (1 + 4 + 8 + 4);
 }
 
-Config load_config(const std::string& path) {
+Config load_config_unguarded(const std::string& path) {
   Config config;
   config.path = path;
   const std::string bytes = read_config_file(path, config_limits().max_file_bytes);
@@ -690,6 +699,9 @@ Config load_config(const std::string& path) {
   require_known_keys(root, top, kTopLevelKeys);
 
   config.name = read_string(required(root, "name", top), top.child("name"));
+  if (config.name.size() > kMaxNameLength)
+    top.child("name").fail(root["name"], "name is longer than " + std::to_string(kMaxNameLength) +
+                                             " characters: it names outputs/<name>/");
   if (!std::regex_match(config.name, std::regex("[A-Za-z0-9_][A-Za-z0-9_.-]*")))
     top.child("name").fail(root["name"],
                            "name must be a safe identifier (letters, digits, '_', '-', '.'): it "
@@ -740,6 +752,20 @@ Config load_config(const std::string& path) {
   check_impossible_params(config, root["implementations"], top.child("implementations"));
   config.resolved = resolve(config);
   return config;
+}
+
+// Whatever a library throws while a config is read still names the config (and the key, where
+// yaml-cpp's mark gives the place).
+Config load_config(const std::string& path) {
+  try {
+    return load_config_unguarded(path);
+  } catch (const YAML::Exception& error) {
+    throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "", error.msg);
+  } catch (const std::bad_alloc&) {
+    throw ConfigError(path, 0, 0, "", "not enough memory to validate this config");
+  } catch (const std::filesystem::filesystem_error& error) {
+    throw ConfigError(path, 0, 0, "", error.path1().string() + ": " + error.code().message());
+  }
 }
 
 }  // namespace convlab

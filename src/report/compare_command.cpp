@@ -68,8 +68,8 @@ std::string verdict_for(const json& a, const json& b, const std::string& metric,
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
+  std::vector<std::string> paths;
   try {
-    std::vector<std::string> paths;
     double threshold = 0.05;
     std::string metric = "median_ms";
     for (size_t i = 0; i < args.size(); ++i) {
@@ -142,6 +142,11 @@ int compare_command(const std::vector<std::string>& args) {
     return 0;
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::string files;
+    for (const auto& path : paths) files += path + ": ";
+    std::cerr << "convlab compare: " << files << error.what() << "\n";
     return 2;
   }
 }

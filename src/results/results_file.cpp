@@ -10,6 +10,8 @@
 #include <fstream>
 #include <random>
 
+#include "results/results_schema.hpp"
+
 namespace convlab {
 namespace {
 
@@ -24,18 +26,26 @@ std::string temporary_name(const std::string& path) {
 
 ResultsFile read_results(const std::string& path) {
   ResultsFile results;
-  if (!std::filesystem::exists(path)) return results;
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) return results;
+  if (error) throw ResultsFileError(path + ": cannot read (" + error.message() + ")");
+  if (status.type() != std::filesystem::file_type::regular)
+    throw ResultsFileError(path + ": not a regular file; move it away to start afresh");
   std::ifstream file(path);
+  if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(file);
-  } catch (const nlohmann::json::exception& error) {
-    throw ResultsFileError(path + ": not valid JSON (" + error.what() +
+  } catch (const nlohmann::json::exception& parse_error) {
+    throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
   }
-  if (!document.is_object() || document.value("schema_version", 0) != kResultsSchemaVersion)
+  if (!document.is_object() || !document.contains("schema_version") ||
+      document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +
                            std::to_string(kResultsSchemaVersion));
+  check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
   for (const auto& run : document.value("runs", nlohmann::json::array()))
     results.runs.push_back(run);

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "config/config.hpp"
+#include "config/config_error.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
@@ -236,10 +237,28 @@ class Run {
     if (!current_image_ || current_image_index_ != index) {
       current_image_.reset();  // release the previous image before making the next
       reference_.reset();
-      current_image_ = std::make_unique<Image>(materialize_image(config_.images[index]));
+      current_image_ = std::make_unique<Image>(load_image(config_.images[index]));
       current_image_index_ = index;
     }
     return *current_image_;
+  }
+
+  // An image that cannot be made now (its file changed since validation, or memory ran out) stops
+  // the run with the config's file and key; the points measured so far are kept.
+  Image load_image(const ImageSpec& spec) const {
+    const auto fail = [&](const std::string& why) {
+      throw ConfigError(
+          config_.path, 0, 0, spec.key_path,
+          spec.name + ": " + why + "; the points measured so far are kept in " + results_path_);
+    };
+    try {
+      return materialize_image(spec);
+    } catch (const ImageFileError& error) {
+      fail(error.what());
+    } catch (const std::bad_alloc&) {
+      fail("not enough memory for the image");
+    }
+    return {};
   }
 
   const Reference& reference_for(const Point& point, const Problem& problem) {
