@@ -107,6 +107,19 @@ nlohmann::json git_facts() {
   return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
 }
 
+std::string host_id() {
+  static const std::string id = [] {
+    for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+      std::ifstream file(path);
+      std::string machine_id;
+      if (file >> machine_id && !machine_id.empty())
+        return sha256_hex("convlab host " + machine_id).substr(0, 16);
+    }
+    return std::string();
+  }();
+  return id;
+}
+
 std::string cpu_model() {
   std::string model = read_keyed_line("/proc/cpuinfo", "model name");
   return model.empty() ? "unknown" : model;
@@ -127,6 +140,7 @@ nlohmann::json host_facts() {
     openmp[variable] = value != nullptr ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   return {{"cpu_model", cpu_model()},
+          {"host_id", host_id().empty() ? nlohmann::json(nullptr) : nlohmann::json(host_id())},
           {"logical_cpus", std::thread::hardware_concurrency()},
           {"openmp", openmp},
           {"memory_bytes", meminfo_bytes("MemTotal")},

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "report/commands.hpp"
 #include "report/figure_data.hpp"
 #include "report/record_fields.hpp"
 #include "report/results_document.hpp"
+#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -96,14 +98,19 @@ int compare_command(const std::vector<std::string>& args) {
     if (paths.size() != 2) throw ExportError("convlab compare: expected A and B (see --help)");
     const ResultsDocument a = load_results_document(paths[0]);
     const ResultsDocument b = load_results_document(paths[1]);
+    // A point is compared with the same point measured on the same machine only.
     std::map<std::string, const json*> a_points;
-    for (const json* record : latest_ok_points(a.content))
-      a_points[point_definition(*record)] = record;
+    std::set<std::string> a_machines, b_machines;
+    for (const json* record : latest_ok_points(a.content)) {
+      a_points[point_definition(*record) + machine_key(*record)] = record;
+      a_machines.insert(machine_label(*record, true));
+    }
 
     std::vector<Comparison> comparisons;
     size_t only_in_b = 0;
     for (const json* record : latest_ok_points(b.content)) {
-      const auto match = a_points.find(point_definition(*record));
+      b_machines.insert(machine_label(*record, true));
+      const auto match = a_points.find(point_definition(*record) + machine_key(*record));
       if (match == a_points.end()) {
         ++only_in_b;
         continue;
@@ -116,9 +123,15 @@ int compare_command(const std::vector<std::string>& args) {
                              verdict_for(*match->second, *record, metric, ratio, threshold)});
     }
     const size_t only_in_a = a_points.size() - comparisons.size();
+    const auto words = [](const std::set<std::string>& labels) {
+      std::string text;
+      for (const auto& label : labels) text += (text.empty() ? "" : "; ") + label;
+      return text;
+    };
     if (comparisons.empty())
-      throw ExportError("convlab compare: " + a.path + " and " + b.path +
-                        " share no ok point with " + metric);
+      throw ExportError(
+          "convlab compare: " + a.path + " and " + b.path + " share no ok point with " + metric +
+          " measured on one machine (A: " + words(a_machines) + "; B: " + words(b_machines) + ")");
 
     std::printf("%-10s %-20s %12s %12s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "point");
     size_t slower = 0, faster = 0;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "results/machine.hpp"
 #include "results/results_schema.hpp"
 
 namespace convlab {
@@ -52,6 +53,7 @@ ResultsFile read_results(const std::string& path) {
   for (const auto& record : document.value("records", nlohmann::json::array()))
     results.records.push_back(record);
   results.gallery = document.value("gallery", nlohmann::json::array());
+  attach_machines(results.records, results.runs);
   return results;
 }
 

@@ -22,8 +22,9 @@ class ResultsFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads a results file; throws ResultsFileError naming the file when it is not valid JSON or has
-// another schema version. A missing file gives an empty ResultsFile.
+// Reads a results file; throws ResultsFileError naming the file when it is not valid JSON, has
+// another schema version or fields of the wrong type. A missing file gives an empty ResultsFile.
+// Records written before machines were recorded get theirs from their run block (machine.hpp).
 ResultsFile read_results(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
 // Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "results/derive.hpp"
+#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -32,7 +33,9 @@ void keep_referenced_runs(ResultsFile& results, const std::string& contributing_
 
 bool measures_same_point(const json& earlier, const json& later) {
   if (earlier.value("key", "") == later.value("key", "")) return true;
-  return earlier.value("point_id", "") == later.value("point_id", "");
+  // Another machine's measurement of the point is another record: machines are kept apart.
+  return earlier.value("point_id", "") == later.value("point_id", "") &&
+         machine_key(earlier) == machine_key(later);
 }
 
 void merge_contribution(ResultsFile& results, const RunContribution& contribution,

@@ -17,7 +17,8 @@ struct RunContribution {
   std::vector<nlohmann::json> gallery;  // entries not yet in the file are added
 };
 
-// Whether `later` is a new measurement of the point `earlier` holds (so it replaces it in place).
+// Whether `later` is a new measurement of the point `earlier` holds, on the same machine (so it
+// replaces it in place).
 bool measures_same_point(const nlohmann::json& earlier, const nlohmann::json& later);
 
 // Merges `contribution` into `results`, keeps only run blocks some record refers to (and the

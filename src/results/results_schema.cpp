@@ -43,6 +43,7 @@ const std::vector<Field> kRunFields{
     {"host", Kind::object, false},
     {"host.cpu_model", Kind::string, false},
     {"host.hostname", Kind::string, false},
+    {"host.host_id", Kind::string_or_null, false},
     {"cuda", Kind::object, false},
     {"cuda.name", Kind::string, false},
     {"cuda.driver_version", Kind::string, false},
@@ -88,6 +89,11 @@ const std::vector<Field> kRecordFields{
     {"derived", Kind::object, false},
     {"verification", Kind::object_or_null, false},
     {"machine", Kind::object, false},
+    {"machine.cpu_model", Kind::string, false},
+    {"machine.hostname", Kind::string, false},
+    {"machine.host_id", Kind::string_or_null, false},
+    {"machine.gpu", Kind::string_or_null, false},
+    {"machine.gpu_driver", Kind::string_or_null, false},
 };
 
 const std::vector<Field> kGalleryFields{

@@ -24,6 +24,7 @@
 #include "reference/reference.hpp"
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
+#include "results/machine.hpp"
 #include "results/results_file.hpp"
 #include "results/results_merge.hpp"
 #include "results/results_store.hpp"
@@ -69,7 +70,7 @@ std::string point_id(const json& description, const Image& image, const Filter& 
 // measurement of this one, so such points are run again.
 std::string point_key(const std::string& id, const json& description,
                       const std::string& device_name) {
-  json keyed{{"point", id}, {"build", build_id()}, {"cpu", cpu_model()}};
+  json keyed{{"point", id}, {"build", build_id()}, {"cpu", cpu_model()}, {"host", host_id()}};
   if (description["family"] == "cuda") keyed["gpu"] = device_name;
   return sha256_hex(keyed.dump());
 }
@@ -84,12 +85,9 @@ double weight_roundoff(const Implementation& impl, const Params& params) {
 }
 
 json clock_json(const GpuClockSample& s) {
-  return {{"sm_clock_mhz", s.sm_clock_mhz},
-          {"max_sm_clock_mhz", s.max_sm_clock_mhz},
-          {"memory_clock_mhz", s.memory_clock_mhz},
-          {"reasons", clock_reason_names(s.reasons)},
-          {"temperature_c", s.temperature_c},
-          {"power_w", s.power_w}};
+  return {{"sm_clock_mhz", s.sm_clock_mhz},         {"max_sm_clock_mhz", s.max_sm_clock_mhz},
+          {"memory_clock_mhz", s.memory_clock_mhz}, {"reasons", clock_reason_names(s.reasons)},
+          {"temperature_c", s.temperature_c},       {"power_w", s.power_w}};
 }
 
 // The GPU's clocks when a point's repetitions start and end, and whether it ran slowed down:
@@ -203,6 +201,12 @@ class Run {
     }
     run_id_ = run["id"];
     run_block_ = run;
+    const std::string others =
+        other_hosts_summary(results_.records, {{"machine", machine_from_run(run, "cpu")}});
+    if (!others.empty())
+      std::cerr << "convlab run: note: " << results_path_ << " already holds " << others
+                << " (another machine); they are kept, and speedups, figures and tables keep "
+                   "the machines apart\n";
     experiment_ = {{"name", config_.name},
                    {"title", config_.title},
                    {"description", config_.description},
@@ -287,7 +291,8 @@ class Run {
                 {"reason", ""},
                 {"timing", nullptr},
                 {"derived", json::object()},
-                {"verification", nullptr}};
+                {"verification", nullptr},
+                {"machine", machine_from_run(run_block_, point.implementation->family)}};
     if (point.implementation->arithmetic != "fp32")
       record["arithmetic"] = point.implementation->arithmetic;
     const Problem problem{image, filter, point.border, point.output};
@@ -305,11 +310,12 @@ class Run {
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record["timing"] = to_json(samples);
-      if (clocks_at_start) record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
-      const Verification verification =
-          verify_output(prepared->output(), reference_for(point, problem),
-                        verification_tolerance(point.output, filter,
-                                               weight_roundoff(*point.implementation, point.params)));
+      if (clocks_at_start)
+        record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
+      const Verification verification = verify_output(
+          prepared->output(), reference_for(point, problem),
+          verification_tolerance(point.output, filter,
+                                 weight_roundoff(*point.implementation, point.params)));
       record["verification"] = to_json(verification);
       if (!verification.ok) {
         record["status"] = "failed";
