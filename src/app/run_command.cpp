@@ -4,6 +4,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "results/results_file.hpp"
+#include "run/interrupt.hpp"
 #include "run/runner.hpp"
 
 namespace convlab {
@@ -99,6 +100,7 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << kRunUsage;
     return 2;
   }
+  watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   try {
     return run_experiment(options);
   } catch (const ConfigError& error) {

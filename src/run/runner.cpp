@@ -1,11 +1,13 @@
 #include "run/runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
@@ -29,6 +31,7 @@
 #include "results/results_merge.hpp"
 #include "results/results_store.hpp"
 #include "results/summary_table.hpp"
+#include "run/interrupt.hpp"
 #include "run/plan_report.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
@@ -142,6 +145,7 @@ class Run {
       return 0;
     }
     start_run_block();
+    const InterruptScope interrupts(*this);
     Progress progress(plan_.size());
     size_t new_points = 0;
     std::vector<std::string> plan_keys;
@@ -154,10 +158,9 @@ class Run {
       const std::string id = point_id(description, image, filter, measure_json_for(point));
       const std::string key = point_key(id, description, device_name_);
       plan_keys.push_back(key);
-      const auto existing = record_index_.find(key);
-      if (!options_.force && existing != record_index_.end() &&
-          results_.records[existing->second].value("status", "") == "ok") {
+      if (!options_.force && has_ok_record(key)) {
         progress.finished(i, label, "kept from an earlier run");
+        ++points_done_;
         continue;
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
@@ -169,10 +172,12 @@ class Run {
       estimated_seconds_ += estimated_point_seconds(config_, point);
       progress.finished(i, label, outcome_text(record));
       store(record);
+      ++points_done_;
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
     progress.done();
+    const std::lock_guard<std::mutex> lock(write_mutex_);
     run_block_["finished"] = utc_timestamp();
     write();
     return report(plan_keys);
@@ -331,15 +336,46 @@ class Run {
     return record;
   }
 
+  // SIGINT or SIGTERM (interrupt.hpp): the handler runs on another thread while this one works.
+  struct InterruptScope {
+    explicit InterruptScope(Run& run) {
+      set_interrupt_handler([&run] { return run.on_interrupt(); });
+    }
+    ~InterruptScope() { clear_interrupt_handler(); }
+  };
+
+  // Waits for a write in progress, records the run's state (marked interrupted) when it has
+  // written anything, and says what was kept. The lock stays held until the process exits, so no
+  // write can start after this one.
+  std::string on_interrupt() {
+    write_mutex_.lock();
+    if (written_) {
+      run_block_["interrupted"] = utc_timestamp();
+      write();
+    }
+    return "interrupted: " + std::to_string(points_done_.load()) + " of " +
+           std::to_string(plan_.size()) + " points done; results kept in " + results_path_ +
+           "; run again to resume";
+  }
+
+  bool has_ok_record(const std::string& key) {
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    const auto existing = record_index_.find(key);
+    return existing != record_index_.end() &&
+           results_.records[existing->second].value("status", "") == "ok";
+  }
+
   // A record replaces the earlier one of the same point in place (results_merge.hpp).
   void store(const json& record) {
+    const std::lock_guard<std::mutex> lock(write_mutex_);
     pending_.records.push_back(record);
     write();
   }
 
   // Merges what this run made since its last write into the file as it is on disk now, which
-  // other runs into the same folder may have changed.
+  // other runs into the same folder may have changed. Called with write_mutex_ held.
   void write() {
+    written_ = true;
     pending_.experiment = experiment_;
     pending_.run = run_block_;
     results_ = store_.update(
@@ -351,6 +387,7 @@ class Run {
   void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
     if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
       return;
+    const std::lock_guard<std::mutex> lock(write_mutex_);
     const size_t before = results_.gallery.size();
     add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
                       point.border);
@@ -403,6 +440,9 @@ class Run {
   ResultsFile results_;      // the file as this run last wrote or read it
   RunContribution pending_;  // made since the last write
   json run_block_, experiment_;
+  std::mutex write_mutex_;  // results_, pending_ and run_block_ once points run; see on_interrupt
+  bool written_ = false;
+  std::atomic<size_t> points_done_{0};  // of plan_, measured now or kept
   std::vector<Point> plan_;
   RunContext context_;
   std::string run_id_, device_name_ = "none";
