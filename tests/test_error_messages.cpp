@@ -28,14 +28,12 @@ implementations:
 measure: {warmup: 0, min_reps: 1, max_reps: 2, max_seconds: 0.01}
 )";
 
-class ErrorMessages : public ::testing::Test {
+class ErrorMessages : public testing::DirectoryTest {
  protected:
   void SetUp() override {
-    dir_ =
-        testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    DirectoryTest::SetUp();
     testing::write_text(dir_ / "small.yaml", kSmallConfig);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A valid results file of the small config, then `edit` applied to it.
   std::string results_with(const std::function<void(json&)>& edit) {
@@ -63,7 +61,6 @@ class ErrorMessages : public ::testing::Test {
     EXPECT_EQ(run.output.find("json.exception"), std::string::npos) << run.output;
     EXPECT_EQ(exported.output.find("json.exception"), std::string::npos) << exported.output;
   }
-  fs::path dir_;
 };
 
 TEST_F(ErrorMessages, ResultsFileFieldOfTheWrongTypeIsNamed) {

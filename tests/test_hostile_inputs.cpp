@@ -27,19 +27,13 @@ testing::CommandResult bounded(const std::string& arguments, const fs::path& dir
   return testing::run_shell("ulimit -v 1048576; timeout 10 \"$CONVLAB\" " + arguments, dir);
 }
 
-class HostileInput : public ::testing::Test {
+class HostileInput : public testing::DirectoryTest {
  protected:
-  void SetUp() override {
-    dir_ =
-        testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   void expect_refused(const testing::CommandResult& result, const std::string& needle) const {
     EXPECT_EQ(result.exit_code, 2) << result.output;
     EXPECT_NE(result.output.find(needle), std::string::npos) << result.output;
     EXPECT_FALSE(fs::exists(dir_ / "outputs")) << "a refused config created outputs/";
   }
-  fs::path dir_;
 };
 
 TEST_F(HostileInput, ConfigPathsThatAreNotFilesAreRefusedBeforeReading) {

@@ -29,14 +29,12 @@ measure: {warmup: 0, min_reps: 2, max_reps: 2, max_seconds: 0.05}
 )";
 constexpr size_t kLongerPoints = 7 * 2 * 3 * 3;
 
-class Interruptions : public ::testing::Test {
+class Interruptions : public testing::DirectoryTest {
  protected:
   void SetUp() override {
-    dir_ =
-        testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    DirectoryTest::SetUp();
     testing::write_text(dir_ / "longer.yaml", kLongerConfig);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   json results() const {
     return json::parse(testing::read_text(dir_ / "outputs/longer/results.json"));
@@ -85,7 +83,6 @@ class Interruptions : public ::testing::Test {
     EXPECT_TRUE(doc["run"]["finished"].is_null());
     expect_no_temporaries();
   }
-  fs::path dir_;
 };
 
 TEST_F(Interruptions, SigintKeepsTheResultsAndSaysSo) {

@@ -51,14 +51,12 @@ void move_to_other_machine(json& doc) {
   }
 }
 
-class Machines : public ::testing::Test {
+class Machines : public testing::DirectoryTest {
  protected:
   void SetUp() override {
-    dir_ =
-        testing::fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    DirectoryTest::SetUp();
     testing::write_text(dir_ / "machines.yaml", kTwoMachineConfig);
   }
-  void TearDown() override { fs::remove_all(dir_); }
   json results() const {
     return json::parse(testing::read_text(dir_ / "outputs/machines/results.json"));
   }
@@ -70,7 +68,6 @@ class Machines : public ::testing::Test {
     testing::write_text(dir_ / "outputs/machines/results.json", doc.dump(1));
     return testing::run_convlab("run machines.yaml", dir_);
   }
-  fs::path dir_;
 };
 
 TEST_F(Machines, EveryRecordCarriesItsMachine) {

@@ -18,6 +18,14 @@ std::filesystem::path fresh_directory(const std::string& name) {
   return path;
 }
 
+void DirectoryTest::SetUp() {
+  dir_ = fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+}
+
+void DirectoryTest::TearDown() {
+  std::filesystem::remove_all(dir_);
+}
+
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
   return run_shell("\"$CONVLAB\" " + arguments, directory);
 }
