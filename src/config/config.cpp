@@ -574,8 +574,8 @@ std::pair<YAML::Node, YamlLocation> axis_value_node(const YAML::Node& entry, con
   return {node, axis_at};
 }
 
-// Launch shapes no device accepts. Grids grow with the image, so the widest and the tallest
-// image are the ones to try.
+// Launch shapes no device accepts. Grids grow with the image and blocks of some variants with
+// its channels, so the widest, the tallest and the one with most channels are the ones to try.
 void check_impossible_params(const Config& config, const YAML::Node& node,
                              const YamlLocation& where) {
   const auto by = [](auto edge) {
@@ -585,12 +585,15 @@ void check_impossible_params(const Config& config, const YAML::Node& node,
       *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::width));
   const ImageSpec& tallest =
       *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::height));
+  const ImageSpec& deepest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::channels));
   for (const auto& sweep : config.implementations) {
     const Implementation* impl = find_implementation(sweep.name);
     if (!impl->impossible) continue;
     for (const Params& params : sweep.combinations)
-      for (const ImageSpec* image : {&widest, &tallest})
-        if (const auto problem = impl->impossible(params, image->width, image->height)) {
+      for (const ImageSpec* image : {&widest, &tallest, &deepest})
+        if (const auto problem =
+                impl->impossible(params, image->width, image->height, image->channels)) {
           const auto [value_node, value_at] = axis_value_node(
               node[sweep.name], where.child(sweep.name), problem->axis, params[problem->axis]);
           value_at.fail(value_node, problem->message);

@@ -95,9 +95,11 @@ struct Implementation {
       unsupported;
   std::function<std::unique_ptr<PreparedPoint>(const Problem&, const Params&, const RunContext&)>
       prepare;
-  // Optional: a problem when no device whatever could run `params` on a width x height image
-  // (launch limits every CUDA device shares), so the config is refused before anything runs.
-  std::function<std::optional<ParamsProblem>(const Params&, int width, int height)> impossible;
+  // Optional: a problem when no device whatever could run `params` on a width x height image of
+  // `channels` channels (launch limits every CUDA device shares), so the config is refused before
+  // anything runs.
+  std::function<std::optional<ParamsProblem>(const Params&, int width, int height, int channels)>
+      impossible;
 };
 
 }  // namespace convlab

@@ -63,26 +63,29 @@ AxisSpec integer_axis(std::string name, std::string help, int default_value, int
 
 // Rung 5's axes: outputs per thread and threads per channel plane.
 std::vector<AxisSpec> regblock_axes() {
-  return {pair_axis("per_thread",
-                    "outputs per thread [x, y]: x adjacent pixels of one channel (4 or 8) on y rows "
-                    "(1, 2 or 4); the tile is block x per_thread",
-                    8, 2, 8),
-          pair_axis("block",
-                    "threads per block and channel plane [x, y] (the block has x * y * channels "
-                    "threads); x a multiple of 32 / per_thread x, y of per_thread x",
-                    4, 16, 1024)};
+  return {
+      pair_axis("per_thread",
+                "outputs per thread [x, y]: x adjacent pixels of one channel (4 or 8) on y rows "
+                "(1, 2 or 4); the tile is block x per_thread",
+                8, 2, 8),
+      pair_axis("block",
+                "threads per block and channel plane [x, y] (the block has x * y * channels "
+                "threads); x a multiple of 32 / per_thread x, y of per_thread x",
+                4, 16, 1024)};
 }
 
 // Rung 6's axes: strip geometry, rows per step, threads.
 std::vector<AxisSpec> fused_axes() {
-  return {pair_axis("strip",
-                    "[width, height] in pixels of the strip one block walks down: width 32 or 64, "
-                    "height any (rows per block)",
-                    32, 256, 1 << 20),
-          integer_axis("chunk", "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)",
-                       32, 1024),
-          integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
-          integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
+  return {
+      pair_axis("strip",
+                "[width, height] in pixels of the strip one block walks down: width 32 or 64, "
+                "height any (rows per block)",
+                32, 256, 1 << 20),
+      integer_axis("chunk",
+                   "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)", 32,
+                   1024),
+      integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
+      integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
 }
 
 // Rung 7's axes: warp tile, warps per block and channel, weight precision.
@@ -95,8 +98,9 @@ std::vector<AxisSpec> tensor_axes() {
       "fp16x2 (high and low fp16 parts, two products, about 2^-22)";
   weights.default_value = "fp16";
   weights.choices = {"fp16", "fp16x2"};
-  return {integer_axis("n_tiles", "8-column mma tiles per warp (4 or 8): a warp computes 16 rows x "
-                                  "8 n_tiles pixels of one channel",
+  return {integer_axis("n_tiles",
+                       "8-column mma tiles per warp (4 or 8): a warp computes 16 rows x "
+                       "8 n_tiles pixels of one channel",
                        8, 8),
           integer_axis("warp_rows", "warps stacked vertically per channel plane in a block", 2, 32),
           weights};
@@ -186,36 +190,68 @@ constexpr long long kMaxThreadsPerBlock = 1024;
 constexpr long long kMaxGridX = 2147483647LL;
 constexpr long long kMaxGridY = 65535;
 
-std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& params, int width,
-                                               int height) {
-  const cuda::LaunchParams launch = launch_params(params);
-  if (params.contains("block")) {
-    const long long threads = 1LL * launch.block_x * launch.block_y;
-    if (threads > kMaxThreadsPerBlock)
-      return ParamsProblem{"block", "block [" + std::to_string(launch.block_x) + ", " +
-                                        std::to_string(launch.block_y) + "] is " +
-                                        std::to_string(threads) +
-                                        " threads; CUDA devices run at most " +
-                                        std::to_string(kMaxThreadsPerBlock) + " per block"};
+// How a variant launches (the launch() of k1..k7): threads per block, and the output region one
+// block covers, with the axes that set them. `planes`: channel planes per launch.
+struct LaunchShape {
+  long long threads = 0;
+  std::string threads_axis;
+  long long step_x = 1, step_y = 1;
+  std::string grid_axis;
+  bool per_plane = false;  // the block has threads for every channel plane
+};
+
+std::optional<LaunchShape> launch_shape(Variant variant, const cuda::LaunchParams& p, int planes) {
+  const long long block = 1LL * p.block_x * p.block_y;
+  switch (variant) {
+    case Variant::global:
+    case Variant::constant:
+      return LaunchShape{block, "block", p.block_x, p.block_y, "block"};
+    case Variant::shared:
+    case Variant::separable:
+      return LaunchShape{block, "block", p.tile, p.tile, "tile"};
+    case Variant::regblock:
+      return LaunchShape{block * planes,
+                         "block",
+                         1LL * p.block_x * p.per_thread_x,
+                         1LL * p.block_y * p.per_thread_y,
+                         "block",
+                         true};
+    case Variant::fused:
+      return LaunchShape{p.threads, "threads", p.strip_w, p.strip_h, "strip"};
+    case Variant::tensor:
+      return LaunchShape{32LL * p.warp_rows * planes, "warp_rows", 8LL * p.n_tiles,
+                         16LL * p.warp_rows,          "warp_rows", true};
+    case Variant::npp:
+      return std::nullopt;
   }
-  if (variant == Variant::npp) return std::nullopt;
-  // A block computes block_x x block_y pixels (global, constant) or a tile x tile region.
-  const bool tiled = variant == Variant::shared || variant == Variant::separable;
-  const int step_x = tiled ? launch.tile : launch.block_x;
-  const int step_y = tiled ? launch.tile : launch.block_y;
-  if (step_x < 1 || step_y < 1) return std::nullopt;  // the axes' ranges refuse these
-  const long long grid_x = (width + step_x - 1) / step_x;
-  const long long grid_y = (height + step_y - 1) / step_y;
-  const std::string axis = tiled ? "tile" : "block";
+  return std::nullopt;
+}
+
+std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& params, int width,
+                                               int height, int channels) {
+  const cuda::LaunchParams launch = launch_params(params);
+  const int planes = launch.layout == cuda::Layout::planar ? 1 : channels;
+  const auto shape = launch_shape(variant, launch, planes);
+  if (!shape || shape->step_x < 1 || shape->step_y < 1) return std::nullopt;
+  if (shape->threads > kMaxThreadsPerBlock)
+    return ParamsProblem{shape->threads_axis,
+                         "this " + shape->threads_axis + " makes blocks of " +
+                             std::to_string(shape->threads) + " threads" +
+                             (shape->per_plane && planes > 1
+                                  ? " for " + std::to_string(planes) + " interleaved channels"
+                                  : "") +
+                             "; CUDA devices run at most " + std::to_string(kMaxThreadsPerBlock) +
+                             " per block"};
+  const long long grid_x = (width + shape->step_x - 1) / shape->step_x;
+  const long long grid_y = (height + shape->step_y - 1) / shape->step_y;
   const std::string image = std::to_string(width) + "x" + std::to_string(height);
-  if (grid_y > kMaxGridY)
-    return ParamsProblem{axis, "the " + image + " image needs " + std::to_string(grid_y) +
-                                   " blocks in y with this " + axis + "; CUDA grids have at most " +
-                                   std::to_string(kMaxGridY)};
-  if (grid_x > kMaxGridX)
-    return ParamsProblem{axis, "the " + image + " image needs " + std::to_string(grid_x) +
-                                   " blocks in x with this " + axis + "; CUDA grids have at most " +
-                                   std::to_string(kMaxGridX)};
+  if (grid_y > kMaxGridY || grid_x > kMaxGridX)
+    return ParamsProblem{shape->grid_axis,
+                         "the " + image + " image needs " +
+                             std::to_string(grid_y > kMaxGridY ? grid_y : grid_x) + " blocks in " +
+                             (grid_y > kMaxGridY ? "y" : "x") + " with this " + shape->grid_axis +
+                             "; CUDA grids have at most " +
+                             std::to_string(grid_y > kMaxGridY ? kMaxGridY : kMaxGridX)};
   return std::nullopt;
 }
 
@@ -238,8 +274,8 @@ std::optional<std::string> semantic_unsupported(Variant variant, const Problem& 
     return std::string("block and tile must be positive");
   if (variant == Variant::separable || variant == Variant::fused) {
     if (!filter.separable)
-      return "kernel " + filter.name +
-             " is not separable (rank > 1): " + (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
+      return "kernel " + filter.name + " is not separable (rank > 1): " +
+             (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
              " needs a rank-1 kernel";
     if (filter.row.size() != static_cast<size_t>(filter.size) ||
         filter.column.size() != static_cast<size_t>(filter.size))
@@ -314,8 +350,8 @@ Implementation make_cuda_implementation(std::string name, Variant variant, std::
     if (auto reason = semantic_unsupported(variant, problem, launch)) return reason;
     return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
   };
-  impl.impossible = [variant](const Params& params, int width, int height) {
-    return impossible_launch(variant, params, width, height);
+  impl.impossible = [variant](const Params& params, int width, int height, int channels) {
+    return impossible_launch(variant, params, width, height, channels);
   };
   impl.prepare = [variant](const Problem& problem, const Params& params,
                            const RunContext& context) -> std::unique_ptr<PreparedPoint> {
