@@ -66,6 +66,30 @@ TEST(ConcurrentRuns, DisjointFiltersIntoOneFolderKeepEveryRecord) {
   fs::remove_all(dir);
 }
 
+TEST(ConcurrentRuns, WritesWaitForTheFolderLock) {
+  const fs::path dir = testing::fresh_directory("lock-held");
+  testing::write_text(dir / "split.yaml", kSplitConfig);
+  fs::create_directories(dir / "out");
+  // Another process holds the folder's lock for 3 s: the run's first write waits for it, says
+  // so, and then completes.
+  const auto result = testing::run_shell(
+      "flock out/results.lock sleep 3 &\n"
+      "sleep 0.3\n"
+      "START=$(date +%s%N)\n"
+      "\"$CONVLAB\" run split.yaml --out out --filter 'implementation=sequential,image.width=8'\n"
+      "echo \"exit $? after $((($(date +%s%N) - START) / 1000000)) ms\"\n"
+      "wait",
+      dir);
+  EXPECT_NE(result.output.find("out/results.lock is held by another convlab process; waiting"),
+            std::string::npos)
+      << result.output;
+  const size_t at = result.output.find("exit 0 after ");
+  ASSERT_NE(at, std::string::npos) << result.output;
+  EXPECT_GT(std::stol(result.output.substr(at + 13)), 2000) << result.output;
+  EXPECT_EQ(json::parse(testing::read_text(dir / "out/results.json"))["records"].size(), 6u);
+  fs::remove_all(dir);
+}
+
 TEST(ConcurrentRuns, StaleTemporaryFilesAreRemoved) {
   const fs::path dir = testing::fresh_directory("stale-temporaries");
   testing::write_text(dir / "split.yaml", kSplitConfig);

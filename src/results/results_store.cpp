@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <system_error>
+#include <thread>
 
 namespace convlab {
 namespace {
@@ -36,9 +38,21 @@ ResultsLock::ResultsLock(const std::string& out_dir) {
   const std::string path = out_dir + "/results.lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw ResultsFileError(path + ": cannot open (" + std::strerror(errno) + ")");
-  if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
-  if (errno == EWOULDBLOCK)
-    std::cerr << "convlab: " << path << " is held by another convlab process; waiting\n";
+  // Writes take milliseconds: a short wait is normal when runs share the folder. A long one is
+  // announced, once per process.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (true) {
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (errno != EWOULDBLOCK && errno != EINTR) break;  // the blocking call below reports it
+    if (std::chrono::steady_clock::now() > deadline) {
+      static bool announced = false;
+      if (!announced)
+        std::cerr << "convlab: " << path << " is held by another convlab process; waiting\n";
+      announced = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   while (::flock(fd_, LOCK_EX) != 0) {
     if (errno == EINTR) continue;
     const int code = errno;
