@@ -18,12 +18,26 @@ std::filesystem::path fresh_directory(const std::string& name) {
   return path;
 }
 
+void DirectoryTest::SetUp() {
+  dir_ = fresh_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+}
+
+void DirectoryTest::TearDown() {
+  std::filesystem::remove_all(dir_);
+}
+
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory) {
-  return run_shell("cd '" + directory.string() + "' && '" CONVLAB_EXECUTABLE "' " + arguments);
+  return run_shell("\"$CONVLAB\" " + arguments, directory);
 }
 
 CommandResult run_shell(const std::string& command_line) {
-  const std::string command = "(" + command_line + ") 2>&1";
+  return run_shell(command_line, std::filesystem::current_path());
+}
+
+CommandResult run_shell(const std::string& command_line, const std::filesystem::path& directory) {
+  const std::string command = "cd '" + directory.string() +
+                              "' && CONVLAB='" CONVLAB_EXECUTABLE "' && export CONVLAB && { " +
+                              command_line + "\n} 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

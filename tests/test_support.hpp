@@ -1,6 +1,8 @@
 // Helpers shared by the tests: random images, problems, and running the convlab executable.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -34,6 +36,17 @@ struct CommandResult {
 CommandResult run_convlab(const std::string& arguments, const std::filesystem::path& directory);
 // Runs a shell command line; stdout and stderr together.
 CommandResult run_shell(const std::string& command_line);
+
+// Runs a shell command line in `directory`; $CONVLAB names the executable.
+CommandResult run_shell(const std::string& command, const std::filesystem::path& directory);
+
+// A test with a fresh directory of its own, named after the test and removed afterwards.
+class DirectoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::filesystem::path dir_;
+};
 
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);

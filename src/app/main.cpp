@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "app/commands.hpp"
@@ -25,10 +26,25 @@ commands:
 Run `convlab <command> --help` for the options of a command.
 )";
 
+// Memory set aside for the way out of an allocation failure: the first failure releases it and
+// throws std::bad_alloc, so that unwinding (destructors of large JSON and YAML trees allocate
+// work lists) and the error message have room, and convlab exits 2 with a message instead of
+// terminating.
+char* emergency_reserve = nullptr;
+
+void release_reserve_and_fail() {
+  delete[] emergency_reserve;
+  emergency_reserve = nullptr;
+  std::set_new_handler(nullptr);
+  throw std::bad_alloc();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace convlab;
+  emergency_reserve = new (std::nothrow) char[16 << 20];
+  std::set_new_handler(release_reserve_and_fail);
   const Arguments full(argv, argv + argc);
   if (argc < 2 || full[1] == "--help" || full[1] == "-h" || full[1] == "help") {
     std::cout << kUsage;
@@ -45,8 +61,13 @@ int main(int argc, char** argv) {
     if (command == "gallery") return gallery_command(args);
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
+              << ": out of memory\n";
+    return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab: " << error.what() << "\n";
+    std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0]) << ": "
+              << error.what() << "\n";
     return 2;
   }
   std::cerr << "convlab: unknown command '" << command << "'\n" << kUsage;

@@ -4,6 +4,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "results/results_file.hpp"
+#include "run/interrupt.hpp"
 #include "run/runner.hpp"
 
 namespace convlab {
@@ -64,6 +65,10 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
       return 0;
     } else if (arg == "--out") {
       if (!take_value(args, i, options.out_dir)) return 2;
+      if (options.out_dir.empty()) {
+        std::cerr << "convlab run: --out needs a folder, got ''\n";
+        return 2;
+      }
     } else if (arg == "--filter") {
       if (!take_value(args, i, value)) return 2;
       std::string error;
@@ -101,6 +106,7 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << kRunUsage;
     return 2;
   }
+  watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   try {
     return run_experiment(options);
   } catch (const ConfigError& error) {
@@ -111,6 +117,12 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     return 2;
   } catch (const RunArgumentError& error) {
     std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "convlab run: " << options.config_path << ": out of memory\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "convlab run: " << options.config_path << ": " << error.what() << "\n";
     return 2;
   }
 }

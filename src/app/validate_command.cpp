@@ -22,6 +22,9 @@ int validate_command(const Arguments& args) {
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "convlab validate: " << args[0] << ": " << error.what() << "\n";
+    return 2;
   }
 }
 

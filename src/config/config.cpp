@@ -1,13 +1,19 @@
 #include "config/config.hpp"
 
 #include <glob.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "config/kernel_checks.hpp"
+#include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
@@ -21,19 +27,20 @@ namespace {
 
 constexpr int kMaxImageEdge = 1 << 16;
 constexpr int kMaxKernelSize = 255;
+// What one config may ask for, so that validating any config stays within seconds and well under
+// 1 GB (docs/config.md, "Limits"); the largest committed sweeps are far below each.
+constexpr size_t kMaxImages = 4096;
+constexpr size_t kMaxKernels = 1024;
+constexpr size_t kMaxKernelWeights = size_t(1) << 24;  // all kernels together
+constexpr size_t kMaxPoints = 100000;
+// Names become file and folder names (outputs/<name>/, gallery images), which the file system
+// limits to 255 bytes.
+constexpr size_t kMaxNameLength = 100;
 
 const std::vector<std::string> kTopLevelKeys{
     "name",         "title",   "description",     "images",   "kernels",
     "border",       "output",  "implementations", "baseline", "measure",
     "save_outputs", "figures", "tables"};
-
-std::string read_file_bytes(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw ConfigError(path, 0, 0, "", "cannot read the config file");
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  return bytes.str();
-}
 
 YAML::Node required(const YAML::Node& map, const std::string& key, const YamlLocation& where) {
   const YAML::Node node = map[key];
@@ -41,21 +48,31 @@ YAML::Node required(const YAML::Node& map, const std::string& key, const YamlLoc
   return node;
 }
 
+// `file` names the image file the sizes come from, if any.
 void check_image_budget(long long width, long long height, int channels, const YAML::Node& node,
-                        const YamlLocation& where) {
+                        const YamlLocation& where, const std::string& file = "") {
   if (width <= 0 || height <= 0)
     where.fail(node, "image sizes must be positive, got " + std::to_string(width) + "x" +
                          std::to_string(height));
+  const std::string prefix = file.empty() ? "" : file + ": ";
   if (width > kMaxImageEdge || height > kMaxImageEdge)
-    where.fail(node, "image edge larger than " + std::to_string(kMaxImageEdge) + " pixels");
+    where.fail(node,
+               prefix + "image edge larger than " + std::to_string(kMaxImageEdge) + " pixels");
   const std::uint64_t needed =
       bytes_needed_for_image(static_cast<int>(width), static_cast<int>(height), channels);
   const std::uint64_t available = available_memory_bytes();
   if (needed > available)
-    where.fail(node, std::to_string(width) + "x" + std::to_string(height) + "x" +
+    where.fail(node, prefix + std::to_string(width) + "x" + std::to_string(height) + "x" +
                          std::to_string(channels) + " needs about " + std::to_string(needed >> 20) +
                          " MiB for input, output and reference; " + "only " +
                          std::to_string(available >> 20) + " MiB are available");
+}
+
+void check_image_count(const std::vector<ImageSpec>& images, const YAML::Node& node,
+                       const YamlLocation& where) {
+  if (images.size() > kMaxImages)
+    where.fail(node, "more than " + std::to_string(kMaxImages) +
+                         " images; split the sweep into several configs");
 }
 
 std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where) {
@@ -75,8 +92,14 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
   require_known_keys(set, where, {"type", "sizes", "channels", "seed", "pattern"});
   const YamlLocation sizes_at = where.child("sizes");
   const YAML::Node sizes = required(set, "sizes", where);
-  const std::uint64_t seed =
-      set["seed"] ? static_cast<std::uint64_t>(read_integer(set["seed"], where.child("seed"))) : 1;
+  std::uint64_t seed = 1;
+  if (set["seed"]) {
+    const long long value = read_integer(set["seed"], where.child("seed"));
+    if (value < 0)
+      where.child("seed").fail(
+          set["seed"], "seed must be 0 or a positive integer, got " + std::to_string(value));
+    seed = static_cast<std::uint64_t>(value);
+  }
   const std::string pattern =
       set["pattern"] ? read_string(set["pattern"], where.child("pattern")) : "noise";
   if (pattern != "noise" && pattern != "scene")
@@ -103,9 +126,11 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
       spec.channels = channels;
       spec.seed = seed;
       spec.pattern = pattern;
+      spec.key_path = at.key_path;
       spec.name = pattern + "-" + std::to_string(width) + "x" + std::to_string(height) + "-c" +
                   std::to_string(channels) + "-s" + std::to_string(seed);
       images.push_back(spec);
+      check_image_count(images, size, at);
     }
   }
 }
@@ -118,6 +143,21 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
   ::globfree(&matches);
   std::sort(paths.begin(), paths.end());
   return paths;
+}
+
+// Images are read from regular files only: a directory cannot be decoded, and reading a FIFO or
+// a device (/dev/zero) would block or never end.
+void require_regular_file(const std::string& path, const YAML::Node& node,
+                          const YamlLocation& where) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) where.fail(node, "'" + path + "': " + std::strerror(errno));
+  if (S_ISREG(info.st_mode)) return;
+  const std::string kind = S_ISDIR(info.st_mode)    ? "a directory"
+                           : S_ISFIFO(info.st_mode) ? "a FIFO"
+                           : S_ISCHR(info.st_mode)  ? "a character device"
+                           : S_ISBLK(info.st_mode)  ? "a block device"
+                                                    : "not a regular file";
+  where.fail(node, "'" + path + "' is " + kind + ", not an image file; match image files only");
 }
 
 void parse_file_set(const YAML::Node& set, const YamlLocation& where,
@@ -136,7 +176,11 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
                             ? " (is the Debian package that ships it installed? "
                               "scripts/install-deps.sh photos installs the photographs)"
                             : ""));
+    for (const auto& path : matched) require_regular_file(path, pattern_node, glob_at);
     paths.insert(paths.end(), matched.begin(), matched.end());
+    if (paths.size() > kMaxImages)
+      glob_at.fail(pattern_node, "matches more than " + std::to_string(kMaxImages) +
+                                     " files; narrow it or set max_files");
   }
   if (set["max_files"]) {
     const long long limit = read_integer(set["max_files"], where.child("max_files"));
@@ -147,19 +191,24 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
     for (const auto& path : paths) {
       Image decoded;
       try {
+        // The header's dimensions are checked against the budget before anything is decoded.
+        int width = 0, height = 0;
+        probe_image_file(path, &width, &height);
+        check_image_budget(width, height, channels, glob_node, glob_at, path);
         decoded = load_image_file(path, channels);  // proves the file decodes, before any run
       } catch (const ImageFileError& error) {
         glob_at.fail(glob_node, error.what());
       }
-      check_image_budget(decoded.width, decoded.height, channels, glob_node, glob_at);
       ImageSpec spec;
       spec.kind = ImageSpec::Kind::file;
       spec.path = path;
+      spec.key_path = glob_at.key_path;
       spec.width = decoded.width;
       spec.height = decoded.height;
       spec.channels = channels;
       spec.name = decoded.name;
       images.push_back(spec);
+      check_image_count(images, glob_node, glob_at);
     }
   }
 }
@@ -180,10 +229,11 @@ std::vector<ImageSpec> parse_images(const YAML::Node& node, const YamlLocation& 
       at.child("type").fail(node[i]["type"], "image set type must be 'generated' or 'files'");
   }
   std::set<std::string> seen;
+  std::map<std::string, int> next_suffix;
   for (auto& image : images)
     if (!seen.insert(image.name).second) {
       // Two sets can produce the same name (same file twice): keep names unique in results.
-      int suffix = 2;
+      int& suffix = next_suffix.emplace(image.name, 2).first->second;
       while (!seen.insert(image.name + "-" + std::to_string(suffix)).second) ++suffix;
       image.name += "-" + std::to_string(suffix);
     }
@@ -226,6 +276,9 @@ FilterRequest read_kernel_request(const YAML::Node& entry, const YamlLocation& a
   if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
   if (info.type == "custom") {
     request.custom_name = read_string(required(entry, "name", at), at.child("name"));
+    if (request.custom_name.size() > kMaxNameLength)
+      at.child("name").fail(entry["name"], "name is longer than " + std::to_string(kMaxNameLength) +
+                                               " characters: it names files of the gallery");
     if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
       at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
     request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
@@ -263,6 +316,7 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
   if (!node.IsSequence() || node.size() == 0)
     where.fail(node, "expected a list of kernels, e.g. - {type: gaussian, size: [3, 7]}");
   std::vector<Filter> filters;
+  size_t weights = 0;
   for (size_t i = 0; i < node.size(); ++i) {
     const YamlLocation at = where.index(i);
     const YAML::Node entry = node[i];
@@ -274,11 +328,22 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
     FilterRequest request = read_kernel_request(entry, at, info);
     for (const SizeChoice& choice : read_kernel_sizes(entry, at, info, request.size)) {
       request.size = choice.size;
+      weights += size_t(choice.size) * size_t(choice.size);
+      if (filters.size() >= kMaxKernels || weights > kMaxKernelWeights)
+        choice.at.fail(choice.node, "more than " + std::to_string(kMaxKernels) + " kernels or " +
+                                        std::to_string(kMaxKernelWeights) +
+                                        " weights in all; split the sweep into several configs");
+      check_kernel_request(request, entry, at);
       try {
         filters.push_back(make_filter(request));
       } catch (const FilterError& error) {
+        // The one error normalising adds ("normalize: the weights sum to 0") belongs to its key.
+        const bool normalizing =
+            request.normalize && std::string(error.what()).rfind("normalize", 0) == 0;
+        if (normalizing) at.child("normalize").fail(entry["normalize"], error.what());
         choice.at.fail(choice.node, error.what());
       }
+      check_kernel_numbers(filters.back(), request, entry, at, choice.node, choice.at);
     }
   }
   std::set<std::string> seen;
@@ -412,6 +477,13 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
       else
         axes.emplace_back(axis.name, std::vector<nlohmann::json>{axis.default_value});
     }
+    size_t combinations = 1;
+    for (const auto& [axis, values] : axes) {
+      combinations *= values.size();
+      if (combinations > kMaxPoints)
+        at.fail(entry.first, "its axes give more than " + std::to_string(kMaxPoints) +
+                                 " combinations; split the sweep into several configs");
+    }
     nlohmann::json swept = nlohmann::json::object();
     for (const auto& [axis, values] : axes) swept[axis] = values;
     sweeps.push_back({name, swept, cartesian_product(axes)});
@@ -485,6 +557,68 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
   return measure;
 }
 
+// The node an error about one value of an axis points at: that value in a swept list, else the
+// axis, else the implementation's entry (the axis took its default).
+std::pair<YAML::Node, YamlLocation> axis_value_node(const YAML::Node& entry, const YamlLocation& at,
+                                                    const std::string& axis,
+                                                    const nlohmann::json& value) {
+  if (!entry.IsMap() || !entry[axis]) return {entry, at};
+  const YAML::Node node = entry[axis];
+  const YamlLocation axis_at = at.child(axis);
+  // A list of values: of scalars, or of pairs ([16, 16] alone is one pair).
+  const bool swept =
+      node.IsSequence() && (value.is_primitive() || (node.size() > 0 && node[0].IsSequence()));
+  if (swept)
+    for (size_t i = 0; i < node.size(); ++i)
+      if (yaml_to_json(node[i]) == value) return {node[i], axis_at.index(i)};
+  return {node, axis_at};
+}
+
+// Launch shapes no device accepts. Grids grow with the image and blocks of some variants with
+// its channels, so the widest, the tallest and the one with most channels are the ones to try.
+void check_impossible_params(const Config& config, const YAML::Node& node,
+                             const YamlLocation& where) {
+  const auto by = [](auto edge) {
+    return [edge](const ImageSpec& a, const ImageSpec& b) { return a.*edge < b.*edge; };
+  };
+  const ImageSpec& widest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::width));
+  const ImageSpec& tallest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::height));
+  const ImageSpec& deepest =
+      *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::channels));
+  for (const auto& sweep : config.implementations) {
+    const Implementation* impl = find_implementation(sweep.name);
+    if (!impl->impossible) continue;
+    for (const Params& params : sweep.combinations)
+      for (const ImageSpec* image : {&widest, &tallest, &deepest})
+        if (const auto problem =
+                impl->impossible(params, image->width, image->height, image->channels)) {
+          const auto [value_node, value_at] = axis_value_node(
+              node[sweep.name], where.child(sweep.name), problem->axis, params[problem->axis]);
+          value_at.fail(value_node, problem->message);
+        }
+  }
+}
+
+// The product is computed, not expanded: the plan itself is built only when it is small enough.
+void check_plan_size(const Config& config, const YAML::Node& node, const YamlLocation& where) {
+  size_t per_problem = 0;
+  for (const auto& sweep : config.implementations) per_problem += sweep.combinations.size();
+  double points = double(per_problem);
+  for (size_t factor :
+       {config.images.size(), config.filters.size(), config.borders.size(), config.outputs.size()})
+    points *= double(factor);
+  if (points > double(kMaxPoints))
+    where.fail(node, std::to_string(config.images.size()) + " images x " +
+                         std::to_string(config.filters.size()) + " kernels x " +
+                         std::to_string(config.borders.size()) + " borders x " +
+                         std::to_string(config.outputs.size()) + " outputs x " +
+                         std::to_string(per_problem) + " implementation settings is more than " +
+                         std::to_string(kMaxPoints) +
+                         " points; split the sweep into several configs");
+}
+
 nlohmann::json measure_json(const MeasureSpec& m) {
   return {{"warmup", m.warmup},
           {"min_reps", m.min_reps},
@@ -555,18 +689,12 @@ std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   return values * (1 + 4 + 8 + 4);
 }
 
-Config load_config(const std::string& path) {
+Config load_config_unguarded(const std::string& path) {
   Config config;
   config.path = path;
-  const std::string bytes = read_file_bytes(path);
+  const std::string bytes = read_config_file(path, config_limits().max_file_bytes);
   config.sha256 = sha256_hex(bytes);
-  YAML::Node root;
-  try {
-    root = YAML::Load(bytes);
-  } catch (const YAML::ParserException& error) {
-    throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "",
-                      "YAML syntax error: " + error.msg);
-  }
+  const YAML::Node root = load_yaml_strictly(bytes, path, config_limits());
   const YamlLocation top{path, ""};
   if (!root.IsMap())
     top.fail(root,
@@ -574,6 +702,9 @@ Config load_config(const std::string& path) {
   require_known_keys(root, top, kTopLevelKeys);
 
   config.name = read_string(required(root, "name", top), top.child("name"));
+  if (config.name.size() > kMaxNameLength)
+    top.child("name").fail(root["name"], "name is longer than " + std::to_string(kMaxNameLength) +
+                                             " characters: it names outputs/<name>/");
   if (!std::regex_match(config.name, std::regex("[A-Za-z0-9_][A-Za-z0-9_.-]*")))
     top.child("name").fail(root["name"],
                            "name must be a safe identifier (letters, digits, '_', '-', '.'): it "
@@ -620,8 +751,24 @@ Config load_config(const std::string& path) {
   config.report = nlohmann::json::object();
   for (const char* key : {"figures", "tables"})
     if (root[key]) config.report[key] = yaml_to_json(root[key], YamlBooleans::true_false_only);
+  check_plan_size(config, root["implementations"], top.child("implementations"));
+  check_impossible_params(config, root["implementations"], top.child("implementations"));
   config.resolved = resolve(config);
   return config;
+}
+
+// Whatever a library throws while a config is read still names the config (and the key, where
+// yaml-cpp's mark gives the place).
+Config load_config(const std::string& path) {
+  try {
+    return load_config_unguarded(path);
+  } catch (const YAML::Exception& error) {
+    throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "", error.msg);
+  } catch (const std::bad_alloc&) {
+    throw ConfigError(path, 0, 0, "", "not enough memory to validate this config");
+  } catch (const std::filesystem::filesystem_error& error) {
+    throw ConfigError(path, 0, 0, "", error.path1().string() + ": " + error.code().message());
+  }
 }
 
 }  // namespace convlab

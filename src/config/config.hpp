@@ -26,6 +26,7 @@ struct ImageSpec {
   std::uint64_t seed = 0;  // generated
   std::string pattern;     // generated: noise | scene
   std::string path;        // file
+  std::string key_path;    // where the config defines it, e.g. images[0].sizes[2], for messages
 };
 
 // One implementation of the config with every combination of its swept axes.

@@ -68,6 +68,13 @@ class PreparedPoint {
   virtual OutputView output() const = 0;
 };
 
+// Params that no device can run on an image of a given shape, found at validation: the axis at
+// fault and why.
+struct ParamsProblem {
+  std::string axis;
+  std::string message;
+};
+
 struct Implementation {
   std::string name;
   std::string family;  // "cpu" or "cuda"
@@ -88,6 +95,11 @@ struct Implementation {
       unsupported;
   std::function<std::unique_ptr<PreparedPoint>(const Problem&, const Params&, const RunContext&)>
       prepare;
+  // Optional: a problem when no device whatever could run `params` on a width x height image of
+  // `channels` channels (launch limits every CUDA device shares), so the config is refused before
+  // anything runs.
+  std::function<std::optional<ParamsProblem>(const Params&, int width, int height, int channels)>
+      impossible;
 };
 
 }  // namespace convlab

@@ -1,10 +1,12 @@
 #include "measure/provenance.hpp"
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -109,6 +111,19 @@ nlohmann::json git_facts() {
   return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
 }
 
+std::string host_id() {
+  static const std::string id = [] {
+    for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+      std::ifstream file(path);
+      std::string machine_id;
+      if (file >> machine_id && !machine_id.empty())
+        return sha256_hex("convlab host " + machine_id).substr(0, 16);
+    }
+    return std::string();
+  }();
+  return id;
+}
+
 std::string cpu_model() {
   std::string model = read_keyed_line("/proc/cpuinfo", "model name");
   return model.empty() ? "unknown" : model;
@@ -129,6 +144,7 @@ nlohmann::json host_facts() {
     openmp[variable] = value != nullptr ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   return {{"cpu_model", cpu_model()},
+          {"host_id", host_id().empty() ? nlohmann::json(nullptr) : nlohmann::json(host_id())},
           {"logical_cpus", std::thread::hardware_concurrency()},
           {"openmp", openmp},
           {"memory_bytes", meminfo_bytes("MemTotal")},
@@ -136,9 +152,20 @@ nlohmann::json host_facts() {
           {"hostname", hostname}};
 }
 
+// What this process may still allocate: the host's available memory, bounded by the address
+// space limit (ulimit -v) and the cgroup's memory limit when they are set.
 std::uint64_t available_memory_bytes() {
-  const std::uint64_t available = meminfo_bytes("MemAvailable");
-  return available > 0 ? available : (std::uint64_t(1) << 40);
+  std::uint64_t available = meminfo_bytes("MemAvailable");
+  if (available == 0) available = std::uint64_t(1) << 40;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    available = std::min<std::uint64_t>(available, limit.rlim_cur);
+  std::ifstream cgroup_max("/sys/fs/cgroup/memory.max"),
+      cgroup_current("/sys/fs/cgroup/memory.current");
+  std::uint64_t maximum = 0, current = 0;
+  if (cgroup_max >> maximum && cgroup_current >> current && maximum > current)
+    available = std::min(available, maximum - current);
+  return available;
 }
 
 std::string utc_timestamp() {

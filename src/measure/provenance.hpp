@@ -20,9 +20,12 @@ std::vector<BuiltInPart> built_in_parts();
 
 nlohmann::json build_facts();  // id, version, compiler, flags, build type, <part>_built
 nlohmann::json git_facts();    // commit (or null), dirty
-nlohmann::json host_facts();   // cpu_model, logical_cpus, memory_bytes, os, hostname
+nlohmann::json host_facts();   // cpu_model, host_id, logical_cpus, memory_bytes, os, hostname
 std::string build_id();        // sha256 of the running executable (cached)
 std::string cpu_model();
+// Tells hosts apart that share a CPU model and hostname: a hash of /etc/machine-id (the id itself
+// is not recorded), or empty when the machine has none.
+std::string host_id();
 std::uint64_t available_memory_bytes();  // MemAvailable, or a large number when unknown
 std::string utc_timestamp();             // ISO-8601, seconds, with Z
 

@@ -8,12 +8,14 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "measure/mann_whitney.hpp"
 #include "report/commands.hpp"
 #include "report/figure_data.hpp"
 #include "report/record_fields.hpp"
 #include "report/results_document.hpp"
+#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -119,8 +121,8 @@ std::string percent_change(double ratio) {
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
+  std::vector<std::string> paths;
   try {
-    std::vector<std::string> paths;
     double threshold = 0.05, alpha = 0.05;
     std::string metric = "median_ms";
     std::optional<std::string> json_path;
@@ -154,14 +156,19 @@ int compare_command(const std::vector<std::string>& args) {
     if (paths.size() != 2) throw ExportError("convlab compare: expected A and B (see --help)");
     const ResultsDocument a = load_results_document(paths[0]);
     const ResultsDocument b = load_results_document(paths[1]);
+    // A point is compared with the same point measured on the same machine only.
     std::map<std::string, const json*> a_points;
-    for (const json* record : latest_ok_points(a.content))
-      a_points[point_definition(*record)] = record;
+    std::set<std::string> a_machines, b_machines;
+    for (const json* record : latest_ok_points(a.content)) {
+      a_points[point_definition(*record) + machine_key(*record)] = record;
+      a_machines.insert(machine_label(*record, true));
+    }
 
     std::vector<Comparison> comparisons;
     size_t only_in_b = 0;
     for (const json* record : latest_ok_points(b.content)) {
-      const auto match = a_points.find(point_definition(*record));
+      b_machines.insert(machine_label(*record, true));
+      const auto match = a_points.find(point_definition(*record) + machine_key(*record));
       if (match == a_points.end()) {
         ++only_in_b;
         continue;
@@ -182,9 +189,15 @@ int compare_command(const std::vector<std::string>& args) {
       comparisons.push_back(c);
     }
     const size_t only_in_a = a_points.size() - comparisons.size();
+    const auto words = [](const std::set<std::string>& labels) {
+      std::string text;
+      for (const auto& label : labels) text += (text.empty() ? "" : "; ") + label;
+      return text;
+    };
     if (comparisons.empty())
-      throw ExportError("convlab compare: " + a.path + " and " + b.path +
-                        " share no ok point with " + metric);
+      throw ExportError(
+          "convlab compare: " + a.path + " and " + b.path + " share no ok point with " + metric +
+          " measured on one machine (A: " + words(a_machines) + "; B: " + words(b_machines) + ")");
 
     std::printf("%-10s %-24s %12s %12s %9s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "p",
                 "point");
@@ -263,6 +276,11 @@ int compare_command(const std::vector<std::string>& args) {
     return 0;
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::string files;
+    for (const auto& path : paths) files += path + ": ";
+    std::cerr << "convlab compare: " << files << error.what() << "\n";
     return 2;
   }
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/yaml_load.hpp"
 #include "report/commands.hpp"
 #include "report/declarations.hpp"
 #include "report/discussion_values.hpp"
@@ -257,11 +258,8 @@ int export_experiment(const ExportOptions& options) {
   ReportDeclarations declarations;
   YAML::Node root;
   if (config_path) {
-    try {
-      root = YAML::LoadFile(*config_path);
-    } catch (const YAML::Exception& error) {
-      throw ConfigError(*config_path, error.mark.line + 1, error.mark.column + 1, "", error.msg);
-    }
+    root = load_yaml_strictly(read_config_file(*config_path, config_limits().max_file_bytes),
+                              *config_path, config_limits());
     declarations = parse_report_declarations(root, YamlLocation{*config_path, ""});
   } else {
     declarations = parse_report_declarations(resolved_config(content),
@@ -461,6 +459,9 @@ int export_command(const std::vector<std::string>& args) {
     std::cerr << error.what() << "\n";
   } catch (const fs::filesystem_error& error) {
     std::cerr << "convlab export: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "convlab export: " << (options.results.empty() ? "" : options.results + ": ")
+              << error.what() << "\n";
   }
   return 2;
 }

@@ -4,9 +4,11 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "plan/point_filter.hpp"
 #include "report/record_fields.hpp"
+#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -234,6 +236,17 @@ std::vector<std::string> panel_keys_in_order(const std::vector<const json*>& rec
   return keys;
 }
 
+bool mentions(const std::vector<std::string>& fields, const std::string& field) {
+  return std::find(fields.begin(), fields.end(), field) != fields.end();
+}
+
+bool spans_machines(const std::vector<const json*>& points) {
+  std::set<std::string> machines;
+  for (const json* record : points)
+    if (const auto machine = field_value(*record, "machine")) machines.insert(machine->text);
+  return machines.size() > 1;
+}
+
 }  // namespace
 
 bool Grid::empty() const {
@@ -268,7 +281,8 @@ std::vector<const json*> latest_ok_points(const json& results) {
   if (!results.contains("records") || !results["records"].is_array()) return points;
   for (const json& record : results["records"]) {
     if (record.value("status", std::string()) != "ok") continue;
-    const std::string definition = point_definition(record);
+    // The same point measured on two machines is two points.
+    const std::string definition = point_definition(record) + machine_key(record);
     const auto existing = position_of_definition.find(definition);
     if (existing == position_of_definition.end()) {
       position_of_definition[definition] = points.size();
@@ -296,14 +310,19 @@ std::vector<const json*> filter_points(const std::vector<const json*>& points,
   return kept;
 }
 
-FigureData extract_figure(const FigureDeclaration& declaration,
+FigureData extract_figure(const FigureDeclaration& declared,
                           const std::vector<const json*>& all_points, const std::string& context) {
-  FigureData data;
-  data.declaration = declaration;
-  const auto points = filter_points(all_points, declaration.where, context);
+  const auto points = filter_points(all_points, declared.where, context);
   if (points.empty())
     throw NoDataError(context + ": no ok point matches" +
-                      (declaration.where.empty() ? "" : " where '" + declaration.where + "'"));
+                      (declared.where.empty() ? "" : " where '" + declared.where + "'"));
+  // Points of several machines are never drawn against each other: one panel per machine.
+  FigureDeclaration declaration = declared;
+  if (spans_machines(points) && !mentions(declared.panel, "machine") &&
+      !mentions(declared.series, "machine") && declared.x != "machine")
+    declaration.panel.insert(declaration.panel.begin(), "machine");
+  FigureData data;
+  data.declaration = declaration;
 
   const Grouping panel_grouping = make_grouping(declaration.panel, points);
   std::vector<Category> panels;
@@ -356,12 +375,18 @@ FigureData extract_figure(const FigureDeclaration& declaration,
   return data;
 }
 
-TableData extract_table(const TableDeclaration& declaration,
+TableData extract_table(const TableDeclaration& declared,
                         const std::vector<const json*>& all_points, const std::string& context) {
-  const auto points = filter_points(all_points, declaration.where, context);
+  const auto points = filter_points(all_points, declared.where, context);
   if (points.empty())
     throw NoDataError(context + ": no ok point matches" +
-                      (declaration.where.empty() ? "" : " where '" + declaration.where + "'"));
+                      (declared.where.empty() ? "" : " where '" + declared.where + "'"));
+  // Points of several machines are never put side by side unlabelled: the machine leads the
+  // column headers (so a table of each machine's own implementations has no empty cells).
+  TableDeclaration declaration = declared;
+  if (spans_machines(points) && !mentions(declared.rows, "machine") &&
+      !mentions(declared.columns, "machine"))
+    declaration.columns.insert(declaration.columns.begin(), "machine");
   TableData data;
   data.declaration = declaration;
   data.grid = build_grid(points, declaration.rows, {declaration.value}, declaration.columns, false,

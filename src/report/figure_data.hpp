@@ -33,8 +33,9 @@ std::string point_definition(const nlohmann::json& record);
 // The same in words for messages and compare's listing.
 std::string describe_point(const nlohmann::json& record);
 
-// Records with status ok, one per point definition: where several runs measured a point, the
-// record of the latest run (by order in "runs", then by position in "records") wins.
+// Records with status ok, one per point definition and machine: where several runs measured a
+// point on one machine, the record of the latest run (by order in "runs", then by position in
+// "records") wins; measurements of other machines are other points.
 std::vector<const nlohmann::json*> latest_ok_points(const nlohmann::json& results);
 
 // Records of `points` the point filter expression keeps (all when the expression is empty).

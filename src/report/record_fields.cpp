@@ -58,6 +58,7 @@ struct Descriptive {
 
 const Descriptive kDescriptive[] = {
     {"implementation", "Implementation", "Implementation"},
+    {"machine", "Machine", "Machine"},
     {"family", "Family", "Family"},
     {"configuration", "Configuration", "Configuration"},
     {"border", "Border", "Border"},
@@ -323,6 +324,12 @@ std::optional<FieldValue> field_value(const json& record, std::string_view field
     return number_value(*number);
   }
   if (field == "configuration") return text_value(configuration_words(record));
+  if (field == "machine") {
+    // The label results_document.cpp gives every record it loads (host, and GPU where needed).
+    const json* label = lookup_path(record, "machine.label");
+    if (label == nullptr || !label->is_string()) return std::nullopt;
+    return text_value(label->get<std::string>());
+  }
   if (field == "image.pixels") {
     const auto width = number_at(record, "image.width");
     const auto height = number_at(record, "image.height");

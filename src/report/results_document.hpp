@@ -13,7 +13,12 @@ struct ResultsDocument {
 };
 
 // `path` is a results.json or the directory holding one. Throws ExportError naming the file when
-// it is missing, not JSON, or of another schema version.
+// it is missing, not JSON, of another schema version or of the wrong types. Every record gets its
+// machine (machine.hpp) with a "label" for figures and tables, and the derived metrics are
+// recomputed so that none relates two machines.
 ResultsDocument load_results_document(const std::string& path);
+
+// The part of loading that identifies machines and recomputes the metrics, on a parsed document.
+void attach_machine_identities(nlohmann::json& content);
 
 }  // namespace convlab

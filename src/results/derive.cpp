@@ -1,6 +1,9 @@
 #include "results/derive.hpp"
 
 #include <map>
+#include <vector>
+
+#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -89,12 +92,20 @@ void derive_metrics(ResultsFile& results) {
   const std::string baseline_name = baseline.value("implementation", "");
   const json baseline_params = baseline.value("params", json::object());
 
-  // Newest baseline record per problem (later records replace earlier ones).
-  std::map<std::string, const json*> baselines;
+  // Baseline records per problem and host, oldest first: a record is compared with the newest
+  // one measured on its machine, never with another machine's.
+  std::map<std::string, std::vector<const json*>> baselines;
   for (const auto& record : results.records)
     if (usable(record) && record["implementation"] == baseline_name &&
         params_include(record["params"], baseline_params))
-      baselines[problem_key(record)] = &record;
+      baselines[problem_key(record) + "|" + host_key(record)].push_back(&record);
+  const auto baseline_of = [&](const json& record) -> const json* {
+    const auto found = baselines.find(problem_key(record) + "|" + host_key(record));
+    if (found == baselines.end()) return nullptr;
+    for (auto it = found->second.rbegin(); it != found->second.rend(); ++it)
+      if (same_machine(record, **it)) return *it;
+    return nullptr;
+  };
 
   // threads = 1 records, keyed by problem, implementation and the other params.
   std::map<std::string, const json*> single_thread;
@@ -102,7 +113,7 @@ void derive_metrics(ResultsFile& results) {
     json params = record["params"];
     params.erase("threads");
     return problem_key(record) + "|" + record["implementation"].get<std::string>() + "|" +
-           params.dump();
+           params.dump() + "|" + machine_key(record);
   };
   for (const auto& record : results.records)
     if (usable(record) && record["params"].value("threads", 0) == 1)
@@ -115,9 +126,9 @@ void derive_metrics(ResultsFile& results) {
     if (!usable(record)) continue;
     json& derived = record["derived"];
     const double median = median_of(record, nullptr);
-    if (auto found = baselines.find(problem_key(record)); found != baselines.end() && median > 0) {
-      const double base = median_of(*found->second, nullptr);
-      derived["baseline_key"] = (*found->second)["key"];
+    if (const json* baseline = baseline_of(record); baseline != nullptr && median > 0) {
+      const double base = median_of(*baseline, nullptr);
+      derived["baseline_key"] = (*baseline)["key"];
       derived["speedup"] = base / median;
       const double end_to_end = median_of(record, "end_to_end");
       if (end_to_end > 0) derived["speedup_with_transfers"] = base / end_to_end;

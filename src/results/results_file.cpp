@@ -8,29 +8,52 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
+
+#include "results/machine.hpp"
+#include "results/results_schema.hpp"
 
 namespace convlab {
+namespace {
+
+std::string temporary_name(const std::string& path) {
+  std::random_device entropy;
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%ld.%08x.tmp", static_cast<long>(::getpid()), entropy());
+  return path + suffix;
+}
+
+}  // namespace
 
 ResultsFile read_results(const std::string& path) {
   ResultsFile results;
-  if (!std::filesystem::exists(path)) return results;
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) return results;
+  if (error) throw ResultsFileError(path + ": cannot read (" + error.message() + ")");
+  if (status.type() != std::filesystem::file_type::regular)
+    throw ResultsFileError(path + ": not a regular file; move it away to start afresh");
   std::ifstream file(path);
+  if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(file);
-  } catch (const nlohmann::json::exception& error) {
-    throw ResultsFileError(path + ": not valid JSON (" + error.what() +
+  } catch (const nlohmann::json::exception& parse_error) {
+    throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
   }
-  if (!document.is_object() || document.value("schema_version", 0) != kResultsSchemaVersion)
+  if (!document.is_object() || !document.contains("schema_version") ||
+      document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +
                            std::to_string(kResultsSchemaVersion));
+  check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
   for (const auto& run : document.value("runs", nlohmann::json::array()))
     results.runs.push_back(run);
   for (const auto& record : document.value("records", nlohmann::json::array()))
     results.records.push_back(record);
   results.gallery = document.value("gallery", nlohmann::json::array());
+  attach_machines(results.records, results.runs);
   return results;
 }
 
@@ -44,24 +67,32 @@ nlohmann::json to_json(const ResultsFile& results) {
 }
 
 void write_results_atomically(const std::string& path, const ResultsFile& results) {
-  const std::string temporary = path + ".tmp";
+  const std::string temporary = temporary_name(path);
   const std::string text = to_json(results).dump(1) + "\n";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw ResultsFileError(temporary + ": cannot write (" + std::strerror(errno) + ")");
+  const auto fail = [&](const std::string& what) {
+    const int code = errno;
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw ResultsFileError(temporary + ": " + what + " (" + std::strerror(code) + ")");
+  };
   size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      ::close(fd);
-      throw ResultsFileError(temporary + ": write failed (" + std::strerror(errno) + ")");
+      fail("write failed");
     }
     written += static_cast<size_t>(n);
   }
-  ::fsync(fd);
+  if (::fsync(fd) != 0) fail("cannot flush to disk");
   ::close(fd);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw ResultsFileError(path + ": cannot replace (" + std::strerror(errno) + ")");
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int code = errno;
+    ::unlink(temporary.c_str());
+    throw ResultsFileError(path + ": cannot replace (" + std::strerror(code) + ")");
+  }
 }
 
 }  // namespace convlab

@@ -22,12 +22,14 @@ class ResultsFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads a results file; throws ResultsFileError naming the file when it is not valid JSON or has
-// another schema version. A missing file gives an empty ResultsFile.
+// Reads a results file; throws ResultsFileError naming the file when it is not valid JSON, has
+// another schema version or fields of the wrong type. A missing file gives an empty ResultsFile.
+// Records written before machines were recorded get theirs from their run block (machine.hpp).
 ResultsFile read_results(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
-// Writes to path + ".tmp", flushes it to disk, then renames over path: readers and interrupted
-// runs only ever see a complete file.
+// Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then
+// renames it over path: readers and interrupted runs only ever see a complete file. On failure
+// the temporary file is removed. Concurrent writers go through ResultsStore (results_store.hpp).
 void write_results_atomically(const std::string& path, const ResultsFile& results);
 
 }  // namespace convlab

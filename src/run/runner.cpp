@@ -1,11 +1,13 @@
 #include "run/runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "config/config.hpp"
 #include "core/number_text.hpp"
+#include "config/config_error.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
@@ -26,8 +29,12 @@
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
 #include "results/point_outputs.hpp"
+#include "results/machine.hpp"
 #include "results/results_file.hpp"
+#include "results/results_merge.hpp"
+#include "results/results_store.hpp"
 #include "results/summary_table.hpp"
+#include "run/interrupt.hpp"
 #include "run/plan_report.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
@@ -69,7 +76,7 @@ std::string point_id(const json& description, const Image& image, const Filter& 
 // measurement of this one, so such points are run again.
 std::string point_key(const std::string& id, const json& description,
                       const std::string& device_name) {
-  json keyed{{"point", id}, {"build", build_id()}, {"cpu", cpu_model()}};
+  json keyed{{"point", id}, {"build", build_id()}, {"cpu", cpu_model()}, {"host", host_id()}};
   if (description["family"] == "cuda") keyed["gpu"] = device_name;
   return sha256_hex(keyed.dump());
 }
@@ -113,10 +120,13 @@ json kernel_json(const Filter& filter) {
 
 class Run {
  public:
-  Run(const RunOptions& options, Config config) : options_(options), config_(std::move(config)) {
-    out_dir_ = options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir;
-    results_path_ = out_dir_ + "/results.json";
-    results_ = read_results(results_path_);
+  Run(const RunOptions& options, Config config)
+      : options_(options),
+        config_(std::move(config)),
+        out_dir_(options.out_dir.empty() ? "outputs/" + config_.name : options.out_dir),
+        store_(out_dir_),
+        results_path_(store_.results_path()) {
+    results_ = store_.read();
     const std::string earlier = results_.experiment.value("name", "");
     if (!earlier.empty() && earlier != config_.name)
       throw ResultsFileError(results_path_ + ": holds experiment '" + earlier + "', not '" +
@@ -132,8 +142,8 @@ class Run {
       print_plan(config_, plan_, std::cout);
       return 0;
     }
-    std::filesystem::create_directories(out_dir_);
     start_run_block();
+    const InterruptScope interrupts(*this);
     const std::vector<double> estimates = estimated_plan_seconds(config_, plan_);
     const std::vector<double> cost_after = estimated_costs_after(estimates);
     Progress progress(plan_.size(), cost_after[0],
@@ -151,11 +161,10 @@ class Run {
       const std::string id = point_id(description, image, filter, measure_json_for(point));
       const std::string key = point_key(id, description, device_name_);
       plan_keys.push_back(key);
-      const auto existing = record_index_.find(key);
-      if (!options_.force && existing != record_index_.end() &&
-          results_.records[existing->second].value("status", "") == "ok") {
+      if (!options_.force && has_ok_record(key)) {
         progress.kept(i, label);
         ++counts_.kept;
+        ++points_done_;
         continue;
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
@@ -166,12 +175,14 @@ class Run {
                         record["status"] != "skipped");
       count(record);
       store(record);
+      ++points_done_;
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
     progress.done();
     counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
-    results_.runs.back()["finished"] = utc_timestamp();
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    run_block_["finished"] = utc_timestamp();
     write();
     return report(plan_keys);
   }
@@ -203,13 +214,24 @@ class Run {
       for (const auto& warning :
            noise_warnings(run["conditions"], run["host"].value("logical_cpus", 0u)))
         std::cerr << "convlab: " << warning << "\n";
-    results_.experiment = {{"name", config_.name},
-                           {"title", config_.title},
-                           {"description", config_.description},
-                           {"baseline",
-                            {{"implementation", config_.baseline.implementation},
-                             {"params", config_.baseline.params}}}};
-    results_.runs.push_back(run);
+    run_block_ = run;
+    const std::string others =
+        other_hosts_summary(results_.records, {{"machine", machine_from_run(run, "cpu")}});
+    if (!others.empty())
+      std::cerr << "convlab run: note: " << results_path_ << " already holds " << others
+                << " (another machine); they are kept, and speedups, figures and tables keep "
+                   "the machines apart\n";
+    experiment_ = {{"name", config_.name},
+                   {"title", config_.title},
+                   {"description", config_.description},
+                   {"baseline",
+                    {{"implementation", config_.baseline.implementation},
+                     {"params", config_.baseline.params}}}};
+    index_records();
+  }
+
+  void index_records() {
+    record_index_.clear();
     for (size_t i = 0; i < results_.records.size(); ++i)
       record_index_[results_.records[i].value("key", "")] = i;
   }
@@ -248,10 +270,28 @@ class Run {
     if (!current_image_ || current_image_index_ != index) {
       current_image_.reset();  // release the previous image before making the next
       reference_.reset();
-      current_image_ = std::make_unique<Image>(materialize_image(config_.images[index]));
+      current_image_ = std::make_unique<Image>(load_image(config_.images[index]));
       current_image_index_ = index;
     }
     return *current_image_;
+  }
+
+  // An image that cannot be made now (its file changed since validation, or memory ran out) stops
+  // the run with the config's file and key; the points measured so far are kept.
+  Image load_image(const ImageSpec& spec) const {
+    const auto fail = [&](const std::string& why) {
+      throw ConfigError(
+          config_.path, 0, 0, spec.key_path,
+          spec.name + ": " + why + "; the points measured so far are kept in " + results_path_);
+    };
+    try {
+      return materialize_image(spec);
+    } catch (const ImageFileError& error) {
+      fail(error.what());
+    } catch (const std::bad_alloc&) {
+      fail("not enough memory for the image");
+    }
+    return {};
   }
 
   const Reference& reference_for(const Point& point, const Problem& problem) {
@@ -280,7 +320,8 @@ class Run {
                 {"reason", ""},
                 {"timing", nullptr},
                 {"derived", json::object()},
-                {"verification", nullptr}};
+                {"verification", nullptr},
+                {"machine", machine_from_run(run_block_, point.implementation->family)}};
     if (point.implementation->arithmetic != "fp32")
       record["arithmetic"] = point.implementation->arithmetic;
     const Problem problem{image, filter, point.border, point.output};
@@ -321,45 +362,62 @@ class Run {
     return record;
   }
 
-  // A record replaces the earlier one of the same point (measured by any build), in place.
-  void store(const json& record) {
-    size_t index = results_.records.size();
-    for (size_t i = 0; i < results_.records.size(); ++i)
-      if (results_.records[i].value("point_id", "") == record["point_id"] ||
-          results_.records[i].value("key", "") == record["key"]) {
-        index = i;
-        break;
-      }
-    if (index < results_.records.size()) {
-      record_index_.erase(results_.records[index].value("key", ""));
-      results_.records[index] = record;
-    } else {
-      results_.records.push_back(record);
+  // SIGINT or SIGTERM (interrupt.hpp): the handler runs on another thread while this one works.
+  struct InterruptScope {
+    explicit InterruptScope(Run& run) {
+      set_interrupt_handler([&run] { return run.on_interrupt(); });
     }
-    record_index_[record["key"]] = index;
+    ~InterruptScope() { clear_interrupt_handler(); }
+  };
+
+  // Waits for a write in progress, records the run's state (marked interrupted) when it has
+  // written anything, and says what was kept. The lock stays held until the process exits, so no
+  // write can start after this one.
+  std::string on_interrupt() {
+    write_mutex_.lock();
+    if (written_) {
+      run_block_["interrupted"] = utc_timestamp();
+      write();
+    }
+    return "interrupted: " + std::to_string(points_done_.load()) + " of " +
+           std::to_string(plan_.size()) + " points done; results kept in " + results_path_ +
+           "; run again to resume";
+  }
+
+  bool has_ok_record(const std::string& key) {
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    const auto existing = record_index_.find(key);
+    return existing != record_index_.end() &&
+           results_.records[existing->second].value("status", "") == "ok";
+  }
+
+  // A record replaces the earlier one of the same point in place (results_merge.hpp).
+  void store(const json& record) {
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    pending_.records.push_back(record);
     write();
   }
 
+  // Merges what this run made since its last write into the file as it is on disk now, which
+  // other runs into the same folder may have changed. Called with write_mutex_ held.
   void write() {
-    // Keep only run blocks some record still refers to, plus this run.
-    std::vector<json> runs;
-    for (const auto& run : results_.runs) {
-      const std::string id = run.value("id", "");
-      const bool referenced =
-          id == run_id_ || std::any_of(results_.records.begin(), results_.records.end(),
-                                       [&](const json& r) { return r.value("run_id", "") == id; });
-      if (referenced) runs.push_back(run);
-    }
-    results_.runs = std::move(runs);
-    derive_metrics(results_);
-    write_results_atomically(results_path_, results_);
+    written_ = true;
+    pending_.experiment = experiment_;
+    pending_.run = run_block_;
+    results_ = store_.update(
+        [&](ResultsFile& on_disk) { merge_contribution(on_disk, pending_, results_path_); });
+    pending_ = RunContribution{};
+    index_records();
   }
 
   void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
     if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
       return;
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    const size_t before = results_.gallery.size();
     add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
                       point.border);
+    if (results_.gallery.size() > before) pending_.gallery.push_back(results_.gallery.back());
   }
 
   nlohmann::json measure_json_for(const Point& point) const {
@@ -433,7 +491,7 @@ class Run {
         any_failed = any_failed || rows.back()["status"] == "failed";
       }
     if (options_.verbosity == Verbosity::quiet) return any_failed ? 1 : 0;
-    print_summary_table(rows, results_.runs.back(), std::cout);
+    print_summary_table(rows, run_block_, std::cout);
     print_noisy_points(rows, std::cout);
     std::cout << "\n" << run_counts_line(counts_) << "\n";
     std::cerr << "convlab: results in " << results_path_ << "\n";
@@ -442,8 +500,15 @@ class Run {
 
   RunOptions options_;
   Config config_;
-  std::string out_dir_, results_path_;
-  ResultsFile results_;
+  std::string out_dir_;
+  ResultsStore store_;
+  std::string results_path_;
+  ResultsFile results_;      // the file as this run last wrote or read it
+  RunContribution pending_;  // made since the last write
+  json run_block_, experiment_;
+  std::mutex write_mutex_;  // results_, pending_ and run_block_ once points run; see on_interrupt
+  bool written_ = false;
+  std::atomic<size_t> points_done_{0};  // of plan_, measured now or kept
   std::vector<Point> plan_;
   RunContext context_;
   std::string run_id_, device_name_ = "none";

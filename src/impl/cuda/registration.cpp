@@ -184,6 +184,77 @@ cuda::ProblemDesc problem_desc(const Problem& problem) {
   return desc;
 }
 
+// Launch limits every CUDA device shares (compute capability 3.0 and later): at most 1024 threads
+// per block, grids of at most 2^31 - 1 blocks in x and 65535 in y. Known without a device.
+constexpr long long kMaxThreadsPerBlock = 1024;
+constexpr long long kMaxGridX = 2147483647LL;
+constexpr long long kMaxGridY = 65535;
+
+// How a variant launches (the launch() of k1..k7): threads per block, and the output region one
+// block covers, with the axes that set them. `planes`: channel planes per launch.
+struct LaunchShape {
+  long long threads = 0;
+  std::string threads_axis;
+  long long step_x = 1, step_y = 1;
+  std::string grid_axis;
+  bool per_plane = false;  // the block has threads for every channel plane
+};
+
+std::optional<LaunchShape> launch_shape(Variant variant, const cuda::LaunchParams& p, int planes) {
+  const long long block = 1LL * p.block_x * p.block_y;
+  switch (variant) {
+    case Variant::global:
+    case Variant::constant:
+      return LaunchShape{block, "block", p.block_x, p.block_y, "block"};
+    case Variant::shared:
+    case Variant::separable:
+      return LaunchShape{block, "block", p.tile, p.tile, "tile"};
+    case Variant::regblock:
+      return LaunchShape{block * planes,
+                         "block",
+                         1LL * p.block_x * p.per_thread_x,
+                         1LL * p.block_y * p.per_thread_y,
+                         "block",
+                         true};
+    case Variant::fused:
+      return LaunchShape{p.threads, "threads", p.strip_w, p.strip_h, "strip"};
+    case Variant::tensor:
+      return LaunchShape{32LL * p.warp_rows * planes, "warp_rows", 8LL * p.n_tiles,
+                         16LL * p.warp_rows,          "warp_rows", true};
+    case Variant::npp:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& params, int width,
+                                               int height, int channels) {
+  const cuda::LaunchParams launch = launch_params(params);
+  const int planes = launch.layout == cuda::Layout::planar ? 1 : channels;
+  const auto shape = launch_shape(variant, launch, planes);
+  if (!shape || shape->step_x < 1 || shape->step_y < 1) return std::nullopt;
+  if (shape->threads > kMaxThreadsPerBlock)
+    return ParamsProblem{shape->threads_axis,
+                         "this " + shape->threads_axis + " makes blocks of " +
+                             std::to_string(shape->threads) + " threads" +
+                             (shape->per_plane && planes > 1
+                                  ? " for " + std::to_string(planes) + " interleaved channels"
+                                  : "") +
+                             "; CUDA devices run at most " + std::to_string(kMaxThreadsPerBlock) +
+                             " per block"};
+  const long long grid_x = (width + shape->step_x - 1) / shape->step_x;
+  const long long grid_y = (height + shape->step_y - 1) / shape->step_y;
+  const std::string image = std::to_string(width) + "x" + std::to_string(height);
+  if (grid_y > kMaxGridY || grid_x > kMaxGridX)
+    return ParamsProblem{shape->grid_axis,
+                         "the " + image + " image needs " +
+                             std::to_string(grid_y > kMaxGridY ? grid_y : grid_x) + " blocks in " +
+                             (grid_y > kMaxGridY ? "y" : "x") + " with this " + shape->grid_axis +
+                             "; CUDA grids have at most " +
+                             std::to_string(grid_y > kMaxGridY ? kMaxGridY : kMaxGridX)};
+  return std::nullopt;
+}
+
 // Reasons that hold on any device, checked after the build and the device.
 std::optional<std::string> semantic_unsupported(Variant variant, const Problem& problem,
                                                 const cuda::LaunchParams& launch) {
@@ -278,6 +349,9 @@ Implementation make_cuda_implementation(std::string name, Variant variant, std::
     const cuda::LaunchParams launch = launch_params(params);
     if (auto reason = semantic_unsupported(variant, problem, launch)) return reason;
     return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
+  };
+  impl.impossible = [variant](const Params& params, int width, int height, int channels) {
+    return impossible_launch(variant, params, width, height, channels);
   };
   impl.prepare = [variant](const Problem& problem, const Params& params,
                            const RunContext& context) -> std::unique_ptr<PreparedPoint> {

@@ -1,0 +1,40 @@
+// Which machine measured a record (records[].machine in docs/results-schema.md). Times from two
+// machines are never compared: speedups, efficiencies and baselines pair records of one machine,
+// and figures and tables put machines in separate, labelled panels or columns.
+//
+// A machine is its host (CPU model, hostname, host id: a hash of /etc/machine-id) and, for GPU
+// points, the GPU (name, driver version). Two records are of one machine when their hosts are the
+// same and, when both are GPU points, their GPUs are too: a GPU point and a CPU point of one host
+// compare (that is what a speedup over the sequential baseline is).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+// The machine object of a record measured now, from the run block's host and cuda facts.
+nlohmann::json machine_from_run(const nlohmann::json& run, const std::string& family);
+
+// Records written before machines were recorded get theirs from the run block their run_id names
+// (host.cpu_model, host.hostname, cuda.name, cuda.driver_version); records of a run block that
+// is gone keep an unknown machine. Records that have one are left alone.
+void attach_machines(std::vector<nlohmann::json>& records, const std::vector<nlohmann::json>& runs);
+
+// Same host: CPU model, hostname and host id (absent ids are equal only to absent ids).
+std::string host_key(const nlohmann::json& record);
+// Whether the times of two records may be related (see above).
+bool same_machine(const nlohmann::json& a, const nlohmann::json& b);
+// The host and, for GPU points, the GPU: records with equal keys replace each other.
+std::string machine_key(const nlohmann::json& record);
+
+// "AMD EPYC (vm)": the host in words; with `with_gpu`, the GPU of a GPU point is added.
+std::string machine_label(const nlohmann::json& record, bool with_gpu);
+
+// The records not measured on the host of `here` (a record with a machine), in words: "47 records
+// of AMD EPYC (vm)"; empty when there are none.
+std::string other_hosts_summary(const std::vector<nlohmann::json>& records,
+                                const nlohmann::json& here);
+
+}  // namespace convlab

@@ -1,0 +1,241 @@
+#include "results/results_schema.hpp"
+
+#include <vector>
+
+#include "results/results_file.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+enum class Kind { object, array, string, number, boolean, object_or_null, string_or_null };
+
+struct Field {
+  const char* path;  // dotted, relative to the object checked
+  Kind kind;
+  bool required;
+};
+
+const std::vector<Field> kTopFields{
+    {"experiment", Kind::object, false},  {"runs", Kind::array, false},
+    {"records", Kind::array, false},      {"gallery", Kind::array, false},
+    {"run", Kind::object_or_null, false},
+};
+
+const std::vector<Field> kExperimentFields{
+    {"name", Kind::string, false},
+    {"title", Kind::string, false},
+    {"description", Kind::string, false},
+    {"baseline", Kind::object, false},
+    {"baseline.implementation", Kind::string, false},
+    {"baseline.params", Kind::object, false},
+};
+
+const std::vector<Field> kRunFields{
+    {"id", Kind::string, true},
+    {"started", Kind::string, false},
+    {"finished", Kind::string_or_null, false},
+    {"argv", Kind::array, false},
+    {"config", Kind::object, false},
+    {"config.path", Kind::string, false},
+    {"config.resolved", Kind::object, false},
+    {"host", Kind::object, false},
+    {"host.cpu_model", Kind::string, false},
+    {"host.hostname", Kind::string, false},
+    {"host.host_id", Kind::string_or_null, false},
+    {"cuda", Kind::object, false},
+    {"cuda.name", Kind::string, false},
+    {"cuda.driver_version", Kind::string, false},
+    {"cuda.calibration", Kind::object, false},
+    {"cuda.calibration.copy_bytes_per_s", Kind::number, false},
+    {"cuda.calibration.fma_per_s", Kind::number, false},
+    {"measure", Kind::object, false},
+};
+
+const std::vector<Field> kStatsFields{
+    {"median", Kind::number, true}, {"q1", Kind::number, false},     {"q3", Kind::number, false},
+    {"min", Kind::number, false},   {"max", Kind::number, false},    {"mean", Kind::number, false},
+    {"cv", Kind::number, false},    {"stddev", Kind::number, false},
+};
+
+const std::vector<Field> kRecordFields{
+    {"key", Kind::string, true},
+    {"point_id", Kind::string, false},
+    {"run_id", Kind::string, true},
+    {"implementation", Kind::string, true},
+    {"family", Kind::string, true},
+    {"factored", Kind::boolean, false},
+    {"params", Kind::object, true},
+    {"params.threads", Kind::number, false},
+    {"image", Kind::object, true},
+    {"image.name", Kind::string, true},
+    {"image.width", Kind::number, true},
+    {"image.height", Kind::number, true},
+    {"image.channels", Kind::number, true},
+    {"image.sha256", Kind::string, false},
+    {"image.source", Kind::string, false},
+    {"kernel", Kind::object, true},
+    {"kernel.name", Kind::string, true},
+    {"kernel.size", Kind::number, true},
+    {"kernel.type", Kind::string, false},
+    {"kernel.separable", Kind::boolean, false},
+    {"kernel.parameters", Kind::object, false},
+    {"border", Kind::string, true},
+    {"output", Kind::string, true},
+    {"status", Kind::string, true},
+    {"reason", Kind::string, false},
+    {"timing", Kind::object_or_null, false},
+    {"derived", Kind::object, false},
+    {"verification", Kind::object_or_null, false},
+    {"machine", Kind::object, false},
+    {"machine.cpu_model", Kind::string, false},
+    {"machine.hostname", Kind::string, false},
+    {"machine.host_id", Kind::string_or_null, false},
+    {"machine.gpu", Kind::string_or_null, false},
+    {"machine.gpu_driver", Kind::string_or_null, false},
+};
+
+const std::vector<Field> kGalleryFields{
+    {"image", Kind::string, true}, {"kernel", Kind::string, true}, {"border", Kind::string, false},
+    {"input", Kind::string, true},
+    {"display", Kind::string, false},  // the display image; "output" in files of earlier versions
+    {"output", Kind::string, false},
+};
+
+bool has_kind(const json& value, Kind kind) {
+  switch (kind) {
+    case Kind::object:
+      return value.is_object();
+    case Kind::array:
+      return value.is_array();
+    case Kind::string:
+      return value.is_string();
+    case Kind::number:
+      return value.is_number();
+    case Kind::boolean:
+      return value.is_boolean();
+    case Kind::object_or_null:
+      return value.is_object() || value.is_null();
+    case Kind::string_or_null:
+      return value.is_string() || value.is_null();
+  }
+  return false;
+}
+
+const char* kind_words(Kind kind) {
+  switch (kind) {
+    case Kind::object:
+      return "an object";
+    case Kind::array:
+      return "a list";
+    case Kind::string:
+      return "a string";
+    case Kind::number:
+      return "a number";
+    case Kind::boolean:
+      return "true or false";
+    case Kind::object_or_null:
+      return "an object or null";
+    case Kind::string_or_null:
+      return "a string or null";
+  }
+  return "";
+}
+
+std::string value_words(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  const std::string type = value.is_object()    ? "an object"
+                           : value.is_array()   ? "a list"
+                           : value.is_string()  ? "a string"
+                           : value.is_number()  ? "a number"
+                           : value.is_boolean() ? "a boolean"
+                                                : "null";
+  return type + " (" + text + ")";
+}
+
+class Checker {
+ public:
+  explicit Checker(std::string path) : path_(std::move(path)) {}
+
+  void fields(const json& object, const std::string& at, const std::vector<Field>& fields) const {
+    for (const Field& field : fields) {
+      const json* value = &object;
+      std::string where = at;
+      bool absent = false;
+      std::string path = field.path;
+      for (size_t start = 0; start <= path.size();) {
+        const size_t dot = path.find('.', start);
+        const std::string part = path.substr(start, dot == std::string::npos ? dot : dot - start);
+        where += (where.empty() ? "" : ".") + part;
+        if (!value->is_object() || !value->contains(part)) {
+          absent = true;
+          break;
+        }
+        value = &(*value)[part];
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+      }
+      if (absent) {
+        if (field.required) fail(where, "missing");
+        continue;
+      }
+      if (!has_kind(*value, field.kind))
+        fail(where,
+             std::string("expected ") + kind_words(field.kind) + ", got " + value_words(*value));
+    }
+  }
+
+  void list(const json& document, const char* key, const std::vector<Field>& item_fields) const {
+    if (!document.contains(key)) return;
+    const json& items = document[key];
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string at = std::string(key) + "[" + std::to_string(i) + "]";
+      if (!items[i].is_object()) fail(at, "expected an object, got " + value_words(items[i]));
+      fields(items[i], at, item_fields);
+    }
+  }
+
+  void timing(const json& records) const {
+    for (size_t i = 0; i < records.size(); ++i) {
+      const json& timing = records[i].value("timing", json());
+      if (!timing.is_object()) continue;
+      const std::string at = "records[" + std::to_string(i) + "].timing";
+      this->fields(timing, at, {{"stats", Kind::object, true}, {"samples_ms", Kind::array, false}});
+      this->fields(timing["stats"], at + ".stats", kStatsFields);
+      for (const char* phase : {"h2d", "d2h", "end_to_end"}) {
+        if (!timing.contains(phase)) continue;
+        const std::string phase_at = at + "." + phase;
+        this->fields(timing, at, {{phase, Kind::object, true}});
+        this->fields(timing[phase], phase_at, {{"stats", Kind::object, true}});
+        this->fields(timing[phase]["stats"], phase_at + ".stats", kStatsFields);
+      }
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw ResultsFileError(path_ + ": " + where + ": " + problem +
+                           " (docs/results-schema.md; move the file away to start afresh)");
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+void check_results_types(const json& document, const std::string& path) {
+  const Checker check(path);
+  check.fields(document, "", kTopFields);
+  if (document.contains("experiment"))
+    check.fields(document["experiment"], "experiment", kExperimentFields);
+  check.list(document, "runs", kRunFields);
+  check.list(document, "records", kRecordFields);
+  check.list(document, "gallery", kGalleryFields);
+  if (document.contains("run") && document["run"].is_object())
+    check.fields(document["run"], "run", kRunFields);
+  if (document.contains("records")) check.timing(document["records"]);
+}
+
+}  // namespace convlab

@@ -1,0 +1,16 @@
+// The JSON types a results file must have where convlab reads it (docs/results-schema.md), checked
+// once when the file is read, so that a hand-edited or foreign file is refused with the file and
+// the JSON path at fault ("records[3].params: expected an object, got a string") instead of a
+// library exception from deep inside a reader.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace convlab {
+
+// Throws ResultsFileError "<path>: <json path>: <problem>" at the first field of the wrong type.
+// Fields convlab does not read, and optional fields that are absent, are not looked at.
+void check_results_types(const nlohmann::json& document, const std::string& path);
+
+}  // namespace convlab

@@ -1,0 +1,95 @@
+#include "results/results_store.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+#include <thread>
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+// results.json.<pid>.<random>.tmp, or results.json.tmp of earlier versions.
+bool is_temporary_name(const std::string& name) {
+  const std::string prefix = "results.json";
+  const std::string suffix = ".tmp";
+  return name.size() >= prefix.size() + suffix.size() && name.rfind(prefix, 0) == 0 &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void create_folder(const std::string& out_dir) {
+  std::error_code error;
+  fs::create_directories(out_dir, error);
+  if (error)
+    throw ResultsFileError(out_dir + ": cannot create the folder (" + error.message() + ")");
+}
+
+}  // namespace
+
+ResultsLock::ResultsLock(const std::string& out_dir) {
+  const std::string path = out_dir + "/results.lock";
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw ResultsFileError(path + ": cannot open (" + std::strerror(errno) + ")");
+  // Writes take milliseconds: a short wait is normal when runs share the folder. A long one is
+  // announced, once per process.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (true) {
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (errno != EWOULDBLOCK && errno != EINTR) break;  // the blocking call below reports it
+    if (std::chrono::steady_clock::now() > deadline) {
+      static bool announced = false;
+      if (!announced)
+        std::cerr << "convlab: " << path << " is held by another convlab process; waiting\n";
+      announced = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int code = errno;
+    ::close(fd_);
+    throw ResultsFileError(path + ": cannot lock (" + std::strerror(code) + ")");
+  }
+}
+
+ResultsLock::~ResultsLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
+}
+
+void remove_stale_temporaries(const std::string& out_dir) {
+  std::error_code error;
+  for (fs::directory_iterator it(out_dir, error), end; !error && it != end; it.increment(error))
+    if (is_temporary_name(it->path().filename().string())) fs::remove(it->path(), error);
+}
+
+ResultsStore::ResultsStore(std::string out_dir)
+    : out_dir_(std::move(out_dir)), results_path_(out_dir_ + "/results.json") {}
+
+ResultsFile ResultsStore::read() const {
+  std::error_code error;
+  if (!fs::is_directory(out_dir_, error) || ::access(out_dir_.c_str(), W_OK) != 0)
+    return read_results(results_path_);  // nobody can be writing here with convlab
+  const ResultsLock lock(out_dir_);
+  return read_results(results_path_);
+}
+
+ResultsFile ResultsStore::update(const std::function<void(ResultsFile&)>& merge) const {
+  create_folder(out_dir_);
+  const ResultsLock lock(out_dir_);
+  remove_stale_temporaries(out_dir_);
+  ResultsFile results = read_results(results_path_);
+  merge(results);
+  write_results_atomically(results_path_, results);
+  return results;
+}
+
+}  // namespace convlab
