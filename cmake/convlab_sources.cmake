@@ -37,6 +37,7 @@ target_compile_definitions(convlab_core PRIVATE
   CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
 include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
+include(${PROJECT_SOURCE_DIR}/cmake/opencv.cmake)
 
 add_executable(convlab ${PROJECT_SOURCE_DIR}/src/app/main.cpp)
 target_link_libraries(convlab PRIVATE convlab_core)

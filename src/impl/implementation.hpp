@@ -90,6 +90,9 @@ struct Implementation {
   // verification tolerance by the error this rounding can cause (verify.hpp).
   std::function<double(const Params&)> weight_roundoff;
   std::vector<AxisSpec> axes;
+  // The u8 verification bound when it is not the usual 1 level (a fixed-point peer whose rounded
+  // weights alone can move a value further); empty for 1. Documented where it is set.
+  std::function<double(const Problem&)> u8_tolerance;
   // A reason the point cannot run here (no CUDA device, kernel not separable, ...), or nullopt.
   std::function<std::optional<std::string>(const Problem&, const Params&, const RunContext&)>
       unsupported;

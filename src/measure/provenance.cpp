@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/sha256.hpp"
+#include "impl/opencv/opencv_backend.hpp"
 
 #ifndef CONVLAB_VERSION
 #define CONVLAB_VERSION "unknown"
@@ -83,7 +84,9 @@ std::vector<BuiltInPart> built_in_parts() {
 #else
   const bool npp_built = false;
 #endif
-  return {{"cuda", "CUDA", cuda_built}, {"npp", "NPP", npp_built}};
+  return {{"cuda", "CUDA", cuda_built},
+          {"npp", "NPP", npp_built},
+          {"opencv", "OpenCV", opencv_built()}};
 }
 
 nlohmann::json build_facts() {
@@ -94,6 +97,7 @@ nlohmann::json build_facts() {
                        {"flags", CONVLAB_CXX_FLAGS},
                        {"build_type", CONVLAB_BUILD_TYPE}};
   for (const BuiltInPart& part : built_in_parts()) facts[part.key + "_built"] = part.built;
+  facts["opencv_version"] = opencv_built() ? nlohmann::json(opencv_version()) : nlohmann::json();
   return facts;
 }
 

@@ -14,8 +14,8 @@
 #include <tuple>
 
 #include "config/config.hpp"
-#include "core/number_text.hpp"
 #include "config/config_error.hpp"
+#include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
@@ -28,8 +28,8 @@
 #include "reference/reference.hpp"
 #include "results/derive.hpp"
 #include "results/gallery.hpp"
-#include "results/point_outputs.hpp"
 #include "results/machine.hpp"
+#include "results/point_outputs.hpp"
 #include "results/results_file.hpp"
 #include "results/results_merge.hpp"
 #include "results/results_store.hpp"
@@ -84,10 +84,6 @@ std::string point_key(const std::string& id, const json& description,
 json image_json(const Image& image, const ImageSpec& spec) {
   return {{"name", spec.name},      {"source", image.source},     {"width", image.width},
           {"height", image.height}, {"channels", image.channels}, {"sha256", image.sha256}};
-}
-
-double weight_roundoff(const Implementation& impl, const Params& params) {
-  return impl.weight_roundoff ? impl.weight_roundoff(params) : 0.0;
 }
 
 json clock_json(const GpuClockSample& s) {
@@ -341,10 +337,9 @@ class Run {
       record["timing"] = to_json(samples);
       if (clocks_at_start)
         record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
-      const Verification verification = verify_output(
-          prepared->output(), reference_for(point, problem),
-          verification_tolerance(point.output, filter,
-                                 weight_roundoff(*point.implementation, point.params)));
+      const Verification verification =
+          verify_output(prepared->output(), reference_for(point, problem),
+                        verification_tolerance(*point.implementation, problem, point.params));
       record["verification"] = to_json(verification);
       if (config_.save_outputs)
         record["saved_output"] = save_point_output(out_dir_, description, prepared->output());

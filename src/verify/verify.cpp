@@ -12,6 +12,15 @@ double verification_tolerance(OutputType type, const Filter& filter, double weig
   return accumulation + 255.0 * (weight_roundoff * filter.abs_sum() + taps * std::ldexp(1.0, -25));
 }
 
+double verification_tolerance(const Implementation& implementation, const Problem& problem,
+                              const Params& params) {
+  if (problem.output == OutputType::u8 && implementation.u8_tolerance)
+    return implementation.u8_tolerance(problem);
+  const double roundoff =
+      implementation.weight_roundoff ? implementation.weight_roundoff(params) : 0.0;
+  return verification_tolerance(problem.output, problem.filter, roundoff);
+}
+
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance) {
   Verification v;
   v.tolerance = tolerance;

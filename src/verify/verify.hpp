@@ -26,6 +26,10 @@ struct Verification {
 // weights below FP16's normal range, flushed or rounded to its subnormal step). u8 stays 1 as long
 // as that term is below 0.5: the rounded sum is then at most one level off.
 double verification_tolerance(OutputType type, const Filter& filter, double weight_roundoff = 0.0);
+// The bound for one point of an implementation: the above with the implementation's weight
+// roundoff, or its own u8 bound where it declares one (Implementation::u8_tolerance).
+double verification_tolerance(const Implementation& implementation, const Problem& problem,
+                              const Params& params);
 
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);
 
