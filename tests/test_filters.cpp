@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "filters/filter_library.hpp"
+#include "impl/opencv/opencv_backend.hpp"
 
 namespace convlab {
 namespace {
@@ -27,11 +29,42 @@ double weight_sum(const Filter& f) {
   return std::accumulate(f.weights.begin(), f.weights.end(), 0.0);
 }
 
-TEST(Filters, GaussianMatchesClosedForm) {
-  for (int size : {1, 3, 5, 7, 15, 31}) {
+// OpenCV's getGaussianKernel(K, 0) tables, as literal fractions (OpenCV 4.x).
+const std::map<int, std::vector<double>> kOpencvGaussianTables{
+    {1, {1}},
+    {3, {1 / 4.0, 2 / 4.0, 1 / 4.0}},
+    {5, {1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0}},
+    {7, {2 / 64.0, 7 / 64.0, 14 / 64.0, 18 / 64.0, 14 / 64.0, 7 / 64.0, 2 / 64.0}},
+    {9,
+     {4 / 256.0, 13 / 256.0, 30 / 256.0, 51 / 256.0, 60 / 256.0, 51 / 256.0, 30 / 256.0, 13 / 256.0,
+      4 / 256.0}},
+};
+
+void expect_outer_square(const Filter& f, const std::vector<double>& g) {
+  ASSERT_EQ(f.weights.size(), g.size() * g.size());
+  for (size_t y = 0; y < g.size(); ++y)
+    for (size_t x = 0; x < g.size(); ++x)
+      EXPECT_EQ(f.at(y, x), static_cast<float>(g[y] * g[x])) << f.name << " " << y << "," << x;
+}
+
+TEST(Filters, GaussianWithoutSigmaUsesOpenCVsTables) {
+  for (const auto& [size, table] : kOpencvGaussianTables) {
+    const Filter f = make("gaussian", size);
+    expect_outer_square(f, table);
+    EXPECT_EQ(f.row, std::vector<float>(table.begin(), table.end())) << size;
+    EXPECT_EQ(f.column, f.row);
+    EXPECT_FALSE(f.parameters.contains("sigma"));
+    EXPECT_EQ(f.name, "gaussian" + std::to_string(size));
+    EXPECT_DOUBLE_EQ(weight_sum(f), 1.0);
+    EXPECT_TRUE(f.separable);
+  }
+}
+
+TEST(Filters, GaussianWithoutSigmaBeyondTheTablesUsesOpenCVsSigma) {
+  for (int size : {11, 15, 21, 31}) {
     const Filter f = make("gaussian", size);
     const double sigma = 0.3 * ((size - 1) * 0.5 - 1) + 0.8;
-    EXPECT_DOUBLE_EQ(f.parameters["sigma"].get<double>(), sigma);
+    EXPECT_DOUBLE_EQ(f.parameters["default_sigma"].get<double>(), sigma);
     const int r = size / 2;
     double norm = 0.0;
     for (int i = -r; i <= r; ++i) norm += std::exp(-i * i / (2 * sigma * sigma));
@@ -43,6 +76,36 @@ TEST(Filters, GaussianMatchesClosedForm) {
     EXPECT_NEAR(weight_sum(f), 1.0, 1e-5);
     EXPECT_TRUE(f.separable);
   }
+}
+
+TEST(Filters, GaussianWithoutSigmaEqualsOpenCVsGetGaussianKernel) {
+  if (!opencv_built()) GTEST_SKIP() << "OpenCV not found at build time";
+  for (int size : {1, 3, 5, 7, 9, 11, 13, 15, 21, 31, 51}) {
+    const std::vector<double> cv = opencv::gaussian_kernel(size, 0.0);
+    const Filter f = make("gaussian", size);
+    ASSERT_EQ(f.row.size(), cv.size());
+    for (int i = 0; i < size; ++i) {
+      // The float weights every implementation uses are OpenCV's CV_32F kernel exactly; the
+      // double kernel agrees to the last bits (OpenCV computes exp in software).
+      EXPECT_EQ(f.row[i], static_cast<float>(cv[i])) << "K=" << size << " i=" << i;
+      EXPECT_NEAR(f.row[i], cv[i], 1e-7 * cv[i]) << "K=" << size << " i=" << i;
+    }
+    expect_outer_square(f, cv);
+  }
+  // An explicit sigma keeps the formula, which is also OpenCV's.
+  for (const auto& [size, sigma] : {std::pair{5, 2.0}, std::pair{9, 1.0}, std::pair{21, 4.5}}) {
+    const std::vector<double> cv = opencv::gaussian_kernel(size, sigma);
+    const Filter f = make_filter(request_of("gaussian", size, sigma));
+    for (int i = 0; i < size; ++i) EXPECT_FLOAT_EQ(f.row[i], cv[i]) << size << " " << sigma;
+  }
+}
+
+TEST(Filters, GaussianThreeByThreeBlursAnImpulseToASixteenth) {
+  // 255 at the centre: [1 2 1]/4 squared puts 255 / 4 = 63.75 there, which rounds to 64.
+  const Filter f = make("gaussian", 3);
+  EXPECT_EQ(f.at(1, 1), 0.25f);
+  EXPECT_EQ(std::floor(255.0 * f.at(1, 1) + 0.5), 64.0);
+  EXPECT_EQ(f.at(0, 0), 1 / 16.0f);
 }
 
 TEST(Filters, GaussianExplicitSigma) {

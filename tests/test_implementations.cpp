@@ -172,6 +172,27 @@ TEST(CpuImplementations, SeparableSkipsRankTwoKernels) {
   EXPECT_NE(reason->find("not separable"), std::string::npos);
 }
 
+TEST(OpencvPeers, GaussianBlurBoundIsOneLevelWhereOpenCVsWeightsAreExact) {
+  const Image image = random_image(8, 8, 1, 1);
+  const Implementation* blur = find_implementation("opencv_gaussianblur");
+  ASSERT_NE(blur, nullptr);
+  for (int k : {1, 3, 5, 7, 9}) {
+    const Filter table = filter_of("gaussian", k);  // multiples of 1/256: no fixed-point error
+    EXPECT_EQ(verification_tolerance(*blur, {image, table, Border::zero, OutputType::u8}), 1.0);
+  }
+  const Filter wide = filter_of("gaussian", 21);
+  const double bound = verification_tolerance(*blur, {image, wide, Border::zero, OutputType::u8});
+  EXPECT_GT(bound, 1.0);
+  EXPECT_LT(bound, 10.0);
+  // f32 output is float arithmetic in OpenCV too: the usual bound.
+  EXPECT_EQ(verification_tolerance(*blur, {image, wide, Border::zero, OutputType::f32}),
+            verification_tolerance(OutputType::f32, wide));
+  // Everyone else keeps one level.
+  EXPECT_EQ(verification_tolerance(*find_implementation("cpu_rows"),
+                                   {image, wide, Border::zero, OutputType::u8}),
+            1.0);
+}
+
 TEST(Reference, ComputesCorrelationNotConvolution) {
   // A single bright pixel: correlation places the kernel around it flipped in both directions.
   Image image = random_image(7, 7, 1, 1);

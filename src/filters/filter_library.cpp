@@ -8,6 +8,8 @@ namespace convlab {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+// cv::getGaussianKernel(K, 0) takes its weights from fixed tables up to this size.
+constexpr int kOpencvGaussianTableMax = 9;
 
 using Matrix = std::vector<double>;  // size * size, row-major
 
@@ -21,6 +23,42 @@ std::vector<double> gaussian_1d(int size, double sigma) {
     sum += g[i];
   }
   for (double& v : g) v /= sum;
+  return g;
+}
+
+// cv::getGaussianKernel(K, 0): OpenCV's fixed tables for K <= 9 (the exact values its
+// getGaussianKernelBitExact returns), otherwise sigma = 0.15 K + 0.35 (one rounding, as OpenCV's
+// mulAdd; equal to 0.3 ((K-1)/2 - 1) + 0.8), the outer weights scaled by the reciprocal of their
+// sum and the centre weight being that reciprocal, in OpenCV's order of operations.
+std::vector<double> opencv_default_gaussian(int size) {
+  switch (size) {
+    case 1:
+      return {1.0};
+    case 3:
+      return {0.25, 0.5, 0.25};
+    case 5:
+      return {0.0625, 0.25, 0.375, 0.25, 0.0625};
+    case 7:
+      return {2 / 64.0, 7 / 64.0, 14 / 64.0, 18 / 64.0, 14 / 64.0, 7 / 64.0, 2 / 64.0};
+    case 9:
+      return {4 / 256.0,  13 / 256.0, 30 / 256.0, 51 / 256.0, 60 / 256.0,
+              51 / 256.0, 30 / 256.0, 13 / 256.0, 4 / 256.0};
+    default:
+      break;
+  }
+  const double sigma = std::fma(static_cast<double>(size), 0.15, 0.35);
+  const double scale = -0.125 / (sigma * sigma);  // x below counts half-pixels: x = 2 (i - r)
+  const int half = size / 2;
+  std::vector<double> g(size);
+  double sum = 0.0;
+  for (int i = 0, x = 1 - size; i < half; ++i, x += 2) {
+    g[i] = std::exp(static_cast<double>(x * x) * scale);
+    sum += g[i];
+  }
+  sum = sum * 2.0 + 1.0;
+  const double reciprocal = 1.0 / sum;
+  for (int i = 0; i < half; ++i) g[i] = g[size - 1 - i] = g[i] * reciprocal;
+  g[half] = reciprocal;
   return g;
 }
 
@@ -96,14 +134,22 @@ std::string format_number(double value) {
   return out.str();
 }
 
-Matrix build_matrix(const FilterRequest& request, nlohmann::json& parameters) {
+// `factor`: for Gaussians, the one-dimensional kernel (the matrix is its outer square).
+Matrix build_matrix(const FilterRequest& request, nlohmann::json& parameters,
+                    std::vector<double>& factor) {
   const int size = request.size;
   const std::string& type = request.type;
   if (type == "gaussian") {
-    const double sigma = request.sigma.value_or(default_sigma(size));
-    parameters["sigma"] = sigma;
-    const auto g = gaussian_1d(size, sigma);
-    return outer(g, g);
+    // No sigma: exactly what OpenCV users get by default. An explicit sigma: the formula.
+    if (!request.sigma) {
+      parameters["weights"] = "getGaussianKernel(K, 0)";
+      if (size > kOpencvGaussianTableMax) parameters["default_sigma"] = default_sigma(size);
+      factor = opencv_default_gaussian(size);
+    } else {
+      parameters["sigma"] = *request.sigma;
+      factor = gaussian_1d(size, *request.sigma);
+    }
+    return outer(factor, factor);
   }
   if (type == "box") return Matrix(size * size, 1.0 / (size * size));
   if (type == "log") {
@@ -173,7 +219,8 @@ std::string display_name(const FilterRequest& request) {
 const std::vector<FilterTypeInfo>& filter_types() {
   static const std::vector<FilterTypeInfo> types{
       {"gaussian",
-       "Gaussian blur, sigma defaults to 0.3*((K-1)/2-1)+0.8 (OpenCV)",
+       "Gaussian blur; without sigma OpenCV's getGaussianKernel(K, 0) (tables for K <= 9, then "
+       "sigma = 0.3*((K-1)/2-1)+0.8)",
        0,
        {"size", "sigma", "normalize"}},
       {"box", "mean of the KxK window", 0, {"size", "normalize"}},
@@ -181,7 +228,7 @@ const std::vector<FilterTypeInfo>& filter_types() {
       {"edge", "8-neighbour edge detector [-1 -1 -1; -1 8 -1; -1 -1 -1]", 3, {"size", "normalize"}},
       {"laplacian", "4-neighbour Laplacian [0 1 0; 1 -4 1; 0 1 0]", 3, {"size", "normalize"}},
       {"log",
-       "Laplacian of Gaussian, zero-sum, sigma as gaussian",
+       "Laplacian of Gaussian, zero-sum, sigma defaults to 0.3*((K-1)/2-1)+0.8",
        0,
        {"size", "sigma", "normalize"}},
       {"dog",
@@ -243,7 +290,8 @@ Filter make_filter(const FilterRequest& request) {
   filter.name = display_name(request);
   filter.size = request.size;
   filter.parameters = nlohmann::json::object();
-  Matrix m = build_matrix(request, filter.parameters);
+  std::vector<double> factor;
+  Matrix m = build_matrix(request, filter.parameters, factor);
   if (request.normalize) {
     double sum = 0.0;
     for (double v : m) sum += v;
@@ -260,6 +308,11 @@ Filter make_filter(const FilterRequest& request) {
     filter.separable = true;
     filter.column.assign(separation->column.begin(), separation->column.end());
     filter.row.assign(separation->row.begin(), separation->row.end());
+    // A Gaussian's factors are its one-dimensional kernel itself (OpenCV's, without a sigma).
+    if (!factor.empty() && !request.normalize) {
+      filter.column.assign(factor.begin(), factor.end());
+      filter.row = filter.column;
+    }
   }
   return filter;
 }
