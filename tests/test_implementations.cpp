@@ -244,9 +244,17 @@ TEST(Verification, CountsValuesBeyondTolerance) {
   EXPECT_EQ(v.values_beyond_tolerance, 1u);
   EXPECT_EQ(v.max_abs_error, 2.0);
   EXPECT_EQ(v.worst_index, 1u);
+  EXPECT_EQ(v.values_not_exact, 1u);
+  const Verification within = verify_output({OutputType::u8, close, 3}, ref, 1.0);
+  EXPECT_EQ(within.values_not_exact, 2u);  // 11 and 29: within 1, but not the rounded reference
+  EXPECT_EQ(to_json(within)["values_not_exact"], 2);
   const float nan_output[3] = {10, NAN, 30};
   Reference fref{OutputType::f32, {10, 20, 30}};
   EXPECT_FALSE(verify_output({OutputType::f32, nan_output, 3}, fref, 0.5).ok);
+  const float f32_output[3] = {10, 20.25f, 30};
+  EXPECT_TRUE(
+      to_json(verify_output({OutputType::f32, f32_output, 3}, fref, 0.5))["values_not_exact"]
+          .is_null());
 }
 
 }  // namespace

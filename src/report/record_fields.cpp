@@ -48,6 +48,8 @@ const Shorthand kShorthands[] = {
     {"roofline_fraction", "derived.roofline_fraction", "Fraction of the measured hardware floor",
      "Roofline fraction"},
     {"max_abs_error", "verification.max_abs_error", "Largest absolute error", "Max abs error"},
+    {"values_not_exact", "verification.values_not_exact",
+     "u8 values not equal to the rounded reference", "Not exact"},
 };
 
 struct Descriptive {

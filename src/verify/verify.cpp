@@ -25,9 +25,11 @@ Verification verify_output(const OutputView& output, const Reference& reference,
   Verification v;
   v.tolerance = tolerance;
   v.values_compared = reference.values.size();
+  v.exactness_counted = reference.type == OutputType::u8;
   if (output.count != reference.values.size() || output.type != reference.type ||
       output.data == nullptr) {
     v.values_beyond_tolerance = reference.values.size();
+    v.values_not_exact = reference.values.size();
     v.max_abs_error = INFINITY;
     return v;
   }
@@ -35,6 +37,7 @@ Verification verify_output(const OutputView& output, const Reference& reference,
     const double value =
         output.type == OutputType::u8 ? double(output.u8()[i]) : double(output.f32()[i]);
     const double error = std::fabs(value - reference.values[i]);
+    if (v.exactness_counted && value != reference.values[i]) ++v.values_not_exact;
     // NaN compares false everywhere: count it explicitly.
     if (!(error <= tolerance)) ++v.values_beyond_tolerance;
     if (!(error <= v.max_abs_error)) {
@@ -54,6 +57,8 @@ nlohmann::json to_json(const Verification& v) {
                                                            : nlohmann::json("inf")},
           {"tolerance", v.tolerance},
           {"values_beyond_tolerance", v.values_beyond_tolerance},
+          {"values_not_exact",
+           v.exactness_counted ? nlohmann::json(v.values_not_exact) : nlohmann::json()},
           {"worst_index", v.worst_index}};
 }
 

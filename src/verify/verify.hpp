@@ -15,6 +15,10 @@ struct Verification {
   double tolerance = 0.0;
   size_t values_beyond_tolerance = 0;
   size_t worst_index = 0;
+  // u8 only: values that differ at all from the correctly rounded reference (within the tolerance
+  // of 1 or not), e.g. an exact .5 tie rounded down, or float sums on the other side of a .5.
+  size_t values_not_exact = 0;
+  bool exactness_counted = false;  // true for u8 output
 };
 
 // u8: 1 (one rounding step). f32: 2^-18 * K * 255 * sum|w| + 1e-6 — above the worst case of
