@@ -1,7 +1,9 @@
 // `convlab run` on tiny configs, with the results file checked field by field.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -280,6 +282,37 @@ TEST_F(EndToEnd, MediansPrintInPlainDecimal) {
   EXPECT_NE(result.output.find("kept 0 \u00b7 ran 8 \u00b7 skipped 0 \u00b7 failed 0"),
             std::string::npos)
       << result.output;
+}
+
+TEST_F(EndToEnd, ThreadsArePinnedAndEfficiencyIsOneThreadOverPTimesPThreads) {
+  const auto result = testing::run_convlab("run tiny.yaml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const json doc = results();
+  const json& openmp = doc["run"]["host"]["openmp"];
+  if (std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES") ||
+      std::getenv("CONVLAB_OMP_PINNING"))
+    GTEST_SKIP() << "the test environment sets its own OpenMP binding";
+  EXPECT_EQ(openmp["CONVLAB_OMP_PINNING"], "convlab");
+  EXPECT_EQ(openmp["OMP_PROC_BIND"], "close");
+  EXPECT_EQ(openmp["OMP_PLACES"], "cores");
+  EXPECT_EQ(openmp["proc_bind"], "close");  // what the runtime applies, not just the variable
+  EXPECT_GE(openmp["places"].get<int>(), 1);
+  EXPECT_TRUE(doc["run"]["build"]["opencv_built"].is_boolean());
+
+  // E = T(1) / (P T(P)) from the two openmp records of each problem.
+  std::map<std::string, std::map<int, const json*>> by_problem;
+  for (const json& r : doc["records"])
+    if (r["implementation"] == "openmp")
+      by_problem[r["image"]["name"].get<std::string>() + r["kernel"]["name"].get<std::string>() +
+                 r["border"].get<std::string>()][r["params"]["threads"].get<int>()] = &r;
+  ASSERT_FALSE(by_problem.empty());
+  for (const auto& [problem, records] : by_problem) {
+    ASSERT_EQ(records.size(), 2u) << problem;
+    const double t1 = (*records.at(1))["timing"]["stats"]["median"];
+    const double t2 = (*records.at(2))["timing"]["stats"]["median"];
+    EXPECT_DOUBLE_EQ((*records.at(2))["derived"]["efficiency"].get<double>(), t1 / (2 * t2));
+    EXPECT_TRUE((*records.at(2))["verification"]["values_not_exact"].is_number());
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "app/thread_pinning.hpp"
 #include "report/commands.hpp"
 
 namespace {
@@ -43,6 +44,7 @@ void release_reserve_and_fail() {
 
 int main(int argc, char** argv) {
   using namespace convlab;
+  pin_openmp_threads(argv);  // may re-execute: before anything else
   emergency_reserve = new (std::nothrow) char[16 << 20];
   std::set_new_handler(release_reserve_and_fail);
   const Arguments full(argv, argv + argc);

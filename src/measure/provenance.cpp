@@ -63,6 +63,23 @@ std::uint64_t meminfo_bytes(const std::string& key) {
   return std::stoull(value) * 1024;  // reported in kB
 }
 
+// The binding policy the OpenMP runtime applies to the next parallel region.
+const char* proc_bind_name(omp_proc_bind_t bind) {
+  switch (bind) {
+    case omp_proc_bind_false:
+      return "false";
+    case omp_proc_bind_true:
+      return "true";
+    case omp_proc_bind_master:
+      return "primary";
+    case omp_proc_bind_close:
+      return "close";
+    case omp_proc_bind_spread:
+      return "spread";
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 std::string build_id() {
@@ -141,9 +158,12 @@ nlohmann::json host_facts() {
     kernel = std::string(names.sysname) + " " + names.release + " " + names.machine;
     hostname = names.nodename;
   }
-  nlohmann::json openmp{{"version", _OPENMP}, {"max_threads", omp_get_max_threads()}};
-  for (const char* variable :
-       {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS", "OMP_WAIT_POLICY"}) {
+  nlohmann::json openmp{{"version", _OPENMP},
+                        {"max_threads", omp_get_max_threads()},
+                        {"proc_bind", proc_bind_name(omp_get_proc_bind())},
+                        {"places", omp_get_num_places()}};
+  for (const char* variable : {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS", "OMP_WAIT_POLICY",
+                               "CONVLAB_OMP_PINNING"}) {
     const char* value = std::getenv(variable);
     openmp[variable] = value != nullptr ? nlohmann::json(value) : nlohmann::json(nullptr);
   }

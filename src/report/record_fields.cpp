@@ -41,7 +41,7 @@ const Shorthand kShorthands[] = {
     {"speedup", "derived.speedup", "Speedup over the baseline [x]", "Speedup"},
     {"speedup_with_transfers", "derived.speedup_with_transfers",
      "Speedup over the baseline, copies included [x]", "Speedup with copies"},
-    {"efficiency", "derived.efficiency", "Parallel efficiency (speedup / threads)", "Efficiency"},
+    {"efficiency", "derived.efficiency", "Parallel efficiency T(1) / (P T(P))", "Efficiency"},
     {"speedup_vs_threads1", "derived.speedup_vs_threads1", "Speedup over 1 thread [x]",
      "Speedup vs 1 thread"},
     {"floor_ms", "derived.floor_ms", "Hardware floor [ms]", "Floor [ms]"},

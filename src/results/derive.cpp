@@ -136,9 +136,10 @@ void derive_metrics(ResultsFile& results) {
     const int threads = record["params"].value("threads", 0);
     if (threads > 0) {
       if (auto found = single_thread.find(without_threads(record)); found != single_thread.end()) {
-        const double speedup = median_of(*found->second, nullptr) / median;
-        derived["speedup_vs_threads1"] = speedup;
-        derived["efficiency"] = speedup / threads;
+        // Parallel efficiency E = T(1) / (P * T(P)), T the medians, P the threads.
+        const double t1 = median_of(*found->second, nullptr);
+        derived["speedup_vs_threads1"] = t1 / median;
+        derived["efficiency"] = t1 / (threads * median);
       }
     }
   }
