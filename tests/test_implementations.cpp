@@ -88,7 +88,7 @@ TEST_P(CpuImplementations, MatchTheReferenceOnAwkwardInputs) {
   const Case& c = GetParam();
   const std::vector<std::pair<int, int>> shapes{{1, 1}, {1, 9}, {9, 1}, {7, 13}, {33, 17}};
   std::vector<Filter> filters;
-  for (int k : {1, 3, 5, 7, 15, 21}) filters.push_back(filter_of("gaussian", k));
+  for (int k : {1, 3, 5, 7, 9, 15, 21}) filters.push_back(filter_of("gaussian", k));
   filters.push_back(gaussian_with_sigma(9, 2.0));
   filters.push_back(filter_of("sobel_x", 5));
   filters.push_back(filter_of("emboss", 3));
@@ -141,6 +141,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"cpu_separable",
              {{"threads", 2}, {"schedule", "static"}, {"chunk", 0}},
              skips_rank_two},
+        Case{"cpu_fused", {{"threads", 2}, {"tile", 0}}, skips_rank_two},
+        // Many threads for few rows, and tiles narrower than the kernel.
+        Case{"cpu_fused", {{"threads", 5}, {"tile", 3}}, skips_rank_two},
         Case{"opencv_filter2d", {{"threads", 2}}, opencv_skips(never_skips)},
         Case{"opencv_sepfilter2d", {{"threads", 2}}, opencv_skips(skips_rank_two)},
         Case{"opencv_gaussianblur", {{"threads", 1}}, opencv_skips(skips_non_gaussian)}),
@@ -159,6 +162,20 @@ TEST(CpuImplementations, OpenmpIsBitIdenticalToSequentialForU8) {
       ASSERT_EQ(seq.count, par.count);
       EXPECT_EQ(std::memcmp(seq.data, par.data, seq.count), 0)
           << filter.name << " " << to_string(border);
+    }
+}
+
+TEST(CpuImplementations, FusedIsExactForOpenCVsSmallestGaussians) {
+  // Integer weights over 4 and 16 fit 16 bits whole: every u8 value is the rounded reference.
+  const Image image = random_image(301, 67, 3, 11);
+  for (int k : {1, 3, 5})
+    for (Border border : {Border::replicate, Border::zero, Border::reflect}) {
+      const Problem problem{image, filter_of("gaussian", k), border, OutputType::u8};
+      std::unique_ptr<PreparedPoint> point;
+      const OutputView out = run_once("cpu_fused", {{"threads", 2}}, problem, point);
+      const Verification v = verify_output(out, compute_reference(problem), 1.0);
+      EXPECT_TRUE(v.ok);
+      EXPECT_EQ(v.values_not_exact, 0u) << "K=" << k << " " << to_string(border);
     }
 }
 

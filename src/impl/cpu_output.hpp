@@ -45,6 +45,9 @@ class HostOutput {
     return {type_, f32_.data(), f32_.size()};
   }
   OutputType type() const { return type_; }
+  // For rungs that write whole vectors in place.
+  std::uint8_t* u8_data() { return u8_.data(); }
+  float* f32_data() { return f32_.data(); }
 
  private:
   OutputType type_;

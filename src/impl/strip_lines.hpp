@@ -1,0 +1,125 @@
+// What the ring-buffer rungs (cpu_fused, cpu_direct) share: each thread owns a horizontal strip of
+// output rows and walks it in column tiles; an input row segment enters the tile's small ring of
+// lines as floats, with the horizontal border already applied, so every tap of the hot loops is a
+// contiguous, branch-free vector load. Nothing image-sized is allocated besides the output.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/border.hpp"
+#include "impl/cpu_output.hpp"
+#include "impl/float_lanes.hpp"
+#include "impl/implementation.hpp"
+#include "impl/word_lanes.hpp"
+
+namespace convlab {
+
+// Output rows [begin, end) of thread `thread` of `threads`: contiguous, sizes differing by at
+// most 1.
+struct RowRange {
+  int begin = 0;
+  int end = 0;
+};
+
+inline RowRange strip_of(int thread, int threads, int height) {
+  const long long h = height;
+  return {static_cast<int>(h * thread / threads), static_cast<int>(h * (thread + 1) / threads)};
+}
+
+// Pixels [begin, end) of a row, one column tile.
+struct ColumnTile {
+  int begin = 0;
+  int end = 0;
+};
+
+// Splits `width` pixels into tiles of at most `max_pixels` (rounded to whole vectors of values
+// where possible), of nearly equal size so no thin last tile pays the halo for little work.
+inline std::vector<ColumnTile> column_tiles(int width, int max_pixels) {
+  max_pixels = std::max(1, std::min(max_pixels, width));
+  const int count = (width + max_pixels - 1) / max_pixels;
+  std::vector<ColumnTile> tiles;
+  for (int i = 0; i < count; ++i) {
+    const long long w = width;
+    tiles.push_back({static_cast<int>(w * i / count), static_cast<int>(w * (i + 1) / count)});
+  }
+  return tiles;
+}
+
+// Widest tile whose `lines` float lines of `channels` values per pixel fit `budget_bytes` (the
+// ring stays in the core's L2 while the strip streams through it), at least 64 pixels.
+inline int tile_pixels_for(int lines, int channels, size_t budget_bytes) {
+  const size_t per_pixel = static_cast<size_t>(lines) * channels * sizeof(float);
+  return std::max<int>(64, static_cast<int>(budget_bytes / per_pixel));
+}
+
+// n input bytes widened to the ring's value type, whole vectors first.
+inline void widen(const std::uint8_t* src, float* dst, int n) {
+  int i = 0;
+  for (; i + lanes::kWidth <= n; i += lanes::kWidth) lanes::store(dst + i, lanes::load_u8(src + i));
+  for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
+}
+
+inline void widen(const std::uint8_t* src, std::uint16_t* dst, int n) {
+  int i = 0;
+  for (; i + lanes::kWordWidth <= n; i += lanes::kWordWidth)
+    lanes::store(dst + i, lanes::load_u8_words(src + i));
+  for (; i < n; ++i) dst[i] = src[i];
+}
+
+// Converts input row `y`, pixels [first, first + count) -- which may reach outside the image by
+// any amount -- to values at `out` (count * channels of them, float or 16-bit), mapping outside
+// pixels through the border rule (0 for the zero border).
+template <typename Value>
+void convert_row_segment(const Image& in, int y, int first, int count, Border border, Value* out) {
+  const int c = in.channels;
+  const std::uint8_t* row = &in.pixels[static_cast<size_t>(y) * in.width * c];
+  const int inside_begin = std::clamp(first, 0, in.width);
+  const int inside_end = std::clamp(first + count, 0, in.width);
+  auto outside_pixel = [&](int p) {
+    const int sx = map_border_index(p, in.width, border);
+    Value* dst = out + static_cast<size_t>(p - first) * c;
+    for (int k = 0; k < c; ++k) dst[k] = sx == kOutsideImage ? Value(0) : Value(row[sx * c + k]);
+  };
+  for (int p = first; p < std::min(inside_begin, first + count); ++p) outside_pixel(p);
+  if (inside_begin < inside_end)
+    widen(row + static_cast<size_t>(inside_begin) * c,
+          out + static_cast<size_t>(inside_begin - first) * c, (inside_end - inside_begin) * c);
+  for (int p = std::max(inside_end, first); p < first + count; ++p) outside_pixel(p);
+}
+
+// Stores Vectors sums (Vectors * kWidth values) at value `index` of the output, as u8 or f32; only
+// the first `count` when the block reaches past the end of its row. Callers end with
+// lanes::stream_fence().
+template <int Vectors>
+__attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t index,
+                                                      const lanes::Floats* sums, int count) {
+  constexpr int kValues = Vectors * lanes::kWidth;
+  if (count == kValues) {
+    // The output is written once and not read back by the rung: stream it past the caches.
+    if (out.type() == OutputType::u8)
+      for (int b = 0; b < Vectors; ++b)
+        lanes::store_u8(out.u8_data() + index + b * lanes::kWidth, sums[b], true);
+    else
+      for (int b = 0; b < Vectors; ++b)
+        lanes::store(out.f32_data() + index + b * lanes::kWidth, sums[b], true);
+    return;
+  }
+  alignas(64) float values[kValues];
+  for (int b = 0; b < Vectors; ++b) lanes::store(values + b * lanes::kWidth, sums[b]);
+  out.store_row(index, values, count);
+}
+
+// Asks the cache for pixels [first, first + count) of input row y (clamped to the image) ahead of
+// their conversion, one request per cache line.
+inline void prefetch_row_segment(const Image& in, int y, int first, int count) {
+  if (y < 0 || y >= in.height) return;
+  const int begin = std::clamp(first, 0, in.width), end = std::clamp(first + count, 0, in.width);
+  const std::uint8_t* row = &in.pixels[static_cast<size_t>(y) * in.width * in.channels];
+  for (size_t i = static_cast<size_t>(begin) * in.channels;
+       i < static_cast<size_t>(end) * in.channels; i += 64)
+    __builtin_prefetch(row + i);
+}
+
+}  // namespace convlab

@@ -1,0 +1,81 @@
+// One vector register of unsigned 16-bit integers as one value, for exact integer arithmetic on
+// u8 images (cpu_fused's path for kernels whose weights are small dyadic fractions, such as
+// OpenCV's default Gaussians for K = 3 and 5): twice the lanes of a float register, and no
+// rounding until the one final shift. As float_lanes.hpp: GCC/Clang vector extensions sized to the
+// target (32 words with AVX-512BW, 16 with AVX2, 8 otherwise), intrinsics only for the
+// conversions between bytes and words, each with a portable branch.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace convlab::lanes {
+
+#if defined(__AVX512BW__)
+constexpr int kWordWidth = 32;
+#elif defined(__AVX2__)
+constexpr int kWordWidth = 16;
+#else
+constexpr int kWordWidth = 8;
+#endif
+
+using Words = std::uint16_t __attribute__((vector_size(kWordWidth * sizeof(std::uint16_t))));
+
+inline Words load(const std::uint16_t* p) {
+  Words v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store(std::uint16_t* p, Words v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+inline Words splat_word(std::uint16_t w) {
+  return w + Words{};
+}
+
+// kWordWidth bytes widened to words (vpmovzxbw).
+inline Words load_u8_words(const std::uint8_t* p) {
+#if defined(__AVX512BW__)
+  const __m512i words = _mm512_maskz_cvtepu8_epi16(
+      0xFFFFFFFFu, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  return reinterpret_cast<Words>(words);
+#elif defined(__AVX2__)
+  return reinterpret_cast<Words>(
+      _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+#else
+  Words v;
+  for (int i = 0; i < kWordWidth; ++i) v[i] = p[i];
+  return v;
+#endif
+}
+
+// Words holding values 0..255 narrowed to bytes (vpmovwb), streamed past the caches when p is
+// aligned for it (see lanes::store_u8); end with lanes::stream_fence().
+inline void store_words_u8(std::uint8_t* p, Words v, bool stream) {
+#if defined(__AVX512BW__)
+  const __m256i bytes = _mm512_maskz_cvtepi16_epi8(0xFFFFFFFFu, reinterpret_cast<__m512i>(v));
+  if (stream && reinterpret_cast<std::uintptr_t>(p) % 32 == 0)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), bytes);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), bytes);
+#elif defined(__AVX2__)
+  const __m256i all = reinterpret_cast<__m256i>(v);
+  const __m128i bytes =
+      _mm_packus_epi16(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
+  if (stream && reinterpret_cast<std::uintptr_t>(p) % 16 == 0)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), bytes);
+  else
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), bytes);
+#else
+  (void)stream;
+  for (int i = 0; i < kWordWidth; ++i) p[i] = static_cast<std::uint8_t>(v[i]);
+#endif
+}
+
+}  // namespace convlab::lanes
