@@ -17,6 +17,7 @@ Implementation make_openmp_implementation();
 Implementation make_cpu_rows_implementation();
 Implementation make_cpu_separable_implementation();
 Implementation make_cpu_fused_implementation();
+Implementation make_cpu_direct_implementation();
 std::vector<Implementation> make_cuda_implementations();    // empty stubs when CUDA is not built
 std::vector<Implementation> make_opencv_implementations();  // skipped when OpenCV is not built
 
