@@ -2,7 +2,7 @@
 // custom), the register-blocked successor of `cpu_rows`. What changes relative to cpu_rows, and
 // why it is faster:
 // - No image-sized float copy. cpu_rows converts the whole image to padded float rows first (4
-//   bytes written and read back per input byte). Here each thread owns a horizontal strip and keeps
+//   bytes written and read back per input byte). Here a thread filters a horizontal strip and keeps
 //   only a ring of K + 3 converted input lines of one column tile (border applied), small enough to
 //   stay in the core's cache (kRingBudgetBytes).
 // - Four output rows per sweep: each input vector loaded from the ring feeds the multiply-adds of
@@ -13,8 +13,8 @@
 // - Kernel size known at compile time for K = 3, 5, 7, 9, 11: the tap loops unroll completely and
 //   each weight is a broadcast operand of its multiply-add; other sizes take the same loop with K
 //   at run time.
-// - Parallel: one strip per thread (contiguous rows, no scheduling inside the call); a strip
-//   converts the r rows above and below it that its neighbours convert too.
+// - Parallel: horizontal strips (up to four per thread, strip_count) handed out one at a time; a
+//   strip converts the r rows above and below it that its neighbours convert too.
 // Sums are float with the taps in the naive loops' order (ky, then kx), so results are those of
 // cpu_rows up to the order of float additions.
 #include <omp.h>
@@ -129,12 +129,17 @@ class DirectPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
+    const int height = problem_.input.height;
+    const int strips = strip_count(threads_, height, problem_.filter.size);
 #pragma omp parallel num_threads(threads_)
     {
-      const int thread = omp_get_thread_num();
-      const RowRange strip = strip_of(thread, omp_get_num_threads(), problem_.input.height);
-      // Threads write disjoint rows of the output.
-      for (const ColumnTile& tile : tiles_) filter_tile(strip, tile, scratch_[thread]);
+      Scratch& scratch = scratch_[omp_get_thread_num()];
+      // Strips write disjoint rows of the output.
+#pragma omp for schedule(dynamic, 1)
+      for (int i = 0; i < strips; ++i) {
+        const RowRange strip = strip_of(i, strips, height);
+        for (const ColumnTile& tile : tiles_) filter_tile(strip, tile, scratch);
+      }
       lanes::stream_fence();
     }
     return std::nullopt;

@@ -2,7 +2,7 @@
 // buffer, for rank-1 kernels. What changes relative to cpu_separable, and why it is faster:
 // - No image-sized intermediate. cpu_separable writes the whole row-filtered image as floats (4
 //   bytes per value) and reads it back K times in the column pass, so at large images it is bound
-//   by memory bandwidth whatever K is. Here each thread owns a horizontal strip of output rows; an
+//   by memory bandwidth whatever K is. Here a thread filters a horizontal strip of output rows; an
 //   input row is converted (border applied), row-filtered once into a ring of K + 3 filtered lines,
 //   and the column pass reads the ring while it is in the core's cache. DRAM sees the input once
 //   and the output once, and the output is streamed (non-temporal stores: no read of each output
@@ -21,8 +21,9 @@
 //   sum fits 16 bits and the output is bit-identical to the correctly rounded reference; for
 //   K = 7 and 9 the row sums are rounded by a few bits first, which moves an output by at most
 //   0.125 and 0.5 levels (integer_weights), within the u8 tolerance.
-// - Parallel: one strip per thread (contiguous rows, no scheduling during the call); a strip
-//   filters r rows above and below itself that its neighbours also filter (2r / strip height).
+// - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count) handed
+//   out one at a time, so a thread whose core is busy elsewhere takes fewer; a strip filters r
+//   rows above and below itself that its neighbours also filter (2r / strip height).
 // Float sums run in tap order (row pass kx, then column pass ky) and round half up at the end:
 // within the u8 tolerance of the double reference (values_not_exact counts the differences).
 #include <omp.h>
@@ -238,18 +239,23 @@ class FusedPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
+    const int height = problem_.input.height;
+    const int strips = strip_count(threads_, height, problem_.filter.size);
 #pragma omp parallel num_threads(threads_)
     {
-      const int thread = omp_get_thread_num();
-      const RowRange strip = strip_of(thread, omp_get_num_threads(), problem_.input.height);
-      // Threads write disjoint rows of the output.
-      for (const ColumnTile& tile : tiles_) {
-        if (integer_)
-          filter_tile<WordPath>(strip, tile, scratch_[thread], integer_->row.data(),
-                                integer_->column.data(), integer_->row_shift, integer_->shift);
-        else
-          filter_tile<FloatPath>(strip, tile, scratch_[thread], problem_.filter.row.data(),
-                                 problem_.filter.column.data(), 0, 0);
+      Scratch& scratch = scratch_[omp_get_thread_num()];
+      // Strips write disjoint rows of the output.
+#pragma omp for schedule(dynamic, 1)
+      for (int i = 0; i < strips; ++i) {
+        const RowRange strip = strip_of(i, strips, height);
+        for (const ColumnTile& tile : tiles_) {
+          if (integer_)
+            filter_tile<WordPath>(strip, tile, scratch, integer_->row.data(),
+                                  integer_->column.data(), integer_->row_shift, integer_->shift);
+          else
+            filter_tile<FloatPath>(strip, tile, scratch, problem_.filter.row.data(),
+                                   problem_.filter.column.data(), 0, 0);
+        }
       }
       lanes::stream_fence();
     }

@@ -1,5 +1,5 @@
-// What the ring-buffer rungs (cpu_fused, cpu_direct) share: each thread owns a horizontal strip of
-// output rows and walks it in column tiles; an input row segment enters the tile's small ring of
+// What the ring-buffer rungs (cpu_fused, cpu_direct) share: a thread filters horizontal strips of
+// output rows and walks each in column tiles; an input row segment enters the tile's small ring of
 // lines as floats, with the horizontal border already applied, so every tap of the hot loops is a
 // contiguous, branch-free vector load. Nothing image-sized is allocated besides the output.
 #pragma once
@@ -16,16 +16,23 @@
 
 namespace convlab {
 
-// Output rows [begin, end) of thread `thread` of `threads`: contiguous, sizes differing by at
-// most 1.
+// Output rows [begin, end) of strip `index` of `count`: contiguous, sizes differing by at most 1.
 struct RowRange {
   int begin = 0;
   int end = 0;
 };
 
-inline RowRange strip_of(int thread, int threads, int height) {
+inline RowRange strip_of(int index, int count, int height) {
   const long long h = height;
-  return {static_cast<int>(h * thread / threads), static_cast<int>(h * (thread + 1) / threads)};
+  return {static_cast<int>(h * index / count), static_cast<int>(h * (index + 1) / count)};
+}
+
+// How many strips `threads` threads share (handed out one at a time, so a thread whose core is
+// busy with something else takes fewer): one for one thread, otherwise up to four per thread, but
+// no strip lower than 8K rows, since each re-reads K - 1 rows of its neighbours.
+inline int strip_count(int threads, int height, int k) {
+  if (threads <= 1) return 1;
+  return std::max(1, std::min({threads * 4, std::max(threads, height / (8 * k)), height}));
 }
 
 // Pixels [begin, end) of a row, one column tile.
