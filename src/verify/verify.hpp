@@ -33,7 +33,7 @@ double verification_tolerance(OutputType type, const Filter& filter, double weig
 // The bound for one point of an implementation: the above with the implementation's weight
 // roundoff, or its own u8 bound where it declares one (Implementation::u8_tolerance).
 double verification_tolerance(const Implementation& implementation, const Problem& problem,
-                              const Params& params);
+                              const Params& params = Params::object());
 
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);
 
