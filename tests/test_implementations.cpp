@@ -143,9 +143,9 @@ INSTANTIATE_TEST_SUITE_P(
              skips_rank_two},
         Case{"cpu_fused", {{"threads", 2}, {"tile", 0}}, skips_rank_two},
         // Many threads for few rows, and tiles narrower than the kernel.
-        Case{"cpu_fused", {{"threads", 5}, {"tile", 3}}, skips_rank_two},
+        Case{"cpu_fused", {{"threads", 5}, {"tile", 3}, {"stream", "always"}}, skips_rank_two},
         Case{"cpu_direct", {{"threads", 2}, {"tile", 0}}},
-        Case{"cpu_direct", {{"threads", 7}, {"tile", 2}}},
+        Case{"cpu_direct", {{"threads", 7}, {"tile", 2}, {"stream", "always"}}},
         Case{"opencv_filter2d", {{"threads", 2}}, opencv_skips(never_skips)},
         Case{"opencv_sepfilter2d", {{"threads", 2}}, opencv_skips(skips_rank_two)},
         Case{"opencv_gaussianblur", {{"threads", 1}}, opencv_skips(skips_non_gaussian)}),

@@ -109,6 +109,7 @@ class DirectPoint : public PreparedPoint {
         threads_(params.value("threads", 1)),
         out_(problem.output, problem.input.value_count()),
         sweeps_(sweeps_for_size(problem.filter.size)) {
+    out_.set_streaming(params.value("stream", std::string("auto")));
     const Image& in = problem.input;
     const int k = problem.filter.size;
     ring_lines_ = k + kRowsPerSweep - 1;
@@ -198,16 +199,7 @@ Implementation make_cpu_direct_implementation() {
   impl.description =
       "direct KxK: per-thread strips, ring of K+3 converted lines, 4 output rows x 64 values of "
       "sums in registers, K unrolled for 3..11";
-  impl.axes = {
-      {"threads", AxisKind::integer, "OpenMP threads, one strip of rows each", 1, {}, 1, 1024},
-      {"tile",
-       AxisKind::integer,
-       "pixels per column tile (0: as wide as the ring fits L2)",
-       0,
-       {},
-       0,
-       1 << 20},
-  };
+  impl.axes = strip_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();
   };

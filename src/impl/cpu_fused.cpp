@@ -5,8 +5,8 @@
 //   by memory bandwidth whatever K is. Here a thread filters a horizontal strip of output rows; an
 //   input row is converted (border applied), row-filtered once into a ring of K + 3 filtered lines,
 //   and the column pass reads the ring while it is in the core's cache. DRAM sees the input once
-//   and the output once, and the output is streamed (non-temporal stores: no read of each output
-//   line before it is written).
+//   and the output once; an output larger than the last-level cache is streamed (non-temporal
+//   stores: no read of each output line before it is written).
 // - Column tiles: the ring holds one column tile, as wide as fits kRingBudgetBytes (L2-sized), so
 //   an 8192-pixel RGB row does not push the ring out of L2 at K = 21. A tile re-reads r pixels on
 //   each side (2r / tile width more row work; about 2%).
@@ -76,15 +76,16 @@ struct WordPath {
   static void store_output(HostOutput& out, size_t index, const Vec* sums, int count, int shift) {
     const std::uint16_t half = shift > 0 ? std::uint16_t(1u << (shift - 1)) : 0;
     std::uint8_t* dst = out.u8_data() + index;
-    for (int b = 0; b < kBlockVectors; ++b) {
+    if (count == kBlockVectors * kWidth) {
+#pragma GCC unroll 4
+      for (int b = 0; b < kBlockVectors; ++b)
+        lanes::store_words_u8(dst + b * kWidth, (sums[b] + half) >> shift, out.streaming());
+      return;
+    }
+    for (int b = 0; b < kBlockVectors && b * kWidth < count; ++b) {
       const Vec rounded = (sums[b] + half) >> shift;
-      const int n = std::min(kWidth, count - b * kWidth);
-      if (n == kWidth) {
-        lanes::store_words_u8(dst + b * kWidth, rounded, true);
-      } else {
-        for (int i = 0; i < n; ++i) dst[b * kWidth + i] = static_cast<std::uint8_t>(rounded[i]);
-        break;
-      }
+      for (int i = 0; i < std::min(kWidth, count - b * kWidth); ++i)
+        dst[b * kWidth + i] = static_cast<std::uint8_t>(rounded[i]);
     }
   }
 };
@@ -214,6 +215,7 @@ class FusedPoint : public PreparedPoint {
         threads_(params.value("threads", 1)),
         out_(problem.output, problem.input.value_count()),
         integer_(integer_weights(problem.filter, problem.output)) {
+    out_.set_streaming(params.value("stream", std::string("auto")));
     const Image& in = problem.input;
     const int k = problem.filter.size;
     ring_lines_ = k + kRowsPerSweep - 1;
@@ -332,16 +334,7 @@ Implementation make_cpu_fused_implementation() {
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
       "4 rows at a time (no image-sized intermediate); exact 16-bit integers for dyadic weights";
   impl.factored = true;
-  impl.axes = {
-      {"threads", AxisKind::integer, "OpenMP threads, one strip of rows each", 1, {}, 1, 1024},
-      {"tile",
-       AxisKind::integer,
-       "pixels per column tile (0: as wide as the ring fits L2)",
-       0,
-       {},
-       0,
-       1 << 20},
-  };
+  impl.axes = strip_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
     if (!problem.filter.separable)
       return std::optional<std::string>("kernel '" + problem.filter.name +

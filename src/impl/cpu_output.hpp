@@ -1,9 +1,12 @@
 // Output buffers and the store rule shared by the CPU implementations.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/output_view.hpp"
@@ -51,12 +54,25 @@ class HostOutput {
     return {type_, f32_.data(), f32_.size()};
   }
   OutputType type() const { return type_; }
+  // Rungs that write whole vectors may write around the caches (non-temporal stores), which spares
+  // the read of each output line before it is written, but sends every line to memory: worth it
+  // only when the output does not fit the last-level cache anyway (a repeated measurement of a
+  // smaller image finds its output still cached).
+  // `mode`: "auto" (only outputs larger than the last-level cache), "always" or "never".
+  void set_streaming(const std::string& mode) {
+    const long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    const size_t bytes = type_ == OutputType::u8 ? u8_.size() : f32_.size() * sizeof(float);
+    streaming_ = mode == "always" ||
+                 (mode == "auto" && bytes > static_cast<size_t>(cache > 0 ? cache : 32L << 20));
+  }
+  bool streaming() const { return streaming_; }
   // For rungs that write whole vectors in place.
   std::uint8_t* u8_data() { return u8_.data(); }
   float* f32_data() { return f32_.data(); }
 
  private:
   OutputType type_;
+  bool streaming_ = false;
   std::vector<std::uint8_t> u8_;
   std::vector<float> f32_;
 };

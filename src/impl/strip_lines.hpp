@@ -30,6 +30,34 @@ inline RowRange strip_of(int index, int count, int height) {
 // How many strips `threads` threads share (handed out one at a time, so a thread whose core is
 // busy with something else takes fewer): one for one thread, otherwise up to four per thread, but
 // no strip lower than 8K rows, since each re-reads K - 1 rows of its neighbours.
+// The axes of the ring-buffer rungs.
+inline std::vector<AxisSpec> strip_axes() {
+  return {
+      {"threads",
+       AxisKind::integer,
+       "OpenMP threads; strips of rows are handed out one at a time",
+       1,
+       {},
+       1,
+       1024},
+      {"tile",
+       AxisKind::integer,
+       "pixels per column tile (0: as wide as the ring fits L2)",
+       0,
+       {},
+       0,
+       1 << 20},
+      {"stream",
+       AxisKind::choice,
+       "output written around the caches: auto (when larger than the last-level cache), always, "
+       "never",
+       "auto",
+       {"auto", "always", "never"},
+       0,
+       0},
+  };
+}
+
 inline int strip_count(int threads, int height, int k) {
   if (threads <= 1) return 1;
   return std::max(1, std::min({threads * 4, std::max(threads, height / (8 * k)), height}));
@@ -104,13 +132,14 @@ __attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t in
                                                       const lanes::Floats* sums, int count) {
   constexpr int kValues = Vectors * lanes::kWidth;
   if (count == kValues) {
-    // The output is written once and not read back by the rung: stream it past the caches.
+    // Written once and not read back by the rung: streamed past the caches when it is too large
+    // to stay in them anyway (HostOutput::set_streaming).
     if (out.type() == OutputType::u8)
       for (int b = 0; b < Vectors; ++b)
-        lanes::store_u8(out.u8_data() + index + b * lanes::kWidth, sums[b], true);
+        lanes::store_u8(out.u8_data() + index + b * lanes::kWidth, sums[b], out.streaming());
     else
       for (int b = 0; b < Vectors; ++b)
-        lanes::store(out.f32_data() + index + b * lanes::kWidth, sums[b], true);
+        lanes::store(out.f32_data() + index + b * lanes::kWidth, sums[b], out.streaming());
     return;
   }
   alignas(64) float values[kValues];
