@@ -155,11 +155,29 @@ inline void multiply_add(typename P::Vec (&acc)[P::kBlockVectors], typename P::W
 }
 
 // line[i] = sum over k of w[k] * source[i + k * step], for i < count (a multiple of the block).
+// Two blocks at a time where the line has them: 2 * kBlockVectors independent sums keep both
+// multiply-add pipes busy through the latency of each.
 template <class P>
 void row_pass(const typename P::Value* source, int step, const typename P::Weight* w, int taps,
               int row_shift, typename P::Value* line, int count) {
   constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
-  for (int i = 0; i < count; i += kBlockValues) {
+  int i = 0;
+  for (; i + 2 * kBlockValues <= count; i += 2 * kBlockValues) {
+    typename P::Vec acc[P::kBlockVectors] = {}, acc2[P::kBlockVectors] = {}, x[P::kBlockVectors],
+                    x2[P::kBlockVectors];
+    for (int k = 0; k < taps; ++k) {
+      load_block<P>(source + i + k * step, x);
+      load_block<P>(source + i + kBlockValues + k * step, x2);
+      multiply_add<P>(acc, w[k], x);
+      multiply_add<P>(acc2, w[k], x2);
+    }
+#pragma GCC unroll 4
+    for (int b = 0; b < P::kBlockVectors; ++b) {
+      P::store(line + i + b * P::kWidth, P::finish_row(acc[b], row_shift));
+      P::store(line + i + kBlockValues + b * P::kWidth, P::finish_row(acc2[b], row_shift));
+    }
+  }
+  for (; i < count; i += kBlockValues) {
     typename P::Vec acc[P::kBlockVectors] = {}, x[P::kBlockVectors];
     for (int k = 0; k < taps; ++k) {
       load_block<P>(source + i + k * step, x);
