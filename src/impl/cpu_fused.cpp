@@ -328,6 +328,9 @@ class FusedPoint : public PreparedPoint {
       size_t row_index[kRowsPerSweep];
       for (int p = 0; p < rows; ++p)
         row_index[p] = (static_cast<size_t>(y + p) * in.width + tile.begin) * c;
+      // The output rows of the next sweep: fetched now, their stores do not wait for them.
+      for (int p = y + kRowsPerSweep; p < std::min(y + 2 * kRowsPerSweep, strip.end); ++p)
+        prefetch_output(out_, (static_cast<size_t>(p) * in.width + tile.begin) * c, values);
       kSweeps[rows - 1](lines, column_w, k, values, shift, out_, row_index);
     }
   }

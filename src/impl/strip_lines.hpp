@@ -158,4 +158,15 @@ inline void prefetch_row_segment(const Image& in, int y, int first, int count) {
     __builtin_prefetch(row + i);
 }
 
+// Asks the cache for `count` output values from value `index` on, for writing (one request per
+// cache line), so the stores of the next sweep find their lines. Not when the output is streamed.
+inline void prefetch_output(const HostOutput& out, size_t index, int count) {
+  if (out.streaming()) return;
+  const bool u8 = out.type() == OutputType::u8;
+  const char* first = u8 ? reinterpret_cast<const char*>(out.view().u8() + index)
+                         : reinterpret_cast<const char*>(out.view().f32() + index);
+  const size_t bytes = static_cast<size_t>(count) * (u8 ? 1 : sizeof(float));
+  for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(first + b, 1);
+}
+
 }  // namespace convlab
