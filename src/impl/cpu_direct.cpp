@@ -117,11 +117,9 @@ class DirectPoint : public PreparedPoint {
     tiles_ = column_tiles(
         in.width,
         tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
-    int widest = 0;
-    for (const ColumnTile& t : tiles_) widest = std::max(widest, t.end - t.begin);
     // A line holds the tile plus r pixels each side, and reads run up to 64 values past the tile.
-    stride_ =
-        lanes::round_up(widest * in.channels, kBlockValues) + (k - 1) * in.channels + kBlockValues;
+    stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, kBlockValues) +
+              (k - 1) * in.channels + kBlockValues;
     scratch_.resize(threads_);
     for (Scratch& s : scratch_) {
       s.ring = lanes::AlignedFloats(static_cast<size_t>(ring_lines_) * stride_);
@@ -130,25 +128,14 @@ class DirectPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
-    const int height = problem_.input.height;
-    const int strips = strip_count(threads_, height, problem_.filter.size);
-#pragma omp parallel num_threads(threads_)
-    {
-      Scratch& scratch = scratch_[omp_get_thread_num()];
-      // Strips write disjoint rows of the output.
-#pragma omp for schedule(dynamic, 1)
-      for (int i = 0; i < strips; ++i) {
-        const RowRange strip = strip_of(i, strips, height);
-        for (const ColumnTile& tile : tiles_) filter_tile(strip, tile, scratch);
-      }
-      lanes::stream_fence();
-    }
+    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+                   [this](RowRange strip, ColumnTile tile, int thread) {
+                     filter_tile(strip, tile, scratch_[thread]);
+                   });
     return std::nullopt;
   }
 
-  OutputView output() const override {
-    return out_.view();
-  }
+  OutputView output() const override { return out_.view(); }
 
  private:
   void filter_tile(RowRange strip, ColumnTile tile, Scratch& s) {

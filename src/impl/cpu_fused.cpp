@@ -244,9 +244,7 @@ class FusedPoint : public PreparedPoint {
     tiles_ = column_tiles(
         in.width,
         tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
-    int widest = 0;
-    for (const ColumnTile& t : tiles_) widest = std::max(widest, t.end - t.begin);
-    stride_ = lanes::round_up(widest * in.channels, block_values);
+    stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, block_values);
     const size_t segment = static_cast<size_t>(stride_) + (k - 1) * in.channels + block_values;
     auto floats_for = [&](size_t values) { return (values * value_bytes + 3) / 4; };
     scratch_.resize(threads_);
@@ -259,32 +257,21 @@ class FusedPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
-    const int height = problem_.input.height;
-    const int strips = strip_count(threads_, height, problem_.filter.size);
-#pragma omp parallel num_threads(threads_)
-    {
-      Scratch& scratch = scratch_[omp_get_thread_num()];
-      // Strips write disjoint rows of the output.
-#pragma omp for schedule(dynamic, 1)
-      for (int i = 0; i < strips; ++i) {
-        const RowRange strip = strip_of(i, strips, height);
-        for (const ColumnTile& tile : tiles_) {
-          if (integer_)
-            filter_tile<WordPath>(strip, tile, scratch, integer_->row.data(),
-                                  integer_->column.data(), integer_->row_shift, integer_->shift);
-          else
-            filter_tile<FloatPath>(strip, tile, scratch, problem_.filter.row.data(),
-                                   problem_.filter.column.data(), 0, 0);
-        }
-      }
-      lanes::stream_fence();
-    }
+    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+                   [this](RowRange strip, ColumnTile tile, int thread) {
+                     Scratch& scratch = scratch_[thread];
+                     if (integer_)
+                       filter_tile<WordPath>(strip, tile, scratch, integer_->row.data(),
+                                             integer_->column.data(), integer_->row_shift,
+                                             integer_->shift);
+                     else
+                       filter_tile<FloatPath>(strip, tile, scratch, problem_.filter.row.data(),
+                                              problem_.filter.column.data(), 0, 0);
+                   });
     return std::nullopt;
   }
 
-  OutputView output() const override {
-    return out_.view();
-  }
+  OutputView output() const override { return out_.view(); }
 
  private:
   template <class P>
@@ -357,10 +344,7 @@ Implementation make_cpu_fused_implementation() {
   impl.factored = true;
   impl.axes = strip_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
-    if (!problem.filter.separable)
-      return std::optional<std::string>("kernel '" + problem.filter.name +
-                                        "' is not separable (rank > 1)");
-    return std::optional<std::string>();
+    return unless_separable(problem);
   };
   impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {
     return std::unique_ptr<PreparedPoint>(new FusedPoint(problem, params));

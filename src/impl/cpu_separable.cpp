@@ -79,10 +79,7 @@ Implementation make_cpu_separable_implementation() {
   impl.factored = true;
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
-    if (!problem.filter.separable)
-      return std::optional<std::string>("kernel '" + problem.filter.name +
-                                        "' is not separable (rank > 1)");
-    return std::optional<std::string>();
+    return unless_separable(problem);
   };
   impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {
     return std::unique_ptr<PreparedPoint>(new SeparablePoint(problem, params));

@@ -75,6 +75,12 @@ struct ParamsProblem {
   std::string message;
 };
 
+// The skip reason of implementations that need a rank-1 kernel, or nullopt when it is one.
+inline std::optional<std::string> unless_separable(const Problem& problem) {
+  if (problem.filter.separable) return std::nullopt;
+  return "kernel '" + problem.filter.name + "' is not separable (rank > 1)";
+}
+
 struct Implementation {
   std::string name;
   std::string family;  // "cpu" or "cuda"

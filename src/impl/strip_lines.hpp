@@ -4,6 +4,8 @@
 // contiguous, branch-free vector load. Nothing image-sized is allocated besides the output.
 #pragma once
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -145,6 +147,31 @@ __attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t in
   alignas(64) float values[kValues];
   for (int b = 0; b < Vectors; ++b) lanes::store(values + b * lanes::kWidth, sums[b]);
   out.store_row(index, values, count);
+}
+
+// Runs filter(strip, tile, thread) for every column tile of every strip, the strips handed out one
+// at a time to `threads` OpenMP threads (strip_count); `thread` indexes per-thread scratch. Strips
+// write disjoint rows of the output.
+template <class FilterTile>
+void for_each_strip(int threads, int height, int k, const std::vector<ColumnTile>& tiles,
+                    FilterTile filter) {
+  const int strips = strip_count(threads, height, k);
+#pragma omp parallel num_threads(threads)
+  {
+    const int thread = omp_get_thread_num();
+#pragma omp for schedule(dynamic, 1)
+    for (int i = 0; i < strips; ++i) {
+      const RowRange strip = strip_of(i, strips, height);
+      for (const ColumnTile& tile : tiles) filter(strip, tile, thread);
+    }
+    lanes::stream_fence();
+  }
+}
+
+inline int widest_tile(const std::vector<ColumnTile>& tiles) {
+  int widest = 0;
+  for (const ColumnTile& t : tiles) widest = std::max(widest, t.end - t.begin);
+  return widest;
 }
 
 // Asks the cache for pixels [first, first + count) of input row y (clamped to the image) ahead of

@@ -18,8 +18,7 @@ std::optional<std::string> semantic_unsupported(Function function, const Problem
   if (problem.border == Border::wrap)
     return std::string("OpenCV's filters do not support the wrap border");
   const Filter& filter = problem.filter;
-  if (function == Function::sepfilter2d && !filter.separable)
-    return "kernel '" + filter.name + "' is not separable (rank > 1)";
+  if (function == Function::sepfilter2d && !filter.separable) return unless_separable(problem);
   if (function == Function::gaussianblur && filter.type != "gaussian")
     return "kernel '" + filter.name + "' is not a Gaussian (GaussianBlur makes only those)";
   return std::nullopt;
