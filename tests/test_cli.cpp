@@ -155,7 +155,8 @@ TEST_F(Cli, ExportFormatsGiveOneFlatRowPerRecord) {
   EXPECT_EQ(std::stod(column("median_ms")), records[0]["timing"]["stats"]["median"].get<double>());
   EXPECT_EQ(std::stod(column("speedup")), records[0]["derived"]["speedup"].get<double>());
   EXPECT_EQ(column("verdict"), "ok");
-  for (const char* name : {"params.threads", "kernel.sigma", "cv", "mpix_per_s", "max_abs_error"})
+  for (const char* name :
+       {"params.threads", "kernel.opencv_default", "cv", "mpix_per_s", "max_abs_error"})
     column(name);
 
   const auto tsv = run("export outputs/small --format tsv --out points.tsv");

@@ -142,7 +142,7 @@ Matrix build_matrix(const FilterRequest& request, nlohmann::json& parameters,
   if (type == "gaussian") {
     // No sigma: exactly what OpenCV users get by default. An explicit sigma: the formula.
     if (!request.sigma) {
-      parameters["weights"] = "getGaussianKernel(K, 0)";
+      parameters["opencv_default"] = true;  // the weights of cv::getGaussianKernel(K, 0)
       if (size > kOpencvGaussianTableMax) parameters["default_sigma"] = default_sigma(size);
       factor = opencv_default_gaussian(size);
     } else {
