@@ -145,6 +145,16 @@ TEST_F(EndToEnd, ResultsFileHasEveryDocumentedField) {
   EXPECT_FALSE(fs::exists(dir_ / "outputs/tiny/results.json.tmp"));
 }
 
+// A commit handed in names the measured source even where the tree's own .git is stale.
+TEST_F(EndToEnd, HandedInCommitWinsOverTheTreesGit) {
+  const auto result =
+      testing::run_shell("CONVLAB_SOURCE_COMMIT=0123abcd \"$CONVLAB\" run tiny.yaml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const json git = results()["run"]["git"];
+  EXPECT_EQ(git["commit"], "0123abcd");
+  EXPECT_EQ(git["source"], "CONVLAB_SOURCE_COMMIT");
+}
+
 TEST_F(EndToEnd, InterruptedRunResumesAndKeepsEarlierRecords) {
   auto first = testing::run_convlab("run tiny.yaml --max-points 5", dir_);
   ASSERT_EQ(first.exit_code, 0) << first.output;

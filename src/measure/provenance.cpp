@@ -119,15 +119,14 @@ nlohmann::json build_facts() {
 }
 
 nlohmann::json git_facts() {
+  // A commit handed in wins over the tree's own .git: a copy of the tree on another machine may
+  // carry no .git, or a stale one that names an older commit.
+  const char* handed = std::getenv("CONVLAB_SOURCE_COMMIT");
+  if (handed != nullptr && *handed != '\0')
+    return {{"commit", handed}, {"dirty", nullptr}, {"source", "CONVLAB_SOURCE_COMMIT"}};
   const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
   const auto commit = command_output(git + "rev-parse HEAD");
-  if (!commit) {
-    // A copy of the tree without .git (a remote machine): the commit may be handed in.
-    const char* handed = std::getenv("CONVLAB_SOURCE_COMMIT");
-    if (handed != nullptr && *handed != '\0')
-      return {{"commit", handed}, {"dirty", nullptr}, {"source", "CONVLAB_SOURCE_COMMIT"}};
-    return {{"commit", nullptr}, {"dirty", nullptr}};
-  }
+  if (!commit) return {{"commit", nullptr}, {"dirty", nullptr}};
   const auto status = command_output(git + "status --porcelain --untracked-files=no");
   return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
 }
