@@ -127,7 +127,9 @@ nlohmann::json git_facts() {
   const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
   const auto commit = command_output(git + "rev-parse HEAD");
   if (!commit) return {{"commit", nullptr}, {"dirty", nullptr}};
-  const auto status = command_output(git + "status --porcelain --untracked-files=no");
+  // Results under outputs/ are what runs write, not source: they do not make the tree dirty.
+  const auto status =
+      command_output(git + "status --porcelain --untracked-files=no -- . ':(exclude)outputs'");
   return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
 }
 
