@@ -13,8 +13,9 @@
 // - Kernel size known at compile time for K = 3, 5, 7, 9, 11: the tap loops unroll completely and
 //   each weight is a broadcast operand of its multiply-add; other sizes take the same loop with K
 //   at run time.
-// - Parallel: horizontal strips (up to four per thread, strip_count) handed out one at a time; a
-//   strip converts the r rows above and below it that its neighbours convert too.
+// - Parallel: horizontal strips (up to four per thread, strip_count), each (strip, column tile)
+//   pair handed out one at a time (for_each_strip); a strip converts the r rows above and below
+//   it that its neighbours convert too.
 // Sums are float with the taps in the naive loops' order (ky, then kx), so results are those of
 // cpu_rows up to the order of float additions.
 #include <omp.h>

@@ -21,9 +21,10 @@
 //   sum fits 16 bits and the output is bit-identical to the correctly rounded reference; for
 //   K = 7 and 9 the row sums are rounded by a few bits first, which moves an output by at most
 //   0.125 and 0.5 levels (integer_weights), within the u8 tolerance.
-// - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count) handed
-//   out one at a time, so a thread whose core is busy elsewhere takes fewer; a strip filters r
-//   rows above and below itself that its neighbours also filter (2r / strip height).
+// - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count), and
+//   every (strip, column tile) pair is handed out one at a time (for_each_strip), so a thread
+//   whose core runs slower under load takes fewer; a strip filters r rows above and below itself
+//   that its neighbours also filter (2r / strip height).
 // Float sums run in tap order (row pass kx, then column pass ky) and round half up at the end:
 // within the u8 tolerance of the double reference (values_not_exact counts the differences).
 #include <omp.h>

@@ -149,20 +149,23 @@ __attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t in
   out.store_row(index, values, count);
 }
 
-// Runs filter(strip, tile, thread) for every column tile of every strip, the strips handed out one
-// at a time to `threads` OpenMP threads (strip_count); `thread` indexes per-thread scratch. Strips
-// write disjoint rows of the output.
+// Runs filter(strip, tile, thread) for every column tile of every strip. Each (strip, tile) pair
+// is one unit of work, handed out one at a time to `threads` OpenMP threads: with several tiles
+// per row that is many more units than strips (strip_count) at no extra halo, so a core that runs
+// slower under load (a shared physical core, a lower clock) simply takes fewer units and the team
+// finishes together. `thread` indexes per-thread scratch; units write disjoint output pixels.
 template <class FilterTile>
 void for_each_strip(int threads, int height, int k, const std::vector<ColumnTile>& tiles,
                     FilterTile filter) {
   const int strips = strip_count(threads, height, k);
+  const int units = strips * static_cast<int>(tiles.size());
 #pragma omp parallel num_threads(threads)
   {
     const int thread = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 1)
-    for (int i = 0; i < strips; ++i) {
-      const RowRange strip = strip_of(i, strips, height);
-      for (const ColumnTile& tile : tiles) filter(strip, tile, thread);
+    for (int i = 0; i < units; ++i) {
+      const int t = i % static_cast<int>(tiles.size());
+      filter(strip_of(i / static_cast<int>(tiles.size()), strips, height), tiles[t], thread);
     }
     lanes::stream_fence();
   }
