@@ -7,7 +7,6 @@
 #include <numeric>
 #include <set>
 
-#include "impl/registry.hpp"
 #include "plan/point_filter.hpp"
 #include "report/record_fields.hpp"
 #include "results/machine.hpp"
@@ -328,15 +327,6 @@ std::string param_words(const std::string& axis, const FieldValue& value) {
   return field_value_words("params." + axis, value);
 }
 
-bool is_default_param(const std::string& implementation, const std::string& axis,
-                      const json& value) {
-  const Implementation* known = find_implementation(implementation);
-  if (known == nullptr) return false;
-  for (const auto& spec : known->axes)
-    if (spec.name == axis) return !spec.default_value.is_null() && spec.default_value == value;
-  return false;
-}
-
 // Per implementation, the parameter axes whose value differs between the points.
 std::map<std::string, std::set<std::string>> varying_params(const std::vector<const json*>& points) {
   std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
@@ -370,7 +360,6 @@ std::string configuration_label(const json& record,
     if (std::find(order.begin(), order.end(), it.key()) == order.end()) order.push_back(it.key());
   for (const auto& axis : order) {
     if (!axes->second.count(axis) || !params->contains(axis)) continue;
-    if (is_default_param(implementation->text, axis, (*params)[axis])) continue;
     if (const auto value = field_value(record, "params." + axis))
       label += ", " + param_words(axis, *value);
   }
@@ -392,11 +381,6 @@ std::string concise_label(const std::vector<std::string>& fields, const json& re
       continue;
     } else if (field.rfind("params.", 0) == 0 && field.find('.', 7) == std::string::npos) {
       const std::string axis = field.substr(7);
-      const json* raw = record.contains("params") ? &record["params"] : nullptr;
-      if (implementation && raw && raw->contains(axis) &&
-          is_default_param(implementation->text, axis, (*raw)[axis]) &&
-          fields.size() > 1)
-        continue;
       words = param_words(axis, *value);
     } else {
       words = field_value_words(field, *value);
