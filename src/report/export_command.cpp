@@ -25,6 +25,7 @@
 #include "report/report_outline.hpp"
 #include "report/report_summary.hpp"
 #include "report/results_document.hpp"
+#include "images/image_source.hpp"
 #include "results/gallery.hpp"
 
 namespace convlab {
@@ -262,15 +263,33 @@ void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>&
   fs::remove(paths.out / "config.yaml");  // written by earlier versions
 }
 
-std::vector<GalleryImage> gallery_images(const ResultsDocument& results) {
+// A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
+// or older than the PNG; the PNG itself when it cannot be read (the report then shows it as is).
+std::string print_picture(const fs::path& png, const fs::path& out) {
+  const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
+  if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
+    return jpeg.generic_string();
+  try {
+    const Image image = load_image_file(png.string(), 3);
+    fs::create_directories(jpeg.parent_path());
+    if (write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(),
+                   88))
+      return jpeg.generic_string();
+  } catch (const ImageFileError& error) {
+    std::cerr << "convlab export: " << error.what() << "; the gallery shows the PNG\n";
+  }
+  return png.generic_string();
+}
+
+std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const fs::path& out) {
   std::vector<GalleryImage> images;
   const json& content = results.content;
   if (!content.contains("gallery") || !content["gallery"].is_array()) return images;
+  const fs::path directory(results.directory);
   for (const auto& item : content["gallery"])
-    images.push_back(
-        {item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
-         (fs::path(results.directory) / item.value("input", "")).generic_string(),
-         (fs::path(results.directory) / gallery_display_path(item)).generic_string()});
+    images.push_back({item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
+                      print_picture(directory / item.value("input", ""), out),
+                      print_picture(directory / gallery_display_path(item), out)});
   return images;
 }
 
@@ -341,7 +360,7 @@ int export_experiment(const ExportOptions& options) {
   }
   write_if_changed(paths.out / "values.tex", values_latex(name, values));
 
-  section.gallery = gallery_images(results);
+  section.gallery = gallery_images(results, paths.out);
   write_if_changed(paths.out / "section.tex", section_latex(section));
   if (section.gallery.empty())
     fs::remove(paths.out / "gallery.tex");

@@ -223,8 +223,19 @@ std::string gallery_latex(const ExperimentSection& s) {
 
 namespace {
 
+// One row per host: its CPU-only and GPU runs share it.
 std::string machine_row_key(const Provenance& p) {
-  return p.hostname + "|" + p.cpu + "|" + p.gpu + "|" + p.compiler;
+  return p.hostname + "|" + p.cpu + "|" + p.memory;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
 }
 
 void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts) {
@@ -232,6 +243,8 @@ void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts
     Provenance run;
     std::vector<std::string> commits;
     std::vector<std::string> experiments;
+    std::vector<std::string> gpus;
+    std::vector<std::string> compilers;
   };
   std::vector<Row> rows;
   for (const auto& part : parts)
@@ -240,7 +253,13 @@ void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts
         auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) {
           return machine_row_key(row.run) == machine_row_key(run);
         });
-        if (it == rows.end()) it = rows.insert(rows.end(), Row{run, {}, {}});
+        if (it == rows.end()) it = rows.insert(rows.end(), Row{run, {}, {}, {}, {}});
+        if (run.gpu != "none used")
+          add_unique(it->gpus, latex_text(run.gpu) +
+                                   (run.clocks.empty() ? "" : "; " + latex_text(run.clocks)) +
+                                   (run.driver.empty() ? "" : "; driver/runtime " +
+                                                                  latex_text(run.driver)));
+        add_unique(it->compilers, latex_text(run.compiler));
         const std::string commit = run.commit_known ? run.commit.substr(0, 7) : "unknown";
         if (std::find(it->commits.begin(), it->commits.end(), commit) == it->commits.end())
           it->commits.push_back(commit);
@@ -248,7 +267,7 @@ void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts
             it->experiments.end())
           it->experiments.push_back(experiment.name);
       }
-  out << "\\begin{table}[h]\n\\centering\\scriptsize\n\\caption{Machines that produced the "
+  out << "\\begin{center}\\scriptsize\n\\captionof{table}{Machines that produced the "
          "results, one row each}\\label{tab:machines}\n";
   out << "\\begin{tabularx}{\\linewidth}{@{}>{\\raggedright}p{3.1cm}>{\\raggedright}p{3.4cm}"
          ">{\\raggedright}p{2.5cm}>{\\raggedright}p{1.7cm}>{\\raggedright\\arraybackslash}X@{}}\n"
@@ -264,12 +283,11 @@ void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts
       sections += (sections.empty() ? "" : ", ") + ("\\ref{exp:" + label_name(name) + "}");
     const Provenance& p = row.run;
     out << latex_text(p.cpu) << (p.memory.empty() ? "" : ", " + latex_text(p.memory)) << " & "
-        << (p.gpu == "none used" ? std::string("none (CPU only)") : latex_text(p.gpu))
-        << (p.clocks.empty() ? "" : "; " + latex_text(p.clocks))
-        << (p.driver.empty() ? "" : "; " + latex_text(p.driver)) << " & "
-        << latex_text(p.compiler) << " & " << commits << " & " << sections << "\\\\\n";
+        << (row.gpus.empty() ? std::string("none (CPU only)") : joined(row.gpus, "\\newline "))
+        << " & " << joined(row.compilers, "\\newline ") << " & " << commits << " & " << sections
+        << "\\\\\n";
   }
-  out << "\\bottomrule\n\\end{tabularx}\n\\end{table}\n";
+  out << "\\bottomrule\n\\end{tabularx}\n\\end{center}\n";
 }
 
 void write_verification_table(std::ostringstream& out, const std::vector<IndexPart>& parts) {
@@ -322,11 +340,11 @@ std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& p
     out << "\\input{" << path_argument(front.summary_values_path) << "}\n";
   if (!front.summary_path.empty()) out << "\\input{" << path_argument(front.summary_path) << "}\n";
   for (size_t i = 0; i < front.figures.size(); ++i) {
-    out << "\\begin{figure}[h]\n\\centering\n";
-    out << "\\includegraphics[width=\\linewidth,height=0.45\\textheight,keepaspectratio]{"
+    out << "\\begin{center}\n";
+    out << "\\includegraphics[width=\\linewidth,height=0.42\\textheight,keepaspectratio]{"
         << path_argument(front.figures[i].pdf_path) << "}\n";
-    out << "\\caption{" << latex_text(front.figures[i].caption) << "}\\label{fig:summary-" << i + 1
-        << "}\n\\end{figure}\n";
+    out << "\\captionof{figure}{" << latex_text(front.figures[i].caption) << "}\\label{fig:summary-"
+        << i + 1 << "}\n\\end{center}\n";
   }
   write_machines(out, parts);
   out << "\\FloatBarrier\n{\\small\\tableofcontents}\n";
