@@ -13,10 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kFigureKeys = {
-    "name",  "title", "type",       "x",       "y",       "value",  "series",
-    "panel", "where", "error_bars", "x_label", "y_label", "reduce", "log",
-    "overlay"};
+const std::vector<std::string> kFigureKeys = {"name",    "title",   "type",   "x",     "y",
+                                              "value",   "series",  "panel",  "where", "error_bars",
+                                              "x_label", "y_label", "reduce", "log",   "overlay"};
 const std::vector<std::string> kTableKeys = {"name",  "title", "rows",   "columns",
                                              "value", "where", "digits", "reduce"};
 
@@ -274,9 +273,10 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
     if (!node["from"]) where.fail(node, "missing key 'from' (the experiments it draws)");
     figure.from = field_free_names(node["from"], where.child("from"));
   }
-  figure.title = node["title"]
-                     ? scalar(node["title"], where.child("title"))
-                     : default_title(figure.type->rules.value ? figure.value : figure.y[0], figure.x);
+  figure.title =
+      node["title"]
+          ? scalar(node["title"], where.child("title"))
+          : default_title(figure.type->rules.value ? figure.value : figure.y[0], figure.x);
   return figure;
 }
 

@@ -328,7 +328,8 @@ std::string param_words(const std::string& axis, const FieldValue& value) {
 }
 
 // Per implementation, the parameter axes whose value differs between the points.
-std::map<std::string, std::set<std::string>> varying_params(const std::vector<const json*>& points) {
+std::map<std::string, std::set<std::string>> varying_params(
+    const std::vector<const json*>& points) {
   std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
   for (const json* record : points) {
     const auto implementation = field_value(*record, "implementation");
@@ -431,8 +432,7 @@ void unify_rows(std::vector<FigurePanel>& panels) {
     Grid unified;
     unified.rows = rows;
     unified.columns = panel.grid.columns;
-    unified.cells.assign(rows.size(),
-                         std::vector<std::optional<Cell>>(panel.grid.columns.size()));
+    unified.cells.assign(rows.size(), std::vector<std::optional<Cell>>(panel.grid.columns.size()));
     for (size_t r = 0; r < panel.grid.rows.size(); ++r)
       for (size_t u = 0; u < rows.size(); ++u)
         if (rows[u].key == panel.grid.rows[r].key) unified.cells[u] = panel.grid.cells[r];
@@ -476,14 +476,12 @@ std::optional<double> reduce_values(const std::vector<double>& values, CellReduc
   if (values.empty()) return std::nullopt;
   if (reduce == CellReduce::max) return *std::max_element(values.begin(), values.end());
   if (reduce == CellReduce::mean)
-    return std::accumulate(values.begin(), values.end(), 0.0) /
-           static_cast<double>(values.size());
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   return *std::min_element(values.begin(), values.end());
 }
 
 OverlayLine overlay_line(const OverlayDeclaration& overlay, const std::vector<const json*>& records,
-                         const std::string& x_field, const Grid& grid,
-                         const std::string& context) {
+                         const std::string& x_field, const Grid& grid, const std::string& context) {
   OverlayLine line{overlay.label, {}, false};
   const auto selected = filter_points(records, overlay.where, context + ": overlay");
   for (const auto& column : grid.columns) {
@@ -587,10 +585,9 @@ FigureData extract_figure(const FigureDeclaration& declared,
   if (declaration.type->rules.numeric_x && is_image_size(declaration.x)) place_image_sizes(data);
   if (declaration.type->rules.overlays) add_overlays(data, all_points, panel_points, context);
 
-  data.x_label = !declaration.x_label.empty() ? declaration.x_label
-                 : data.numeric_x && is_image_size(declaration.x)
-                     ? "Image size [Mpixel]"
-                     : field_axis_label(declaration.x);
+  data.x_label = !declaration.x_label.empty()                     ? declaration.x_label
+                 : data.numeric_x && is_image_size(declaration.x) ? "Image size [Mpixel]"
+                                                                  : field_axis_label(declaration.x);
   data.y_label = declaration.y_label.empty() ? default_y_label(declaration) : declaration.y_label;
   if (declaration.type->rules.value) data.value_label = field_axis_label(declaration.value);
   return data;

@@ -85,8 +85,8 @@ struct FigurePanel {
 struct FigureData {
   FigureDeclaration declaration;
   std::vector<FigurePanel> panels;  // every panel has the same rows, so one legend serves all
-  bool numeric_x = false;  // x positions are the values themselves, not category indices
-  bool log_x = false;      // as declared; image sizes always lie on a logarithmic axis
+  bool numeric_x = false;           // x positions are the values themselves, not category indices
+  bool log_x = false;               // as declared; image sizes always lie on a logarithmic axis
   bool log_y = false;
   std::string x_label;
   std::string y_label;

@@ -62,8 +62,8 @@ std::string no_legend_entry(const FigureData&, size_t) {
 }  // namespace
 
 const FigureTypeDescriptor& heatmap_figure_type() {
-  static const FigureTypeDescriptor type{"heatmap",    {},          heatmap_rules(),
-                                         heatmap_grid, heatmap_tsv, plot_heatmap_panel,
+  static const FigureTypeDescriptor type{"heatmap",      {},          heatmap_rules(),
+                                         heatmap_grid,   heatmap_tsv, plot_heatmap_panel,
                                          no_legend_entry};
   return type;
 }

@@ -8,8 +8,8 @@
 namespace convlab {
 namespace {
 
-Grid line_grid(const FigureDeclaration& declaration, const std::vector<const nlohmann::json*>& records,
-               const std::string& context) {
+Grid line_grid(const FigureDeclaration& declaration,
+               const std::vector<const nlohmann::json*>& records, const std::string& context) {
   return value_grid(records, declaration.series, declaration.y, {declaration.x},
                     declaration.error_bars, declaration.reduce, context);
 }
@@ -44,7 +44,8 @@ void plot_line_panel(PanelPlot& plot) {
     out << "set xtics rotate by 30 right\n";
   if (figure.numeric_x) {
     out << "set autoscale xfix\n";
-    out << (figure.log_x ? "set offsets 0, 0, 0, 0\n" : "set offsets graph 0.05, graph 0.05, 0, 0\n");
+    out << (figure.log_x ? "set offsets 0, 0, 0, 0\n"
+                         : "set offsets graph 0.05, graph 0.05, 0, 0\n");
     if (figure.log_x && !grid.columns.empty())
       out << "set xrange [" << format_exact(grid.columns.front().number / 1.25) << ":"
           << format_exact(grid.columns.back().number * 1.25) << "]\n";
@@ -79,17 +80,14 @@ std::string line_legend_entry(const FigureData& figure, size_t row) {
   // Error bars need data; the legend shows the line and its point.
   const size_t errors = style.find("yerrorlines");
   if (errors != std::string::npos) style.replace(errors, 11, "linespoints");
-  return "NaN " + style + " title " +
-         quoted(figure.panels.front().grid.rows[row].label);
+  return "NaN " + style + " title " + quoted(figure.panels.front().grid.rows[row].label);
 }
 
 }  // namespace
 
 const FigureTypeDescriptor& line_figure_type() {
-  static const FigureTypeDescriptor type{"line", {}, line_rules(),       line_grid,
-      series_panel_tsv,
-      plot_line_panel,
-      line_legend_entry};
+  static const FigureTypeDescriptor type{
+      "line", {}, line_rules(), line_grid, series_panel_tsv, plot_line_panel, line_legend_entry};
   return type;
 }
 

@@ -39,8 +39,8 @@ void plot_stacked_panel(PanelPlot& plot) {
 }  // namespace
 
 const FigureTypeDescriptor& stacked_figure_type() {
-  static const FigureTypeDescriptor type{"stacked",          {"stacked_bars"},  stacked_rules(),
-                                         stacked_grid,       series_panel_tsv, plot_stacked_panel,
+  static const FigureTypeDescriptor type{"stacked",       {"stacked_bars"}, stacked_rules(),
+                                         stacked_grid,    series_panel_tsv, plot_stacked_panel,
                                          bar_legend_entry};
   return type;
 }

@@ -17,14 +17,14 @@ struct Grid;
 
 // What a declaration of the type may and must say; parse_report_declarations enforces it.
 struct FigureTypeRules {
-  bool series = true;      // takes series: (one line or bar per value combination)
-  bool y_list = false;     // y may be a list: the parts of each bar
-  bool value = false;      // needs value: (the field shown as colour)
-  bool log_x = false;      // a logarithmic x axis
-  bool log_y = true;       // a logarithmic y axis
-  bool error_bars = false; // q1..q3 error bars
-  bool overlays = false;   // overlay: reference lines such as the hardware floor
-  bool numeric_x = false;  // x positions are the values themselves when every x is a number
+  bool series = true;       // takes series: (one line or bar per value combination)
+  bool y_list = false;      // y may be a list: the parts of each bar
+  bool value = false;       // needs value: (the field shown as colour)
+  bool log_x = false;       // a logarithmic x axis
+  bool log_y = true;        // a logarithmic y axis
+  bool error_bars = false;  // q1..q3 error bars
+  bool overlays = false;    // overlay: reference lines such as the hardware floor
+  bool numeric_x = false;   // x positions are the values themselves when every x is a number
 };
 
 // One panel being written into a gnuplot script.
@@ -32,8 +32,8 @@ struct PanelPlot {
   std::ostringstream& out;
   const FigureData& figure;
   size_t panel;
-  std::string data;     // the panel's data file, quoted for gnuplot
-  bool titled = true;   // false: the figure's one legend is drawn apart, lines carry no titles
+  std::string data;    // the panel's data file, quoted for gnuplot
+  bool titled = true;  // false: the figure's one legend is drawn apart, lines carry no titles
 };
 
 struct FigureTypeDescriptor {
@@ -42,8 +42,7 @@ struct FigureTypeDescriptor {
   FigureTypeRules rules;
   // The grid of one panel: rows (series, stack parts or y values) against the x values.
   Grid (*panel_grid)(const FigureDeclaration& declaration,
-                     const std::vector<const nlohmann::json*>& records,
-                     const std::string& context);
+                     const std::vector<const nlohmann::json*>& records, const std::string& context);
   // The panel's data file (a header row of column names, then data at full precision).
   std::string (*panel_tsv)(const FigureData& figure, size_t panel);
   // Axes, ranges and the plot command of one panel.

@@ -86,8 +86,8 @@ struct IndexPart {
 };
 
 struct IndexFront {
-  std::string summary_path;         // hand-written summary (report/summary.tex), may be empty
-  std::string summary_values_path;  // its \convlabvalueof values
+  std::string summary_path;            // hand-written summary (report/summary.tex), may be empty
+  std::string summary_values_path;     // its \convlabvalueof values
   std::vector<SectionFigure> figures;  // the ladder
 };
 

@@ -19,14 +19,22 @@ struct ImplementationStyle {
 // greys: the same in every figure.
 const std::map<std::string, ImplementationStyle>& implementation_styles() {
   static const std::map<std::string, ImplementationStyle> styles = {
-      {"sequential", {"#7F7F7F", 4}},         {"openmp", {"#56B4E9", 5}},
-      {"cpu_rows", {"#0072B2", 7}},           {"cpu_separable", {"#009E73", 9}},
-      {"cpu_fused", {"#00543C", 11}},         {"cpu_direct", {"#1F3A93", 13}},
-      {"opencv_filter2d", {"#000000", 6}},    {"opencv_sepfilter2d", {"#555555", 8}},
-      {"opencv_gaussianblur", {"#999999", 10}}, {"cuda_global", {"#E69F00", 5}},
-      {"cuda_constant", {"#B8860B", 13}},     {"cuda_shared", {"#D55E00", 7}},
-      {"cuda_separable", {"#CC79A7", 9}},     {"cuda_regblock", {"#882255", 11}},
-      {"cuda_fused", {"#7B2FBE", 15}},        {"cuda_tensor", {"#E41A1C", 3}},
+      {"sequential", {"#7F7F7F", 4}},
+      {"openmp", {"#56B4E9", 5}},
+      {"cpu_rows", {"#0072B2", 7}},
+      {"cpu_separable", {"#009E73", 9}},
+      {"cpu_fused", {"#00543C", 11}},
+      {"cpu_direct", {"#1F3A93", 13}},
+      {"opencv_filter2d", {"#000000", 6}},
+      {"opencv_sepfilter2d", {"#555555", 8}},
+      {"opencv_gaussianblur", {"#999999", 10}},
+      {"cuda_global", {"#E69F00", 5}},
+      {"cuda_constant", {"#B8860B", 13}},
+      {"cuda_shared", {"#D55E00", 7}},
+      {"cuda_separable", {"#CC79A7", 9}},
+      {"cuda_regblock", {"#882255", 11}},
+      {"cuda_fused", {"#7B2FBE", 15}},
+      {"cuda_tensor", {"#E41A1C", 3}},
       {"npp", {"#000000", 12}},
   };
   return styles;

@@ -75,9 +75,9 @@ void place_panel(std::ostringstream& out, const FigureLayout& layout, size_t p) 
   const double h = layout.panel_height_in / height;
   const size_t row = p / layout.columns;
   const size_t column = p % layout.columns;
-  const double y = (layout.legend_in + layout.panel_height_in *
-                                           static_cast<double>(layout.rows - 1 - row)) /
-                   height;
+  const double y =
+      (layout.legend_in + layout.panel_height_in * static_cast<double>(layout.rows - 1 - row)) /
+      height;
   out << "set size " << format_number(w, 4) << "," << format_number(h, 4) << "\n";
   out << "set origin " << format_number(w * static_cast<double>(column), 4) << ","
       << format_number(y, 4) << "\n";
@@ -103,8 +103,10 @@ void write_panel(std::ostringstream& out, const FigureData& figure, size_t p,
   const FigurePanel& panel = figure.panels[p];
   if (!panel.title.empty()) out << "set title " << quoted(panel.title) << "\n";
   out << "unset xtics; unset ytics; set xtics nomirror; set ytics nomirror\n";
-  out << "unset logscale\nset autoscale xy\nset grid lc rgb '#dddddd'\nset border 3 lc rgb '#444444'\n";
-  out << "set xlabel " << quoted(figure.x_label) << "\nset ylabel " << quoted(figure.y_label) << "\n";
+  out << "unset logscale\nset autoscale xy\nset grid lc rgb '#dddddd'\nset border 3 lc rgb "
+         "'#444444'\n";
+  out << "set xlabel " << quoted(figure.x_label) << "\nset ylabel " << quoted(figure.y_label)
+      << "\n";
   if (titled && panel.grid.rows.size() + panel.overlays.size() > 1)
     out << "set key below center horizontal Left reverse maxcols 3 spacing 1.1\n";
   else
@@ -168,7 +170,7 @@ std::string gnuplot_script(const FigureData& figure, const GnuplotOutputs& outpu
   out << "set border 3 lc rgb '#444444'\n";
   out << "set xlabel " << quoted(figure.x_label) << "\n";
   out << "set ylabel " << quoted(figure.y_label) << "\n";
-  if (!apart) out << "set title " << quoted(figure.declaration.title) << "\n";
+  // A single panel carries no title of its own: the report prints the caption below it.
   // Logarithmic axes: labelled tics at 1, 2 and 5 of every decade.
   out << "set format x '%g'; set format y '%g'\n";
   out << "set mxtics 10; set mytics 10\n";
