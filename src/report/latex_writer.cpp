@@ -165,7 +165,7 @@ std::string section_latex(const ExperimentSection& s) {
   out << "\\smallskip\n\\noindent\\textbf{What was measured.} " << latex_text(s.description)
       << "\n\n";
   for (size_t i = 0; i < s.figures.size(); ++i) {
-    out << "\\begin{figure}[tbp]\n\\centering\n";
+    out << "\\begin{figure}[htbp]\n\\centering\n";
     const char* height = s.figures[i].panels > 2 ? "0.5" : "0.33";
     out << "\\includegraphics[width=\\linewidth,height=" << height
         << "\\textheight,keepaspectratio]{" << path_argument(s.figures[i].pdf_path) << "}\n";
@@ -173,7 +173,7 @@ std::string section_latex(const ExperimentSection& s) {
         << i + 1 << "}\n\\end{figure}\n";
   }
   for (const auto& table : s.tables) {
-    out << "\\begin{table}[tbp]\n\\centering\\footnotesize\n\\caption{" << latex_text(table.caption)
+    out << "\\begin{table}[htbp]\n\\centering\\footnotesize\n\\caption{" << latex_text(table.caption)
         << "}\n";
     out << "\\input{" << path_argument(table.tex_path) << "}\n\\end{table}\n";
   }
