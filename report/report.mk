@@ -28,7 +28,7 @@ outputs/%/export/.stamp: outputs/%/results.json $$(wildcard configs/$$*.yaml) \
 	scripts/report/export-experiment.sh $(CONVLAB) outputs/$*
 	@touch $@
 
-report/report.pdf: $(REPORT_STAMPS) report/report.tex report/convlab-macros.tex \
+report/report.pdf: $(REPORT_STAMPS) report/report.tex report/convlab-macros.tex report/outline.yaml report/summary.tex \
                    scripts/report/build-report.sh
 	scripts/report/build-report.sh --no-export $(CONVLAB) $(REPORT_RESULTS_DIRS)
 

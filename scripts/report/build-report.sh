@@ -46,8 +46,21 @@ if [[ ${#results_dirs[@]} -eq 0 ]]; then
     'Run an experiment (\texttt{make experiment CONFIG=configs/...}) and build the report again.' \
     > report/generated/index.tex
 else
-  "$convlab" export --index report/generated/index.tex "${results_dirs[@]}"
+  index_args=(--index report/generated/index.tex)
+  [[ -e "$template_dir/outline.yaml" ]] && index_args+=(--outline "$template_dir/outline.yaml")
+  [[ -e "$template_dir/summary.tex" ]] && index_args+=(--summary "$template_dir/summary.tex")
+  "$convlab" export "${index_args[@]}" "${results_dirs[@]}"
+  "$script_dir/render-figures.sh" report/generated/export
 fi
+
+# The revision the PDF is built from, for its title page.
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || true)
+if [[ -z "$commit" ]]; then
+  commit="an unknown revision (not a git checkout)"
+elif [[ -n "$(git status --porcelain --untracked-files=no -- . ':!outputs' 2>/dev/null)" ]]; then
+  commit="$commit with uncommitted changes"
+fi
+printf '\\newcommand{\\convlabbuildcommit}{%s}\n' "$commit" > report/generated/build.tex
 
 # TEXINPUTS finds the template's macros; \input paths in the generated files are relative to here.
 export TEXINPUTS="$template_dir//:${TEXINPUTS:-}"

@@ -51,3 +51,12 @@ bool write_png(const std::string& path, int width, int height, int channels,
 }
 
 }  // namespace convlab
+
+namespace convlab {
+
+bool write_jpeg(const std::string& path, int width, int height, int channels,
+                const std::uint8_t* pixels, int quality) {
+  return stbi_write_jpg(path.c_str(), width, height, channels, pixels, quality) != 0;
+}
+
+}  // namespace convlab

@@ -44,6 +44,9 @@ void probe_image_file(const std::string& path, int* width, int* height);
 // Writes 8-bit interleaved pixels as PNG; false when the file cannot be written.
 bool write_png(const std::string& path, int width, int height, int channels,
                const std::uint8_t* pixels);
+// The same as baseline JPEG (quality 1..100), for pictures in print: a fraction of the PNG size.
+bool write_jpeg(const std::string& path, int width, int height, int channels,
+                const std::uint8_t* pixels, int quality);
 
 // Float images as PFM (Portable Float Map: "Pf" gray or "PF" RGB, then "width height", then -1.0
 // for little-endian 32-bit floats, rows stored bottom to top), which keeps every value exactly and

@@ -13,9 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kFigureKeys = {"name",       "title",   "type",    "x",     "y",
-                                              "value",      "series",  "panel",   "where", "log",
-                                              "error_bars", "x_label", "y_label", "reduce"};
+const std::vector<std::string> kFigureKeys = {"name",    "title",   "type",   "x",     "y",
+                                              "value",   "series",  "panel",  "where", "error_bars",
+                                              "x_label", "y_label", "reduce", "log",   "overlay"};
 const std::vector<std::string> kTableKeys = {"name",  "title", "rows",   "columns",
                                              "value", "where", "digits", "reduce"};
 
@@ -63,6 +63,15 @@ std::vector<std::string> field_names(const YAML::Node& node, const YamlLocation&
     fields.push_back(field_name(node, where));
   }
   return fields;
+}
+
+// A name or a list of names that are not record fields (experiment names).
+std::vector<std::string> field_free_names(const YAML::Node& node, const YamlLocation& where) {
+  std::vector<std::string> names;
+  if (!node.IsSequence()) return {scalar(node, where)};
+  if (node.size() == 0) where.fail(node, "expected at least one name");
+  for (size_t i = 0; i < node.size(); ++i) names.push_back(scalar(node[i], where.index(i)));
+  return names;
 }
 
 bool boolean(const YAML::Node& node, const YamlLocation& where) {
@@ -138,13 +147,10 @@ void parse_log(const YAML::Node& node, const YamlLocation& where, FigureDeclarat
   }
 }
 
-FigureType parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
+const FigureTypeDescriptor* parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
   const std::string text = scalar(node, where);
-  if (text == "line") return FigureType::line;
-  if (text == "bars") return FigureType::bars;
-  if (text == "stacked" || text == "stacked_bars") return FigureType::stacked;
-  if (text == "heatmap") return FigureType::heatmap;
-  where.fail(node, "unknown figure type '" + text + "' (allowed: line, bars, stacked, heatmap)");
+  if (const FigureTypeDescriptor* type = find_figure_type(text)) return type;
+  where.fail(node, "unknown figure type '" + text + "' (allowed: " + figure_type_names() + ")");
 }
 
 std::string default_title(const std::string& y, const std::string& x) {
@@ -158,70 +164,119 @@ std::string default_title(const std::string& y, const std::string& x) {
   return title + " by " + against;
 }
 
-FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where, size_t index) {
+std::string type_words(const FigureDeclaration& figure) {
+  return "type: " + std::string(figure.type->name);
+}
+
+void parse_y(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const YAML::Node y = node["y"];
+  if (!y) where.fail(node, "missing key 'y'");
+  if (!y.IsSequence()) {
+    figure.y = {field_name(y, where.child("y"))};
+    return;
+  }
+  if (!figure.type->rules.y_list)
+    where.child("y").fail(y, "a list of y fields is for type: stacked (the parts of each bar)");
+  figure.y = field_names(y, where.child("y"));
+}
+
+void parse_value(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  if (figure.type->rules.value) {
+    if (!node["value"])
+      where.fail(node, "a " + std::string(figure.type->name) +
+                           " needs 'value' (the field shown as colour), e.g. value: median_ms");
+    figure.value = field_name(node["value"], where.child("value"));
+  } else if (node["value"]) {
+    where.child("value").fail(node["value"], "'value' is for type: heatmap; use y");
+  }
+}
+
+void parse_axes(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const FigureTypeRules& rules = figure.type->rules;
+  if (!node["log"]) return;
+  parse_log(node["log"], where.child("log"), figure);
+  if (!rules.log_y && (figure.log_x || figure.log_y))
+    where.child("log").fail(node["log"],
+                            "a " + std::string(figure.type->name) + " has no logarithmic axes");
+  if (!rules.log_x && figure.log_x)
+    where.child("log").fail(node["log"], "a logarithmic x axis needs type: line");
+}
+
+void parse_error_bars(const YAML::Node& node, const YamlLocation& where,
+                      FigureDeclaration& figure) {
+  if (!node["error_bars"]) return;
+  const YamlLocation at = where.child("error_bars");
+  figure.error_bars = boolean(node["error_bars"], at);
+  if (!figure.error_bars) return;
+  if (!figure.type->rules.error_bars)
+    at.fail(node["error_bars"], "error bars need type: line or bars");
+  if (!field_has_quartiles(figure.y[0]))
+    at.fail(node["error_bars"],
+            "error bars (q1..q3) exist for median_ms, h2d_ms, d2h_ms and end_to_end_ms, not for '" +
+                figure.y[0] + "'");
+}
+
+const std::vector<std::string> kOverlayKeys = {"label", "y", "where", "reduce"};
+
+OverlayDeclaration parse_overlay(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsMap()) where.fail(node, "an overlay is a map with label, y and where");
+  reject_unknown_keys(node, where, kOverlayKeys);
+  for (const char* required : {"label", "y"})
+    if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
+  OverlayDeclaration overlay;
+  overlay.label = scalar(node["label"], where.child("label"));
+  overlay.y = field_name(node["y"], where.child("y"));
+  if (node["where"]) overlay.where = parse_where(node["where"], where.child("where"));
+  if (node["reduce"]) overlay.reduce = parse_reduce(node["reduce"], where.child("reduce"));
+  return overlay;
+}
+
+void parse_overlays(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const YAML::Node list = node["overlay"];
+  if (!list) return;
+  const YamlLocation at = where.child("overlay");
+  if (!figure.type->rules.overlays)
+    at.fail(list, "overlays are drawn on type: line, not on " + type_words(figure));
+  if (!list.IsSequence()) at.fail(list, "expected a list of overlays");
+  for (size_t i = 0; i < list.size(); ++i)
+    figure.overlays.push_back(parse_overlay(list[i], at.index(i)));
+}
+
+FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where, size_t index,
+                               bool summary) {
   if (!node.IsMap()) where.fail(node, "a figure is a map with at least x and y");
-  reject_unknown_keys(node, where, kFigureKeys);
+  std::vector<std::string> allowed = kFigureKeys;
+  if (summary) allowed.emplace_back("from");
+  reject_unknown_keys(node, where, allowed);
   FigureDeclaration figure;
   figure.name = node["name"] ? stem_name(node["name"], where.child("name"))
                              : "figure-" + std::to_string(index + 1);
   if (node["type"]) figure.type = parse_figure_type(node["type"], where.child("type"));
   if (!node["x"]) where.fail(node, "missing key 'x' (the field along the horizontal axis)");
   figure.x = field_name(node["x"], where.child("x"));
-
-  const YAML::Node y = node["y"];
-  if (!y) where.fail(node, "missing key 'y'");
-  if (y.IsSequence()) {
-    if (figure.type != FigureType::stacked)
-      where.child("y").fail(y, "a list of y fields is for type: stacked (the parts of each bar)");
-    figure.y = field_names(y, where.child("y"));
-  } else {
-    figure.y = {field_name(y, where.child("y"))};
-  }
-
-  if (figure.type == FigureType::heatmap) {
-    if (!node["value"])
-      where.fail(node,
-                 "a heatmap needs 'value' (the field shown as colour), e.g. value: median_ms");
-    figure.value = field_name(node["value"], where.child("value"));
-  } else if (node["value"]) {
-    where.child("value").fail(node["value"], "'value' is for type: heatmap; use y");
-  }
-
+  parse_y(node, where, figure);
+  parse_value(node, where, figure);
   if (node["series"]) {
-    if (figure.type == FigureType::stacked || figure.type == FigureType::heatmap)
-      where.child("series").fail(
-          node["series"], "type: " + std::string(to_string(figure.type)) + " takes no series");
+    if (!figure.type->rules.series)
+      where.child("series").fail(node["series"], type_words(figure) + " takes no series");
     figure.series = field_names(node["series"], where.child("series"));
   }
   if (node["panel"]) figure.panel = field_names(node["panel"], where.child("panel"));
   if (node["where"]) figure.where = parse_where(node["where"], where.child("where"));
-  if (node["log"]) {
-    parse_log(node["log"], where.child("log"), figure);
-    if (figure.type != FigureType::line && figure.log_x)
-      where.child("log").fail(node["log"], "a logarithmic x axis needs type: line");
-    if (figure.type == FigureType::heatmap)
-      where.child("log").fail(node["log"], "a heatmap has no logarithmic axes");
-  }
-  if (node["error_bars"]) {
-    figure.error_bars = boolean(node["error_bars"], where.child("error_bars"));
-    if (figure.error_bars) {
-      if (figure.type != FigureType::line && figure.type != FigureType::bars)
-        where.child("error_bars").fail(node["error_bars"], "error bars need type: line or bars");
-      if (!field_has_quartiles(figure.y[0]))
-        where.child("error_bars")
-            .fail(node["error_bars"],
-                  "error bars (q1..q3) exist for median_ms, h2d_ms, d2h_ms and "
-                  "end_to_end_ms, not for '" +
-                      figure.y[0] + "'");
-    }
-  }
+  parse_axes(node, where, figure);
+  parse_error_bars(node, where, figure);
   if (node["x_label"]) figure.x_label = scalar(node["x_label"], where.child("x_label"));
   if (node["y_label"]) figure.y_label = scalar(node["y_label"], where.child("y_label"));
   if (node["reduce"]) figure.reduce = parse_reduce(node["reduce"], where.child("reduce"));
+  parse_overlays(node, where, figure);
+  if (summary) {
+    if (!node["from"]) where.fail(node, "missing key 'from' (the experiments it draws)");
+    figure.from = field_free_names(node["from"], where.child("from"));
+  }
   figure.title =
-      node["title"] ? scalar(node["title"], where.child("title"))
-                    : default_title(figure.type == FigureType::heatmap ? figure.value : figure.y[0],
-                                    figure.x);
+      node["title"]
+          ? scalar(node["title"], where.child("title"))
+          : default_title(figure.type->rules.value ? figure.value : figure.y[0], figure.x);
   return figure;
 }
 
@@ -306,20 +361,6 @@ std::vector<std::string> configuration_fields(const std::vector<const json*>& re
 
 }  // namespace
 
-std::string_view to_string(FigureType type) {
-  switch (type) {
-    case FigureType::line:
-      return "line";
-    case FigureType::bars:
-      return "bars";
-    case FigureType::stacked:
-      return "stacked";
-    case FigureType::heatmap:
-      return "heatmap";
-  }
-  return "line";
-}
-
 std::string where_map_to_expression(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& clauses) {
   std::string expression;
@@ -339,7 +380,7 @@ ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
     const YamlLocation at = where.child("figures");
     if (!figures.IsSequence()) at.fail(figures, "expected a list of figures");
     for (size_t i = 0; i < figures.size(); ++i)
-      declarations.figures.push_back(parse_figure(figures[i], at.index(i), i));
+      declarations.figures.push_back(parse_figure(figures[i], at.index(i), i, false));
     reject_duplicate_names(figures, at, declarations.figures);
   }
   if (const YAML::Node tables = config_root["tables"]) {
@@ -350,6 +391,16 @@ ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
       declarations.tables.push_back(parse_table(tables[i], at.index(i), i));
     reject_duplicate_names(tables, at, declarations.tables);
   }
+  return declarations;
+}
+
+std::vector<FigureDeclaration> parse_summary_figures(const YAML::Node& figures,
+                                                     const YamlLocation& where) {
+  std::vector<FigureDeclaration> declarations;
+  if (!figures.IsSequence()) where.fail(figures, "expected a list of figures");
+  for (size_t i = 0; i < figures.size(); ++i)
+    declarations.push_back(parse_figure(figures[i], where.index(i), i, true));
+  reject_duplicate_names(figures, where, declarations);
   return declarations;
 }
 
@@ -375,7 +426,6 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const json*>& r
   FigureDeclaration time;
   time.name = "time-by-size";
   time.title = "Median time by image size";
-  time.type = FigureType::line;
   time.x = "image.size";
   time.y = {"median_ms"};
   time.series = configuration_fields(records);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "report/figure_types.hpp"
 
 namespace YAML {
 class Node;
@@ -15,15 +16,22 @@ class Node;
 
 namespace convlab {
 
-enum class FigureType { line, bars, stacked, heatmap };
-
 // What to do when several points fall into one cell (one x of one series, one table cell).
 enum class CellReduce { single, min, max, mean };
+
+// A reference line drawn over a line figure, e.g. the hardware floor: the value of `y` of the
+// points `where` selects, one per x (reduced as `reduce` says), in grey without markers.
+struct OverlayDeclaration {
+  std::string label;
+  std::string y;
+  std::string where;
+  CellReduce reduce = CellReduce::min;
+};
 
 struct FigureDeclaration {
   std::string name;  // file name stem under outputs/<name>/figures/
   std::string title;
-  FigureType type = FigureType::line;
+  const FigureTypeDescriptor* type = &line_figure_type();
   std::string x;
   std::vector<std::string> y;       // several only for stacked bars (the stack's parts)
   std::string value;                // heatmap colour
@@ -36,6 +44,9 @@ struct FigureDeclaration {
   std::string x_label;      // empty: from the field
   std::string y_label;
   CellReduce reduce = CellReduce::single;
+  std::vector<OverlayDeclaration> overlays;
+  // The report's front matter only: the experiments whose points the figure draws together.
+  std::vector<std::string> from;
 };
 
 struct TableDeclaration {
@@ -61,6 +72,11 @@ struct ReportDeclarations {
 ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
                                              const YamlLocation& where);
 
+// The figures of the report's front matter (report/outline.yaml, summary.figures): the same keys,
+// plus `from`, the experiments whose results they draw together.
+std::vector<FigureDeclaration> parse_summary_figures(const YAML::Node& figures,
+                                                     const YamlLocation& where);
+
 // The same from the resolved config in results.json; `where.key_path` names the object
 // (e.g. "run.config.resolved") so errors read "results.json: run.config.resolved.figures[1].x:
 // ...".
@@ -71,8 +87,6 @@ ReportDeclarations parse_report_declarations(const nlohmann::json& resolved_conf
 // panel per kernel, one line per configuration; and a median-time table per kernel.
 std::vector<FigureDeclaration> default_figures(const std::vector<const nlohmann::json*>& records);
 std::vector<TableDeclaration> default_tables(const std::vector<const nlohmann::json*>& records);
-
-std::string_view to_string(FigureType type);
 
 // A `where:` map {field: value | [values]} as a point filter expression.
 std::string where_map_to_expression(

@@ -6,11 +6,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
+#include "core/sha256.hpp"
+#include "images/image_source.hpp"
 #include "report/commands.hpp"
 #include "report/declarations.hpp"
 #include "report/discussion_values.hpp"
@@ -19,6 +23,7 @@
 #include "report/latex_writer.hpp"
 #include "report/plot_writers.hpp"
 #include "report/record_fields.hpp"
+#include "report/report_outline.hpp"
 #include "report/report_summary.hpp"
 #include "report/results_document.hpp"
 #include "results/gallery.hpp"
@@ -39,7 +44,6 @@ Turns a results.json (or the directory holding it) into what the report needs:
   DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full precision)
   DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
-  DIR/config.yaml            the resolved config, shown as the section's code cell
   DIR/values.tex             the numbers the discussion quotes with \convlabvalue
   DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
 
@@ -54,6 +58,10 @@ declarations, median time and speedup against image size are made.
   --discussion FILE  the experiment's prose (experiments/<name>.tex); each \convlabvalue{filter}{field}
                      in it must match exactly one ok point
   --index FILE       write the report's front part and section list for the given results
+  --outline FILE     with --index: the parts, their order and the summary figures
+                     (report/outline.yaml)
+  --summary FILE     with --index: the hand-written summary; its
+                     \convlabvalueof{experiment}{filter}{field} are resolved like \convlabvalue
 
 With --format, one flat row per record instead (to FILE, or to standard output): implementation,
 params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
@@ -96,110 +104,6 @@ std::string relative_to(const fs::path& target, const fs::path& base) {
       .generic_string();
 }
 
-// A small YAML emitter for the code cell: block maps and lists, flow lists of scalars, strings
-// quoted JSON-style (valid YAML) where a plain scalar could be misread.
-std::string yaml_scalar(const ordered_json& value) {
-  if (!value.is_string()) return value.dump();
-  const std::string text = value.get<std::string>();
-  const bool plain = !text.empty() &&
-                     text.find_first_of(":#{}[],&*!|>'\"%@`\n") == std::string::npos &&
-                     text.front() != ' ' && text.back() != ' ' && text.front() != '-' &&
-                     text != "true" && text != "false" && text != "null" && text != "yes" &&
-                     text != "no" && !std::isdigit(static_cast<unsigned char>(text.front()));
-  return plain ? text : value.dump();
-}
-
-bool is_flat_list(const ordered_json& value) {
-  if (!value.is_array()) return false;
-  for (const auto& item : value)
-    if (item.is_object() || (item.is_array() && !is_flat_list(item))) return false;
-  return true;
-}
-
-std::string flow(const ordered_json& value) {
-  if (!value.is_array()) return yaml_scalar(value);
-  std::string text = "[";
-  for (size_t i = 0; i < value.size(); ++i) text += (i ? ", " : "") + flow(value[i]);
-  return text + "]";
-}
-
-// A long flow sequence folded after commas so the listing has no line wider than the page (and
-// none long enough to overflow TeX's dimensions); YAML allows a flow sequence over several lines.
-std::string folded_flow(const ordered_json& value, int indent) {
-  constexpr size_t kWidth = 96;
-  const std::string text = flow(value);
-  if (text.size() + static_cast<size_t>(indent) <= kWidth) return text;
-  const std::string continuation = "\n" + std::string(static_cast<size_t>(indent) + 4, ' ');
-  std::string folded;
-  size_t line = static_cast<size_t>(indent);
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(", ", start);
-    end = end == std::string::npos ? text.size() : end + 2;
-    const std::string piece = text.substr(start, end - start);
-    if (line + piece.size() > kWidth && !folded.empty()) {
-      while (!folded.empty() && folded.back() == ' ') folded.pop_back();
-      folded += continuation;
-      line = static_cast<size_t>(indent) + 4;
-    }
-    folded += piece;
-    line += piece.size();
-    start = end;
-  }
-  return folded;
-}
-
-void emit_yaml(std::ostringstream& out, const ordered_json& value, int indent) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  if (value.is_object()) {
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      out << pad << it.key() << ":";
-      const auto& child = it.value();
-      if (child.is_object() && !child.empty()) {
-        out << "\n";
-        emit_yaml(out, child, indent + 2);
-      } else if (child.is_array() && !is_flat_list(child)) {
-        out << "\n";
-        emit_yaml(out, child, indent + 2);
-      } else {
-        out << " " << (child.is_object() ? "{}" : folded_flow(child, indent)) << "\n";
-      }
-    }
-  } else if (value.is_array()) {
-    for (const auto& item : value) {
-      if (item.is_object() && !item.empty()) {
-        std::ostringstream nested;
-        emit_yaml(nested, item, indent + 2);
-        std::string text = nested.str();
-        text.replace(static_cast<size_t>(indent), 2, "- ");
-        out << text;
-      } else {
-        out << pad << "- " << flow(item) << "\n";
-      }
-    }
-  }
-}
-
-std::string resolved_config_yaml(const std::string& results_path) {
-  std::ifstream in(results_path);
-  const ordered_json ordered = ordered_json::parse(in);
-  std::ostringstream out;
-  const ordered_json* resolved = nullptr;
-  if (ordered.contains("run") && ordered["run"].contains("config") &&
-      ordered["run"]["config"].contains("resolved"))
-    resolved = &ordered["run"]["config"]["resolved"];
-  if (resolved == nullptr || !resolved->is_object())
-    return "# results.json holds no resolved config\n";
-  // Runs of earlier versions resolved kernels with their full weight arrays; the listing shows
-  // what defines them (type, size, parameters), from which the weights follow.
-  ordered_json listed = *resolved;
-  if (listed.contains("kernels") && listed["kernels"].is_array())
-    for (auto& kernel : listed["kernels"])
-      if (kernel.is_object()) kernel.erase("weights");
-  emit_yaml(out, listed, 0);
-  return out.str();
-}
-
 const json& resolved_config(const json& results) {
   static const json none = json::object();
   if (results.contains("run") && results["run"].contains("config") &&
@@ -230,109 +134,221 @@ void remove_stale(const fs::path& directory, const std::string& extension,
   }
 }
 
-int export_experiment(const ExportOptions& options) {
-  const ResultsDocument results = load_results_document(options.results);
-  const json& content = results.content;
-  const json experiment = content.value("experiment", json::object());
-  const std::string name =
-      experiment.value("name", fs::path(results.directory).filename().string());
-  const fs::path out =
-      options.out ? fs::path(*options.out) : fs::path(results.directory) / "export";
-  const fs::path figures_dir =
-      options.figures ? fs::path(*options.figures) : fs::path(results.directory) / "figures";
+// The config this results file was run from, when it is still where the run found it, or else
+// the config named after the experiment; `requested` "auto" asks for that search.
+std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
+                                          const json& content, const std::string& name) {
+  if (!requested || *requested != "auto") return requested;
+  const json& run = content.value("run", json::object());
+  const std::string recorded = run.value("config", json::object()).value("path", std::string());
+  if (!recorded.empty() && fs::exists(recorded)) return recorded;
+  const std::string by_name = "configs/" + name + ".yaml";
+  if (fs::exists(by_name)) return by_name;
+  return std::nullopt;
+}
 
-  std::optional<std::string> config_path = options.config;
-  if (config_path && *config_path == "auto") {
-    // The config this results file was run from, when it is still where the run found it.
-    config_path.reset();
-    const json& run = content.value("run", json::object());
-    const std::string recorded = run.value("config", json::object()).value("path", std::string());
-    if (!recorded.empty() && fs::exists(recorded)) {
-      config_path = recorded;
-    } else {
-      // Moved or renamed since the run: the config named after the experiment, if there is one.
-      const std::string by_name = "configs/" + name + ".yaml";
-      if (fs::exists(by_name)) config_path = by_name;
-    }
+// The recorded resolved config without what does not change a measurement.
+json measured_settings(json resolved) {
+  for (const char* key : {"title", "description", "figures", "tables"}) resolved.erase(key);
+  return resolved;
+}
+
+// Empty when the config is byte for byte the one the run recorded; else what changed, in words.
+std::string config_change_words(const json& content, const std::string& config_path) {
+  const json& run = content.value("run", json::object());
+  const json& config = run.value("config", json::object());
+  const std::string recorded = config.value("sha256", std::string());
+  if (recorded.empty() || sha256_file_hex(config_path) == recorded) return "";
+  std::vector<std::string> changed;
+  try {
+    const json now = measured_settings(load_config(config_path).resolved);
+    const json then = measured_settings(config.value("resolved", json::object()));
+    for (auto it = now.begin(); it != now.end(); ++it)
+      if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
+    for (auto it = then.begin(); it != then.end(); ++it)
+      if (!now.contains(it.key())) changed.push_back(it.key());
+  } catch (const std::exception& error) {
+    return config_path + " changed since these results were measured and cannot be read now (" +
+           error.what() + ").";
   }
+  if (changed.empty())
+    return config_path +
+           " changed since these results were measured, in its text or report declarations "
+           "only: the measured settings are those the run recorded.";
+  std::string keys;
+  for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
+  return config_path + " changed since these results were measured: " + keys +
+         " differ from the settings the run recorded. The numbers are of the recorded settings.";
+}
+
+struct LoadedDeclarations {
   ReportDeclarations declarations;
-  YAML::Node root;
+  YAML::Node root;  // the config as written, when one was read
+};
+
+LoadedDeclarations load_declarations(const std::optional<std::string>& config_path,
+                                     const ResultsDocument& results) {
+  LoadedDeclarations loaded;
   if (config_path) {
-    root = load_yaml_strictly(read_config_file(*config_path, config_limits().max_file_bytes),
-                              *config_path, config_limits());
-    declarations = parse_report_declarations(root, YamlLocation{*config_path, ""});
+    loaded.root = load_yaml_strictly(read_config_file(*config_path, config_limits().max_file_bytes),
+                                     *config_path, config_limits());
+    loaded.declarations = parse_report_declarations(loaded.root, YamlLocation{*config_path, ""});
   } else {
-    declarations = parse_report_declarations(resolved_config(content),
-                                             YamlLocation{results.path, "run.config.resolved"});
+    loaded.declarations = parse_report_declarations(
+        resolved_config(results.content), YamlLocation{results.path, "run.config.resolved"});
   }
+  return loaded;
+}
 
-  const auto points = latest_ok_points(content);
-  const auto figures =
-      declarations.has_figures_key ? declarations.figures : default_figures(points);
-  const auto tables = declarations.has_tables_key ? declarations.tables : default_tables(points);
+// Where an experiment's exported files go.
+struct ExportPaths {
+  fs::path out;
+  fs::path figures;
+  fs::path plots() const { return out / "plots"; }
+};
 
+// Writes the data files and gnuplot script of one figure; false when it has no data.
+std::optional<SectionFigure> export_figure(const FigureDeclaration& declaration,
+                                           const std::vector<const json*>& points,
+                                           const ExportPaths& paths, const std::string& context) {
+  FigureData data;
+  try {
+    data = extract_figure(declaration, points, context);
+  } catch (const NoDataError& error) {
+    std::cerr << "convlab export: " << error.what() << "; figure left out\n";
+    return std::nullopt;
+  }
+  GnuplotOutputs outputs;
+  for (size_t p = 0; p < data.panels.size(); ++p) {
+    const std::string stem =
+        declaration.name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
+    const fs::path tsv = paths.out / "data" / (stem + ".tsv");
+    write_if_changed(tsv, figure_panel_tsv(data, p));
+    outputs.panel_data.push_back(relative_to(tsv, paths.plots()));
+  }
+  outputs.pdf = relative_to(paths.figures / (declaration.name + ".pdf"), paths.plots());
+  outputs.png = relative_to(paths.figures / (declaration.name + ".png"), paths.plots());
+  write_if_changed(paths.plots() / (declaration.name + ".gp"), gnuplot_script(data, outputs));
+  return SectionFigure{(paths.figures / (declaration.name + ".pdf")).generic_string(),
+                       declaration.title + ".", data.panels.size()};
+}
+
+std::optional<SectionTable> export_table(const TableDeclaration& declaration,
+                                         const std::vector<const json*>& points,
+                                         const fs::path& out, const std::string& context) {
+  TableData data;
+  try {
+    data = extract_table(declaration, points, context);
+  } catch (const NoDataError& error) {
+    std::cerr << "convlab export: " << error.what() << "; table left out\n";
+    return std::nullopt;
+  }
+  write_if_changed(out / "tables" / (declaration.name + ".tex"), table_latex(data));
+  write_if_changed(out / "tables" / (declaration.name + ".tsv"), table_tsv(data));
+  return SectionTable{(out / "tables" / (declaration.name + ".tex")).generic_string(),
+                      declaration.title + "."};
+}
+
+// Removes the files of figures and tables no longer declared, so the report never shows stale ones.
+void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>& figure_names,
+                          const std::set<std::string>& table_names) {
+  remove_stale(paths.plots(), ".gp", figure_names, {paths.figures});
+  if (fs::is_directory(paths.out / "data"))
+    for (const auto& entry : fs::directory_iterator(paths.out / "data")) {
+      const std::string stem = entry.path().stem().string();
+      if (!figure_names.count(stem.substr(0, stem.find("--panel")))) fs::remove(entry.path());
+    }
+  remove_stale(paths.out / "tables", ".tex", table_names, {paths.out / "tables"});
+  fs::remove(paths.out / "config.yaml");  // written by earlier versions
+}
+
+// A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
+// or older than the PNG; the PNG itself when it cannot be read (the report then shows it as is).
+std::string print_picture(const fs::path& png, const fs::path& out) {
+  const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
+  if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
+    return jpeg.generic_string();
+  try {
+    const Image image = load_image_file(png.string(), 3);
+    fs::create_directories(jpeg.parent_path());
+    if (write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(),
+                   88))
+      return jpeg.generic_string();
+  } catch (const ImageFileError& error) {
+    std::cerr << "convlab export: " << error.what() << "; the gallery shows the PNG\n";
+  }
+  return png.generic_string();
+}
+
+std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const fs::path& out) {
+  std::vector<GalleryImage> images;
+  const json& content = results.content;
+  if (!content.contains("gallery") || !content["gallery"].is_array()) return images;
+  const fs::path directory(results.directory);
+  for (const auto& item : content["gallery"])
+    images.push_back({item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
+                      print_picture(directory / item.value("input", ""), out),
+                      print_picture(directory / gallery_display_path(item), out)});
+  return images;
+}
+
+// Title, description, config and flags of the section: text cells edited after the run
+// (descriptions stating what was measured) come from the config as written.
+ExperimentSection section_heading(const std::string& name, const ResultsDocument& results,
+                                  const LoadedDeclarations& loaded,
+                                  const std::optional<std::string>& config_path) {
+  const json experiment = results.content.value("experiment", json::object());
   ExperimentSection section;
   section.name = name;
   section.title = experiment.value("title", name);
   section.description = experiment.value("description", "");
-  // Text cells edited after the run (descriptions stating what was measured) come from the config.
+  const YAML::Node& root = loaded.root;
   if (root && root["title"] && root["title"].IsScalar()) section.title = root["title"].Scalar();
   if (root && root["description"] && root["description"].IsScalar())
     section.description = root["description"].Scalar();
-  section.config_listing_path = (out / "config.yaml").generic_string();
-  section.values_path = (out / "values.tex").generic_string();
-  section.verification = summarize_verification(content);
-  section.provenance = run_provenance(content);
-  write_if_changed(out / "config.yaml", resolved_config_yaml(results.path));
+  section.verification = summarize_verification(results.content);
+  section.provenance = run_provenance(results.content);
+  for (const auto& run : section.provenance) section.flags.unknown_commit |= !run.commit_known;
+  if (config_path) {
+    section.config_path = *config_path;
+    section.config_sha256 = sha256_file_hex(*config_path);
+    section.flags.config_change = config_change_words(results.content, *config_path);
+  }
+  return section;
+}
 
+int export_experiment(const ExportOptions& options) {
+  const ResultsDocument results = load_results_document(options.results);
+  const json experiment = results.content.value("experiment", json::object());
+  const std::string name =
+      experiment.value("name", fs::path(results.directory).filename().string());
+  const ExportPaths paths{
+      options.out ? fs::path(*options.out) : fs::path(results.directory) / "export",
+      options.figures ? fs::path(*options.figures) : fs::path(results.directory) / "figures"};
+  const auto config_path = config_to_read(options.config, results.content, name);
+  const LoadedDeclarations loaded = load_declarations(config_path, results);
+
+  const auto points = latest_ok_points(results.content);
+  const ReportDeclarations& declared = loaded.declarations;
+  const auto figures = declared.has_figures_key ? declared.figures : default_figures(points);
+  const auto tables = declared.has_tables_key ? declared.tables : default_tables(points);
+
+  ExperimentSection section = section_heading(name, results, loaded, config_path);
+  section.values_path = (paths.out / "values.tex").generic_string();
   std::set<std::string> figure_names, table_names;
-  const fs::path plots_dir = out / "plots";
-  for (const auto& declaration : figures) {
-    const std::string context = results.path + ": figure '" + declaration.name + "'";
-    FigureData data;
-    try {
-      data = extract_figure(declaration, points, context);
-    } catch (const NoDataError& error) {
-      std::cerr << "convlab export: " << error.what() << "; figure left out\n";
-      continue;
+  for (const auto& declaration : figures)
+    if (auto figure = export_figure(declaration, points, paths,
+                                    results.path + ": figure '" + declaration.name + "'")) {
+      figure_names.insert(declaration.name);
+      section.figures.push_back(*figure);
     }
-    figure_names.insert(declaration.name);
-    GnuplotOutputs outputs;
-    for (size_t p = 0; p < data.panels.size(); ++p) {
-      const std::string stem =
-          declaration.name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
-      const fs::path tsv = out / "data" / (stem + ".tsv");
-      write_if_changed(tsv, figure_panel_tsv(data, p));
-      outputs.panel_data.push_back(relative_to(tsv, plots_dir));
+  for (const auto& declaration : tables)
+    if (auto table = export_table(declaration, points, paths.out,
+                                  results.path + ": table '" + declaration.name + "'")) {
+      table_names.insert(declaration.name);
+      section.tables.push_back(*table);
     }
-    outputs.pdf = relative_to(figures_dir / (declaration.name + ".pdf"), plots_dir);
-    outputs.png = relative_to(figures_dir / (declaration.name + ".png"), plots_dir);
-    write_if_changed(plots_dir / (declaration.name + ".gp"), gnuplot_script(data, outputs));
-    section.figures.push_back({(figures_dir / (declaration.name + ".pdf")).generic_string(),
-                               declaration.title + ".", data.panels.size()});
-  }
-  for (const auto& declaration : tables) {
-    const std::string context = results.path + ": table '" + declaration.name + "'";
-    TableData data;
-    try {
-      data = extract_table(declaration, points, context);
-    } catch (const NoDataError& error) {
-      std::cerr << "convlab export: " << error.what() << "; table left out\n";
-      continue;
-    }
-    table_names.insert(declaration.name);
-    write_if_changed(out / "tables" / (declaration.name + ".tex"), table_latex(data));
-    write_if_changed(out / "tables" / (declaration.name + ".tsv"), table_tsv(data));
-    section.tables.push_back(
-        {(out / "tables" / (declaration.name + ".tex")).generic_string(), declaration.title + "."});
-  }
-  remove_stale(plots_dir, ".gp", figure_names, {figures_dir});
-  if (fs::is_directory(out / "data"))
-    for (const auto& entry : fs::directory_iterator(out / "data")) {
-      const std::string stem = entry.path().stem().string();
-      if (!figure_names.count(stem.substr(0, stem.find("--panel")))) fs::remove(entry.path());
-    }
-  remove_stale(out / "tables", ".tex", table_names, {out / "tables"});
+  remove_stale_exports(paths, figure_names, table_names);
 
   std::vector<ResolvedValue> values;
   if (options.discussion && fs::exists(*options.discussion)) {
@@ -340,24 +356,18 @@ int export_experiment(const ExportOptions& options) {
     values = resolve_values(find_value_references(read_text(*options.discussion)), points,
                             *options.discussion);
   }
-  write_if_changed(out / "values.tex", values_latex(name, values));
+  write_if_changed(paths.out / "values.tex", values_latex(name, values));
 
-  if (content.contains("gallery") && content["gallery"].is_array())
-    for (const auto& item : content["gallery"]) {
-      GalleryImage image{
-          item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
-          (fs::path(results.directory) / item.value("input", "")).generic_string(),
-          (fs::path(results.directory) / gallery_display_path(item)).generic_string()};
-      section.gallery.push_back(image);
-    }
-  write_if_changed(out / "section.tex", section_latex(section));
+  section.gallery = gallery_images(results, paths.out);
+  write_if_changed(paths.out / "section.tex", section_latex(section));
   if (section.gallery.empty())
-    fs::remove(out / "gallery.tex");
+    fs::remove(paths.out / "gallery.tex");
   else
-    write_if_changed(out / "gallery.tex", gallery_latex(section));
+    write_if_changed(paths.out / "gallery.tex", gallery_latex(section));
 
   std::cout << name << ": " << section.figures.size() << " figures, " << section.tables.size()
-            << " tables, " << values.size() << " quoted values -> " << out.generic_string() << "\n";
+            << " tables, " << values.size() << " quoted values -> " << paths.out.generic_string()
+            << "\n";
   return 0;
 }
 
@@ -377,25 +387,152 @@ int export_flat(const std::string& results_path, FlatFormat format,
   return 0;
 }
 
-int export_index(const std::string& index_file, const std::vector<std::string>& result_paths) {
+// \convlabvalueof{experiment}{filter}{field} references of the summary, per experiment.
+std::map<std::string, std::vector<ValueReference>> find_summary_references(const std::string& tex) {
+  std::map<std::string, std::vector<ValueReference>> references;
+  std::istringstream lines(tex);
+  std::string line;
+  const std::string command = "\\convlabvalueof{";
+  for (int number = 1; std::getline(lines, line); ++number) {
+    for (size_t i = 0; i < line.size(); ++i)
+      if (line[i] == '%' && (i == 0 || line[i - 1] != '\\')) {
+        line.resize(i);
+        break;
+      }
+    for (size_t at = line.find(command); at != std::string::npos; at = line.find(command, at + 1)) {
+      std::vector<std::string> groups;
+      size_t open = at + command.size() - 1;
+      while (groups.size() < 3 && open < line.size() && line[open] == '{') {
+        const size_t close = line.find('}', open);
+        if (close == std::string::npos) break;
+        groups.push_back(line.substr(open + 1, close - open - 1));
+        open = close + 1;
+      }
+      if (groups.size() != 3)
+        throw ExportError("line " + std::to_string(number) +
+                          ": \\convlabvalueof needs {experiment}{filter}{field} on one line");
+      references[groups[0]].push_back(ValueReference{groups[1], groups[2], number});
+    }
+  }
+  return references;
+}
+
+struct IndexInputs {
+  std::string index_file;
+  std::optional<std::string> outline;
+  std::optional<std::string> summary;
+  std::vector<std::string> results;
+};
+
+IndexExperiment index_experiment(const ResultsDocument& results) {
+  IndexExperiment experiment;
+  const json meta = results.content.value("experiment", json::object());
+  experiment.name = meta.value("name", fs::path(results.directory).filename().string());
+  experiment.title = meta.value("title", experiment.name);
+  const fs::path export_dir = fs::path(results.directory) / "export";
+  experiment.section_path = (export_dir / "section.tex").generic_string();
+  if (!fs::exists(experiment.section_path))
+    throw ExportError(experiment.section_path + ": missing; run convlab export " + results.path +
+                      " first");
+  if (fs::exists(export_dir / "gallery.tex"))
+    experiment.gallery_path = (export_dir / "gallery.tex").generic_string();
+  if (const auto config = config_to_read(std::string("auto"), results.content, experiment.name))
+    experiment.config_path = *config;
+  experiment.provenance = run_provenance(results.content);
+  experiment.verification = summarize_verification(results.content);
+  return experiment;
+}
+
+// Experiments in the outline's order; those it does not name follow in a part of their own.
+std::vector<IndexPart> order_parts(const std::optional<ReportOutline>& outline,
+                                   std::vector<IndexExperiment> experiments) {
+  std::vector<IndexPart> parts;
+  if (outline)
+    for (const auto& declared : outline->parts) {
+      IndexPart part{declared.title, declared.claim, declared.extension, {}};
+      for (const auto& name : declared.experiments) {
+        const auto it = std::find_if(experiments.begin(), experiments.end(),
+                                     [&](const IndexExperiment& e) { return e.name == name; });
+        if (it == experiments.end()) continue;
+        part.experiments.push_back(*it);
+        experiments.erase(it);
+      }
+      parts.push_back(part);
+    }
+  if (!experiments.empty())
+    parts.push_back(IndexPart{outline ? "Further experiments" : "Experiments", "",
+                              outline.has_value(), experiments});
+  return parts;
+}
+
+// The summary's figures: each draws the ok points of the experiments its `from` names.
+std::vector<SectionFigure> export_summary_figures(
+    const ReportOutline& outline, const std::map<std::string, ResultsDocument>& documents,
+    const fs::path& generated) {
+  std::vector<SectionFigure> figures;
+  const ExportPaths paths{generated / "export", generated / "figures"};
+  std::set<std::string> names;
+  for (const auto& declaration : outline.summary_figures) {
+    std::vector<const json*> points;
+    for (const auto& from : declaration.from) {
+      const auto it = documents.find(from);
+      if (it == documents.end()) continue;
+      const auto more = latest_ok_points(it->second.content);
+      points.insert(points.end(), more.begin(), more.end());
+    }
+    if (points.empty()) continue;
+    if (auto figure = export_figure(declaration, points, paths,
+                                    "summary figure '" + declaration.name + "'")) {
+      names.insert(declaration.name);
+      figures.push_back(*figure);
+    }
+  }
+  remove_stale_exports(paths, names, {});
+  return figures;
+}
+
+std::string summary_values(const std::string& summary_path,
+                           const std::map<std::string, ResultsDocument>& documents) {
+  std::ostringstream out;
+  out << "% Values the summary quotes with \\convlabvalueof, generated by convlab export "
+         "--index.\n";
+  for (const auto& [experiment, references] : find_summary_references(read_text(summary_path))) {
+    const auto it = documents.find(experiment);
+    if (it == documents.end()) {
+      // The summary still builds where an experiment was not run; the gap is shown, not hidden.
+      std::cerr << "convlab export: " << summary_path << ": experiment '" << experiment
+                << "' has no results; its values read \"no results\"\n";
+      for (const auto& reference : references)
+        out << "\\convlabdefinevalue{" << experiment << "}{" << reference.filter << "}{"
+            << reference.field << "}{\\convlabflag{no results}}\n";
+      continue;
+    }
+    const auto points = latest_ok_points(it->second.content);
+    out << values_latex(experiment, resolve_values(references, points, summary_path));
+  }
+  return out.str();
+}
+
+int export_index(const IndexInputs& inputs) {
+  std::map<std::string, ResultsDocument> documents;
   std::vector<IndexExperiment> experiments;
-  for (const auto& path : result_paths) {
-    const ResultsDocument results = load_results_document(path);
-    IndexExperiment experiment;
-    const json meta = results.content.value("experiment", json::object());
-    experiment.name = meta.value("name", fs::path(results.directory).filename().string());
-    experiment.title = meta.value("title", experiment.name);
-    const fs::path export_dir = fs::path(results.directory) / "export";
-    experiment.section_path = (export_dir / "section.tex").generic_string();
-    if (!fs::exists(experiment.section_path))
-      throw ExportError(experiment.section_path + ": missing; run convlab export " + path +
-                        " first");
-    if (fs::exists(export_dir / "gallery.tex"))
-      experiment.gallery_path = (export_dir / "gallery.tex").generic_string();
-    experiment.provenance = run_provenance(results.content);
+  for (const auto& path : inputs.results) {
+    ResultsDocument results = load_results_document(path);
+    IndexExperiment experiment = index_experiment(results);
+    documents.emplace(experiment.name, std::move(results));
     experiments.push_back(experiment);
   }
-  write_if_changed(index_file, index_latex(experiments));
+  std::optional<ReportOutline> outline;
+  if (inputs.outline) outline = load_report_outline(*inputs.outline);
+  const fs::path generated = fs::path(inputs.index_file).parent_path();
+  IndexFront front;
+  if (outline) front.figures = export_summary_figures(*outline, documents, generated);
+  if (inputs.summary) {
+    front.summary_path = *inputs.summary;
+    front.summary_values_path = (generated / "summary-values.tex").generic_string();
+    write_if_changed(front.summary_values_path, summary_values(*inputs.summary, documents));
+  }
+  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)));
   return 0;
 }
 
@@ -403,7 +540,7 @@ int export_index(const std::string& index_file, const std::vector<std::string>& 
 
 int export_command(const std::vector<std::string>& args) {
   ExportOptions options;
-  std::optional<std::string> index;
+  std::optional<std::string> index, outline, summary;
   std::optional<FlatFormat> format;
   std::vector<std::string> positional;
   try {
@@ -427,6 +564,10 @@ int export_command(const std::vector<std::string>& args) {
         options.discussion = value();
       else if (arg == "--index")
         index = value();
+      else if (arg == "--outline")
+        outline = value();
+      else if (arg == "--summary")
+        summary = value();
       else if (arg == "--format") {
         const std::string text = value();
         format = parse_flat_format(text);
@@ -440,7 +581,7 @@ int export_command(const std::vector<std::string>& args) {
     if (index) {
       if (positional.empty())
         throw ExportError("convlab export --index: name at least one results file");
-      return export_index(*index, positional);
+      return export_index(IndexInputs{*index, outline, summary, positional});
     }
     if (positional.size() != 1)
       throw ExportError("convlab export: expected one results.json or directory (see --help)");

@@ -1,6 +1,7 @@
 #include "report/figure_data.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -80,6 +81,9 @@ std::optional<Category> category_of(const json& record, const Grouping& grouping
     category.tic += (category.tic.empty() ? "" : ", ") + tic;
     category.numeric = grouping.fields.size() == 1 && value->numeric;
     category.number = value->number;
+    if (field == "implementation" || field == "configuration")
+      if (const auto implementation = field_value(record, "implementation"))
+        category.implementation = implementation->text;
   }
   return category;
 }
@@ -187,9 +191,9 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
   return grid;
 }
 
-// Grid of `value_fields` (one row per value field, e.g. the parts of a stacked bar) or of a single
-// value grouped by row fields, against column fields.
-Grid build_grid(const std::vector<const json*>& records, const std::vector<std::string>& row_fields,
+}  // namespace
+
+Grid value_grid(const std::vector<const json*>& records, const std::vector<std::string>& row_fields,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
                 const std::string& context) {
@@ -205,9 +209,9 @@ Grid build_grid(const std::vector<const json*>& records, const std::vector<std::
       if (!value || !value->numeric) continue;
       std::optional<Category> row;
       if (value_fields.size() > 1) {
-        row = Category{{value_fields[v]}, stack_part_words(value_fields[v]), "", false, 0.0};
+        row = Category{{value_fields[v]}, stack_part_words(value_fields[v]), "", false, 0.0, ""};
       } else if (row_fields.empty()) {
-        row = Category{{value_fields[v]}, field_title(value_fields[v]), "", false, 0.0};
+        row = Category{{value_fields[v]}, field_title(value_fields[v]), "", false, 0.0, ""};
       } else {
         row = category_of(*record, row_grouping, true);
       }
@@ -224,6 +228,8 @@ Grid build_grid(const std::vector<const json*>& records, const std::vector<std::
   return assemble(rows, rows_are_values ? value_order : row_grouping, columns, column_grouping,
                   entries, reduce, context);
 }
+
+namespace {
 
 std::vector<std::string> panel_keys_in_order(const std::vector<const json*>& records,
                                              const Grouping& grouping,
@@ -310,6 +316,225 @@ std::vector<const json*> filter_points(const std::vector<const json*>& points,
   return kept;
 }
 
+namespace {
+
+// --- Labels a reader needs: no parameter that is constant in the figure or at its default -------
+
+// The words of one parameter value, booleans as the axis itself ("streams") or its absence.
+std::string param_words(const std::string& axis, const FieldValue& value) {
+  if (value.text == "yes") return axis;
+  if (value.text == "no") return "no " + axis;
+  return field_value_words("params." + axis, value);
+}
+
+// Per implementation, the parameter axes whose value differs between the points.
+std::map<std::string, std::set<std::string>> varying_params(
+    const std::vector<const json*>& points) {
+  std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
+  for (const json* record : points) {
+    const auto implementation = field_value(*record, "implementation");
+    const auto params = record->find("params");
+    if (!implementation || params == record->end() || !params->is_object()) continue;
+    for (auto it = params->begin(); it != params->end(); ++it)
+      seen[implementation->text][it.key()].insert(it.value().dump());
+  }
+  std::map<std::string, std::set<std::string>> varying;
+  for (const auto& [implementation, axes] : seen)
+    for (const auto& [axis, values] : axes)
+      if (values.size() > 1) varying[implementation].insert(axis);
+  return varying;
+}
+
+// "CUDA shared memory, block 32x8, tile 32" without the parameters all points share or that sit at
+// their default.
+std::string configuration_label(const json& record,
+                                const std::map<std::string, std::set<std::string>>& varying) {
+  const auto implementation = field_value(record, "implementation");
+  if (!implementation) return field_value(record, "configuration")->text;
+  std::string label = field_value_words("implementation", *implementation);
+  const auto axes = varying.find(implementation->text);
+  const auto params = record.find("params");
+  if (axes == varying.end() || params == record.end()) return label;
+  // The axes a reader compares first lead, the rest follow alphabetically.
+  std::vector<std::string> order = {"threads", "block", "tile"};
+  for (auto it = params->begin(); it != params->end(); ++it)
+    if (std::find(order.begin(), order.end(), it.key()) == order.end()) order.push_back(it.key());
+  for (const auto& axis : order) {
+    if (!axes->second.count(axis) || !params->contains(axis)) continue;
+    if (const auto value = field_value(record, "params." + axis))
+      label += ", " + param_words(axis, *value);
+  }
+  return label;
+}
+
+// A category's label rebuilt from one of its records with concise configuration and parameter
+// words; categories of other fields keep theirs.
+std::string concise_label(const std::vector<std::string>& fields, const json& record,
+                          const std::map<std::string, std::set<std::string>>& varying) {
+  std::string label;
+  const auto implementation = field_value(record, "implementation");
+  for (const auto& field : fields) {
+    std::string words;
+    const auto value = field_value(record, field);
+    if (field == "configuration") {
+      words = configuration_label(record, varying);
+    } else if (!value) {
+      continue;
+    } else if (field.rfind("params.", 0) == 0 && field.find('.', 7) == std::string::npos) {
+      const std::string axis = field.substr(7);
+      words = param_words(axis, *value);
+    } else {
+      words = field_value_words(field, *value);
+    }
+    if (!words.empty()) label += (label.empty() ? "" : ", ") + words;
+  }
+  return label;
+}
+
+bool names_parameters(const std::vector<std::string>& fields) {
+  return std::any_of(fields.begin(), fields.end(), [](const std::string& field) {
+    return field == "configuration" || field.rfind("params.", 0) == 0;
+  });
+}
+
+// Rows (or columns) of `grids` relabelled concisely, when their fields name parameters.
+void relabel(std::vector<Grid*> grids, const std::vector<std::string>& fields, bool rows,
+             const std::vector<const json*>& points) {
+  if (!names_parameters(fields)) return;
+  const auto varying = varying_params(points);
+  for (Grid* grid : grids) {
+    auto& categories = rows ? grid->rows : grid->columns;
+    for (size_t i = 0; i < categories.size(); ++i) {
+      const json* record = nullptr;
+      for (size_t j = 0; record == nullptr && j < (rows ? grid->columns.size() : grid->rows.size());
+           ++j) {
+        const auto& cell = rows ? grid->cells[i][j] : grid->cells[j][i];
+        if (cell) record = cell->record;
+      }
+      if (record != nullptr) categories[i].label = concise_label(fields, *record, varying);
+    }
+  }
+}
+
+// --- Panels -------------------------------------------------------------------------------------
+
+// Every panel gets the rows of all panels, in one order, so one legend and one style per series
+// serve the whole figure.
+void unify_rows(std::vector<FigurePanel>& panels) {
+  std::vector<Category> rows;
+  for (const auto& panel : panels)
+    for (const auto& row : panel.grid.rows)
+      if (std::none_of(rows.begin(), rows.end(),
+                       [&](const Category& known) { return known.key == row.key; }))
+        rows.push_back(row);
+  // Keep the panels' own order: a row missing from the first panel goes after its predecessor.
+  for (auto& panel : panels) {
+    Grid unified;
+    unified.rows = rows;
+    unified.columns = panel.grid.columns;
+    unified.cells.assign(rows.size(), std::vector<std::optional<Cell>>(panel.grid.columns.size()));
+    for (size_t r = 0; r < panel.grid.rows.size(); ++r)
+      for (size_t u = 0; u < rows.size(); ++u)
+        if (rows[u].key == panel.grid.rows[r].key) unified.cells[u] = panel.grid.cells[r];
+    panel.grid = std::move(unified);
+  }
+}
+
+bool is_image_size(const std::string& field) {
+  return field == "image.size" || field == "image.pixels";
+}
+
+// Image sizes lie on a logarithmic axis in megapixels, labelled with their shape.
+void place_image_sizes(FigureData& data) {
+  for (auto& panel : data.panels)
+    for (auto& column : panel.grid.columns) {
+      const size_t times = column.tic.find('x');
+      if (times == std::string::npos) continue;
+      const double width = std::atof(column.tic.c_str());
+      const double height = std::atof(column.tic.c_str() + times + 1);
+      column.numeric = true;
+      column.number = width * height / 1e6;
+      column.tic += ", " + format_number(column.number, 2) + " MP";
+    }
+  data.numeric_x = true;
+  data.log_x = true;
+}
+
+std::vector<const json*> panel_members(const std::vector<const json*>& points,
+                                       const Grouping& grouping, const Category& panel,
+                                       bool has_panels) {
+  if (!has_panels) return points;
+  std::vector<const json*> members;
+  for (const json* record : points) {
+    const auto category = category_of(*record, grouping);
+    if (category && category->key == panel.key) members.push_back(record);
+  }
+  return members;
+}
+
+std::optional<double> reduce_values(const std::vector<double>& values, CellReduce reduce) {
+  if (values.empty()) return std::nullopt;
+  if (reduce == CellReduce::max) return *std::max_element(values.begin(), values.end());
+  if (reduce == CellReduce::mean)
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  return *std::min_element(values.begin(), values.end());
+}
+
+OverlayLine overlay_line(const OverlayDeclaration& overlay, const std::vector<const json*>& records,
+                         const std::string& x_field, const Grid& grid, const std::string& context) {
+  OverlayLine line{overlay.label, {}, false};
+  const auto selected = filter_points(records, overlay.where, context + ": overlay");
+  for (const auto& column : grid.columns) {
+    std::vector<double> values;
+    for (const json* record : selected) {
+      const auto x = field_value(*record, x_field);
+      const auto y = field_value(*record, overlay.y);
+      if (x && y && y->numeric && !column.key.empty() && x->text == column.key[0])
+        values.push_back(y->number);
+    }
+    line.values.push_back(reduce_values(values, overlay.reduce));
+  }
+  return line;
+}
+
+// y = P for a speedup over one thread, y = 1 for an efficiency, against threads.
+std::optional<OverlayLine> ideal_line(const FigureDeclaration& declaration, const Grid& grid) {
+  if (declaration.x != "params.threads" || declaration.y.size() != 1) return std::nullopt;
+  const std::string& y = declaration.y[0];
+  if (y != "speedup_vs_threads1" && y != "efficiency") return std::nullopt;
+  OverlayLine line{"Ideal scaling", {}, true};
+  for (const auto& column : grid.columns)
+    line.values.push_back(y == "efficiency" ? 1.0 : column.number);
+  return line;
+}
+
+void add_overlays(FigureData& data, const std::vector<const json*>& all_points,
+                  const std::vector<std::vector<const json*>>& panel_points,
+                  const std::string& context) {
+  for (size_t p = 0; p < data.panels.size(); ++p) {
+    FigurePanel& panel = data.panels[p];
+    for (const auto& overlay : data.declaration.overlays) {
+      // The overlay's points are those of the panel's machine and panel fields, whatever the
+      // figure's own where selects.
+      std::vector<const json*> candidates;
+      for (const json* record : all_points)
+        if (panel_points[p].empty() || same_machine(*record, *panel_points[p].front()))
+          candidates.push_back(record);
+      panel.overlays.push_back(
+          overlay_line(overlay, candidates, data.declaration.x, panel.grid, context));
+    }
+    if (const auto ideal = ideal_line(data.declaration, panel.grid))
+      panel.overlays.push_back(*ideal);
+  }
+}
+
+std::string default_y_label(const FigureDeclaration& declaration) {
+  if (declaration.y.size() > 1) return "Time [ms]";
+  return field_axis_label(declaration.y[0]);
+}
+
+}  // namespace
+
 FigureData extract_figure(const FigureDeclaration& declared,
                           const std::vector<const json*>& all_points, const std::string& context) {
   const auto points = filter_points(all_points, declared.where, context);
@@ -323,6 +548,8 @@ FigureData extract_figure(const FigureDeclaration& declared,
     declaration.panel.insert(declaration.panel.begin(), "machine");
   FigureData data;
   data.declaration = declaration;
+  data.log_x = declaration.log_x;
+  data.log_y = declaration.log_y;
 
   const Grouping panel_grouping = make_grouping(declaration.panel, points);
   std::vector<Category> panels;
@@ -331,47 +558,38 @@ FigureData extract_figure(const FigureDeclaration& declared,
   else
     panel_keys_in_order(points, panel_grouping, panels);
 
-  const bool heatmap = declaration.type == FigureType::heatmap;
+  std::vector<std::vector<const json*>> panel_points;
   for (const auto& panel : panels) {
-    std::vector<const json*> members;
-    for (const json* record : points) {
-      if (declaration.panel.empty()) {
-        members.push_back(record);
-        continue;
-      }
-      const auto category = category_of(*record, panel_grouping);
-      if (category && category->key == panel.key) members.push_back(record);
-    }
+    const auto members = panel_members(points, panel_grouping, panel, !declaration.panel.empty());
     const std::string panel_context =
         context + (panel.label.empty() ? "" : " (panel '" + panel.label + "')");
     FigurePanel figure_panel;
     figure_panel.title = panel.label;
-    if (heatmap)
-      figure_panel.grid = build_grid(members, {declaration.y[0]}, {declaration.value},
-                                     {declaration.x}, false, declaration.reduce, panel_context);
-    else
-      figure_panel.grid = build_grid(members, declaration.series, declaration.y, {declaration.x},
-                                     declaration.error_bars, declaration.reduce, panel_context);
+    figure_panel.grid = declaration.type->panel_grid(declaration, members, panel_context);
     if (figure_panel.grid.empty()) continue;
     data.panels.push_back(std::move(figure_panel));
+    panel_points.push_back(members);
   }
   if (data.panels.empty())
     throw NoDataError(context + ": the " + std::to_string(points.size()) +
                       " matching points have no value for '" +
-                      (heatmap ? declaration.value : declaration.y[0]) + "'");
+                      (declaration.type->rules.value ? declaration.value : declaration.y[0]) + "'");
+  unify_rows(data.panels);
+  std::vector<Grid*> grids;
+  for (auto& panel : data.panels) grids.push_back(&panel.grid);
+  relabel(grids, declaration.type->rules.value ? declaration.y : declaration.series, true, points);
 
-  data.numeric_x = declaration.type == FigureType::line;
+  data.numeric_x = declaration.type->rules.numeric_x;
   for (const auto& panel : data.panels)
     for (const auto& column : panel.grid.columns) data.numeric_x &= column.numeric;
-  data.x_label =
-      declaration.x_label.empty() ? field_axis_label(declaration.x) : declaration.x_label;
-  if (!declaration.y_label.empty())
-    data.y_label = declaration.y_label;
-  else if (declaration.type == FigureType::stacked)
-    data.y_label = "Time [ms]";
-  else
-    data.y_label = field_axis_label(declaration.y[0]);
-  if (heatmap) data.value_label = field_axis_label(declaration.value);
+  if (declaration.type->rules.numeric_x && is_image_size(declaration.x)) place_image_sizes(data);
+  if (declaration.type->rules.overlays) add_overlays(data, all_points, panel_points, context);
+
+  data.x_label = !declaration.x_label.empty()                     ? declaration.x_label
+                 : data.numeric_x && is_image_size(declaration.x) ? "Image size [Mpixel]"
+                                                                  : field_axis_label(declaration.x);
+  data.y_label = declaration.y_label.empty() ? default_y_label(declaration) : declaration.y_label;
+  if (declaration.type->rules.value) data.value_label = field_axis_label(declaration.value);
   return data;
 }
 
@@ -389,11 +607,13 @@ TableData extract_table(const TableDeclaration& declared,
     declaration.columns.insert(declaration.columns.begin(), "machine");
   TableData data;
   data.declaration = declaration;
-  data.grid = build_grid(points, declaration.rows, {declaration.value}, declaration.columns, false,
+  data.grid = value_grid(points, declaration.rows, {declaration.value}, declaration.columns, false,
                          declaration.reduce, context);
   if (data.grid.empty())
     throw NoDataError(context + ": the matching points have no value for '" + declaration.value +
                       "'");
+  relabel({&data.grid}, declaration.rows, true, points);
+  relabel({&data.grid}, declaration.columns, false, points);
   const auto titles = [](const std::vector<std::string>& fields) {
     std::string text;
     for (const auto& field : fields) text += (text.empty() ? "" : ", ") + field_title(field);

@@ -49,6 +49,9 @@ struct Category {
   std::string tic;               // short form for axis tics: "16" where the axis says "Block x"
   bool numeric = false;          // a single numeric field: position on a numeric axis
   double number = 0.0;
+  // The implementation the category stands for, when its fields name one (implementation or
+  // configuration): it gives a line or bar that implementation's fixed colour in every figure.
+  std::string implementation;
 };
 
 struct Cell {
@@ -65,15 +68,26 @@ struct Grid {
   bool empty() const;
 };
 
+// A reference line over a panel: an overlay the declaration asks for (the hardware floor), or the
+// ideal-scaling line of a speedup or efficiency figure against threads. One value per grid column.
+struct OverlayLine {
+  std::string label;
+  std::vector<std::optional<double>> values;
+  bool ideal = false;
+};
+
 struct FigurePanel {
   std::string title;  // empty for a figure without panels
   Grid grid;          // rows: series (line, bars), stack parts (stacked), y values (heatmap)
+  std::vector<OverlayLine> overlays;  // same labels, in the same order, in every panel
 };
 
 struct FigureData {
   FigureDeclaration declaration;
-  std::vector<FigurePanel> panels;
-  bool numeric_x = false;  // x positions are the values themselves, not category indices
+  std::vector<FigurePanel> panels;  // every panel has the same rows, so one legend serves all
+  bool numeric_x = false;           // x positions are the values themselves, not category indices
+  bool log_x = false;               // as declared; image sizes always lie on a logarithmic axis
+  bool log_y = false;
   std::string x_label;
   std::string y_label;
   std::string value_label;  // heatmap colour bar
@@ -86,6 +100,16 @@ struct TableData {
   std::string column_header;
   std::string value_label;
 };
+
+// The grid of `value_fields` against `column_fields`: one row per value field (the parts of a
+// stacked bar) when there are several or no row fields, else one row per value combination of
+// `row_fields`. Cells with several points are reduced as `reduce` says (single: an error naming
+// how they differ). Figure types build their panels with it.
+Grid value_grid(const std::vector<const nlohmann::json*>& records,
+                const std::vector<std::string>& row_fields,
+                const std::vector<std::string>& value_fields,
+                const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
+                const std::string& context);
 
 // `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
 FigureData extract_figure(const FigureDeclaration& declaration,

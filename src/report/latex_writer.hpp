@@ -39,11 +39,20 @@ struct GalleryImage {
   std::string output_path;
 };
 
+// Flags a reader must see before trusting a section's numbers.
+struct SectionFlags {
+  bool unknown_commit = false;  // some run recorded no commit
+  // The config changed since the run: empty when it did not; else what changed, in words.
+  std::string config_change;
+};
+
 struct ExperimentSection {
   std::string name;
   std::string title;
   std::string description;
-  std::string config_listing_path;
+  std::string config_path;  // the config as written (shown in the appendix), empty when gone
+  std::string config_sha256;
+  SectionFlags flags;
   std::string values_path;
   std::optional<std::string> discussion_path;
   std::vector<SectionFigure> figures;
@@ -63,10 +72,27 @@ struct IndexExperiment {
   std::string title;
   std::string section_path;
   std::optional<std::string> gallery_path;
+  std::string config_path;  // configs/<name>.yaml as written, empty when gone
   std::vector<Provenance> provenance;
+  VerificationSummary verification;
 };
 
-// The front part (machines) and the \input lines of every section, then the gallery.
-std::string index_latex(const std::vector<IndexExperiment>& experiments);
+// A part of the report: the seed it follows (or the extensions) and its experiments, in order.
+struct IndexPart {
+  std::string title;
+  std::string claim;
+  bool extension = false;
+  std::vector<IndexExperiment> experiments;
+};
+
+struct IndexFront {
+  std::string summary_path;            // hand-written summary (report/summary.tex), may be empty
+  std::string summary_values_path;     // its \convlabvalueof values
+  std::vector<SectionFigure> figures;  // the ladder
+};
+
+// The front matter (summary, ladder, machines), the contents, the verification table, the parts
+// with their sections, and the appendix of configs as written.
+std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& parts);
 
 }  // namespace convlab

@@ -47,6 +47,11 @@ Provenance provenance_of(const json& run) {
       details += ", driver " + text_at(cuda, "driver_version") + ", runtime " +
                  text_at(cuda, "runtime_version");
     p.gpu_details = details;
+    if (cuda.contains("sm_clock_mhz"))
+      p.clocks = "SM " + text_at(cuda, "sm_clock_mhz") + " MHz, memory " +
+                 text_at(cuda, "memory_clock_mhz") + " MHz";
+    if (cuda.contains("driver_version"))
+      p.driver = text_at(cuda, "driver_version") + " / " + text_at(cuda, "runtime_version");
   } else if (cuda.is_object()) {
     p.gpu = "no CUDA device";
   } else {
@@ -59,6 +64,7 @@ Provenance provenance_of(const json& run) {
   p.flags = text_at(build, "flags");
   const json& git = member(run, "git");
   const std::string commit = text_at(git, "commit");
+  p.commit_known = !commit.empty();
   p.commit = commit.empty() ? "unknown (not a git checkout)" : commit.substr(0, 12);
   if (git.is_object() && git.contains("dirty") && git["dirty"].is_boolean() &&
       git["dirty"].get<bool>())
@@ -66,6 +72,8 @@ Provenance provenance_of(const json& run) {
   p.started = text_at(run, "started");
   p.finished = text_at(run, "finished", "unfinished");
   const json& config = member(run, "config");
+  p.config_path = text_at(config, "path");
+  p.config_sha256 = text_at(config, "sha256");
   p.config = text_at(config, "path") + " (sha256 " + text_at(config, "sha256").substr(0, 12) + ")";
   return p;
 }

@@ -36,6 +36,11 @@ struct Provenance {
   std::string started;
   std::string finished;
   std::string config;  // path and sha256 prefix
+  std::string config_path;
+  std::string config_sha256;
+  bool commit_known = false;
+  std::string clocks;  // GPU SM and memory clocks as recorded, empty without a GPU
+  std::string driver;  // CUDA driver and runtime
 };
 
 // Every run in "runs" (or just "run"), oldest first.

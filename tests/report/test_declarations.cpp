@@ -42,7 +42,7 @@ tables:
   EXPECT_TRUE(declarations.figures[0].log_y);
   EXPECT_EQ(declarations.figures[1].name, "figure-2");
   EXPECT_EQ(declarations.figures[1].series.size(), 2u);
-  EXPECT_EQ(declarations.figures[2].type, FigureType::stacked);
+  EXPECT_EQ(declarations.figures[2].type, &stacked_figure_type());
   EXPECT_EQ(declarations.figures[2].y.size(), 3u);
   EXPECT_EQ(declarations.figures[2].where, "family=cuda,image.width=1024|2048");
   EXPECT_EQ(declarations.figures[3].value, "median_ms");

@@ -1,0 +1,72 @@
+// One descriptor per figure type (line, bars, stacked, heatmap): what its declaration may say, how
+// the grid of one panel is built from the records, how that panel's data file looks and how gnuplot
+// draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in figure_types.cpp.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace convlab {
+
+struct FigureDeclaration;
+struct FigureData;
+struct Grid;
+
+// What a declaration of the type may and must say; parse_report_declarations enforces it.
+struct FigureTypeRules {
+  bool series = true;       // takes series: (one line or bar per value combination)
+  bool y_list = false;      // y may be a list: the parts of each bar
+  bool value = false;       // needs value: (the field shown as colour)
+  bool log_x = false;       // a logarithmic x axis
+  bool log_y = true;        // a logarithmic y axis
+  bool error_bars = false;  // q1..q3 error bars
+  bool overlays = false;    // overlay: reference lines such as the hardware floor
+  bool numeric_x = false;   // x positions are the values themselves when every x is a number
+};
+
+// One panel being written into a gnuplot script.
+struct PanelPlot {
+  std::ostringstream& out;
+  const FigureData& figure;
+  size_t panel;
+  std::string data;    // the panel's data file, quoted for gnuplot
+  bool titled = true;  // false: the figure's one legend is drawn apart, lines carry no titles
+};
+
+struct FigureTypeDescriptor {
+  std::string_view name;
+  std::vector<std::string_view> aliases;
+  FigureTypeRules rules;
+  // The grid of one panel: rows (series, stack parts or y values) against the x values.
+  Grid (*panel_grid)(const FigureDeclaration& declaration,
+                     const std::vector<const nlohmann::json*>& records, const std::string& context);
+  // The panel's data file (a header row of column names, then data at full precision).
+  std::string (*panel_tsv)(const FigureData& figure, size_t panel);
+  // Axes, ranges and the plot command of one panel.
+  void (*plot_panel)(PanelPlot& plot);
+  // The legend entry of grid row `row` drawn on its own (gnuplot: "NaN with ... title ..."); empty
+  // for a type without a legend.
+  std::string (*legend_entry)(const FigureData& figure, size_t row);
+};
+
+// Shared by bars and stacked: histogram axes, tics and fill; the legend entry of a bar.
+void write_histogram_axes(PanelPlot& plot);
+std::string bar_legend_entry(const FigureData& figure, size_t row);
+
+// The types, in the order docs/report.md lists them.
+const std::vector<const FigureTypeDescriptor*>& figure_types();
+// By name or alias; nullptr when unknown.
+const FigureTypeDescriptor* find_figure_type(std::string_view name);
+// "line, bars, stacked, heatmap" for messages.
+std::string figure_type_names();
+
+// The types themselves, one per file.
+const FigureTypeDescriptor& line_figure_type();
+const FigureTypeDescriptor& bars_figure_type();
+const FigureTypeDescriptor& stacked_figure_type();
+const FigureTypeDescriptor& heatmap_figure_type();
+
+}  // namespace convlab
