@@ -171,7 +171,6 @@ class Run {
                         record["status"] != "skipped");
       count(record);
       store(record);
-      ++points_done_;
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
@@ -386,11 +385,14 @@ class Run {
            results_.records[existing->second].value("status", "") == "ok";
   }
 
-  // A record replaces the earlier one of the same point in place (results_merge.hpp).
+  // A record replaces the earlier one of the same point in place (results_merge.hpp). The point
+  // counts as done under the same lock, so an interrupt never reports fewer points than the file
+  // holds.
   void store(const json& record) {
     const std::lock_guard<std::mutex> lock(write_mutex_);
     pending_.records.push_back(record);
     write();
+    ++points_done_;
   }
 
   // Merges what this run made since its last write into the file as it is on disk now, which
