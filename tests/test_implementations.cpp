@@ -181,6 +181,40 @@ TEST(CpuImplementations, FusedIsExactForOpenCVsSmallestGaussians) {
     }
 }
 
+// Tall images, so threads walk their column tiles for several chunks (a continued ring) and
+// steal halves of each other's walks: the bytes must not depend on who filtered which rows.
+TEST(CpuImplementations, RingRungsGiveTheSameBytesOnAnyThreadCountAndTile) {
+  int compared = 0;
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{45, 301}, {130, 203}, {7, 517}})
+    for (const char* name : {"cpu_fused", "cpu_direct"})
+      for (const Filter& filter : {filter_of("gaussian", 7), filter_of("gaussian", 21),
+                                   gaussian_with_sigma(9, 2.0), asymmetric_custom(5)}) {
+        const Image image = random_image(w, h, 3, 77 + w + h);
+        for (Border border : {Border::replicate, Border::zero, Border::wrap}) {
+          const Problem problem{image, filter, border, OutputType::u8};
+          const Implementation* impl = find_implementation(name);
+          if (impl->unsupported(problem, Params::object(), RunContext{})) continue;
+          std::unique_ptr<PreparedPoint> one;
+          const OutputView expected = run_once(name, {{"threads", 1}}, problem, one);
+          const Verification v = verify_output(expected, compute_reference(problem),
+                                               verification_tolerance(*impl, problem, {}));
+          EXPECT_TRUE(v.ok) << name << " " << w << "x" << h << " " << filter.name;
+          for (const Params& params :
+               {Params{{"threads", 2}}, Params{{"threads", 3}, {"tile", 16}},
+                Params{{"threads", 5}, {"tile", 64}}, Params{{"threads", 8}, {"tile", 5}}}) {
+            std::unique_ptr<PreparedPoint> point;
+            const OutputView out = run_once(name, params, problem, point);
+            ASSERT_EQ(out.count, expected.count);
+            EXPECT_EQ(std::memcmp(out.data, expected.data, out.count), 0)
+                << name << " " << params.dump() << " " << w << "x" << h << " " << filter.name << " "
+                << to_string(border);
+            ++compared;
+          }
+        }
+      }
+  EXPECT_GT(compared, 100);
+}
+
 TEST(CpuImplementations, SeparableSkipsRankTwoKernels) {
   const Image image = random_image(8, 8, 1, 1);
   const Filter sharpen = filter_of("sharpen", 3);
