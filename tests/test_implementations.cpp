@@ -181,8 +181,8 @@ TEST(CpuImplementations, FusedIsExactForOpenCVsSmallestGaussians) {
     }
 }
 
-// Tall images, so threads walk their column tiles for several chunks (a continued ring) and
-// steal halves of each other's walks: the bytes must not depend on who filtered which rows.
+// Tall images, cut into several strips and tiles per thread (each strip re-filtering the rows
+// around its edges): the bytes must not depend on who filtered which rows.
 TEST(CpuImplementations, RingRungsGiveTheSameBytesOnAnyThreadCountAndTile) {
   int compared = 0;
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{45, 301}, {130, 203}, {7, 517}})

@@ -13,8 +13,9 @@
 // - Kernel size known at compile time for K = 3, 5, 7, 9, 11: the tap loops unroll completely and
 //   each weight is a broadcast operand of its multiply-add; other sizes take the same loop with K
 //   at run time.
-// - Parallel: threads walk down column tiles, continuing their rings, and steal half a walk when
-//   done (TileWalks, as cpu_fused).
+// - Parallel: horizontal strips (up to four per thread, strip_count), each (strip, column tile)
+//   pair handed out one at a time (for_each_strip); a strip converts the r rows above and below
+//   it that its neighbours convert too.
 // Sums are float with the taps in the naive loops' order (ky, then kx), so results are those of
 // cpu_rows up to the order of float additions.
 #include <omp.h>
@@ -116,10 +117,7 @@ class DirectPoint : public PreparedPoint {
     const int tile_param = params.value("tile", 0);
     tiles_ = column_tiles(
         in.width,
-        tile_param > 0
-            ? tile_param
-            : tile_pixels_for_threads(in.width, threads_, problem.filter.radius(),
-                                      tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes)));
+        tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
     // A line holds the tile plus r pixels each side, and reads run up to 64 values past the tile.
     stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, kBlockValues) +
               (k - 1) * in.channels + kBlockValues;
@@ -131,17 +129,17 @@ class DirectPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
-    for_each_tile_walk(threads_, problem_.input.height, tiles_,
-                       [this](RowRange rows, ColumnTile tile, int thread, bool continues) {
-                         filter_tile(rows, tile, scratch_[thread], continues);
-                       });
+    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+                   [this](RowRange strip, ColumnTile tile, int thread) {
+                     filter_tile(strip, tile, scratch_[thread]);
+                   });
     return std::nullopt;
   }
 
   OutputView output() const override { return out_.view(); }
 
  private:
-  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, bool continues) {
+  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s) {
     const Image& in = problem_.input;
     const Filter& f = problem_.filter;
     const int r = f.radius(), c = in.channels;
@@ -158,7 +156,7 @@ class DirectPoint : public PreparedPoint {
         convert_row_segment(in, sy, tile.begin - r, tile.end - tile.begin + 2 * r, problem_.border,
                             line);
     };
-    int next = continues ? strip.begin + r : strip.begin - r;  // next input row to enter the ring
+    int next = strip.begin - r;  // next virtual input row to enter the ring
     for (int y = strip.begin; y < strip.end; y += kRowsPerSweep) {
       const int rows = std::min(kRowsPerSweep, strip.end - y);
       while (next <= y + rows - 1 + r) convert_input_row(next++);
@@ -187,8 +185,7 @@ Implementation make_cpu_direct_implementation() {
   impl.name = "cpu_direct";
   impl.family = "cpu";
   impl.description =
-      "direct KxK: threads walk column tiles, ring of K+3 converted lines, 4 output rows x 64 "
-      "values of "
+      "direct KxK: per-thread strips, ring of K+3 converted lines, 4 output rows x 64 values of "
       "sums in registers, K unrolled for 3..11";
   impl.axes = strip_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {

@@ -21,10 +21,10 @@
 //   sum fits 16 bits and the output is bit-identical to the correctly rounded reference; for
 //   K = 7 and 9 the row sums are rounded by a few bits first, which moves an output by at most
 //   0.125 and 0.5 levels (integer_weights), within the u8 tolerance.
-// - Parallel: each thread walks down a column tile of its own, continuing its ring from chunk to
-//   chunk, and steals the lower half of the longest walk left when its tiles are done
-//   (TileWalks): no input row is row-filtered twice except after a steal, and a thread whose core
-//   runs slower under load gives work away.
+// - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count), and
+//   every (strip, column tile) pair is handed out one at a time (for_each_strip), so a thread
+//   whose core runs slower under load takes fewer; a strip filters r rows above and below itself
+//   that its neighbours also filter (2r / strip height).
 // Float sums run in tap order (row pass kx, then column pass ky) and round half up at the end:
 // within the u8 tolerance of the double reference (values_not_exact counts the differences).
 #include <omp.h>
@@ -244,10 +244,7 @@ class FusedPoint : public PreparedPoint {
     const int tile_param = params.value("tile", 0);
     tiles_ = column_tiles(
         in.width,
-        tile_param > 0
-            ? tile_param
-            : tile_pixels_for_threads(in.width, threads_, problem.filter.radius(),
-                                      tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes)));
+        tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
     stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, block_values);
     const size_t segment = static_cast<size_t>(stride_) + (k - 1) * in.channels + block_values;
     auto floats_for = [&](size_t values) { return (values * value_bytes + 3) / 4; };
@@ -261,17 +258,17 @@ class FusedPoint : public PreparedPoint {
   }
 
   std::optional<DevicePhases> execute() override {
-    for_each_tile_walk(
-        threads_, problem_.input.height, tiles_,
-        [this](RowRange rows, ColumnTile tile, int thread, bool continues) {
-          Scratch& scratch = scratch_[thread];
-          if (integer_)
-            filter_tile<WordPath>(rows, tile, scratch, continues, integer_->row.data(),
-                                  integer_->column.data(), integer_->row_shift, integer_->shift);
-          else
-            filter_tile<FloatPath>(rows, tile, scratch, continues, problem_.filter.row.data(),
-                                   problem_.filter.column.data(), 0, 0);
-        });
+    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+                   [this](RowRange strip, ColumnTile tile, int thread) {
+                     Scratch& scratch = scratch_[thread];
+                     if (integer_)
+                       filter_tile<WordPath>(strip, tile, scratch, integer_->row.data(),
+                                             integer_->column.data(), integer_->row_shift,
+                                             integer_->shift);
+                     else
+                       filter_tile<FloatPath>(strip, tile, scratch, problem_.filter.row.data(),
+                                              problem_.filter.column.data(), 0, 0);
+                   });
     return std::nullopt;
   }
 
@@ -279,9 +276,8 @@ class FusedPoint : public PreparedPoint {
 
  private:
   template <class P>
-  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, bool continues,
-                   const typename P::Weight* row_w, const typename P::Weight* column_w,
-                   int row_shift, int shift) {
+  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, const typename P::Weight* row_w,
+                   const typename P::Weight* column_w, int row_shift, int shift) {
     using Value = typename P::Value;
     constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
     using Sweep = void (*)(const Value* const*, const typename P::Weight*, int, int, int,
@@ -312,8 +308,7 @@ class FusedPoint : public PreparedPoint {
       row_pass<P>(segment, c, row_w, k, row_shift, line, padded);
     };
     const Value** lines = s.window(P{});
-    // Next virtual input row to enter the ring: a continued walk has the rows above already.
-    int next = continues ? strip.begin + r : strip.begin - r;
+    int next = strip.begin - r;  // next virtual input row to enter the ring
     for (int y = strip.begin; y < strip.end; y += kRowsPerSweep) {
       const int rows = std::min(kRowsPerSweep, strip.end - y);
       while (next <= y + rows - 1 + r) filter_input_row(next++);
@@ -345,8 +340,7 @@ Implementation make_cpu_fused_implementation() {
   impl.name = "cpu_fused";
   impl.family = "cpu";
   impl.description =
-      "rank-1 kernels: threads walk column tiles, row pass into a ring of K+3 lines, column pass "
-      "from it "
+      "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
       "4 rows at a time (no image-sized intermediate); exact 16-bit integers for dyadic weights";
   impl.factored = true;
   impl.axes = strip_axes();

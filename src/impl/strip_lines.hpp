@@ -1,14 +1,13 @@
-// What the ring-buffer rungs (cpu_fused, cpu_direct) share: a thread walks down column tiles of
-// the image (TileWalks); an input row segment enters the thread's small ring of lines as floats,
-// with the horizontal border already applied, so every tap of the hot loops is a contiguous,
-// branch-free vector load. Nothing image-sized is allocated besides the output.
+// What the ring-buffer rungs (cpu_fused, cpu_direct) share: a thread filters horizontal strips of
+// output rows and walks each in column tiles; an input row segment enters the tile's small ring of
+// lines as floats, with the horizontal border already applied, so every tap of the hot loops is a
+// contiguous, branch-free vector load. Nothing image-sized is allocated besides the output.
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "core/border.hpp"
@@ -19,25 +18,33 @@
 
 namespace convlab {
 
-// Output rows [begin, end).
+// Output rows [begin, end) of strip `index` of `count`: contiguous, sizes differing by at most 1.
 struct RowRange {
   int begin = 0;
   int end = 0;
 };
 
+inline RowRange strip_of(int index, int count, int height) {
+  const long long h = height;
+  return {static_cast<int>(h * index / count), static_cast<int>(h * (index + 1) / count)};
+}
+
+// How many strips `threads` threads share (handed out one at a time, so a thread whose core is
+// busy with something else takes fewer): one for one thread, otherwise up to four per thread, but
+// no strip lower than 8K rows, since each re-reads K - 1 rows of its neighbours.
 // The axes of the ring-buffer rungs.
 inline std::vector<AxisSpec> strip_axes() {
   return {
       {"threads",
        AxisKind::integer,
-       "OpenMP threads; they walk down column tiles and steal half a walk when done",
+       "OpenMP threads; strips of rows are handed out one at a time",
        1,
        {},
        1,
        1024},
       {"tile",
        AxisKind::integer,
-       "pixels per column tile (0: as wide as the ring fits L2, at least one tile per thread)",
+       "pixels per column tile (0: as wide as the ring fits L2)",
        0,
        {},
        0,
@@ -51,6 +58,11 @@ inline std::vector<AxisSpec> strip_axes() {
        0,
        0},
   };
+}
+
+inline int strip_count(int threads, int height, int k) {
+  if (threads <= 1) return 1;
+  return std::max(1, std::min({threads * 4, std::max(threads, height / (8 * k)), height}));
 }
 
 // Pixels [begin, end) of a row, one column tile.
@@ -73,7 +85,7 @@ inline std::vector<ColumnTile> column_tiles(int width, int max_pixels) {
 }
 
 // Widest tile whose `lines` float lines of `channels` values per pixel fit `budget_bytes` (the
-// ring stays in the core's L2 while the tile's rows stream through it), at least 64 pixels.
+// ring stays in the core's L2 while the strip streams through it), at least 64 pixels.
 inline int tile_pixels_for(int lines, int channels, size_t budget_bytes) {
   const size_t per_pixel = static_cast<size_t>(lines) * channels * sizeof(float);
   return std::max<int>(64, static_cast<int>(budget_bytes / per_pixel));
@@ -137,93 +149,26 @@ __attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t in
   out.store_row(index, values, count);
 }
 
-// Hands out the work of a ring-buffer rung: runs of output rows of one column tile. A thread walks
-// down a column tile in chunks of kChunkRows rows, and each chunk that starts where its previous
-// one ended in the same tile continues the thread's ring, so no input row is filtered twice. Work
-// is balanced by stealing rather than by cutting the image into many strips (each strip would
-// re-filter the K - 1 rows around its edges): a thread whose tiles are done takes a whole tile no
-// one has started, or else the lower half of the walk with the most rows left. Slow cores (a busy
-// or shared core, a lower clock under load) thus give work away instead of holding up the team,
-// and only a steal costs a ring refill. A mutex guards the walks: one short critical section per
-// chunk of kChunkRows x tile width pixels.
-class TileWalks {
- public:
-  static constexpr int kChunkRows = 32;  // rows claimed at a time: multiple of the 4-row sweep
-
-  TileWalks(int threads, int height, int tiles) : walks_(threads), height_(height), tiles_(tiles) {}
-
-  // The next rows for `thread`: false when nothing is left. `continues`: the thread's previous
-  // chunk ended at rows.begin in the same tile, so its ring already holds the rows above.
-  bool next(int thread, int& tile, RowRange& rows, bool& continues) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    Walk& w = walks_[thread];
-    if (w.next >= w.end && !refill(w)) return false;
-    tile = w.tile;
-    rows = {w.next, std::min(w.next + kChunkRows, w.end)};
-    continues = w.tile == w.last_tile && rows.begin == w.last_end;
-    w.next = w.last_end = rows.end;
-    w.last_tile = w.tile;
-    return true;
-  }
-
- private:
-  struct Walk {
-    int tile = -1, next = 0, end = 0;   // rows [next, end) of `tile` still to do
-    int last_tile = -1, last_end = -1;  // where the thread's ring stands
-  };
-
-  // A tile no one has started, else the lower half of the longest walk left.
-  bool refill(Walk& w) {
-    if (next_fresh_tile_ < tiles_) {
-      w.tile = next_fresh_tile_++;
-      w.next = 0;
-      w.end = height_;
-      return true;
-    }
-    Walk* victim = nullptr;
-    for (Walk& v : walks_)
-      if (!victim || v.end - v.next > victim->end - victim->next) victim = &v;
-    const int left = victim->end - victim->next;
-    if (left < 2 * kChunkRows) return false;  // its owner finishes it sooner than a refill would
-    const int middle = victim->next + left / 2 / 4 * 4;
-    w.tile = victim->tile;
-    w.next = middle;
-    w.end = victim->end;
-    victim->end = middle;
-    return true;
-  }
-
-  std::mutex mutex_;
-  std::vector<Walk> walks_;
-  int height_, tiles_;
-  int next_fresh_tile_ = 0;
-};
-
-// Runs filter(rows, tile, thread, continues) over every row of every column tile, on `threads`
-// OpenMP threads sharing the work through TileWalks; `thread` indexes per-thread scratch (its
-// ring), `continues` says the thread's ring already holds the rows above `rows`. Calls write
-// disjoint output pixels.
-template <class FilterRows>
-void for_each_tile_walk(int threads, int height, const std::vector<ColumnTile>& tiles,
-                        FilterRows filter) {
-  TileWalks walks(threads, height, static_cast<int>(tiles.size()));
+// Runs filter(strip, tile, thread) for every column tile of every strip. Each (strip, tile) pair
+// is one unit of work, handed out one at a time to `threads` OpenMP threads: with several tiles
+// per row that is many more units than strips (strip_count) at no extra halo, so a core that runs
+// slower under load (a shared physical core, a lower clock) simply takes fewer units and the team
+// finishes together. `thread` indexes per-thread scratch; units write disjoint output pixels.
+template <class FilterTile>
+void for_each_strip(int threads, int height, int k, const std::vector<ColumnTile>& tiles,
+                    FilterTile filter) {
+  const int strips = strip_count(threads, height, k);
+  const int units = strips * static_cast<int>(tiles.size());
 #pragma omp parallel num_threads(threads)
   {
     const int thread = omp_get_thread_num();
-    int tile = 0;
-    RowRange rows;
-    bool continues = false;
-    while (walks.next(thread, tile, rows, continues)) filter(rows, tiles[tile], thread, continues);
+#pragma omp for schedule(dynamic, 1)
+    for (int i = 0; i < units; ++i) {
+      const int t = i % static_cast<int>(tiles.size());
+      filter(strip_of(i / static_cast<int>(tiles.size()), strips, height), tiles[t], thread);
+    }
     lanes::stream_fence();
   }
-}
-
-// Column tiles for `threads` threads: as wide as the ring fits L2 (`ring_pixels`), but at least
-// one per thread so every thread starts on a walk of its own, unless tiles would get narrower
-// than 8 r (the r pixels a tile re-reads on each side stay below 12% of its row work) or 64.
-inline int tile_pixels_for_threads(int width, int threads, int radius, int ring_pixels) {
-  const int per_thread = (width + threads - 1) / threads;
-  return std::min(ring_pixels, std::max({per_thread, 8 * radius, 64}));
 }
 
 inline int widest_tile(const std::vector<ColumnTile>& tiles) {
