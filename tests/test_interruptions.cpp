@@ -45,14 +45,16 @@ class Interruptions : public testing::DirectoryTest {
       EXPECT_NE(entry.path().extension(), ".tmp") << "left behind: " << entry.path();
   }
 
-  // Starts a run, waits until it has written its first point, sends `signal`, and returns the
+  // Starts a run, waits until it has written its first point (to the journal, which the run folds
+  // into results.json when it stops), sends `signal`, and returns the
   // shell's report of the exit status ("exit N") followed by the run's output.
   std::string interrupt_with(const std::string& signal) {
     const auto result = testing::run_shell(
         "timeout 120 \"$CONVLAB\" run longer.yaml > run.log 2>&1 &\n"
         "PID=$!\n"
         "for i in $(seq 600); do\n"
-        "  grep -q '\"run_id\"' outputs/longer/results.json 2>/dev/null && break\n"
+        "  cat outputs/longer/results.json outputs/longer/results.journal 2>/dev/null |\n"
+        "    grep -q '\"run_id\"' && break\n"
         "  sleep 0.05\n"
         "done\n"
         "kill -" +

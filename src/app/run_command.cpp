@@ -13,8 +13,8 @@ namespace {
 const char* kRunUsage = R"(usage: convlab run CONFIG [options]
 
 Runs every point of the config (images x kernels x borders x outputs x implementation
-parameters), verifies each output against the reference and keeps outputs/<name>/results.json
-complete after every point. Points already measured with the same build on the same machine
+parameters), verifies each output against the reference and writes outputs/<name>/results.json;
+every finished point is kept (in results.journal until the run ends or is stopped). Points already measured with the same build on the same machine
 are kept, not re-run.
 
 options:

@@ -1,6 +1,6 @@
 // Metrics computed from records: throughput per record, and relations between records
-// (speedup against the baseline, parallel efficiency, roofline fraction). Recomputed over the
-// whole file before every write, so they appear as soon as both sides of a relation exist.
+// (speedup against the baseline, parallel efficiency, roofline fraction). Computed over the
+// whole file when a run folds its journal into results.json (results_journal.hpp).
 #pragma once
 
 #include "results/results_file.hpp"

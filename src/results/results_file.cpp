@@ -10,7 +10,9 @@
 #include <fstream>
 #include <random>
 
+#include "results/derive.hpp"
 #include "results/machine.hpp"
+#include "results/results_journal.hpp"
 #include "results/results_schema.hpp"
 
 namespace convlab {
@@ -25,7 +27,9 @@ std::string temporary_name(const std::string& path) {
 
 }  // namespace
 
-ResultsFile read_results(const std::string& path) {
+namespace {
+
+ResultsFile read_results_file(const std::string& path) {
   ResultsFile results;
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -54,6 +58,17 @@ ResultsFile read_results(const std::string& path) {
     results.records.push_back(record);
   results.gallery = document.value("gallery", nlohmann::json::array());
   attach_machines(results.records, results.runs);
+  return results;
+}
+
+}  // namespace
+
+ResultsFile read_results(const std::string& path) {
+  ResultsFile results = read_results_file(path);
+  const std::vector<JournalLine> journal = read_journal(journal_path_for(path));
+  if (journal.empty()) return results;
+  fold_journal(results, journal, path);
+  derive_metrics(results);
   return results;
 }
 

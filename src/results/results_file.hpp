@@ -25,6 +25,8 @@ class ResultsFileError : public std::runtime_error {
 // Reads a results file; throws ResultsFileError naming the file when it is not valid JSON, has
 // another schema version or fields of the wrong type. A missing file gives an empty ResultsFile.
 // Records written before machines were recorded get theirs from their run block (machine.hpp).
+// What the folder's journal (results_journal.hpp) holds beyond the file is folded in, and the
+// derived metrics computed again, so readers see every finished point also after a kill -9.
 ResultsFile read_results(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
 // Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then

@@ -1,9 +1,7 @@
 #include "results/results_merge.hpp"
 
-#include <algorithm>
-#include <set>
+#include <optional>
 
-#include "results/derive.hpp"
 #include "results/machine.hpp"
 
 namespace convlab {
@@ -11,22 +9,8 @@ namespace {
 
 using json = nlohmann::json;
 
-void add_or_replace(std::vector<json>& records, const json& record) {
-  for (auto& existing : records)
-    if (measures_same_point(existing, record)) {
-      existing = record;
-      return;
-    }
-  records.push_back(record);
-}
-
-void keep_referenced_runs(ResultsFile& results, const std::string& contributing_run) {
-  std::set<std::string> referenced{contributing_run};
-  for (const auto& record : results.records) referenced.insert(record.value("run_id", ""));
-  std::vector<json> runs;
-  for (auto& run : results.runs)
-    if (referenced.count(run.value("id", "")) > 0) runs.push_back(std::move(run));
-  results.runs = std::move(runs);
+std::string point_on_machine(const json& record) {
+  return record.value("point_id", "") + "|" + machine_key(record);
 }
 
 }  // namespace
@@ -34,31 +18,50 @@ void keep_referenced_runs(ResultsFile& results, const std::string& contributing_
 bool measures_same_point(const json& earlier, const json& later) {
   if (earlier.value("key", "") == later.value("key", "")) return true;
   // Another machine's measurement of the point is another record: machines are kept apart.
-  return earlier.value("point_id", "") == later.value("point_id", "") &&
-         machine_key(earlier) == machine_key(later);
+  return point_on_machine(earlier) == point_on_machine(later);
 }
 
-void merge_contribution(ResultsFile& results, const RunContribution& contribution,
-                        const std::string& path) {
-  const std::string name = contribution.experiment.value("name", "");
-  const std::string earlier = results.experiment.value("name", "");
-  if (!earlier.empty() && earlier != name)
-    throw ResultsFileError(path + ": holds experiment '" + earlier + "', not '" + name +
-                           "'; choose another --out");
-  results.experiment = contribution.experiment;
-  const std::string run_id = contribution.run.value("id", "");
-  const auto run = std::find_if(results.runs.begin(), results.runs.end(),
-                                [&](const json& r) { return r.value("id", "") == run_id; });
-  if (run != results.runs.end())
-    *run = contribution.run;
-  else
-    results.runs.push_back(contribution.run);
-  for (const auto& record : contribution.records) add_or_replace(results.records, record);
-  for (const auto& entry : contribution.gallery)
-    if (std::find(results.gallery.begin(), results.gallery.end(), entry) == results.gallery.end())
-      results.gallery.push_back(entry);
-  keep_referenced_runs(results, run_id);
-  derive_metrics(results);
+RecordMerger::RecordMerger(std::vector<json>& records) : records_(records) {
+  for (size_t i = 0; i < records_.size(); ++i) index(i);
+}
+
+void RecordMerger::index(size_t position) {
+  // The first record of a key or point is the one a newer measurement replaces.
+  by_key_.emplace(records_[position].value("key", ""), position);
+  by_point_.emplace(point_on_machine(records_[position]), position);
+}
+
+void RecordMerger::add_or_replace(json record) {
+  std::optional<size_t> position;
+  if (auto key = by_key_.find(record.value("key", "")); key != by_key_.end())
+    position = key->second;
+  else if (auto point = by_point_.find(point_on_machine(record)); point != by_point_.end())
+    position = point->second;
+  if (!position) {
+    records_.push_back(std::move(record));
+    index(records_.size() - 1);
+    return;
+  }
+  const json& earlier = records_[*position];
+  if (auto key = by_key_.find(earlier.value("key", ""));
+      key != by_key_.end() && key->second == *position)
+    by_key_.erase(key);
+  if (auto point = by_point_.find(point_on_machine(earlier));
+      point != by_point_.end() && point->second == *position)
+    by_point_.erase(point);
+  records_[*position] = std::move(record);
+  by_key_[records_[*position].value("key", "")] = *position;
+  by_point_[point_on_machine(records_[*position])] = *position;
+}
+
+void keep_referenced_runs(std::vector<json>& runs, const std::vector<json>& records,
+                          const std::set<std::string>& keep) {
+  std::set<std::string> referenced = keep;
+  for (const auto& record : records) referenced.insert(record.value("run_id", ""));
+  std::vector<json> kept;
+  for (auto& run : runs)
+    if (referenced.count(run.value("id", "")) > 0) kept.push_back(std::move(run));
+  runs = std::move(kept);
 }
 
 }  // namespace convlab

@@ -1,30 +1,38 @@
-// How one run's work enters a results file that other runs may have changed since it last read
-// it: the file on disk is the base, and the run adds what it made since its last write.
+// How records enter a results file that already holds some: a new measurement of a point on the
+// same machine replaces the earlier record in place, anything else is added. Indexed, so merging
+// N records costs N lookups, not N scans of the file.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include "results/results_file.hpp"
-
 namespace convlab {
-
-struct RunContribution {
-  nlohmann::json experiment = nlohmann::json::object();  // name, title, description, baseline
-  nlohmann::json run = nlohmann::json::object();         // the run block, matched by its id
-  std::vector<nlohmann::json> records;  // each replaces the record it measures again, or is added
-  std::vector<nlohmann::json> gallery;  // entries not yet in the file are added
-};
 
 // Whether `later` is a new measurement of the point `earlier` holds, on the same machine (so it
 // replaces it in place).
 bool measures_same_point(const nlohmann::json& earlier, const nlohmann::json& later);
 
-// Merges `contribution` into `results`, keeps only run blocks some record refers to (and the
-// contributing run's), and recomputes the derived metrics. Throws ResultsFileError naming `path`
-// when the file holds another experiment.
-void merge_contribution(ResultsFile& results, const RunContribution& contribution,
-                        const std::string& path);
+class RecordMerger {
+ public:
+  // `records` must outlive the merger and change only through it.
+  explicit RecordMerger(std::vector<nlohmann::json>& records);
+
+  // Replaces the record that measures_same_point with `record`, or appends it.
+  void add_or_replace(nlohmann::json record);
+
+ private:
+  void index(size_t position);
+
+  std::vector<nlohmann::json>& records_;
+  std::unordered_map<std::string, size_t> by_key_, by_point_;
+};
+
+// Keeps the run blocks that a record refers to or that `keep` names, in their order.
+void keep_referenced_runs(std::vector<nlohmann::json>& runs,
+                          const std::vector<nlohmann::json>& records,
+                          const std::set<std::string>& keep);
 
 }  // namespace convlab

@@ -72,7 +72,9 @@ void remove_stale_temporaries(const std::string& out_dir) {
 }
 
 ResultsStore::ResultsStore(std::string out_dir)
-    : out_dir_(std::move(out_dir)), results_path_(out_dir_ + "/results.json") {}
+    : out_dir_(std::move(out_dir)),
+      results_path_(out_dir_ + "/results.json"),
+      journal_path_(journal_path_for(results_path_)) {}
 
 ResultsFile ResultsStore::read() const {
   std::error_code error;
@@ -82,14 +84,29 @@ ResultsFile ResultsStore::read() const {
   return read_results(results_path_);
 }
 
-ResultsFile ResultsStore::update(const std::function<void(ResultsFile&)>& merge) const {
+void ResultsStore::append(const std::vector<JournalLine>& lines) const {
+  create_folder(out_dir_);
+  const ResultsLock lock(out_dir_);
+  append_journal(journal_path_, lines);
+}
+
+ResultsFile ResultsStore::compact() const {
   create_folder(out_dir_);
   const ResultsLock lock(out_dir_);
   remove_stale_temporaries(out_dir_);
   ResultsFile results = read_results(results_path_);
-  merge(results);
+  std::error_code error;
+  if (!fs::exists(journal_path_, error)) return results;
   write_results_atomically(results_path_, results);
+  // Folding the journal in again would change nothing, so a crash before this line loses nothing.
+  if (!fs::remove(journal_path_, error) && error)
+    throw ResultsFileError(journal_path_ + ": cannot remove (" + error.message() + ")");
   return results;
+}
+
+bool ResultsStore::has_journal() const {
+  std::error_code error;
+  return fs::exists(journal_path_, error);
 }
 
 }  // namespace convlab

@@ -1,14 +1,15 @@
-// A results folder shared by concurrent runs. Every change to DIR/results.json is a
-// read-merge-write made while holding an exclusive advisory lock (flock) on DIR/results.lock: the
-// lock is the single point of mutual exclusion between processes writing the folder, so two runs
-// with disjoint --filters end with the union of their records whatever the interleaving. Anything
-// else that appends to the folder later (a per-point journal) takes the same lock.
+// A results folder shared by concurrent runs. Runs append what they finish to DIR/results.journal
+// (results_journal.hpp) and fold it into DIR/results.json when they start, end or are interrupted.
+// Both are done holding an exclusive advisory lock (flock) on DIR/results.lock: the lock is the
+// single point of mutual exclusion between processes writing the folder, so two runs with
+// disjoint --filters end with the union of their records whatever the interleaving.
 #pragma once
 
-#include <functional>
 #include <string>
+#include <vector>
 
 #include "results/results_file.hpp"
+#include "results/results_journal.hpp"
 
 namespace convlab {
 
@@ -35,13 +36,20 @@ class ResultsStore {
   // The file as it is now (empty when the folder or file does not exist yet).
   ResultsFile read() const;
 
-  // Creates the folder, takes the lock, removes temporary files that dead writers left, reads the
-  // file, lets `merge` change it, writes it atomically and returns what was written.
-  ResultsFile update(const std::function<void(ResultsFile&)>& merge) const;
+  // Creates the folder, takes the lock and appends the lines to the journal, flushed to disk.
+  void append(const std::vector<JournalLine>& lines) const;
+
+  // Takes the lock, removes temporary files that dead writers left, reads the file with the
+  // journal folded in, writes it atomically, removes the journal and returns what was written.
+  // Does nothing but read when there is no journal.
+  ResultsFile compact() const;
+
+  bool has_journal() const;
 
  private:
   std::string out_dir_;
   std::string results_path_;
+  std::string journal_path_;
 };
 
 // Every temporary file of a results folder: results.json.<pid>.<random>.tmp, and results.json.tmp

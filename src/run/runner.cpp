@@ -31,7 +31,7 @@
 #include "results/machine.hpp"
 #include "results/point_outputs.hpp"
 #include "results/results_file.hpp"
-#include "results/results_merge.hpp"
+#include "results/results_journal.hpp"
 #include "results/results_store.hpp"
 #include "results/summary_table.hpp"
 #include "run/interrupt.hpp"
@@ -138,6 +138,8 @@ class Run {
       print_plan(config_, plan_, std::cout);
       return 0;
     }
+    // What a killed run left in the journal is folded into results.json before anything else.
+    if (store_.has_journal()) results_ = store_.compact();
     start_run_block();
     const InterruptScope interrupts(*this);
     const std::vector<double> estimates = estimated_plan_seconds(config_, plan_);
@@ -146,8 +148,33 @@ class Run {
                       Progress::style_for_stderr(options_.verbosity == Verbosity::quiet,
                                                  options_.verbosity == Verbosity::verbose),
                       stderr);
-    size_t new_points = 0;
     std::vector<std::string> plan_keys;
+    try {
+      run_points(progress, estimates, cost_after, plan_keys);
+    } catch (...) {
+      // An image that cannot be made stops the run: what it measured goes into results.json.
+      const std::lock_guard<std::mutex> lock(write_mutex_);
+      try {
+        if (written_) compact();
+      } catch (const ResultsFileError&) {
+        // the error that stopped the run is the one to report; the journal keeps the points
+      }
+      throw;
+    }
+    progress.done();
+    counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
+    const std::lock_guard<std::mutex> lock(write_mutex_);
+    run_block_["finished"] = utc_timestamp();
+    compact();
+    return report(plan_keys);
+  }
+
+ private:
+  // Runs or keeps every point of the plan, in order; the keys of the points reached go into
+  // plan_keys.
+  void run_points(Progress& progress, const std::vector<double>& estimates,
+                  const std::vector<double>& cost_after, std::vector<std::string>& plan_keys) {
+    size_t new_points = 0;
     for (size_t i = 0; i < plan_.size(); ++i) {
       const Point& point = plan_[i];
       const Image& image = image_for(point.image);
@@ -170,19 +197,12 @@ class Run {
       progress.finished(i, label, outcome_text(record), record["status"] == "failed",
                         record["status"] != "skipped");
       count(record);
-      store(record);
+      store(std::move(record));
       ++new_points;
       if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
-    progress.done();
-    counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
-    const std::lock_guard<std::mutex> lock(write_mutex_);
-    run_block_["finished"] = utc_timestamp();
-    write();
-    return report(plan_keys);
   }
 
- private:
   void start_run_block() {
     const std::string started = utc_timestamp();
     json run{{"id", make_run_id(started)},
@@ -229,6 +249,17 @@ class Run {
     record_index_.clear();
     for (size_t i = 0; i < results_.records.size(); ++i)
       record_index_[results_.records[i].value("key", "")] = i;
+  }
+
+  // This run's own record in the file as it last read it, for points planned twice.
+  void remember(const json& record) {
+    const std::string key = record.value("key", "");
+    if (auto found = record_index_.find(key); found != record_index_.end()) {
+      results_.records[found->second] = record;
+      return;
+    }
+    record_index_[key] = results_.records.size();
+    results_.records.push_back(record);
   }
 
   // Clocks are sampled through NVML for every CUDA point when the device is known to it.
@@ -364,14 +395,14 @@ class Run {
     ~InterruptScope() { clear_interrupt_handler(); }
   };
 
-  // Waits for a write in progress, records the run's state (marked interrupted) when it has
-  // written anything, and says what was kept. The lock stays held until the process exits, so no
-  // write can start after this one.
+  // Waits for a write in progress, records the run's state (marked interrupted) and folds the
+  // journal into results.json when it has written anything, and says what was kept. The lock
+  // stays held until the process exits, so no write can start after this one.
   std::string on_interrupt() {
     write_mutex_.lock();
     if (written_) {
       run_block_["interrupted"] = utc_timestamp();
-      write();
+      compact();
     }
     return "interrupted: " + std::to_string(points_done_.load()) + " of " +
            std::to_string(plan_.size()) + " points done; results kept in " + results_path_ +
@@ -385,25 +416,36 @@ class Run {
            results_.records[existing->second].value("status", "") == "ok";
   }
 
-  // A record replaces the earlier one of the same point in place (results_merge.hpp). The point
+  // Appends the record to the folder's journal, flushed to disk: the same work whatever the
+  // number of points done. The first line of a run names the experiment and the run. The point
   // counts as done under the same lock, so an interrupt never reports fewer points than the file
   // holds.
-  void store(const json& record) {
+  void store(json record) {
     const std::lock_guard<std::mutex> lock(write_mutex_);
-    pending_.records.push_back(record);
-    write();
+    std::vector<JournalLine> lines = opening_lines();
+    lines.push_back({JournalLine::Kind::record, record});
+    for (auto& entry : pending_gallery_) lines.push_back({JournalLine::Kind::gallery, entry});
+    store_.append(lines);
+    pending_gallery_.clear();
+    remember(record);
     ++points_done_;
   }
 
-  // Merges what this run made since its last write into the file as it is on disk now, which
-  // other runs into the same folder may have changed. Called with write_mutex_ held.
-  void write() {
+  std::vector<JournalLine> opening_lines() {
+    if (written_) return {};
     written_ = true;
-    pending_.experiment = experiment_;
-    pending_.run = run_block_;
-    results_ = store_.update(
-        [&](ResultsFile& on_disk) { merge_contribution(on_disk, pending_, results_path_); });
-    pending_ = RunContribution{};
+    return {{JournalLine::Kind::experiment, experiment_}, {JournalLine::Kind::run, run_block_}};
+  }
+
+  // Appends the run block as it is now and folds the journal into results.json, with the derived
+  // metrics computed once over the whole file. Called with write_mutex_ held.
+  void compact() {
+    std::vector<JournalLine> lines = opening_lines();
+    if (lines.empty()) lines.push_back({JournalLine::Kind::run, run_block_});
+    for (auto& entry : pending_gallery_) lines.push_back({JournalLine::Kind::gallery, entry});
+    pending_gallery_.clear();
+    store_.append(lines);
+    results_ = store_.compact();
     index_records();
   }
 
@@ -414,7 +456,7 @@ class Run {
     const size_t before = results_.gallery.size();
     add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
                       point.border);
-    if (results_.gallery.size() > before) pending_.gallery.push_back(results_.gallery.back());
+    if (results_.gallery.size() > before) pending_gallery_.push_back(results_.gallery.back());
   }
 
   nlohmann::json measure_json_for(const Point& point) const {
@@ -500,10 +542,11 @@ class Run {
   std::string out_dir_;
   ResultsStore store_;
   std::string results_path_;
-  ResultsFile results_;      // the file as this run last wrote or read it
-  RunContribution pending_;  // made since the last write
+  ResultsFile results_;                          // the file as this run last wrote or read it
+  std::vector<nlohmann::json> pending_gallery_;  // not yet in the journal
   json run_block_, experiment_;
-  std::mutex write_mutex_;  // results_, pending_ and run_block_ once points run; see on_interrupt
+  std::mutex
+      write_mutex_;  // results_, the journal and run_block_ once points run; see on_interrupt
   bool written_ = false;
   std::atomic<size_t> points_done_{0};  // of plan_, measured now or kept
   std::vector<Point> plan_;

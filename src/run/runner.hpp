@@ -1,5 +1,6 @@
 // `convlab run`: executes a config's plan point by point, verifies every output against the
-// reference, and keeps results.json complete after every point.
+// reference, appends every finished point to the results folder's journal and folds it into
+// results.json when the run ends or is stopped.
 #pragma once
 
 #include <optional>

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The runner's own time per point, outside the timed regions: a config of POINTS tiny points (an
+# 8x8 one-channel image, the 1x1 identity kernel, openmp on one thread swept over `chunk`, one
+# repetition each) is run with --verbose, every progress line is stamped with bash's
+# $EPOCHREALTIME as it arrives, and the time between consecutive points, less the point's timed
+# repetition, is summarised over a window of 100 points ending at each checkpoint.
+#
+#   scripts/bench/runner-overhead.sh [CONVLAB] [POINTS] [CHECKPOINTS...]
+#   scripts/bench/runner-overhead.sh build/convlab 20000 1000 20000
+#
+# Prints one line per checkpoint: median and mean milliseconds per point. A note, not a test: the
+# numbers depend on the machine and on what else it is doing.
+set -euo pipefail
+
+convlab=$(realpath "${1:-build/convlab}")
+points=${2:-20000}
+shift $(($# > 2 ? 2 : $#))
+checkpoints=("$@")
+((${#checkpoints[@]})) || checkpoints=(1000 "$points")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+{
+  echo "name: overhead"
+  echo "images:"
+  echo "  - {type: generated, sizes: [8], channels: [1], seed: 1}"
+  echo "kernels:"
+  echo "  - {type: custom, name: identity, matrix: [[1]]}"
+  echo "border: replicate"
+  echo "output: u8"
+  echo "implementations:"
+  printf '  openmp: {threads: [1], chunk: [%s]}\n' "$(seq -s, 0 $((points - 1)))"
+  echo "measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}"
+} >"$work/overhead.yaml"
+
+cd "$work"
+start=$EPOCHREALTIME
+"$convlab" run overhead.yaml --verbose 2>&1 >/dev/null |
+  while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done >stamped.log
+finish=$EPOCHREALTIME
+echo "convlab run: $points points in $(awk -v a="$start" -v b="$finish" 'BEGIN{printf "%.1f", b - a}') s"
+
+for checkpoint in "${checkpoints[@]}"; do
+  # Lines "<stamp> [i/N] ...: median M ms, ...": point i ended at <stamp>.
+  awk -v last="$checkpoint" '
+    match($0, /^[0-9.]+ \[[0-9]+\//) {
+      split(substr($2, 2), at, "/"); i = at[1]
+      median = 0
+      if (match($0, /median [0-9.e+-]+ ms/)) median = substr($0, RSTART + 7, RLENGTH - 10) / 1000
+      stamp[i] = $1; timed[i] = median
+    }
+    END {
+      n = 0
+      for (i = last - 99; i <= last; ++i)
+        if ((i in stamp) && ((i - 1) in stamp)) d[++n] = (stamp[i] - stamp[i - 1] - timed[i]) * 1000
+      if (n == 0) { print "point " last ": not reached"; exit }
+      sum = 0
+      for (a = 1; a <= n; ++a) { sum += d[a]; for (b = a + 1; b <= n; ++b) if (d[b] < d[a]) { t = d[a]; d[a] = d[b]; d[b] = t } }
+      median = n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2
+      printf "points %d-%d: median %.3f ms, mean %.3f ms per point outside the timed region\n", last - n + 1, last, median, sum / n
+    }' stamped.log
+done
