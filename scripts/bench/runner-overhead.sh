@@ -3,12 +3,15 @@
 # 8x8 one-channel image, the 1x1 identity kernel, openmp on one thread swept over `chunk`, one
 # repetition each) is run with --verbose, every progress line is stamped with bash's
 # $EPOCHREALTIME as it arrives, and the time between consecutive points, less the point's timed
-# repetition, is summarised over a window of 100 points ending at each checkpoint.
+# repetition, is summarised over a window of 100 points ending at each checkpoint, and over the
+# whole run (points 2..POINTS). Medians resist the noise of a shared machine; means show the tail.
 #
 #   scripts/bench/runner-overhead.sh [CONVLAB] [POINTS] [CHECKPOINTS...]
 #   scripts/bench/runner-overhead.sh build/convlab 20000 1000 20000
 #
-# Prints one line per checkpoint: median and mean milliseconds per point. A note, not a test: the
+# Prints one line per checkpoint and one for the whole run: median and mean milliseconds per point.
+# The final fold of the journal into results.json and the summary table come after the last point
+# and are not counted; "convlab run: ... s" is the whole wall time. A note, not a test: the
 # numbers depend on the machine and on what else it is doing.
 set -euo pipefail
 
@@ -40,9 +43,10 @@ start=$EPOCHREALTIME
 finish=$EPOCHREALTIME
 echo "convlab run: $points points in $(awk -v a="$start" -v b="$finish" 'BEGIN{printf "%.1f", b - a}') s"
 
-for checkpoint in "${checkpoints[@]}"; do
-  # Lines "<stamp> [i/N] ...: median M ms, ...": point i ended at <stamp>.
-  awk -v last="$checkpoint" '
+# The milliseconds outside the timed region of points FIRST..LAST, one a line: lines
+# "<stamp> [i/N] ...: median M ms, ..." say that point i ended at <stamp> and was timed for M ms.
+gaps() {
+  awk -v first="$1" -v last="$2" '
     match($0, /^[0-9.]+ \[[0-9]+\//) {
       split(substr($2, 2), at, "/"); i = at[1]
       median = 0
@@ -50,13 +54,21 @@ for checkpoint in "${checkpoints[@]}"; do
       stamp[i] = $1; timed[i] = median
     }
     END {
-      n = 0
-      for (i = last - 99; i <= last; ++i)
-        if ((i in stamp) && ((i - 1) in stamp)) d[++n] = (stamp[i] - stamp[i - 1] - timed[i]) * 1000
-      if (n == 0) { print "point " last ": not reached"; exit }
-      sum = 0
-      for (a = 1; a <= n; ++a) { sum += d[a]; for (b = a + 1; b <= n; ++b) if (d[b] < d[a]) { t = d[a]; d[a] = d[b]; d[b] = t } }
-      median = n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2
-      printf "points %d-%d: median %.3f ms, mean %.3f ms per point outside the timed region\n", last - n + 1, last, median, sum / n
+      for (i = first; i <= last; ++i)
+        if ((i in stamp) && ((i - 1) in stamp)) printf "%.6f\n", (stamp[i] - stamp[i - 1] - timed[i]) * 1000
     }' stamped.log
-done
+}
+
+summarise() {
+  local first=$1 last=$2
+  gaps "$first" "$last" | sort -g | awk -v first="$first" -v last="$last" '
+    { d[++n] = $1; sum += $1 }
+    END {
+      if (n == 0) { print "points " first "-" last ": not reached"; exit }
+      median = n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2
+      printf "points %d-%d: median %.3f ms, mean %.3f ms per point outside the timed region (%d points)\n", first, last, median, sum / n, n
+    }'
+}
+
+for checkpoint in "${checkpoints[@]}"; do summarise $((checkpoint > 100 ? checkpoint - 99 : 2)) "$checkpoint"; done
+summarise 2 "$points"
