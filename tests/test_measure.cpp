@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "measure/stats.hpp"
-#include "plan/point_filter.hpp"
 
 namespace convlab {
 namespace {

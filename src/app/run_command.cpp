@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "app/config_loading.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "results/results_file.hpp"
@@ -108,7 +109,7 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
   }
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   try {
-    return run_experiment(options);
+    return run_experiment(options, load_config_for_command(options.config_path));
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;

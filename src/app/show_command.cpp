@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 #include "results/results_file.hpp"
 #include "results/summary_table.hpp"
 

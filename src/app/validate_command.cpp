@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "app/config_loading.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "plan/plan.hpp"
@@ -14,7 +15,7 @@ int validate_command(const Arguments& args) {
     return args.size() == 1 ? 0 : 2;
   }
   try {
-    const Config config = load_config(args[0]);
+    const Config config = load_config_for_command(args[0]);
     std::cout << args[0] << ": valid; " << config.images.size() << " images, "
               << config.filters.size() << " kernels, " << config.borders.size() << " borders, "
               << config.outputs.size() << " outputs, " << expand_plan(config).size() << " points\n";

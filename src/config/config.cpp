@@ -15,12 +15,12 @@
 #include "config/kernel_checks.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
+#include "core/closest_name.hpp"
 #include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
 #include "images/image_source.hpp"
 #include "impl/registry.hpp"
 #include "measure/provenance.hpp"
-#include "report/declarations.hpp"
 
 namespace convlab {
 namespace {
@@ -260,7 +260,7 @@ const FilterTypeInfo& read_kernel_type(const YAML::Node& entry, const YamlLocati
   if (const FilterTypeInfo* info = find_filter_type(type)) return *info;
   std::vector<std::string> type_names;
   for (const auto& info : filter_types()) type_names.push_back(info.type);
-  const std::string guess = closest_match(type, type_names);
+  const std::string guess = closest_name(type, type_names);
   type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
                                   (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                   "; see `convlab list`");
@@ -363,7 +363,7 @@ std::vector<Value> parse_enum_sweep(const YAML::Node& node, const YamlLocation& 
     if (!value) {
       std::string allowed;
       for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
-      const std::string guess = closest_match(text, names);
+      const std::string guess = closest_name(text, names);
       where.fail(item, "unknown value '" + text + "'" +
                            (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                            "; allowed: " + allowed);
@@ -458,7 +458,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     const YamlLocation at = where.child(name);
     const Implementation* impl = find_implementation(name);
     if (impl == nullptr) {
-      const std::string guess = closest_match(name, known);
+      const std::string guess = closest_name(name, known);
       at.fail(entry.first, "unknown implementation '" + name + "'" +
                                (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                "; see `convlab list`");
@@ -689,7 +689,7 @@ std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   return values * (1 + 4 + 8 + 4);
 }
 
-Config load_config_unguarded(const std::string& path) {
+Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& check_sections) {
   Config config;
   config.path = path;
   const std::string bytes = read_config_file(path, config_limits().max_file_bytes);
@@ -747,7 +747,8 @@ Config load_config_unguarded(const std::string& path) {
   }
   if (root["save_outputs"])
     config.save_outputs = read_bool(root["save_outputs"], top.child("save_outputs"));
-  parse_report_declarations(root, top);  // validation only; export re-reads the resolved config
+  if (check_sections)
+    check_sections(root, top);  // export re-reads figures from the resolved config
   config.report = nlohmann::json::object();
   for (const char* key : {"figures", "tables"})
     if (root[key]) config.report[key] = yaml_to_json(root[key], YamlBooleans::true_false_only);
@@ -759,9 +760,9 @@ Config load_config_unguarded(const std::string& path) {
 
 // Whatever a library throws while a config is read still names the config (and the key, where
 // yaml-cpp's mark gives the place).
-Config load_config(const std::string& path) {
+Config load_config(const std::string& path, const ConfigSectionCheck& check_sections) {
   try {
-    return load_config_unguarded(path);
+    return load_config_unguarded(path, check_sections);
   } catch (const YAML::Exception& error) {
     throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "", error.msg);
   } catch (const std::bad_alloc&) {

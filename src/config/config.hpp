@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,38 +11,23 @@
 
 #include "core/filter.hpp"
 #include "core/types.hpp"
+#include "images/image_spec.hpp"
 #include "impl/implementation.hpp"
+#include "measure/measure_spec.hpp"
+
+namespace YAML {
+class Node;
+}
 
 namespace convlab {
 
-// One input image of the plan. Generated images are made when the runner reaches them; file
-// images have been decoded once during validation to prove they are readable.
-struct ImageSpec {
-  enum class Kind { generated, file };
-  Kind kind = Kind::generated;
-  std::string name;
-  int width = 0;
-  int height = 0;
-  int channels = 3;
-  std::uint64_t seed = 0;  // generated
-  std::string pattern;     // generated: noise | scene
-  std::string path;        // file
-  std::string key_path;    // where the config defines it, e.g. images[0].sizes[2], for messages
-};
+struct YamlLocation;
 
 // One implementation of the config with every combination of its swept axes.
 struct ImplementationSweep {
   std::string name;
   nlohmann::json axes = nlohmann::json::object();  // axis -> the list of values swept
   std::vector<Params> combinations;                // their cartesian product
-};
-
-struct MeasureSpec {
-  int warmup = 1;
-  int min_reps = 3;
-  int max_reps = 20;
-  double max_seconds = 2.0;  // per point, after warm-up
-  bool l2_flush = false;     // CUDA: clear L2 before every repetition
 };
 
 // The implementation speedups are measured against; `params` (possibly partial) picks among its
@@ -74,7 +60,12 @@ struct Config {
   nlohmann::json resolved;  // the whole config with every default filled in
 };
 
-Config load_config(const std::string& path);
+// A check of sections that a later stage owns (the report's figures: and tables:), run where
+// load_config validates them so that the first problem in file order is the one reported; throws
+// ConfigError. The layers above supply it (app/config_loading.hpp), so config depends on none.
+using ConfigSectionCheck = std::function<void(const YAML::Node& root, const YamlLocation& top)>;
+
+Config load_config(const std::string& path, const ConfigSectionCheck& check_sections = nullptr);
 
 // Bytes one point of this image needs at most (input, output, reference, CPU scratch).
 std::uint64_t bytes_needed_for_image(int width, int height, int channels);

@@ -3,21 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/closest_name.hpp"
+
 namespace convlab {
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    current[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      current[j] = std::min(
-          {previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(previous, current);
-  }
-  return previous[b.size()];
-}
 
 std::string join(const std::vector<std::string>& words) {
   std::string text;
@@ -37,19 +26,6 @@ bool try_convert(const YAML::Node& node, T& value) {
 
 }  // namespace
 
-std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& candidate : candidates) {
-    const size_t d = edit_distance(word, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = candidate;
-    }
-  }
-  return best;
-}
-
 void require_map(const YAML::Node& node, const YamlLocation& where) {
   if (!node.IsMap()) where.fail(node, "expected a mapping (key: value, ...)");
 }
@@ -61,7 +37,7 @@ void require_known_keys(const YAML::Node& map, const YamlLocation& where,
     const std::string key = entry.first.as<std::string>();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string message = "unknown key '" + key + "'";
-    const std::string suggestion = closest_match(key, allowed);
+    const std::string suggestion = closest_name(key, allowed);
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     message += "; allowed: " + join(allowed);
     where.child(key).fail(entry.first, message);

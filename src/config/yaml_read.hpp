@@ -31,7 +31,4 @@ enum class YamlBooleans { any_form, true_false_only };
 // A generic YAML -> JSON conversion (scalars become int, number, bool or string).
 nlohmann::json yaml_to_json(const YAML::Node& node, YamlBooleans booleans = YamlBooleans::any_form);
 
-// The closest of `candidates` to `word` when it is a plausible misspelling, else empty.
-std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
-
 }  // namespace convlab

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/image.hpp"
+#include "images/image_spec.hpp"
 
 namespace convlab {
 
@@ -59,7 +60,6 @@ std::vector<float> read_pfm(const std::string& path, int* width, int* height, in
 }  // namespace convlab
 
 namespace convlab {
-struct ImageSpec;
 // Generates or loads the image a plan names.
 Image materialize_image(const ImageSpec& spec);
 }  // namespace convlab

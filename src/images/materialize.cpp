@@ -1,4 +1,3 @@
-#include "config/config.hpp"
 #include "images/image_source.hpp"
 
 namespace convlab {

@@ -16,6 +16,7 @@
 #include "core/filter.hpp"
 #include "core/image.hpp"
 #include "core/output_view.hpp"
+#include "core/problem.hpp"
 #include "core/types.hpp"
 
 namespace convlab {
@@ -38,13 +39,6 @@ struct AxisSpec {
   std::vector<std::string> choices;  // for AxisKind::choice
   long long min_value = 1;           // for integers and both members of pairs
   long long max_value = 1 << 20;
-};
-
-struct Problem {
-  const Image& input;
-  const Filter& filter;
-  Border border;
-  OutputType output;
 };
 
 // Settings of the whole run that implementations may need.

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "config/config.hpp"
 #include "impl/implementation.hpp"
+#include "measure/measure_spec.hpp"
 
 namespace convlab {
 

@@ -5,7 +5,8 @@
 
 #include <vector>
 
-#include "impl/implementation.hpp"
+#include "core/problem.hpp"
+#include "core/types.hpp"
 
 namespace convlab {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 #include "report/record_fields.hpp"
 
 namespace convlab {

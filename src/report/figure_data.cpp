@@ -7,7 +7,7 @@
 #include <numeric>
 #include <set>
 
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 #include "report/record_fields.hpp"
 #include "results/machine.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/number_text.hpp"
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 
 namespace convlab {
 namespace {

@@ -240,21 +240,6 @@ FieldValue text_value(std::string text) {
   return value;
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 const std::vector<std::string> kImageFields = {"name",     "source", "width",  "height",
                                                "channels", "sha256", "pixels", "size"};
 const std::vector<std::string> kKernelFields = {"name", "type", "size", "separable", "parameters"};
@@ -273,19 +258,6 @@ const std::vector<std::string>& shorthand_fields() {
     return all;
   }();
   return names;
-}
-
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-  for (const auto& candidate : candidates) {
-    const size_t distance = edit_distance(name, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  return best;
 }
 
 bool is_known_field(std::string_view field, std::string* suggestion) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/closest_name.hpp"
 #include "core/number_text.hpp"
 
 namespace convlab {
@@ -45,8 +46,5 @@ std::string field_value_words(std::string_view field, const FieldValue& value);
 
 // The fields every results record documents (docs/results-schema.md), for suggestions.
 const std::vector<std::string>& shorthand_fields();
-
-// Closest candidate by edit distance, or empty when nothing is within a few edits.
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
 
 }  // namespace convlab

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
-#include "plan/point_filter.hpp"
 
 namespace convlab {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/number_text.hpp"
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 
 namespace convlab {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 #include "run/progress.hpp"
 
 namespace convlab {

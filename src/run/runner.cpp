@@ -564,8 +564,8 @@ class Run {
 
 }  // namespace
 
-int run_experiment(const RunOptions& options) {
-  Run run(options, load_config(options.config_path));
+int run_experiment(const RunOptions& options, Config config) {
+  Run run(options, std::move(config));
   return run.execute();
 }
 

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "plan/point_filter.hpp"
+#include "config/config.hpp"
+#include "core/point_filter.hpp"
 
 namespace convlab {
 
@@ -35,6 +36,7 @@ struct RunOptions {
 };
 
 // Exit codes: 0 all points ok or skipped, 1 a verification or runtime failure, 2 bad input.
-int run_experiment(const RunOptions& options);
+// `config` is the one options.config_path names, loaded and checked.
+int run_experiment(const RunOptions& options, Config config);
 
 }  // namespace convlab

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/output_view.hpp"
+#include "impl/implementation.hpp"
 #include "reference/reference.hpp"
 
 namespace convlab {

@@ -1,10 +1,10 @@
-#include "plan/point_filter.hpp"
+#include "core/point_filter.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
-#include "config/yaml_read.hpp"
+#include "core/closest_name.hpp"
 
 namespace convlab {
 namespace {
@@ -88,7 +88,7 @@ std::optional<std::string> unknown_field(const PointFilter& filter,
   for (const auto& point : points) collect_fields(point, "", fields);
   for (const auto& clause : filter.clauses) {
     if (std::find(fields.begin(), fields.end(), clause.field) != fields.end()) continue;
-    const std::string guess = closest_match(clause.field, fields);
+    const std::string guess = closest_name(clause.field, fields);
     std::string known;
     for (const auto& field : fields) known += (known.empty() ? "" : ", ") + field;
     return "unknown field '" + clause.field + "'" +

@@ -1,0 +1,15 @@
+// How a point's repetitions are run: warm-up, the bounds on repetitions and time, and whether the
+// GPU's L2 is flushed before each. The config's measure block (docs/config.md) fills it.
+#pragma once
+
+namespace convlab {
+
+struct MeasureSpec {
+  int warmup = 1;
+  int min_reps = 3;
+  int max_reps = 20;
+  double max_seconds = 2.0;  // per point, after warm-up
+  bool l2_flush = false;     // CUDA: clear L2 before every repetition
+};
+
+}  // namespace convlab

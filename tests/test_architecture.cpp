@@ -1,0 +1,113 @@
+// The folders of src/ form a one-way chain (docs/architecture.md): a file includes headers of its
+// own folder and of folders below it, never of one beside or above it. The chain is read from the
+// page itself, so the page and the code cannot drift apart; there are no allowed exceptions.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Folder -> level, from the ```chain block: one level per line, bottom first.
+std::map<std::string, int> read_chain(const std::string& page) {
+  std::map<std::string, int> level;
+  const size_t start = page.find("```chain\n");
+  if (start == std::string::npos) return level;
+  const size_t end = page.find("```", start + 9);
+  std::istringstream lines(page.substr(start + 9, end - start - 9));
+  std::string line;
+  for (int at = 0; std::getline(lines, line); ++at) {
+    std::istringstream words(line);
+    for (std::string folder; words >> folder;) level[folder] = at;
+  }
+  return level;
+}
+
+// Every include of `src` that runs against `chain`, and every folder the chain does not place, as
+// "file: #include "x/y.hpp" (a can only include folders below it)".
+std::vector<std::string> chain_violations(const fs::path& src,
+                                          const std::map<std::string, int>& chain) {
+  std::vector<std::string> violations;
+  for (const auto& entry : fs::directory_iterator(src))
+    if (entry.is_directory() && !chain.count(entry.path().filename().string()))
+      violations.push_back(entry.path().filename().string() + "/: not in the chain");
+  const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  for (const auto& entry : fs::recursive_directory_iterator(src)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string extension = entry.path().extension().string();
+    if (extension != ".cpp" && extension != ".hpp" && extension != ".cu" && extension != ".cuh")
+      continue;
+    const fs::path relative = fs::relative(entry.path(), src);
+    const std::string folder = relative.begin()->string();
+    std::istringstream text(testing::read_text(entry.path()));
+    std::string line;
+    for (int number = 1; std::getline(text, line); ++number) {
+      std::smatch match;
+      if (!std::regex_search(line, match, include_line)) continue;
+      const fs::path included(match[1].str());
+      const std::string where =
+          relative.generic_string() + ":" + std::to_string(number) + ": " + line;
+      if (fs::exists(entry.path().parent_path() / included) && included.has_parent_path() == false)
+        continue;  // a header beside the file
+      const std::string target = included.begin()->string();
+      const auto to = chain.find(target);
+      if (to == chain.end()) {
+        violations.push_back(where + " (not a folder of src/)");
+        continue;
+      }
+      const auto from = chain.find(folder);
+      if (target == folder || from == chain.end()) continue;  // unplaced folders are reported above
+      if (to->second >= from->second)
+        violations.push_back(where + " (" + folder + " may include only folders below it)");
+    }
+  }
+  return violations;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+TEST(Architecture, IncludesFollowTheChain) {
+  const auto chain = read_chain(testing::read_text(CONVLAB_SOURCE_TREE "/docs/architecture.md"));
+  ASSERT_GE(chain.size(), 10u) << "docs/architecture.md has no ```chain block";
+  const auto violations = chain_violations(CONVLAB_SOURCE_TREE "/src", chain);
+  EXPECT_TRUE(violations.empty()) << joined(violations);
+}
+
+// The check finds what it is there to find: an include upwards, one between siblings, one into a
+// folder that does not exist and a folder the chain does not place.
+TEST(Architecture, TheCheckFindsIncludesAgainstTheChain) {
+  const fs::path src = testing::fresh_directory("chain") / "src";
+  for (const char* folder : {"core", "plan", "run", "report", "extra"})
+    fs::create_directories(src / folder);
+  testing::write_text(src / "core/a.hpp", "#include \"core/b.hpp\"\n#include <vector>\n");
+  testing::write_text(src / "core/b.hpp", "#include \"c.hpp\"\n");
+  testing::write_text(src / "core/c.hpp", "\n");
+  testing::write_text(src / "plan/p.cpp", "#include \"core/a.hpp\"\n  #  include \"run/r.hpp\"\n");
+  testing::write_text(src / "run/r.hpp", "#include \"report/x.hpp\"\n#include \"plan/p.hpp\"\n");
+  testing::write_text(src / "report/x.cu", "#include \"nowhere/y.hpp\"\n");
+  const auto violations =
+      chain_violations(src, read_chain("```chain\ncore\nplan\nrun report\n```\n"));
+  ASSERT_EQ(violations.size(), 4u) << joined(violations);
+  const std::string text = joined(violations);
+  EXPECT_NE(text.find("extra/: not in the chain"), std::string::npos) << text;
+  EXPECT_NE(text.find("plan/p.cpp:2"), std::string::npos) << text;
+  EXPECT_NE(text.find("run/r.hpp:1"), std::string::npos) << text;
+  EXPECT_NE(text.find("report/x.cu:1"), std::string::npos) << text;
+  fs::remove_all(src.parent_path());
+}
+
+}  // namespace
+}  // namespace convlab
