@@ -49,15 +49,20 @@ ResultsFile file_with(std::vector<json> records, json calibration = nullptr) {
   json run{{"id", "run"}};
   if (!calibration.is_null()) run["cuda"] = {{"calibration", calibration}};
   results.runs.push_back(run);
-  results.records = std::move(records);
+  for (const auto& record : records) results.records.push_back(record_from_json(record));
   derive_metrics(results);
   return results;
+}
+
+// The derived block as results.json holds it.
+json derived_of(const ResultsFile& results, size_t i) {
+  return to_json(results.records[i])["derived"];
 }
 
 TEST(Derive, ThroughputsComeFromTheMedian) {
   const ResultsFile results = file_with(
       {record("sequential", "cpu", 2.0), record("sequential", "cpu", 2.0, json::object(), "f32")});
-  const json& u8 = results.records[0]["derived"];
+  const json u8 = derived_of(results, 0);
   EXPECT_DOUBLE_EQ(u8["pixels"], 32.0);
   EXPECT_DOUBLE_EQ(u8["macs"], 2400.0);
   EXPECT_DOUBLE_EQ(u8["bytes"], 96.0 * 2);  // each value read once and written once as a byte
@@ -65,7 +70,7 @@ TEST(Derive, ThroughputsComeFromTheMedian) {
   EXPECT_DOUBLE_EQ(u8["gmac_per_s"], 2400 / 0.002 / 1e9);
   EXPECT_DOUBLE_EQ(u8["gb_per_s"], 192 / 0.002 / 1e9);
   EXPECT_DOUBLE_EQ(u8["ns_per_mac"], 0.002 * 1e9 / 2400);
-  EXPECT_DOUBLE_EQ(results.records[1]["derived"]["bytes"], 96.0 * 5);  // f32: 4 bytes written
+  EXPECT_DOUBLE_EQ(derived_of(results, 1)["bytes"], 96.0 * 5);  // f32: 4 bytes written
   EXPECT_FALSE(u8.contains("floor_ms")) << "CPU points have no measured floor";
 }
 
@@ -79,24 +84,24 @@ TEST(Derive, FloorIsTheSlowerOfMemoryAndArithmeticAtTheCalibratedRates) {
   const ResultsFile compute_bound =
       file_with({direct, factored, tensor},
                 {{"copy_bytes_per_s", 1e9}, {"fma_per_s", 1e9}, {"tensor_fma_per_s", 1e10}});
-  EXPECT_DOUBLE_EQ(compute_bound.records[0]["derived"]["floor_ms"], 2400e-9 * 1e3);
-  EXPECT_DOUBLE_EQ(compute_bound.records[0]["derived"]["roofline_fraction"], 2400e-6 / 2.0);
-  EXPECT_DOUBLE_EQ(compute_bound.records[1]["derived"]["floor_ms"], 960e-9 * 1e3);
-  EXPECT_DOUBLE_EQ(compute_bound.records[2]["derived"]["floor_ms"], 240e-9 * 1e3);
+  EXPECT_DOUBLE_EQ(derived_of(compute_bound, 0)["floor_ms"], 2400e-9 * 1e3);
+  EXPECT_DOUBLE_EQ(derived_of(compute_bound, 0)["roofline_fraction"], 2400e-6 / 2.0);
+  EXPECT_DOUBLE_EQ(derived_of(compute_bound, 1)["floor_ms"], 960e-9 * 1e3);
+  EXPECT_DOUBLE_EQ(derived_of(compute_bound, 2)["floor_ms"], 240e-9 * 1e3);
 
   // At 1 MB/s memory is the bound: 192 bytes take 192 us.
   const ResultsFile memory_bound = file_with({record("cuda_global", "cuda", 0.5)},
                                              {{"copy_bytes_per_s", 1e6}, {"fma_per_s", 1e9}});
-  EXPECT_DOUBLE_EQ(memory_bound.records[0]["derived"]["floor_ms"], 0.192);
-  EXPECT_DOUBLE_EQ(memory_bound.records[0]["derived"]["roofline_fraction"], 0.192 / 0.5);
+  EXPECT_DOUBLE_EQ(derived_of(memory_bound, 0)["floor_ms"], 0.192);
+  EXPECT_DOUBLE_EQ(derived_of(memory_bound, 0)["roofline_fraction"], 0.192 / 0.5);
 }
 
 TEST(Derive, NoFloorWithoutACalibration) {
   const ResultsFile none = file_with({record("cuda_global", "cuda", 2.0)});
-  EXPECT_FALSE(none.records[0]["derived"].contains("floor_ms"));
+  EXPECT_FALSE(derived_of(none, 0).contains("floor_ms"));
   const ResultsFile zero = file_with({record("cuda_global", "cuda", 2.0)},
                                      {{"copy_bytes_per_s", 0}, {"fma_per_s", 1e9}});
-  EXPECT_FALSE(zero.records[0]["derived"].contains("roofline_fraction"));
+  EXPECT_FALSE(derived_of(zero, 0).contains("roofline_fraction"));
 }
 
 TEST(Derive, SpeedupAgainstTheBaselineAndEfficiencyAgainstOneThreadOnOneMachine) {
@@ -106,15 +111,15 @@ TEST(Derive, SpeedupAgainstTheBaselineAndEfficiencyAgainstOneThreadOnOneMachine)
   json elsewhere = record("openmp", "cpu", 1.0, {{"threads", 4}, {"schedule", "static"}});
   elsewhere["machine"] = machine("other");
   const ResultsFile results = file_with({baseline, one, four, elsewhere});
-  const json& derived = results.records[2]["derived"];
+  const json derived = derived_of(results, 2);
   EXPECT_DOUBLE_EQ(derived["speedup"], 8.0 / 2.5);
   EXPECT_EQ(derived["baseline_key"], baseline["key"]);
   EXPECT_DOUBLE_EQ(derived["speedup_vs_threads1"], 8.0 / 2.5);
   EXPECT_DOUBLE_EQ(derived["efficiency"], 8.0 / (4 * 2.5));
-  EXPECT_DOUBLE_EQ(results.records[0]["derived"]["speedup"], 1.0);
+  EXPECT_DOUBLE_EQ(derived_of(results, 0)["speedup"], 1.0);
   // Another machine's record has no baseline and no one-thread record of its own.
-  EXPECT_FALSE(results.records[3]["derived"].contains("speedup"));
-  EXPECT_FALSE(results.records[3]["derived"].contains("efficiency"));
+  EXPECT_FALSE(derived_of(results, 3).contains("speedup"));
+  EXPECT_FALSE(derived_of(results, 3).contains("efficiency"));
 }
 
 }  // namespace

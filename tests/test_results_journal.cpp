@@ -110,8 +110,8 @@ TEST_F(Journal, ReadersSeeTheJournalAndCompactionFoldsItInOnce) {
   store.append({{Kind::record, record("c", "pc", "s")}});
   const ResultsFile again = store.compact();
   ASSERT_EQ(again.records.size(), 3u);
-  EXPECT_EQ(again.records[0]["run_id"], "s") << "replaced in place";
-  EXPECT_EQ(again.records[0]["timing"]["stats"]["median"], 2.0);
+  EXPECT_EQ(again.records[0].run_id, "s") << "replaced in place";
+  EXPECT_EQ(again.records[0].median_ms(), 2.0);
   ASSERT_EQ(again.runs.size(), 2u);
   EXPECT_EQ(store.compact().records.size(), 3u) << "compacting without a journal changes nothing";
 }
@@ -125,20 +125,22 @@ TEST_F(Journal, AnotherExperimentInTheJournalIsRefused) {
 }
 
 TEST(RecordMerger, ReplacesByKeyOrByPointOnOneMachineAndAddsEverythingElse) {
-  std::vector<json> records{record("a", "pa", "r"), record("b", "pb", "r")};
+  std::vector<Record> records{record_from_json(record("a", "pa", "r")),
+                              record_from_json(record("b", "pb", "r"))};
   RecordMerger merger(records);
-  merger.add_or_replace(record("a", "pa", "s"));  // same key
-  json rebuilt = record("a2", "pb", "s");         // same point and machine, another build
-  merger.add_or_replace(rebuilt);
+  merger.add_or_replace(record_from_json(record("a", "pa", "s")));  // same key
+  json rebuilt = record("a2", "pb", "s");  // same point and machine, another build
+  merger.add_or_replace(record_from_json(rebuilt));
   json elsewhere = record("b3", "pb", "s");
   elsewhere["machine"]["host_id"] = "2";  // another machine's measurement: kept apart
-  merger.add_or_replace(elsewhere);
-  merger.add_or_replace(record("a2", "pb", "t"));  // replaces the replacement, found by its key
+  merger.add_or_replace(record_from_json(elsewhere));
+  merger.add_or_replace(
+      record_from_json(record("a2", "pb", "t")));  // replaces the replacement, found by its key
   ASSERT_EQ(records.size(), 3u);
-  EXPECT_EQ(records[0]["run_id"], "s");
-  EXPECT_EQ(records[1]["key"], "a2");
-  EXPECT_EQ(records[1]["run_id"], "t");
-  EXPECT_EQ(records[2]["key"], "b3");
+  EXPECT_EQ(records[0].run_id, "s");
+  EXPECT_EQ(records[1].key, "a2");
+  EXPECT_EQ(records[1].run_id, "t");
+  EXPECT_EQ(records[2].key, "b3");
 }
 
 }  // namespace

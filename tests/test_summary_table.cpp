@@ -28,11 +28,11 @@ json record(const std::string& implementation, const std::string& status, const 
 }
 
 TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
-  std::vector<json> records{record("sequential", "ok", "", 13594.2)};
+  std::vector<Record> records{record_from_json(record("sequential", "ok", "", 13594.2))};
   for (int i = 0; i < 45; ++i)
-    records.push_back(record("cuda_global", "skipped", "no CUDA device", 0));
-  records.push_back(record("npp", "skipped", "NPP not found at build time", 0));
-  records.push_back(record("npp", "skipped", "NPP not found at build time", 0));
+    records.push_back(record_from_json(record("cuda_global", "skipped", "no CUDA device", 0)));
+  records.push_back(record_from_json(record("npp", "skipped", "NPP not found at build time", 0)));
+  records.push_back(record_from_json(record("npp", "skipped", "NPP not found at build time", 0)));
   std::ostringstream out;
   print_summary_table(records, json::object(), out);
   const std::string text = out.str();
@@ -49,17 +49,18 @@ TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
 
 TEST(SummaryTable, OnlySkippedPointsGiveNoEmptyTable) {
   std::ostringstream out;
-  print_summary_table({record("npp", "skipped", "no CUDA device", 0)}, json::object(), out);
+  print_summary_table({record_from_json(record("npp", "skipped", "no CUDA device", 0))},
+                      json::object(), out);
   EXPECT_EQ(out.str(), "1 point skipped: no CUDA device\n");
 }
 
 TEST(SummaryTable, NoisyPointsAreCountedAndTheWorstListed) {
-  std::vector<json> records;
+  std::vector<Record> records;
   for (double cv : {0.02, 0.35, 0.11, 0.10, 0.5, 0.2, 0.9, 0.15}) {
-    records.push_back(record("openmp", "ok", "", 1.0));
-    records.back()["timing"]["stats"]["cv"] = cv;
+    records.push_back(record_from_json(record("openmp", "ok", "", 1.0)));
+    records.back().timing->compute.stats.cv = cv;
   }
-  records.push_back(record("cuda_global", "skipped", "no CUDA device", 0));
+  records.push_back(record_from_json(record("cuda_global", "skipped", "no CUDA device", 0)));
   std::ostringstream out;
   print_noisy_points(records, out, 0.10, 3);
   EXPECT_EQ(out.str(),

@@ -59,9 +59,9 @@ int show_command(const Arguments& args) {
       return 2;
     }
     const ResultsFile results = read_results(file);
-    std::vector<nlohmann::json> records;
+    std::vector<Record> records;
     for (const auto& record : results.records)
-      if (!filter || matches(*filter, record)) records.push_back(record);
+      if (!filter || matches(*filter, to_json(record))) records.push_back(record);
     const std::string name = results.experiment.value("name", "");
     std::cout << "# " << results.experiment.value("title", name) << " (" << name
               << "): " << records.size() << " of " << results.records.size() << " records, "

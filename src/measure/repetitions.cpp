@@ -4,14 +4,6 @@
 #include "measure/stopwatch.hpp"
 
 namespace convlab {
-namespace {
-
-nlohmann::json sample_block(const std::vector<double>& samples) {
-  return {{"samples_ms", samples}, {"stats", to_json(summarize(samples))}};
-}
-
-}  // namespace
-
 TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure) {
   TimingSamples samples;
   samples.warmup = measure.warmup;
@@ -37,19 +29,6 @@ TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure)
   }
   samples.total_seconds = budget.elapsed_seconds();
   return samples;
-}
-
-nlohmann::json to_json(const TimingSamples& samples) {
-  nlohmann::json timing = sample_block(samples.compute_ms);
-  timing["warmup"] = samples.warmup;
-  timing["repetitions"] = samples.compute_ms.size();
-  timing["total_seconds"] = samples.total_seconds;
-  if (samples.device) {
-    timing["h2d"] = sample_block(samples.h2d_ms);
-    timing["d2h"] = sample_block(samples.d2h_ms);
-    timing["end_to_end"] = sample_block(samples.end_to_end_ms);
-  }
-  return timing;
 }
 
 }  // namespace convlab

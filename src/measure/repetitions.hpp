@@ -21,6 +21,4 @@ struct TimingSamples {
 
 TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure);
 
-nlohmann::json to_json(const TimingSamples& samples);
-
 }  // namespace convlab

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "report/figure_data.hpp"
 #include "results/derive.hpp"
@@ -18,7 +19,7 @@ void attach_machine_identities(nlohmann::json& content) {
   ResultsFile file;
   file.experiment = content.value("experiment", nlohmann::json::object());
   for (const auto& run : content.value("runs", nlohmann::json::array())) file.runs.push_back(run);
-  file.records = content["records"].get<std::vector<nlohmann::json>>();
+  for (const auto& record : content["records"]) file.records.push_back(record_from_json(record));
   attach_machines(file.records, file.runs);
   // Labels: the host, and the GPU too where one host has several; hosts that read alike are told
   // apart by their host id.
@@ -26,8 +27,7 @@ void attach_machine_identities(nlohmann::json& content) {
   std::map<std::string, std::set<std::string>> hosts_of_label;
   for (const auto& record : file.records) {
     gpus_of_host[host_key(record)];
-    if (record.value("family", "") == "cuda")
-      gpus_of_host[host_key(record)].insert(machine_key(record));
+    if (record.is_cuda()) gpus_of_host[host_key(record)].insert(machine_key(record));
     hosts_of_label[machine_label(record, false)].insert(host_key(record));
   }
   // Files of one machine relate only its records; in a file of several, metrics written before
@@ -37,16 +37,20 @@ void attach_machine_identities(nlohmann::json& content) {
       std::any_of(gpus_of_host.begin(), gpus_of_host.end(),
                   [](const auto& host) { return host.second.size() > 1; });
   if (several_machines) derive_metrics(file);
-  for (auto& record : file.records) {
+  for (size_t i = 0; i < file.records.size(); ++i) {
+    const Record& record = file.records[i];
+    nlohmann::json& written = content["records"][i];
+    const nlohmann::json typed = to_json(record);
+    if (!written.contains("machine")) written["machine"] = typed["machine"];
+    if (several_machines) written["derived"] = typed["derived"];
     const bool with_gpu = gpus_of_host[host_key(record)].size() > 1;
     std::string label = machine_label(record, with_gpu);
     if (hosts_of_label[machine_label(record, false)].size() > 1) {
-      const auto id = record["machine"].value("host_id", nlohmann::json());
-      label += " #" + (id.is_string() ? id.get<std::string>().substr(0, 8) : std::string("?"));
+      const auto& id = record.machine->host_id;
+      label += " #" + (id ? id->substr(0, 8) : std::string("?"));
     }
-    record["machine"]["label"] = label;
+    written["machine"]["label"] = label;
   }
-  content["records"] = file.records;
 }
 
 ResultsDocument load_results_document(const std::string& path) {
@@ -81,7 +85,11 @@ ResultsDocument load_results_document(const std::string& path) {
   } catch (const ResultsFileError& error) {
     throw ExportError(error.what());
   }
-  attach_machine_identities(results.content);
+  try {
+    attach_machine_identities(results.content);
+  } catch (const std::invalid_argument& error) {
+    throw ExportError(results.path + ": records: " + error.what());
+  }
   return results;
 }
 

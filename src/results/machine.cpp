@@ -7,91 +7,110 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string text_at(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
-  return object[key].get<std::string>();
+const RecordMachine& machine_of(const Record& record) {
+  static const RecordMachine none;
+  return record.machine ? *record.machine : none;
 }
 
-const json& machine_of(const json& record) {
-  static const json none = json::object();
-  return record.contains("machine") && record["machine"].is_object() ? record["machine"] : none;
+std::string host_key_of(const RecordMachine& machine) {
+  const json host_id = machine.host_id ? json(*machine.host_id) : json(nullptr);
+  return machine.cpu_model + "|" + machine.hostname + "|" + host_id.dump();
 }
 
-std::string gpu_key(const json& record) {
-  const json& machine = machine_of(record);
-  return text_at(machine, "gpu") + "|" + text_at(machine, "gpu_driver");
+std::string gpu_key_of(const RecordMachine& machine) {
+  return machine.gpu.value_or("") + "|" + machine.gpu_driver.value_or("");
 }
 
-bool is_gpu_point(const json& record) {
-  return record.value("family", "") == "cuda";
+std::string machine_key_of(const RecordMachine& machine, bool gpu_point) {
+  return host_key_of(machine) + (gpu_point ? "|" + gpu_key_of(machine) : "");
 }
 
-}  // namespace
-
-json machine_from_run(const json& run, const std::string& family) {
-  const json host = run.value("host", json::object());
-  json machine{{"cpu_model", host.value("cpu_model", "unknown")},
-               {"hostname", host.value("hostname", "")},
-               {"host_id", host.contains("host_id") ? host["host_id"] : json(nullptr)}};
-  if (family == "cuda") {
-    const json cuda = run.value("cuda", json::object());
-    machine["gpu"] = cuda.contains("name") ? cuda["name"] : json(nullptr);
-    machine["gpu_driver"] =
-        cuda.contains("driver_version") ? cuda["driver_version"] : json(nullptr);
-  }
-  return machine;
-}
-
-void attach_machines(std::vector<json>& records, const std::vector<json>& runs) {
-  std::map<std::string, const json*> run_by_id;
-  for (const auto& run : runs) run_by_id[run.value("id", "")] = &run;
-  for (auto& record : records) {
-    if (record.contains("machine")) continue;
-    const auto run = run_by_id.find(record.value("run_id", ""));
-    const json& block = run != run_by_id.end() ? *run->second : json::object();
-    record["machine"] = machine_from_run(block, record.value("family", ""));
-  }
-}
-
-std::string host_key(const json& record) {
-  const json& machine = machine_of(record);
-  const json host_id = machine.contains("host_id") ? machine["host_id"] : json(nullptr);
-  return text_at(machine, "cpu_model") + "|" + text_at(machine, "hostname") + "|" + host_id.dump();
-}
-
-bool same_machine(const json& a, const json& b) {
-  if (host_key(a) != host_key(b)) return false;
-  return !is_gpu_point(a) || !is_gpu_point(b) || gpu_key(a) == gpu_key(b);
-}
-
-std::string machine_key(const json& record) {
-  return host_key(record) + (is_gpu_point(record) ? "|" + gpu_key(record) : "");
-}
-
-std::string machine_label(const json& record, bool with_gpu) {
-  const json& machine = machine_of(record);
-  std::string label = text_at(machine, "cpu_model");
-  if (label.empty()) label = "unknown CPU";
-  const std::string hostname = text_at(machine, "hostname");
-  if (!hostname.empty()) label += " (" + hostname + ")";
-  if (with_gpu && is_gpu_point(record) && !text_at(machine, "gpu").empty()) {
-    label += ", " + text_at(machine, "gpu");
-    const std::string driver = text_at(machine, "gpu_driver");
-    if (!driver.empty()) label += " driver " + driver;
+std::string label_of(const RecordMachine& machine, bool gpu_point, bool with_gpu) {
+  std::string label = machine.cpu_model.empty() ? "unknown CPU" : machine.cpu_model;
+  if (!machine.hostname.empty()) label += " (" + machine.hostname + ")";
+  if (with_gpu && gpu_point && machine.gpu && !machine.gpu->empty()) {
+    label += ", " + *machine.gpu;
+    if (machine.gpu_driver && !machine.gpu_driver->empty())
+      label += " driver " + *machine.gpu_driver;
   }
   return label;
 }
 
-std::string other_hosts_summary(const std::vector<json>& records, const json& here) {
+std::optional<std::string> text_in(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return std::nullopt;
+  return object[key].get<std::string>();
+}
+
+}  // namespace
+
+RecordMachine machine_from_run(const json& run, const std::string& family) {
+  const json host = run.value("host", json::object());
+  RecordMachine machine;
+  machine.cpu_model = text_in(host, "cpu_model").value_or("unknown");
+  machine.hostname = text_in(host, "hostname").value_or("");
+  machine.host_id = text_in(host, "host_id");
+  if (family == "cuda") {
+    const json cuda = run.value("cuda", json::object());
+    machine.gpu = text_in(cuda, "name");
+    machine.gpu_driver = text_in(cuda, "driver_version");
+  }
+  return machine;
+}
+
+void attach_machines(std::vector<Record>& records, const std::vector<json>& runs) {
+  std::map<std::string, const json*> run_by_id;
+  for (const auto& run : runs) run_by_id[run.value("id", "")] = &run;
+  for (auto& record : records) {
+    if (record.machine) continue;
+    const auto run = run_by_id.find(record.run_id);
+    const json& block = run != run_by_id.end() ? *run->second : json::object();
+    record.machine = machine_from_run(block, record.family);
+  }
+}
+
+std::string host_key(const Record& record) {
+  return host_key_of(machine_of(record));
+}
+
+bool same_machine(const Record& a, const Record& b) {
+  if (host_key(a) != host_key(b)) return false;
+  return !a.is_cuda() || !b.is_cuda() || gpu_key_of(machine_of(a)) == gpu_key_of(machine_of(b));
+}
+
+std::string machine_key(const Record& record) {
+  return machine_key_of(machine_of(record), record.is_cuda());
+}
+
+std::string machine_label(const Record& record, bool with_gpu) {
+  return label_of(machine_of(record), record.is_cuda(), with_gpu);
+}
+
+std::string host_key(const json& record) {
+  bool gpu_point = false;
+  return host_key_of(machine_of_json_record(record, &gpu_point));
+}
+
+std::string machine_key(const json& record) {
+  bool gpu_point = false;
+  const RecordMachine machine = machine_of_json_record(record, &gpu_point);
+  return machine_key_of(machine, gpu_point);
+}
+
+std::string machine_label(const json& record, bool with_gpu) {
+  bool gpu_point = false;
+  const RecordMachine machine = machine_of_json_record(record, &gpu_point);
+  return label_of(machine, gpu_point, with_gpu);
+}
+
+std::string other_hosts_summary(const std::vector<Record>& records, const RecordMachine& here) {
   std::map<std::string, std::pair<size_t, std::string>> others;  // host key -> count, label
   for (const auto& record : records) {
     const std::string key = host_key(record);
-    if (key == host_key(here)) continue;
+    if (key == host_key_of(here)) continue;
     auto& entry = others[key];
     ++entry.first;
     entry.second = machine_label(record, false);
-    if (machine_of(record).value("host_id", json()).is_null())
-      entry.second += ", recorded without a host id";
+    if (!machine_of(record).host_id) entry.second += ", recorded without a host id";
   }
   std::string text;
   for (const auto& [key, entry] : others)

@@ -12,29 +12,35 @@
 #include <string>
 #include <vector>
 
+#include "results/record.hpp"
+
 namespace convlab {
 
-// The machine object of a record measured now, from the run block's host and cuda facts.
-nlohmann::json machine_from_run(const nlohmann::json& run, const std::string& family);
+// The machine of a record measured now, from the run block's host and cuda facts.
+RecordMachine machine_from_run(const nlohmann::json& run, const std::string& family);
 
 // Records written before machines were recorded get theirs from the run block their run_id names
 // (host.cpu_model, host.hostname, cuda.name, cuda.driver_version); records of a run block that
 // is gone keep an unknown machine. Records that have one are left alone.
-void attach_machines(std::vector<nlohmann::json>& records, const std::vector<nlohmann::json>& runs);
+void attach_machines(std::vector<Record>& records, const std::vector<nlohmann::json>& runs);
 
 // Same host: CPU model, hostname and host id (absent ids are equal only to absent ids).
-std::string host_key(const nlohmann::json& record);
+std::string host_key(const Record& record);
 // Whether the times of two records may be related (see above).
-bool same_machine(const nlohmann::json& a, const nlohmann::json& b);
+bool same_machine(const Record& a, const Record& b);
 // The host and, for GPU points, the GPU: records with equal keys replace each other.
-std::string machine_key(const nlohmann::json& record);
+std::string machine_key(const Record& record);
 
 // "AMD EPYC (vm)": the host in words; with `with_gpu`, the GPU of a GPU point is added.
+std::string machine_label(const Record& record, bool with_gpu);
+
+// The same for records kept as JSON (export and compare).
+std::string host_key(const nlohmann::json& record);
+std::string machine_key(const nlohmann::json& record);
 std::string machine_label(const nlohmann::json& record, bool with_gpu);
 
-// The records not measured on the host of `here` (a record with a machine), in words: "47 records
-// of AMD EPYC (vm)"; empty when there are none.
-std::string other_hosts_summary(const std::vector<nlohmann::json>& records,
-                                const nlohmann::json& here);
+// The records not measured on the host `here`, in words: "47 records of AMD EPYC (vm)"; empty
+// when there are none.
+std::string other_hosts_summary(const std::vector<Record>& records, const RecordMachine& here);
 
 }  // namespace convlab

@@ -34,8 +34,8 @@ std::string point_output_path(const nlohmann::json& description) {
   return "images/outputs/" + name + (f32 ? ".pfm" : ".png");
 }
 
-nlohmann::json save_point_output(const std::string& out_dir, const nlohmann::json& description,
-                                 const OutputView& output) {
+SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& description,
+                              const OutputView& output) {
   const std::string relative = point_output_path(description);
   const std::string path = out_dir + "/" + relative;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
@@ -47,9 +47,8 @@ nlohmann::json save_point_output(const std::string& out_dir, const nlohmann::jso
                            : write_png(path, width, height, channels, output.u8());
   if (!written) throw std::runtime_error(path + ": cannot write the point's output");
   const size_t bytes = output.count * (f32 ? sizeof(float) : 1);
-  return {{"file", relative},
-          {"format", f32 ? "pfm" : "png"},
-          {"sha256", sha256_hex(static_cast<const std::uint8_t*>(output.data), bytes)}};
+  return {relative, f32 ? "pfm" : "png",
+          sha256_hex(static_cast<const std::uint8_t*>(output.data), bytes)};
 }
 
 }  // namespace convlab

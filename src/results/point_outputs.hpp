@@ -9,15 +9,16 @@
 #include <string>
 
 #include "core/output_view.hpp"
+#include "results/record.hpp"
 
 namespace convlab {
 
 // The file a point's output goes to, from its description (plan/plan.hpp describe_point).
 std::string point_output_path(const nlohmann::json& description);
 
-// Writes the output under out_dir; returns {"file": relative path, "format": "png" | "pfm",
-// "sha256": of the output values' bytes}. Throws std::runtime_error when it cannot be written.
-nlohmann::json save_point_output(const std::string& out_dir, const nlohmann::json& description,
-                                 const OutputView& output);
+// Writes the output under out_dir; returns the file relative to out_dir, its format (png or pfm)
+// and the sha256 of the output values' bytes. Throws std::runtime_error when it cannot be written.
+SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& description,
+                              const OutputView& output);
 
 }  // namespace convlab

@@ -54,8 +54,15 @@ ResultsFile read_results_file(const std::string& path) {
   results.experiment = document.value("experiment", nlohmann::json::object());
   for (const auto& run : document.value("runs", nlohmann::json::array()))
     results.runs.push_back(run);
-  for (const auto& record : document.value("records", nlohmann::json::array()))
-    results.records.push_back(record);
+  const nlohmann::json records = document.value("records", nlohmann::json::array());
+  for (size_t i = 0; i < records.size(); ++i) {
+    try {
+      results.records.push_back(record_from_json(records[i]));
+    } catch (const std::invalid_argument& error) {
+      throw ResultsFileError(path + ": records[" + std::to_string(i) + "]." + error.what() +
+                             " (docs/results-schema.md; move the file away to start afresh)");
+    }
+  }
   results.gallery = document.value("gallery", nlohmann::json::array());
   attach_machines(results.records, results.runs);
   return results;
@@ -72,12 +79,18 @@ ResultsFile read_results(const std::string& path) {
   return results;
 }
 
+nlohmann::json records_json(const std::vector<Record>& records) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& record : records) list.push_back(to_json(record));
+  return list;
+}
+
 nlohmann::json to_json(const ResultsFile& results) {
   return {{"schema_version", kResultsSchemaVersion},
           {"experiment", results.experiment},
           {"run", results.runs.empty() ? nlohmann::json(nullptr) : results.runs.back()},
           {"runs", results.runs},
-          {"records", results.records},
+          {"records", records_json(results.records)},
           {"gallery", results.gallery}};
 }
 

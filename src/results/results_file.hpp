@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "results/record.hpp"
+
 namespace convlab {
 
 constexpr int kResultsSchemaVersion = 1;
@@ -13,7 +15,7 @@ constexpr int kResultsSchemaVersion = 1;
 struct ResultsFile {
   nlohmann::json experiment = nlohmann::json::object();  // name, title, description, baseline
   std::vector<nlohmann::json> runs;                      // run blocks, oldest first
-  std::vector<nlohmann::json> records;
+  std::vector<Record> records;
   nlohmann::json gallery = nlohmann::json::array();  // saved input/output images
 };
 
@@ -29,6 +31,7 @@ class ResultsFileError : public std::runtime_error {
 // derived metrics computed again, so readers see every finished point also after a kill -9.
 ResultsFile read_results(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
+nlohmann::json records_json(const std::vector<Record>& records);
 // Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then
 // renames it over path: readers and interrupted runs only ever see a complete file. On failure
 // the temporary file is removed. Concurrent writers go through ResultsStore (results_store.hpp).

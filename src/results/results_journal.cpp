@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "results/results_merge.hpp"
 #include "results/results_schema.hpp"
@@ -81,6 +82,13 @@ void check_line(const JournalLine& line, const std::string& where) {
       break;
   }
   check_results_types(document, where);
+  if (line.kind == JournalLine::Kind::record) {
+    try {
+      record_from_json(line.value);
+    } catch (const std::invalid_argument& error) {
+      throw ResultsFileError(where + ": record." + error.what());
+    }
+  }
 }
 
 }  // namespace
@@ -167,7 +175,7 @@ void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
         break;
       }
       case JournalLine::Kind::record:
-        records.add_or_replace(line.value);
+        records.add_or_replace(record_from_json(line.value));
         break;
       case JournalLine::Kind::gallery:
         if (std::find(results.gallery.begin(), results.gallery.end(), line.value) ==

@@ -9,31 +9,31 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string point_on_machine(const json& record) {
-  return record.value("point_id", "") + "|" + machine_key(record);
+std::string point_on_machine(const Record& record) {
+  return record.point_id + "|" + machine_key(record);
 }
 
 }  // namespace
 
-bool measures_same_point(const json& earlier, const json& later) {
-  if (earlier.value("key", "") == later.value("key", "")) return true;
+bool measures_same_point(const Record& earlier, const Record& later) {
+  if (earlier.key == later.key) return true;
   // Another machine's measurement of the point is another record: machines are kept apart.
   return point_on_machine(earlier) == point_on_machine(later);
 }
 
-RecordMerger::RecordMerger(std::vector<json>& records) : records_(records) {
+RecordMerger::RecordMerger(std::vector<Record>& records) : records_(records) {
   for (size_t i = 0; i < records_.size(); ++i) index(i);
 }
 
 void RecordMerger::index(size_t position) {
   // The first record of a key or point is the one a newer measurement replaces.
-  by_key_.emplace(records_[position].value("key", ""), position);
+  by_key_.emplace(records_[position].key, position);
   by_point_.emplace(point_on_machine(records_[position]), position);
 }
 
-void RecordMerger::add_or_replace(json record) {
+void RecordMerger::add_or_replace(Record record) {
   std::optional<size_t> position;
-  if (auto key = by_key_.find(record.value("key", "")); key != by_key_.end())
+  if (auto key = by_key_.find(record.key); key != by_key_.end())
     position = key->second;
   else if (auto point = by_point_.find(point_on_machine(record)); point != by_point_.end())
     position = point->second;
@@ -42,22 +42,21 @@ void RecordMerger::add_or_replace(json record) {
     index(records_.size() - 1);
     return;
   }
-  const json& earlier = records_[*position];
-  if (auto key = by_key_.find(earlier.value("key", ""));
-      key != by_key_.end() && key->second == *position)
+  const Record& earlier = records_[*position];
+  if (auto key = by_key_.find(earlier.key); key != by_key_.end() && key->second == *position)
     by_key_.erase(key);
   if (auto point = by_point_.find(point_on_machine(earlier));
       point != by_point_.end() && point->second == *position)
     by_point_.erase(point);
   records_[*position] = std::move(record);
-  by_key_[records_[*position].value("key", "")] = *position;
+  by_key_[records_[*position].key] = *position;
   by_point_[point_on_machine(records_[*position])] = *position;
 }
 
-void keep_referenced_runs(std::vector<json>& runs, const std::vector<json>& records,
+void keep_referenced_runs(std::vector<json>& runs, const std::vector<Record>& records,
                           const std::set<std::string>& keep) {
   std::set<std::string> referenced = keep;
-  for (const auto& record : records) referenced.insert(record.value("run_id", ""));
+  for (const auto& record : records) referenced.insert(record.run_id);
   std::vector<json> kept;
   for (auto& run : runs)
     if (referenced.count(run.value("id", "")) > 0) kept.push_back(std::move(run));

@@ -9,30 +9,31 @@
 #include <unordered_map>
 #include <vector>
 
+#include "results/record.hpp"
+
 namespace convlab {
 
 // Whether `later` is a new measurement of the point `earlier` holds, on the same machine (so it
 // replaces it in place).
-bool measures_same_point(const nlohmann::json& earlier, const nlohmann::json& later);
+bool measures_same_point(const Record& earlier, const Record& later);
 
 class RecordMerger {
  public:
   // `records` must outlive the merger and change only through it.
-  explicit RecordMerger(std::vector<nlohmann::json>& records);
+  explicit RecordMerger(std::vector<Record>& records);
 
   // Replaces the record that measures_same_point with `record`, or appends it.
-  void add_or_replace(nlohmann::json record);
+  void add_or_replace(Record record);
 
  private:
   void index(size_t position);
 
-  std::vector<nlohmann::json>& records_;
+  std::vector<Record>& records_;
   std::unordered_map<std::string, size_t> by_key_, by_point_;
 };
 
 // Keeps the run blocks that a record refers to or that `keep` names, in their order.
-void keep_referenced_runs(std::vector<nlohmann::json>& runs,
-                          const std::vector<nlohmann::json>& records,
+void keep_referenced_runs(std::vector<nlohmann::json>& runs, const std::vector<Record>& records,
                           const std::set<std::string>& keep);
 
 }  // namespace convlab

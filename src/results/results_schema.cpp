@@ -97,8 +97,8 @@ const std::vector<Field> kRecordFields{
 };
 
 const std::vector<Field> kGalleryFields{
-    {"image", Kind::string, true}, {"kernel", Kind::string, true}, {"border", Kind::string, false},
-    {"input", Kind::string, true},
+    {"image", Kind::string, true},    {"kernel", Kind::string, true},
+    {"border", Kind::string, false},  {"input", Kind::string, true},
     {"display", Kind::string, false},  // the display image; "output" in files of earlier versions
     {"output", Kind::string, false},
 };

@@ -1,6 +1,7 @@
 #include "results/summary_table.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
@@ -8,8 +9,8 @@
 namespace convlab {
 namespace {
 
-std::string number_or_blank(const nlohmann::json& value, int significant) {
-  return value.is_number() ? format_number(value.get<double>(), significant) : "";
+std::string number_or_blank(const std::optional<double>& value, int significant) {
+  return value ? format_number(*value, significant) : "";
 }
 
 std::string params_text(const nlohmann::json& params) {
@@ -19,38 +20,38 @@ std::string params_text(const nlohmann::json& params) {
   return text.empty() ? "-" : text;
 }
 
-std::string verdict(const nlohmann::json& record) {
-  const std::string status = record.value("status", "");
-  if (status == "ok") return "ok";
-  return status + ": " + record.value("reason", "");
+std::string verdict(const Record& record) {
+  if (record.status == Status::ok) return "ok";
+  return std::string(to_string(record.status)) + ": " + record.reason;
 }
 
-void print_rows(const std::vector<const nlohmann::json*>& rows, std::ostream& out) {
+// "sequential threads=2 | image | kernel | border | output"
+std::string point_words(const Record& r, const std::string& separator) {
+  return r.implementation + separator + params_text(r.params) + " | " + r.image.name + " | " +
+         r.kernel.name + " | " + r.border + " | " + r.output;
+}
+
+void print_rows(const std::vector<const Record*>& rows, std::ostream& out) {
   out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
          "speedup | verdict |\n";
   out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
-  for (const nlohmann::json* row : rows) {
-    const nlohmann::json& r = *row;
-    const nlohmann::json median =
-        r["timing"].is_object() ? r["timing"]["stats"]["median"] : nlohmann::json();
-    const nlohmann::json cv = r["timing"].is_object()
-                                  ? nlohmann::json(r["timing"]["stats"].value("cv", 0.0) * 100)
-                                  : nlohmann::json();
-    const nlohmann::json speedup = r["derived"].value("speedup", nlohmann::json());
-    const std::string speedup_text = number_or_blank(speedup, 3);
-    out << "| " << r["implementation"].get<std::string>() << " | " << params_text(r["params"])
-        << " | " << r["image"]["name"].get<std::string>() << " | "
-        << r["kernel"]["name"].get<std::string>() << " | " << r["border"].get<std::string>()
-        << " | " << r["output"].get<std::string>() << " | " << number_or_blank(median, 4) << " | "
+  for (const Record* row : rows) {
+    const Record& r = *row;
+    const std::optional<double> median =
+        r.timing ? std::optional<double>(r.timing->compute.stats.median) : std::nullopt;
+    const std::optional<double> cv =
+        r.timing ? std::optional<double>(r.timing->compute.stats.cv * 100) : std::nullopt;
+    const std::string speedup_text = number_or_blank(r.derived.speedup, 3);
+    out << "| " << point_words(r, " | ") << " | " << number_or_blank(median, 4) << " | "
         << number_or_blank(cv, 2) << " | " << (speedup_text.empty() ? "" : speedup_text + "x")
         << " | " << verdict(r) << " |\n";
   }
 }
 
-void print_skipped(const std::vector<const nlohmann::json*>& skipped, std::ostream& out) {
+void print_skipped(const std::vector<const Record*>& skipped, std::ostream& out) {
   std::vector<std::pair<std::string, size_t>> reasons;
-  for (const nlohmann::json* record : skipped) {
-    const std::string reason = record->value("reason", "");
+  for (const Record* record : skipped) {
+    const std::string& reason = record->reason;
     auto found = std::find_if(reasons.begin(), reasons.end(),
                               [&](const auto& entry) { return entry.first == reason; });
     if (found == reasons.end())
@@ -66,11 +67,11 @@ void print_skipped(const std::vector<const nlohmann::json*>& skipped, std::ostre
 
 }  // namespace
 
-void print_summary_table(const std::vector<nlohmann::json>& records, const nlohmann::json& run,
+void print_summary_table(const std::vector<Record>& records, const nlohmann::json& run,
                          std::ostream& out) {
-  std::vector<const nlohmann::json*> measured, skipped;
+  std::vector<const Record*> measured, skipped;
   for (const auto& record : records)
-    (record.value("status", "") == "skipped" ? skipped : measured).push_back(&record);
+    (record.status == Status::skipped ? skipped : measured).push_back(&record);
   if (!measured.empty()) print_rows(measured, out);
   if (!measured.empty() && !skipped.empty()) out << "\n";
   print_skipped(skipped, out);
@@ -85,14 +86,14 @@ void print_summary_table(const std::vector<nlohmann::json>& records, const nlohm
   }
 }
 
-void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
-                        double cv_limit, size_t shown) {
-  std::vector<std::pair<double, const nlohmann::json*>> noisy;
+void print_noisy_points(const std::vector<Record>& records, std::ostream& out, double cv_limit,
+                        size_t shown) {
+  std::vector<std::pair<double, const Record*>> noisy;
   size_t measured = 0;
   for (const auto& record : records) {
-    if (!record["timing"].is_object()) continue;
+    if (!record.timing) continue;
     ++measured;
-    const double cv = record["timing"]["stats"].value("cv", 0.0);
+    const double cv = record.timing->compute.stats.cv;
     if (cv > cv_limit) noisy.emplace_back(cv, &record);
   }
   if (noisy.empty()) return;
@@ -103,12 +104,8 @@ void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream
       << format_number(cv_limit * 100, 2) << " %)" << (noisy.size() > shown ? "; the worst:" : ":")
       << "\n";
   for (size_t i = 0; i < std::min(shown, noisy.size()); ++i) {
-    const nlohmann::json& r = *noisy[i].second;
     out << "  CV " << format_number(noisy[i].first * 100, 2) << " %  "
-        << r["implementation"].get<std::string>() << " " << params_text(r["params"]) << " | "
-        << r["image"]["name"].get<std::string>() << " | " << r["kernel"]["name"].get<std::string>()
-        << " | " << r["border"].get<std::string>() << " | " << r["output"].get<std::string>()
-        << "\n";
+        << point_words(*noisy[i].second, " ") << "\n";
   }
 }
 
@@ -121,13 +118,12 @@ std::string run_counts_line(const RunCounts& counts) {
   return line;
 }
 
-std::string status_counts_line(const std::vector<nlohmann::json>& records) {
+std::string status_counts_line(const std::vector<Record>& records) {
   size_t ok = 0, skipped = 0, failed = 0;
   for (const auto& record : records) {
-    const std::string status = record.value("status", "");
-    ok += status == "ok";
-    skipped += status == "skipped";
-    failed += status != "ok" && status != "skipped";
+    ok += record.status == Status::ok;
+    skipped += record.status == Status::skipped;
+    failed += record.status == Status::failed;
   }
   return "ok " + std::to_string(ok) + " \u00b7 skipped " + std::to_string(skipped) +
          " \u00b7 failed " + std::to_string(failed);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "results/record.hpp"
+
 namespace convlab {
 
 // How the points of one run's plan ended. kept: measured earlier, not re-run; not_run: left for
@@ -18,17 +20,17 @@ struct RunCounts {
 
 // One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
 // most frequent reason first; then the GPU of the run block, when it had one.
-void print_summary_table(const std::vector<nlohmann::json>& records, const nlohmann::json& run,
+void print_summary_table(const std::vector<Record>& records, const nlohmann::json& run,
                          std::ostream& out);
 
 // Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the
 // `shown` worst, or nothing when none is.
-void print_noisy_points(const std::vector<nlohmann::json>& records, std::ostream& out,
+void print_noisy_points(const std::vector<Record>& records, std::ostream& out,
                         double cv_limit = 0.10, size_t shown = 5);
 
 // "kept 3 · ran 12 · skipped 45 · failed 0" (and "· not run N" when --max-points stopped early).
 std::string run_counts_line(const RunCounts& counts);
 // "ok 12 · skipped 45 · failed 0" over records of any runs (convlab show).
-std::string status_counts_line(const std::vector<nlohmann::json>& records);
+std::string status_counts_line(const std::vector<Record>& records);
 
 }  // namespace convlab

@@ -81,37 +81,12 @@ std::string point_key(const std::string& id, const json& description,
   return sha256_hex(keyed.dump());
 }
 
-json image_json(const Image& image, const ImageSpec& spec) {
-  return {{"name", spec.name},      {"source", image.source},     {"width", image.width},
-          {"height", image.height}, {"channels", image.channels}, {"sha256", image.sha256}};
+RecordImage record_image(const Image& image, const ImageSpec& spec) {
+  return {spec.name, image.source, image.sha256, image.width, image.height, image.channels};
 }
 
-json clock_json(const GpuClockSample& s) {
-  return {{"sm_clock_mhz", s.sm_clock_mhz},         {"max_sm_clock_mhz", s.max_sm_clock_mhz},
-          {"memory_clock_mhz", s.memory_clock_mhz}, {"reasons", clock_reason_names(s.reasons)},
-          {"temperature_c", s.temperature_c},       {"power_w", s.power_w}};
-}
-
-// The GPU's clocks when a point's repetitions start and end, and whether it ran slowed down:
-// below the maximum SM clock at the end (the GPU busy by then) or with a throttle reason at either
-// end.
-json gpu_clocks_json(const std::optional<GpuClockSample>& start,
-                     const std::optional<GpuClockSample>& end) {
-  if (!start || !end) return nullptr;
-  const bool throttled = is_throttling(start->reasons) || is_throttling(end->reasons);
-  const bool below_max = end->max_sm_clock_mhz > 0 && end->sm_clock_mhz < end->max_sm_clock_mhz;
-  return {{"start", clock_json(*start)},
-          {"end", clock_json(*end)},
-          {"throttled", throttled},
-          {"below_max_clock", below_max}};
-}
-
-json kernel_json(const Filter& filter) {
-  return {{"name", filter.name},
-          {"type", filter.type},
-          {"size", filter.size},
-          {"separable", filter.separable},
-          {"parameters", filter.parameters}};
+RecordKernel record_kernel(const Filter& filter) {
+  return {filter.name, filter.type, filter.size, filter.separable, filter.parameters};
 }
 
 class Run {
@@ -192,10 +167,10 @@ class Run {
       }
       if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
       progress.starting(i, label, estimates[i], cost_after[i + 1]);
-      json record = run_point(point, image, filter, description, key);
-      record["point_id"] = id;
-      progress.finished(i, label, outcome_text(record), record["status"] == "failed",
-                        record["status"] != "skipped");
+      Record record = run_point(point, image, filter, description, key);
+      record.point_id = id;
+      progress.finished(i, label, outcome_text(record), record.status == Status::failed,
+                        record.status != Status::skipped);
       count(record);
       store(std::move(record));
       ++new_points;
@@ -230,8 +205,7 @@ class Run {
            noise_warnings(run["conditions"], run["host"].value("logical_cpus", 0u)))
         std::cerr << "convlab: " << warning << "\n";
     run_block_ = run;
-    const std::string others =
-        other_hosts_summary(results_.records, {{"machine", machine_from_run(run, "cpu")}});
+    const std::string others = other_hosts_summary(results_.records, machine_from_run(run, "cpu"));
     if (!others.empty())
       std::cerr << "convlab run: note: " << results_path_ << " already holds " << others
                 << " (another machine); they are kept, and speedups, figures and tables keep "
@@ -247,13 +221,12 @@ class Run {
 
   void index_records() {
     record_index_.clear();
-    for (size_t i = 0; i < results_.records.size(); ++i)
-      record_index_[results_.records[i].value("key", "")] = i;
+    for (size_t i = 0; i < results_.records.size(); ++i) record_index_[results_.records[i].key] = i;
   }
 
   // This run's own record in the file as it last read it, for points planned twice.
-  void remember(const json& record) {
-    const std::string key = record.value("key", "");
+  void remember(const Record& record) {
+    const std::string& key = record.key;
     if (auto found = record_index_.find(key); found != record_index_.end()) {
       results_.records[found->second] = record;
       return;
@@ -330,32 +303,28 @@ class Run {
     return *reference_;
   }
 
-  json run_point(const Point& point, const Image& image, const Filter& filter,
-                 const json& description, const std::string& key) {
-    json record{{"key", key},
-                {"run_id", run_id_},
-                {"implementation", point.implementation->name},
-                {"family", point.implementation->family},
-                {"factored", point.implementation->factored},
-                {"params", point.params},
-                {"image", image_json(image, config_.images[point.image])},
-                {"kernel", kernel_json(filter)},
-                {"border", description["border"]},
-                {"output", description["output"]},
-                {"status", "ok"},
-                {"reason", ""},
-                {"timing", nullptr},
-                {"derived", json::object()},
-                {"verification", nullptr},
-                {"machine", machine_from_run(run_block_, point.implementation->family)}};
+  Record run_point(const Point& point, const Image& image, const Filter& filter,
+                   const json& description, const std::string& key) {
+    Record record;
+    record.key = key;
+    record.run_id = run_id_;
+    record.implementation = point.implementation->name;
+    record.family = point.implementation->family;
+    record.factored = point.implementation->factored;
     if (point.implementation->arithmetic != "fp32")
-      record["arithmetic"] = point.implementation->arithmetic;
+      record.arithmetic = point.implementation->arithmetic;
+    record.params = point.params;
+    record.image = record_image(image, config_.images[point.image]);
+    record.kernel = record_kernel(filter);
+    record.border = to_string(point.border);
+    record.output = to_string(point.output);
+    record.machine = machine_from_run(run_block_, point.implementation->family);
     const Problem problem{image, filter, point.border, point.output};
     RunContext context = context_;
     context.l2_flush = measure_for(config_, point.implementation->name).l2_flush;
     if (auto reason = point.implementation->unsupported(problem, point.params, context)) {
-      record["status"] = "skipped";
-      record["reason"] = *reason;
+      record.status = Status::skipped;
+      record.reason = *reason;
       return record;
     }
     try {
@@ -364,25 +333,25 @@ class Run {
       const auto clocks_at_start = clock_sample(point);
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
-      record["timing"] = to_json(samples);
+      record.timing = timing_from(samples);
       if (clocks_at_start)
-        record["gpu_clocks"] = gpu_clocks_json(clocks_at_start, clock_sample(point));
+        record.gpu_clocks = gpu_clocks_json(clocks_at_start, clock_sample(point));
       const Verification verification =
           verify_output(prepared->output(), reference_for(point, problem),
                         verification_tolerance(*point.implementation, problem, point.params));
-      record["verification"] = to_json(verification);
+      record.verification = verification;
       if (config_.save_outputs)
-        record["saved_output"] = save_point_output(out_dir_, description, prepared->output());
+        record.saved_output = save_point_output(out_dir_, description, prepared->output());
       if (!verification.ok) {
-        record["status"] = "failed";
-        record["reason"] = "verification: " + std::to_string(verification.values_beyond_tolerance) +
-                           " of " + std::to_string(verification.values_compared) +
-                           " values differ from the reference by more than " +
-                           field_text(verification.tolerance);
+        record.status = Status::failed;
+        record.reason = "verification: " + std::to_string(verification.values_beyond_tolerance) +
+                        " of " + std::to_string(verification.values_compared) +
+                        " values differ from the reference by more than " +
+                        field_text(verification.tolerance);
       }
     } catch (const std::exception& error) {
-      record["status"] = "failed";
-      record["reason"] = std::string("error: ") + error.what();
+      record.status = Status::failed;
+      record.reason = std::string("error: ") + error.what();
     }
     return record;
   }
@@ -413,17 +382,17 @@ class Run {
     const std::lock_guard<std::mutex> lock(write_mutex_);
     const auto existing = record_index_.find(key);
     return existing != record_index_.end() &&
-           results_.records[existing->second].value("status", "") == "ok";
+           results_.records[existing->second].status == Status::ok;
   }
 
   // Appends the record to the folder's journal, flushed to disk: the same work whatever the
   // number of points done. The first line of a run names the experiment and the run. The point
   // counts as done under the same lock, so an interrupt never reports fewer points than the file
   // holds.
-  void store(json record) {
+  void store(Record record) {
     const std::lock_guard<std::mutex> lock(write_mutex_);
     std::vector<JournalLine> lines = opening_lines();
-    lines.push_back({JournalLine::Kind::record, record});
+    lines.push_back({JournalLine::Kind::record, to_json(record)});
     for (auto& entry : pending_gallery_) lines.push_back({JournalLine::Kind::gallery, entry});
     store_.append(lines);
     pending_gallery_.clear();
@@ -479,8 +448,8 @@ class Run {
             run["host"].value("cpu_model", "") == cpu_model())
           this_build_runs.insert(run.value("id", ""));
       for (const auto& record : results_.records)
-        if (record.value("status", "") == "ok" && this_build_runs.count(record.value("run_id", "")))
-          measured.insert(description_of(record).dump());
+        if (record.status == Status::ok && this_build_runs.count(record.run_id))
+          measured.insert(describe_record(record).dump());
     }
     std::vector<double> after(plan_.size() + 1, 0.0);
     for (size_t i = plan_.size(); i-- > 0;) {
@@ -490,44 +459,31 @@ class Run {
     return after;
   }
 
-  // The fields of describe_point, read back from a record.
-  static json description_of(const json& record) {
-    json description;
-    for (const char* key : {"implementation", "family", "params", "border", "output"})
-      description[key] = record.value(key, json());
-    for (const char* key : {"name", "width", "height", "channels"})
-      description["image"][key] = record["image"].value(key, json());
-    for (const char* key : {"name", "type", "size", "separable"})
-      description["kernel"][key] = record["kernel"].value(key, json());
-    return description;
+  static std::string outcome_text(const Record& record) {
+    if (record.status != Status::ok)
+      return std::string(to_string(record.status)) + " (" + record.reason + ")";
+    const SampleStats& stats = record.timing->compute.stats;
+    return "median " + format_number(stats.median, 4) + " ms, CV " +
+           format_number(stats.cv * 100, 2) + " %, " + std::to_string(record.timing->repetitions) +
+           " repetitions, verified";
   }
 
-  static std::string outcome_text(const json& record) {
-    const std::string status = record["status"];
-    if (status != "ok") return status + " (" + record["reason"].get<std::string>() + ")";
-    const json& timing = record["timing"];
-    return "median " + format_number(timing["stats"]["median"].get<double>(), 4) + " ms, CV " +
-           format_number(timing["stats"]["cv"].get<double>() * 100, 2) + " %, " +
-           std::to_string(timing["repetitions"].get<int>()) + " repetitions, verified";
-  }
-
-  void count(const json& record) {
-    const std::string status = record["status"];
-    if (status == "ok")
+  void count(const Record& record) {
+    if (record.status == Status::ok)
       ++counts_.ran;
-    else if (status == "skipped")
+    else if (record.status == Status::skipped)
       ++counts_.skipped;
     else
       ++counts_.failed;
   }
 
   int report(const std::vector<std::string>& plan_keys) {
-    std::vector<json> rows;
+    std::vector<Record> rows;
     bool any_failed = false;
     for (const auto& key : plan_keys)
       if (auto found = record_index_.find(key); found != record_index_.end()) {
         rows.push_back(results_.records[found->second]);
-        any_failed = any_failed || rows.back()["status"] == "failed";
+        any_failed = any_failed || rows.back().status == Status::failed;
       }
     if (options_.verbosity == Verbosity::quiet) return any_failed ? 1 : 0;
     print_summary_table(rows, run_block_, std::cout);

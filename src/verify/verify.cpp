@@ -49,17 +49,4 @@ Verification verify_output(const OutputView& output, const Reference& reference,
   return v;
 }
 
-nlohmann::json to_json(const Verification& v) {
-  return {{"verdict", v.ok ? "ok" : "failed"},
-          {"reference", "scalar double accumulation"},
-          {"values_compared", v.values_compared},
-          {"max_abs_error", std::isfinite(v.max_abs_error) ? nlohmann::json(v.max_abs_error)
-                                                           : nlohmann::json("inf")},
-          {"tolerance", v.tolerance},
-          {"values_beyond_tolerance", v.values_beyond_tolerance},
-          {"values_not_exact",
-           v.exactness_counted ? nlohmann::json(v.values_not_exact) : nlohmann::json()},
-          {"worst_index", v.worst_index}};
-}
-
 }  // namespace convlab

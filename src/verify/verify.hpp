@@ -38,6 +38,4 @@ double verification_tolerance(const Implementation& implementation, const Proble
 
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);
 
-nlohmann::json to_json(const Verification& verification);
-
 }  // namespace convlab

@@ -1,0 +1,115 @@
+// One point's record in results.json (docs/results-schema.md, records[]), typed. to_json and
+// from_json in record.cpp are the only place the JSON names of a record's fields appear: the
+// runner fills a Record, derive, merge, the journal and the summary read and write its members,
+// and the file holds their JSON.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "measure/gpu_clocks.hpp"
+#include "measure/repetitions.hpp"
+#include "measure/stats.hpp"
+#include "verify/verify.hpp"
+
+namespace convlab {
+
+struct RecordImage {
+  std::string name, source, sha256;
+  int width = 0, height = 0, channels = 0;
+};
+
+struct RecordKernel {
+  std::string name, type;
+  int size = 0;
+  bool separable = false;
+  nlohmann::json parameters = nlohmann::json::object();  // sigma, normalize, ... as configured
+};
+
+// Timed samples of one phase and their statistics.
+struct SampleBlock {
+  std::vector<double> samples_ms;
+  SampleStats stats;
+};
+
+struct RecordTiming {
+  int warmup = 0;
+  std::size_t repetitions = 0;
+  double total_seconds = 0.0;
+  SampleBlock compute;  // the timed region: the compute call (CPU) or kernel(s) (CUDA)
+  std::optional<SampleBlock> h2d, d2h, end_to_end;  // CUDA points
+};
+
+// Metrics computed from records (derive.hpp); each is absent until it can be computed.
+struct DerivedMetrics {
+  std::optional<double> pixels, macs, bytes;
+  std::optional<double> mpix_per_s, gmac_per_s, gb_per_s, ns_per_mac;
+  std::optional<std::string> baseline_key;
+  std::optional<double> speedup, speedup_with_transfers, speedup_vs_threads1, efficiency;
+  std::optional<double> floor_ms, roofline_fraction;
+};
+
+// Who measured the record (machine.hpp). GPU fields only for CUDA points, null when unknown.
+struct RecordMachine {
+  std::string cpu_model, hostname;
+  std::optional<std::string> host_id, gpu, gpu_driver;
+};
+
+struct SavedOutput {
+  std::string file, format, sha256;
+};
+
+struct Record {
+  std::string key, point_id, run_id;
+  std::string implementation, family;
+  bool factored = false;
+  std::optional<std::string> arithmetic;  // absent for fp32
+  nlohmann::json params = nlohmann::json::object();
+  RecordImage image;
+  RecordKernel kernel;
+  std::string border, output;
+  Status status = Status::ok;
+  std::string reason;
+  std::optional<RecordTiming> timing;
+  DerivedMetrics derived;
+  std::optional<Verification> verification;
+  std::optional<RecordMachine> machine;  // absent in files written before machines were recorded
+  nlohmann::json gpu_clocks;             // CUDA points with NVML: clocks at start and end
+  std::optional<SavedOutput> saved_output;
+  nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
+
+  bool is_cuda() const { return family == "cuda"; }
+  // Ok with timing: the record's times can be used.
+  bool usable() const { return status == Status::ok && timing.has_value(); }
+  double median_ms() const { return timing ? timing->compute.stats.median : 0.0; }
+};
+
+nlohmann::json to_json(const Record& record);
+// Throws std::invalid_argument naming the field ("status: ...") when a value cannot be a
+// record's; the JSON types are checked before (results_schema.hpp).
+Record record_from_json(const nlohmann::json& record);
+
+nlohmann::json to_json(const RecordMachine& machine, bool gpu_point);
+RecordMachine machine_from_json(const nlohmann::json& machine);
+// The machine and whether it is a GPU point, read from a record's JSON without the rest of it
+// (for readers that keep records as JSON).
+RecordMachine machine_of_json_record(const nlohmann::json& record, bool* gpu_point);
+
+nlohmann::json to_json(const Verification& verification);
+
+// The timing block of a point's repetitions (measure/repetitions.hpp).
+RecordTiming timing_from(const TimingSamples& samples);
+
+// The GPU's clocks when a point's repetitions start and end, and whether it ran slowed down;
+// null without both samples.
+nlohmann::json gpu_clocks_json(const std::optional<GpuClockSample>& start,
+                               const std::optional<GpuClockSample>& end);
+
+// The fields of the point description (plan.hpp describe_point) read back from a record.
+nlohmann::json describe_record(const Record& record);
+
+}  // namespace convlab
