@@ -1,17 +1,12 @@
 #include "results/summary_table.hpp"
 
 #include <algorithm>
-#include <optional>
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
 
 namespace convlab {
 namespace {
-
-std::string number_or_blank(const std::optional<double>& value, int significant) {
-  return value ? format_number(*value, significant) : "";
-}
 
 std::string params_text(const nlohmann::json& params) {
   std::string text;
@@ -37,13 +32,10 @@ void print_rows(const std::vector<const Record*>& rows, std::ostream& out) {
   out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
   for (const Record* row : rows) {
     const Record& r = *row;
-    const std::optional<double> median =
-        r.timing ? std::optional<double>(r.timing->compute.stats.median) : std::nullopt;
-    const std::optional<double> cv =
-        r.timing ? std::optional<double>(r.timing->compute.stats.cv * 100) : std::nullopt;
-    const std::string speedup_text = number_or_blank(r.derived.speedup, 3);
-    out << "| " << point_words(r, " | ") << " | " << number_or_blank(median, 4) << " | "
-        << number_or_blank(cv, 2) << " | " << (speedup_text.empty() ? "" : speedup_text + "x")
+    const std::string median = r.timing ? format_number(r.timing->compute.stats.median, 4) : "";
+    const std::string cv = r.timing ? format_number(r.timing->compute.stats.cv * 100, 2) : "";
+    const std::string speedup = r.derived.speedup ? format_number(*r.derived.speedup, 3) + "x" : "";
+    out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
         << " | " << verdict(r) << " |\n";
   }
 }
