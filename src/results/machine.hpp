@@ -38,6 +38,7 @@ std::string machine_label(const Record& record, bool with_gpu);
 std::string host_key(const nlohmann::json& record);
 std::string machine_key(const nlohmann::json& record);
 std::string machine_label(const nlohmann::json& record, bool with_gpu);
+bool same_machine(const nlohmann::json& a, const nlohmann::json& b);
 
 // The records not measured on the host `here`, in words: "47 records of AMD EPYC (vm)"; empty
 // when there are none.
