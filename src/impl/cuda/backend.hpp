@@ -10,10 +10,14 @@
 #include <string>
 
 #include "core/types.hpp"
+#include "impl/cuda/rungs.hpp"
 
 namespace convlab::cuda {
 
-enum class Variant { global, constant, shared, separable, regblock, fused, tensor, npp };
+// One value per row of rungs.hpp, in its order.
+#define CONVLAB_CUDA_VARIANT(stem, ...) stem,
+enum class Variant { CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_VARIANT) };
+#undef CONVLAB_CUDA_VARIANT
 
 // Where channels live in device memory. The runner's image and the output it reads are always
 // interleaved; planar is converted on the host, outside timing (input in prepare, output when
@@ -45,11 +49,11 @@ struct LaunchParams {
   int tile = 16;
   Layout layout = Layout::interleaved;
   bool streams = false;
-  int per_thread_x = 8;  // rung 5: outputs per thread along x (pixels of one channel)
-  int per_thread_y = 2;  // rung 5: outputs per thread along y (rows)
-  int strip_w = 32;      // rung 6: strip width in pixels
-  int strip_h = 256;     // rung 6: rows of the segment one block walks down
-  int chunk = 32;        // rung 6: filtered rows produced per step
+  int per_thread_x = 8;     // rung 5: outputs per thread along x (pixels of one channel)
+  int per_thread_y = 2;     // rung 5: outputs per thread along y (rows)
+  int strip_w = 32;         // rung 6: strip width in pixels
+  int strip_h = 256;        // rung 6: rows of the segment one block walks down
+  int chunk = 32;           // rung 6: filtered rows produced per step
   int rows_per_thread = 8;  // rung 6: output rows per thread in the column pass
   int threads = 256;        // rung 6: threads per block
   int n_tiles = 8;          // rung 7: 8-column mma tiles per warp

@@ -49,29 +49,16 @@ class KernelPlan {
   virtual void launch(const DeviceImage& image, cudaStream_t stream) = 0;
 };
 
-// The variants, one file each (k1_global.cu ... npp/npp_peer.cu). `*_unsupported` gives the reason
-// a point does not fit this device or the variant's compiled resources; `make_*_plan` assumes it
-// fits and may upload coefficients.
-std::optional<std::string> global_unsupported(const ProblemDesc&, const LaunchParams&, int device);
-std::unique_ptr<KernelPlan> make_global_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> constant_unsupported(const ProblemDesc&, const LaunchParams&,
-                                                int device);
-std::unique_ptr<KernelPlan> make_constant_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> shared_unsupported(const ProblemDesc&, const LaunchParams&, int device);
-std::unique_ptr<KernelPlan> make_shared_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> separable_unsupported(const ProblemDesc&, const LaunchParams&,
+// The variants, one file each (k1_global.cu ... npp/npp_peer.cu), one row each in rungs.hpp.
+// `<stem>_unsupported` gives the reason a point does not fit this device or the variant's compiled
+// resources; `make_<stem>_plan` assumes it fits and may upload coefficients.
+#define CONVLAB_CUDA_RUNG_FUNCTIONS(stem, ...)                                            \
+  std::optional<std::string> stem##_unsupported(const ProblemDesc&, const LaunchParams&,  \
+                                                int device);                              \
+  std::unique_ptr<KernelPlan> make_##stem##_plan(const ProblemDesc&, const LaunchParams&, \
                                                  int device);
-std::unique_ptr<KernelPlan> make_separable_plan(const ProblemDesc&, const LaunchParams&,
-                                                int device);
-std::optional<std::string> regblock_unsupported(const ProblemDesc&, const LaunchParams&,
-                                                int device);
-std::unique_ptr<KernelPlan> make_regblock_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> fused_unsupported(const ProblemDesc&, const LaunchParams&, int device);
-std::unique_ptr<KernelPlan> make_fused_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> tensor_unsupported(const ProblemDesc&, const LaunchParams&, int device);
-std::unique_ptr<KernelPlan> make_tensor_plan(const ProblemDesc&, const LaunchParams&, int device);
-std::optional<std::string> npp_unsupported(const ProblemDesc&, const LaunchParams&, int device);
-std::unique_ptr<KernelPlan> make_npp_plan(const ProblemDesc&, const LaunchParams&, int device);
+CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_RUNG_FUNCTIONS)
+#undef CONVLAB_CUDA_RUNG_FUNCTIONS
 
 // Threads per block within the device's limit (shared by the variants with a `block` axis).
 std::optional<std::string> block_unsupported(const LaunchParams& params, int device);

@@ -290,59 +290,33 @@ std::optional<std::string> block_unsupported(const LaunchParams& params, int dev
   return std::nullopt;
 }
 
+namespace {
+
+// The device side of each row of rungs.hpp, in Variant order.
+struct DeviceRung {
+  std::optional<std::string> (*unsupported)(const ProblemDesc&, const LaunchParams&, int device);
+  std::unique_ptr<KernelPlan> (*make_plan)(const ProblemDesc&, const LaunchParams&, int device);
+};
+
+#define CONVLAB_CUDA_DEVICE_RUNG(stem, ...) {stem##_unsupported, make_##stem##_plan},
+const DeviceRung kDeviceRungs[] = {CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_DEVICE_RUNG)};
+#undef CONVLAB_CUDA_DEVICE_RUNG
+
+const DeviceRung& device_rung(Variant variant) {
+  return kDeviceRungs[static_cast<int>(variant)];
+}
+
+}  // namespace
+
 std::optional<std::string> variant_unsupported(Variant variant, const ProblemDesc& problem,
                                                const LaunchParams& params, int device) {
-  switch (variant) {
-    case Variant::global:
-      return global_unsupported(problem, params, device);
-    case Variant::constant:
-      return constant_unsupported(problem, params, device);
-    case Variant::shared:
-      return shared_unsupported(problem, params, device);
-    case Variant::separable:
-      return separable_unsupported(problem, params, device);
-    case Variant::regblock:
-      return regblock_unsupported(problem, params, device);
-    case Variant::fused:
-      return fused_unsupported(problem, params, device);
-    case Variant::tensor:
-      return tensor_unsupported(problem, params, device);
-    case Variant::npp:
-      return npp_unsupported(problem, params, device);
-  }
-  return "unknown CUDA variant";
+  return device_rung(variant).unsupported(problem, params, device);
 }
 
 std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
                                    const LaunchParams& params, int device, bool l2_flush) {
   CONVLAB_CUDA_CHECK(cudaSetDevice(device));
-  std::unique_ptr<KernelPlan> plan;
-  switch (variant) {
-    case Variant::global:
-      plan = make_global_plan(problem, params, device);
-      break;
-    case Variant::constant:
-      plan = make_constant_plan(problem, params, device);
-      break;
-    case Variant::shared:
-      plan = make_shared_plan(problem, params, device);
-      break;
-    case Variant::separable:
-      plan = make_separable_plan(problem, params, device);
-      break;
-    case Variant::regblock:
-      plan = make_regblock_plan(problem, params, device);
-      break;
-    case Variant::fused:
-      plan = make_fused_plan(problem, params, device);
-      break;
-    case Variant::tensor:
-      plan = make_tensor_plan(problem, params, device);
-      break;
-    case Variant::npp:
-      plan = make_npp_plan(problem, params, device);
-      break;
-  }
+  std::unique_ptr<KernelPlan> plan = device_rung(variant).make_plan(problem, params, device);
   return std::make_unique<PointRun>(variant, problem, params, device, l2_flush, std::move(plan));
 }
 

@@ -8,6 +8,7 @@
 
 #include "impl/cuda/backend.hpp"
 #include "impl/cuda/device_facts.hpp"
+#include "impl/cuda/rungs.hpp"
 #include "impl/registry.hpp"
 
 namespace convlab {
@@ -61,6 +62,9 @@ AxisSpec integer_axis(std::string name, std::string help, int default_value, int
   return axis;
 }
 
+AxisSpec layout_axis();
+AxisSpec streams_axis();
+
 // Rung 5's axes: outputs per thread and threads per channel plane.
 std::vector<AxisSpec> regblock_axes() {
   return {
@@ -71,7 +75,8 @@ std::vector<AxisSpec> regblock_axes() {
       pair_axis("block",
                 "threads per block and channel plane [x, y] (the block has x * y * channels "
                 "threads); x a multiple of 32 / per_thread x, y of per_thread x",
-                4, 16, 1024)};
+                4, 16, 1024),
+      layout_axis(), streams_axis()};
 }
 
 // Rung 6's axes: strip geometry, rows per step, threads.
@@ -85,7 +90,9 @@ std::vector<AxisSpec> fused_axes() {
                    "filtered rows a block produces per step (ring buffer: chunk + K - 1 rows)", 32,
                    1024),
       integer_axis("rows_per_thread", "output rows per thread in the column pass (4 or 8)", 8, 8),
-      integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024)};
+      integer_axis("threads", "threads per block (a multiple of 32)", 256, 1024),
+      layout_axis(),
+      streams_axis()};
 }
 
 // Rung 7's axes: warp tile, warps per block and channel, weight precision.
@@ -103,7 +110,7 @@ std::vector<AxisSpec> tensor_axes() {
                        "8 n_tiles pixels of one channel",
                        8, 8),
           integer_axis("warp_rows", "warps stacked vertically per channel plane in a block", 2, 32),
-          weights};
+          weights, layout_axis(), streams_axis()};
 }
 
 AxisSpec layout_axis() {
@@ -127,6 +134,17 @@ AxisSpec streams_axis() {
       "channels overlap (needs layout: planar)";
   axis.default_value = false;
   return axis;
+}
+
+// Rungs 1-2: block shape; rungs 3-4: output tile and block; the peer: layout and streams only.
+std::vector<AxisSpec> direct_axes() {
+  return {block_axis(), layout_axis(), streams_axis()};
+}
+std::vector<AxisSpec> tiled_axes() {
+  return {tile_axis(), block_axis(), layout_axis(), streams_axis()};
+}
+std::vector<AxisSpec> peer_axes() {
+  return {layout_axis(), streams_axis()};
 }
 
 cuda::LaunchParams launch_params(const Params& params) {
@@ -200,38 +218,91 @@ struct LaunchShape {
   bool per_plane = false;  // the block has threads for every channel plane
 };
 
-std::optional<LaunchShape> launch_shape(Variant variant, const cuda::LaunchParams& p, int planes) {
-  const long long block = 1LL * p.block_x * p.block_y;
-  switch (variant) {
-    case Variant::global:
-    case Variant::constant:
-      return LaunchShape{block, "block", p.block_x, p.block_y, "block"};
-    case Variant::shared:
-    case Variant::separable:
-      return LaunchShape{block, "block", p.tile, p.tile, "tile"};
-    case Variant::regblock:
-      return LaunchShape{block * planes,
-                         "block",
-                         1LL * p.block_x * p.per_thread_x,
-                         1LL * p.block_y * p.per_thread_y,
-                         "block",
-                         true};
-    case Variant::fused:
-      return LaunchShape{p.threads, "threads", p.strip_w, p.strip_h, "strip"};
-    case Variant::tensor:
-      return LaunchShape{32LL * p.warp_rows * planes, "warp_rows", 8LL * p.n_tiles,
-                         16LL * p.warp_rows,          "warp_rows", true};
-    case Variant::npp:
-      return std::nullopt;
-  }
+// The launch() of each rung: rungs 1-2 cover block-sized regions, 3-4 tiles, 5 per_thread
+// outputs per thread with threads for every plane, 6 strips, 7 warp tiles of 16 rows.
+std::optional<LaunchShape> block_shape(const cuda::LaunchParams& p, int) {
+  return LaunchShape{1LL * p.block_x * p.block_y, "block", p.block_x, p.block_y, "block"};
+}
+std::optional<LaunchShape> tile_shape(const cuda::LaunchParams& p, int) {
+  return LaunchShape{1LL * p.block_x * p.block_y, "block", p.tile, p.tile, "tile"};
+}
+std::optional<LaunchShape> regblock_shape(const cuda::LaunchParams& p, int planes) {
+  return LaunchShape{
+      1LL * p.block_x * p.block_y * planes, "block", 1LL * p.block_x * p.per_thread_x,
+      1LL * p.block_y * p.per_thread_y,     "block", true};
+}
+std::optional<LaunchShape> fused_shape(const cuda::LaunchParams& p, int) {
+  return LaunchShape{p.threads, "threads", p.strip_w, p.strip_h, "strip"};
+}
+std::optional<LaunchShape> tensor_shape(const cuda::LaunchParams& p, int planes) {
+  return LaunchShape{32LL * p.warp_rows * planes, "warp_rows", 8LL * p.n_tiles,
+                     16LL * p.warp_rows,          "warp_rows", true};
+}
+std::optional<LaunchShape> no_shape(const cuda::LaunchParams&, int) {
+  return std::nullopt;  // the vendor's launch is its own
+}
+
+// What a rung needs of a problem beyond the device, and how it counts its arithmetic.
+struct RungTraits {
+  bool factored = false;    // 2K multiply-adds per value (row and column passes)
+  bool rank1_only = false;  // needs a separable kernel
+  std::string arithmetic = "fp32";
+  bool needs_npp = false;
+  std::optional<std::string> (*requirements)(const Problem&) = nullptr;
+};
+
+std::optional<std::string> npp_requirements(const Problem& problem) {
+  if (problem.border != Border::replicate)
+    return "NPP's nppiFilterBorder32f_8u supports only the replicate border, not " +
+           std::string(to_string(problem.border));
+  if (problem.output != OutputType::u8)
+    return std::string(
+        "NPP's nppiFilterBorder32f_8u filters 8u to 8u: f32 output is not "
+        "available");
   return std::nullopt;
 }
 
-std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& params, int width,
-                                               int height, int channels) {
+RungTraits direct_traits() {
+  return {};
+}
+RungTraits rank1_traits() {
+  RungTraits traits;
+  traits.factored = true;
+  traits.rank1_only = true;
+  return traits;
+}
+RungTraits tensor_traits() {
+  RungTraits traits;
+  traits.arithmetic = "tensor_fp16";
+  return traits;
+}
+RungTraits npp_traits() {
+  RungTraits traits;
+  traits.needs_npp = true;
+  traits.requirements = npp_requirements;
+  return traits;
+}
+
+// A row of rungs.hpp on the host.
+struct CudaRung {
+  Variant variant;
+  const char* name;
+  std::vector<AxisSpec> (*axes)();
+  std::optional<LaunchShape> (*shape)(const cuda::LaunchParams&, int planes);
+  RungTraits (*traits)();
+  const char* description;
+};
+
+#define CONVLAB_CUDA_HOST_RUNG(stem, name, axes, shape, traits, description) \
+  {Variant::stem, name, axes, shape, traits, description},
+const CudaRung kCudaRungs[] = {CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_HOST_RUNG)};
+#undef CONVLAB_CUDA_HOST_RUNG
+
+std::optional<ParamsProblem> impossible_launch(const CudaRung& rung, const Params& params,
+                                               int width, int height, int channels) {
   const cuda::LaunchParams launch = launch_params(params);
   const int planes = launch.layout == cuda::Layout::planar ? 1 : channels;
-  const auto shape = launch_shape(variant, launch, planes);
+  const auto shape = rung.shape(launch, planes);
   if (!shape || shape->step_x < 1 || shape->step_y < 1) return std::nullopt;
   if (shape->threads > kMaxThreadsPerBlock)
     return ParamsProblem{shape->threads_axis,
@@ -256,7 +327,8 @@ std::optional<ParamsProblem> impossible_launch(Variant variant, const Params& pa
 }
 
 // Reasons that hold on any device, checked after the build and the device.
-std::optional<std::string> semantic_unsupported(Variant variant, const Problem& problem,
+std::optional<std::string> semantic_unsupported(const CudaRung& rung, const RungTraits& traits,
+                                                const Problem& problem,
                                                 const cuda::LaunchParams& launch) {
   const Image& image = problem.input;
   const Filter& filter = problem.filter;
@@ -272,10 +344,9 @@ std::optional<std::string> semantic_unsupported(Variant variant, const Problem& 
         "layout: planar");
   if (launch.block_x < 1 || launch.block_y < 1 || launch.tile < 1)
     return std::string("block and tile must be positive");
-  if (variant == Variant::separable || variant == Variant::fused) {
+  if (traits.rank1_only) {
     if (!filter.separable)
-      return "kernel " + filter.name + " is not separable (rank > 1): " +
-             (variant == Variant::fused ? "cuda_fused" : "cuda_separable") +
+      return "kernel " + filter.name + " is not separable (rank > 1): " + rung.name +
              " needs a rank-1 kernel";
     if (filter.row.size() != static_cast<size_t>(filter.size) ||
         filter.column.size() != static_cast<size_t>(filter.size))
@@ -284,15 +355,7 @@ std::optional<std::string> semantic_unsupported(Variant variant, const Problem& 
              "of size " +
              std::to_string(filter.size);
   }
-  if (variant == Variant::npp) {
-    if (problem.border != Border::replicate)
-      return "NPP's nppiFilterBorder32f_8u supports only the replicate border, not " +
-             std::string(to_string(problem.border));
-    if (problem.output != OutputType::u8)
-      return std::string(
-          "NPP's nppiFilterBorder32f_8u filters 8u to 8u: f32 output is not "
-          "available");
-  }
+  if (traits.requirements) return traits.requirements(problem);
   return std::nullopt;
 }
 
@@ -324,34 +387,35 @@ class CudaPreparedPoint final : public PreparedPoint {
   size_t count_;
 };
 
-Implementation make_cuda_implementation(std::string name, Variant variant, std::string description,
-                                        std::vector<AxisSpec> axes) {
+Implementation make_cuda_implementation(const CudaRung& rung) {
+  const RungTraits traits = rung.traits();
+  const Variant variant = rung.variant;
   Implementation impl;
-  impl.name = std::move(name);
+  impl.name = rung.name;
   impl.family = "cuda";
-  impl.description = std::move(description);
-  impl.factored = variant == Variant::separable || variant == Variant::fused;
-  if (variant == Variant::tensor) {
-    impl.arithmetic = "tensor_fp16";
+  impl.description = rung.description;
+  impl.factored = traits.factored;  // roofline counts 2K multiply-adds per value
+  impl.arithmetic = traits.arithmetic;
+  if (traits.arithmetic == "tensor_fp16") {
     // fp16: each weight rounded to FP16 (2^-11); fp16x2: high part plus FP16-rounded remainder.
     impl.weight_roundoff = [](const Params& params) {
       return params.value("weights", std::string("fp16")) == "fp16x2" ? std::ldexp(1.0, -22)
                                                                       : std::ldexp(1.0, -11);
     };
-  }  // roofline counts 2K multiply-adds per value
-  impl.axes = std::move(axes);
-  impl.unsupported = [variant](const Problem& problem, const Params& params,
-                               const RunContext& context) -> std::optional<std::string> {
+  }
+  impl.axes = rung.axes();
+  impl.unsupported = [&rung, traits](const Problem& problem, const Params& params,
+                                     const RunContext& context) -> std::optional<std::string> {
     if (!cuda::built()) return cuda::device_unavailable(context.cuda_device);
-    if (variant == Variant::npp && !cuda::npp_built())
-      return std::string("NPP not found at build time");
+    if (traits.needs_npp && !cuda::npp_built()) return std::string("NPP not found at build time");
     if (auto reason = cuda::device_unavailable(context.cuda_device)) return reason;
     const cuda::LaunchParams launch = launch_params(params);
-    if (auto reason = semantic_unsupported(variant, problem, launch)) return reason;
+    if (auto reason = semantic_unsupported(rung, traits, problem, launch)) return reason;
+    const Variant variant = rung.variant;
     return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
   };
-  impl.impossible = [variant](const Params& params, int width, int height, int channels) {
-    return impossible_launch(variant, params, width, height, channels);
+  impl.impossible = [&rung](const Params& params, int width, int height, int channels) {
+    return impossible_launch(rung, params, width, height, channels);
   };
   impl.prepare = [variant](const Problem& problem, const Params& params,
                            const RunContext& context) -> std::unique_ptr<PreparedPoint> {
@@ -374,60 +438,7 @@ bool npp_built() {
 
 std::vector<Implementation> make_cuda_implementations() {
   std::vector<Implementation> impls;
-  impls.push_back(make_cuda_implementation(
-      "cuda_global", Variant::global,
-      "CUDA, one thread per output pixel (all channels); image and coefficients read from global "
-      "memory",
-      {block_axis(), layout_axis(), streams_axis()}));
-  impls.push_back(make_cuda_implementation(
-      "cuda_constant", Variant::constant,
-      "CUDA, as cuda_global with the coefficients in __constant__ memory (warp-wide broadcast)",
-      {block_axis(), layout_axis(), streams_axis()}));
-  impls.push_back(make_cuda_implementation(
-      "cuda_shared", Variant::shared,
-      "CUDA, output tiles whose input footprint (tile plus halo) is loaded cooperatively and "
-      "coalesced into shared memory; coefficients in __constant__ memory",
-      {tile_axis(), block_axis(), layout_axis(), streams_axis()}));
-  impls.push_back(make_cuda_implementation(
-      "cuda_separable", Variant::separable,
-      "CUDA, rank-1 kernels only: shared-memory tiled row pass then column pass through a float "
-      "intermediate (2K instead of K^2 multiply-adds)",
-      {tile_axis(), block_axis(), layout_axis(), streams_axis()}));
-  {
-    std::vector<AxisSpec> axes = regblock_axes();
-    axes.push_back(layout_axis());
-    axes.push_back(streams_axis());
-    impls.push_back(make_cuda_implementation(
-        "cuda_regblock", Variant::regblock,
-        "CUDA, register-blocked direct: each thread computes per_thread outputs from a register "
-        "window of planar float rows staged in shared memory; 16-byte loads, coalesced stores",
-        std::move(axes)));
-  }
-  {
-    std::vector<AxisSpec> axes = fused_axes();
-    axes.push_back(layout_axis());
-    axes.push_back(streams_axis());
-    impls.push_back(make_cuda_implementation(
-        "cuda_fused", Variant::fused,
-        "CUDA, rank-1 kernels only: one kernel walks down image strips, row pass into a ring of "
-        "K + chunk - 1 filtered rows in shared memory, column pass from the ring; no intermediate "
-        "image",
-        std::move(axes)));
-  }
-  {
-    std::vector<AxisSpec> axes = tensor_axes();
-    axes.push_back(layout_axis());
-    axes.push_back(streams_axis());
-    impls.push_back(make_cuda_implementation(
-        "cuda_tensor", Variant::tensor,
-        "CUDA, direct convolution on the tensor cores: each kernel row as a banded Toeplitz matrix "
-        "times 16 input rows (mma.sync m16n8k16, u8 values exact in FP16, FP32 accumulation)",
-        std::move(axes)));
-  }
-  impls.push_back(make_cuda_implementation(
-      "npp", Variant::npp,
-      "NVIDIA NPP nppiFilterBorder32f_8u_C1R/C3R (vendor peer; replicate border, u8 output)",
-      {layout_axis(), streams_axis()}));
+  for (const CudaRung& rung : kCudaRungs) impls.push_back(make_cuda_implementation(rung));
   return impls;
 }
 
