@@ -4,10 +4,9 @@ namespace convlab {
 
 const std::vector<Implementation>& implementation_registry() {
   static const std::vector<Implementation> registry = [] {
-    std::vector<Implementation> all{
-        make_sequential_implementation(), make_openmp_implementation(),
-        make_cpu_rows_implementation(),   make_cpu_separable_implementation(),
-        make_cpu_fused_implementation(),  make_cpu_direct_implementation()};
+#define CONVLAB_CPU_MADE(row) make_##row##_implementation(),
+    std::vector<Implementation> all{CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_MADE)};
+#undef CONVLAB_CPU_MADE
     for (auto& peer : make_opencv_implementations()) all.push_back(std::move(peer));
     for (auto& cuda : make_cuda_implementations()) all.push_back(std::move(cuda));
     return all;

@@ -1,4 +1,5 @@
-// Every implementation convlab knows, by name. Adding one: write its file, add its factory below.
+// Every implementation convlab knows, by name. Adding one: write its file, add its row below (or,
+// for a CUDA rung, in impl/cuda/rungs.hpp).
 #pragma once
 
 #include <string_view>
@@ -11,13 +12,21 @@ namespace convlab {
 const std::vector<Implementation>& implementation_registry();
 const Implementation* find_implementation(std::string_view name);
 
-// Factories, one per implementation file.
-Implementation make_sequential_implementation();
-Implementation make_openmp_implementation();
-Implementation make_cpu_rows_implementation();
-Implementation make_cpu_separable_implementation();
-Implementation make_cpu_fused_implementation();
-Implementation make_cpu_direct_implementation();
+// The CPU implementations, one row each, in the order `convlab list` shows them: a new one is its
+// file, defining make_<row>_implementation(), plus one row here.
+#define CONVLAB_CPU_IMPLEMENTATIONS(ROW) \
+  ROW(sequential)                        \
+  ROW(openmp)                            \
+  ROW(cpu_rows)                          \
+  ROW(cpu_separable)                     \
+  ROW(cpu_fused)                         \
+  ROW(cpu_direct)
+
+#define CONVLAB_CPU_FACTORY(row) Implementation make_##row##_implementation();
+CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_FACTORY)
+#undef CONVLAB_CPU_FACTORY
+
+// The CUDA rungs (impl/cuda/rungs.hpp) and the vendor peers.
 std::vector<Implementation> make_cuda_implementations();    // empty stubs when CUDA is not built
 std::vector<Implementation> make_opencv_implementations();  // skipped when OpenCV is not built
 
