@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "core/closest_name.hpp"
@@ -98,11 +99,29 @@ std::optional<std::string> unknown_field(const PointFilter& filter,
   return std::nullopt;
 }
 
-const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path) {
+const nlohmann::json* find_field(const nlohmann::json& record, std::string_view path) {
   const nlohmann::json* node = &record;
-  for (const auto& part : split(path, '.')) {
-    if (!node->is_object() || !node->contains(part)) return nullptr;
-    node = &(*node)[part];
+  for (std::string part : split(path, '.')) {
+    std::optional<size_t> index;
+    const size_t bracket = part.find('[');
+    if (bracket != std::string::npos && part.back() == ']') {
+      index = std::strtoul(part.c_str() + bracket + 1, nullptr, 10);
+      part = part.substr(0, bracket);
+    }
+    if (!part.empty()) {
+      if (node->is_array() && (part == "x" || part == "y"))
+        index = part == "x" ? 0 : 1;
+      else if (node->is_array() && std::all_of(part.begin(), part.end(), ::isdigit))
+        index = std::stoul(part);
+      else if (node->is_object() && node->contains(part))
+        node = &(*node)[part];
+      else
+        return nullptr;
+    }
+    if (index) {
+      if (!node->is_array() || *index >= node->size()) return nullptr;
+      node = &(*node)[*index];
+    }
   }
   return node;
 }

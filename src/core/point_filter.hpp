@@ -37,8 +37,9 @@ bool matches(const PointFilter& filter, const nlohmann::json& record);
 std::optional<std::string> unknown_field(const PointFilter& filter,
                                          const std::vector<nlohmann::json>& points);
 
-// The value at a dotted path (nullptr when absent).
-const nlohmann::json* find_field(const nlohmann::json& record, const std::string& path);
+// The value at a dotted path (nullptr when absent); "x"/"y" and "0"/"1" index pairs such as
+// params.block = [x, y], and "[i]" suffixes index lists.
+const nlohmann::json* find_field(const nlohmann::json& record, std::string_view path);
 // A field value as filter text: numbers without trailing zeros, pairs as AxB.
 std::string field_text(const nlohmann::json& value);
 

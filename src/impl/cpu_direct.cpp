@@ -128,7 +128,7 @@ class DirectPoint : public PreparedPoint {
     }
   }
 
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
                    [this](RowRange strip, ColumnTile tile, int thread) {
                      filter_tile(strip, tile, scratch_[thread]);

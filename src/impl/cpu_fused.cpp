@@ -257,7 +257,7 @@ class FusedPoint : public PreparedPoint {
     }
   }
 
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
                    [this](RowRange strip, ColumnTile tile, int thread) {
                      Scratch& scratch = scratch_[thread];

@@ -24,7 +24,7 @@ class RowsPoint : public PreparedPoint {
         padded_(problem.input, problem.filter.radius()),
         out_(problem.output, problem.input.value_count()) {}
 
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     const Image& in = problem_.input;
     const int height = in.height;
     const int row_values = in.width * in.channels;

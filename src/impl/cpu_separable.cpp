@@ -20,7 +20,7 @@ class SeparablePoint : public PreparedPoint {
         horizontal_(problem.input.value_count()),
         out_(problem.output, problem.input.value_count()) {}
 
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     const Image& in = problem_.input;
     const int height = in.height;
     const int row_values = in.width * in.channels;

@@ -16,6 +16,7 @@
 #include "core/filter.hpp"
 #include "core/image.hpp"
 #include "core/output_view.hpp"
+#include "core/phase_times.hpp"
 #include "core/problem.hpp"
 #include "core/types.hpp"
 
@@ -47,18 +48,12 @@ struct RunContext {
   bool l2_flush = false;  // clear the GPU L2 before every repetition
 };
 
-// Device implementations time their phases with events and report them; host implementations
-// return nothing from execute and are timed by the runner with steady_clock.
-struct DevicePhases {
-  double h2d_ms = 0.0;
-  double kernel_ms = 0.0;
-  double d2h_ms = 0.0;
-};
-
 class PreparedPoint {
  public:
   virtual ~PreparedPoint() = default;
-  virtual std::optional<DevicePhases> execute() = 0;
+  // Device implementations time their phases with events and report them; host implementations
+  // return nothing and are timed by the runner with steady_clock.
+  virtual std::optional<PhaseTimes> execute() = 0;
   virtual OutputView output() const = 0;
 };
 

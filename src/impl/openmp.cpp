@@ -11,7 +11,7 @@ class OpenmpPoint : public DirectLoopsPoint {
  public:
   OpenmpPoint(const Problem& problem, const Params& params)
       : DirectLoopsPoint(problem), settings_(openmp_settings(params)) {}
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     apply_schedule(settings_);
     const int height = problem_.input.height;
 #pragma omp parallel for num_threads(settings_.threads) schedule(runtime)

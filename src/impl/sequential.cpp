@@ -8,7 +8,7 @@ namespace {
 class SequentialPoint : public DirectLoopsPoint {
  public:
   using DirectLoopsPoint::DirectLoopsPoint;
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     for (int y = 0; y < problem_.input.height; ++y) direct_convolve_row(problem_, out_, y);
     return std::nullopt;
   }

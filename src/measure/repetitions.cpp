@@ -15,7 +15,7 @@ TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure)
         budget.elapsed_seconds() >= measure.max_seconds)
       break;
     Stopwatch call;
-    const std::optional<DevicePhases> phases = point.execute();
+    const std::optional<PhaseTimes> phases = point.execute();
     const double host_ms = call.elapsed_ms();
     if (phases) {
       samples.device = true;

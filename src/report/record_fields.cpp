@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <map>
 
+#include "core/point_filter.hpp"
+
 namespace convlab {
 namespace {
 
@@ -101,48 +103,6 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
-std::vector<std::string> split_path(std::string_view path) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= path.size()) {
-    const size_t dot = path.find('.', start);
-    const size_t end = dot == std::string_view::npos ? path.size() : dot;
-    parts.emplace_back(path.substr(start, end - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
-// Walks a dotted path; "x"/"y" and "0"/"1" index pairs such as params.block = [x, y], and "[i]"
-// suffixes index lists.
-const json* lookup_path(const json& record, std::string_view path) {
-  const json* node = &record;
-  for (std::string part : split_path(path)) {
-    std::optional<size_t> index;
-    const size_t bracket = part.find('[');
-    if (bracket != std::string::npos && part.back() == ']') {
-      index = std::strtoul(part.c_str() + bracket + 1, nullptr, 10);
-      part = part.substr(0, bracket);
-    }
-    if (!part.empty()) {
-      if (node->is_array() && (part == "x" || part == "y"))
-        index = part == "x" ? 0 : 1;
-      else if (node->is_array() && std::all_of(part.begin(), part.end(), ::isdigit))
-        index = std::stoul(part);
-      else if (node->is_object() && node->contains(part))
-        node = &(*node)[part];
-      else
-        return nullptr;
-    }
-    if (index) {
-      if (!node->is_array() || *index >= node->size()) return nullptr;
-      node = &(*node)[*index];
-    }
-  }
-  return node;
-}
-
 // Integers as integers, other numbers with up to 6 significant digits: how a config writes them.
 std::string plain_number(double number) {
   char buffer[64];
@@ -220,7 +180,7 @@ std::string configuration_words(const json& record) {
 }
 
 std::optional<double> number_at(const json& record, std::string_view path) {
-  const json* node = lookup_path(record, path);
+  const json* node = find_field(record, path);
   if (node == nullptr || !node->is_number()) return std::nullopt;
   return node->get<double>();
 }
@@ -300,7 +260,7 @@ std::optional<FieldValue> field_value(const json& record, std::string_view field
   if (field == "configuration") return text_value(configuration_words(record));
   if (field == "machine") {
     // The label results_document.cpp gives every record it loads (host, and GPU where needed).
-    const json* label = lookup_path(record, "machine.label");
+    const json* label = find_field(record, "machine.label");
     if (label == nullptr || !label->is_string()) return std::nullopt;
     return text_value(label->get<std::string>());
   }
@@ -319,7 +279,7 @@ std::optional<FieldValue> field_value(const json& record, std::string_view field
     value.sort_key = *width * *height + *width * 1e-9;  // ties: wider first is arbitrary but stable
     return value;
   }
-  const json* node = lookup_path(record, field);
+  const json* node = find_field(record, field);
   if (node == nullptr || node->is_null()) return std::nullopt;
   if (node->is_number()) return number_value(node->get<double>());
   if (node->is_boolean()) return text_value(node->get<bool>() ? "yes" : "no");

@@ -33,7 +33,8 @@ void absolute_metrics(Record& record) {
   const double pixels = double(record.image.width) * record.image.height;
   const double values = pixels * record.image.channels;
   const double k = record.kernel.size;
-  const double out_bytes = record.output == "u8" ? 1.0 : 4.0;
+  const double out_bytes =
+      double(bytes_per_value(parse_output_type(record.output).value_or(OutputType::f32)));
   const double macs = values * k * k;
   const double bytes = values * (1.0 + out_bytes);
   derived.pixels = pixels;

@@ -46,7 +46,7 @@ SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& 
   const bool written = f32 ? write_pfm(path, width, height, channels, output.f32())
                            : write_png(path, width, height, channels, output.u8());
   if (!written) throw std::runtime_error(path + ": cannot write the point's output");
-  const size_t bytes = output.count * (f32 ? sizeof(float) : 1);
+  const size_t bytes = output.count * bytes_per_value(output.type);
   return {relative, f32 ? "pfm" : "png",
           sha256_hex(static_cast<const std::uint8_t*>(output.data), bytes)};
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "core/phase_times.hpp"
 #include "core/types.hpp"
 #include "impl/cuda/rungs.hpp"
 
@@ -59,12 +60,6 @@ struct LaunchParams {
   int n_tiles = 8;          // rung 7: 8-column mma tiles per warp
   int warp_rows = 2;        // rung 7: warps stacked vertically per channel plane
   int weight_parts = 1;     // rung 7: 1 = fp16 weights, 2 = fp16x2 (high and low parts)
-};
-
-struct PhaseTimes {
-  double h2d_ms = 0.0;
-  double kernel_ms = 0.0;
-  double d2h_ms = 0.0;
 };
 
 // One prepared point: device buffers allocated, input staged in pinned memory, constants ready.

@@ -93,10 +93,6 @@ BufferCache& buffer_cache() {
   return *cache;
 }
 
-size_t output_bytes(OutputType type) {
-  return type == OutputType::u8 ? 1 : 4;
-}
-
 class PointRun final : public DeviceRun {
  public:
   PointRun(Variant variant, const ProblemDesc& problem, const LaunchParams& params, int device,
@@ -104,7 +100,7 @@ class PointRun final : public DeviceRun {
       : problem_(problem), params_(params), device_(device), plan_(std::move(plan)) {
     CONVLAB_CUDA_CHECK(cudaSetDevice(device_));
     const size_t values = static_cast<size_t>(problem.width) * problem.height * problem.channels;
-    const size_t out_bytes = values * output_bytes(problem.output);
+    const size_t out_bytes = values * bytes_per_value(problem.output);
     buffers_ = buffer_cache().acquire(device_, problem.image_key, variant);
     buffers_->input.reserve(values);
     buffers_->output.reserve(out_bytes);
@@ -151,7 +147,7 @@ class PointRun final : public DeviceRun {
  private:
   size_t plane_values() const { return static_cast<size_t>(problem_.width) * problem_.height; }
   size_t value_count() const { return plane_values() * problem_.channels; }
-  size_t out_value_bytes() const { return output_bytes(problem_.output); }
+  size_t out_value_bytes() const { return bytes_per_value(problem_.output); }
 
   // The launches of one repetition: one for interleaved, one per plane for planar.
   DeviceImage plane_image(int plane) const {

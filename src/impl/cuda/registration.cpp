@@ -364,14 +364,7 @@ class CudaPreparedPoint final : public PreparedPoint {
   CudaPreparedPoint(std::unique_ptr<cuda::DeviceRun> run, OutputType type, size_t count)
       : run_(std::move(run)), type_(type), count_(count) {}
 
-  std::optional<DevicePhases> execute() override {
-    const cuda::PhaseTimes t = run_->execute();
-    DevicePhases phases;
-    phases.h2d_ms = t.h2d_ms;
-    phases.kernel_ms = t.kernel_ms;
-    phases.d2h_ms = t.d2h_ms;
-    return phases;
-  }
+  std::optional<PhaseTimes> execute() override { return run_->execute(); }
 
   OutputView output() const override {
     OutputView view;

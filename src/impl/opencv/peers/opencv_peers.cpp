@@ -114,7 +114,7 @@ class OpencvPoint : public PreparedPoint {
     cv::setNumThreads(request.threads);
   }
 
-  std::optional<DevicePhases> execute() override {
+  std::optional<PhaseTimes> execute() override {
     const cv::Point anchor(-1, -1);
     switch (request_.function) {
       case Function::filter2d:
