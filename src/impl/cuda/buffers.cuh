@@ -11,18 +11,33 @@
 
 namespace convlab::cuda {
 
-// Device memory of `bytes` bytes; grows (never shrinks) through reserve().
-class DeviceBuffer {
+// Where a buffer's memory lives. Page-locked host memory: transfers from and to it run at full
+// PCIe/NVLink speed and can overlap with kernels on other streams. Releasing is not checked: it
+// may run during unwinding.
+struct DeviceMemory {
+  static void allocate(void** data, size_t bytes) { CONVLAB_CUDA_CHECK(cudaMalloc(data, bytes)); }
+  static void release(void* data) { cudaFree(data); }
+};
+struct PinnedMemory {
+  static void allocate(void** data, size_t bytes) {
+    CONVLAB_CUDA_CHECK(cudaHostAlloc(data, bytes, cudaHostAllocDefault));
+  }
+  static void release(void* data) { cudaFreeHost(data); }
+};
+
+// `bytes` bytes of Memory; grows (never shrinks) through reserve().
+template <typename Memory>
+class Buffer {
  public:
-  DeviceBuffer() = default;
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  Buffer() = default;
+  ~Buffer() { release(); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
 
   void reserve(size_t bytes) {
     if (bytes <= bytes_) return;
     release();
-    CONVLAB_CUDA_CHECK(cudaMalloc(&data_, bytes));
+    Memory::allocate(&data_, bytes);
     bytes_ = bytes;
   }
   void* data() const { return data_; }
@@ -34,7 +49,7 @@ class DeviceBuffer {
 
  private:
   void release() {
-    if (data_ != nullptr) cudaFree(data_);  // no check: may run during unwinding
+    if (data_ != nullptr) Memory::release(data_);
     data_ = nullptr;
     bytes_ = 0;
   }
@@ -42,37 +57,8 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
-// Page-locked host memory: transfers from and to it run at full PCIe/NVLink speed and can overlap
-// with kernels on other streams.
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  void reserve(size_t bytes) {
-    if (bytes <= bytes_) return;
-    release();
-    CONVLAB_CUDA_CHECK(cudaHostAlloc(&data_, bytes, cudaHostAllocDefault));
-    bytes_ = bytes;
-  }
-  void* data() const { return data_; }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void release() {
-    if (data_ != nullptr) cudaFreeHost(data_);
-    data_ = nullptr;
-    bytes_ = 0;
-  }
-  void* data_ = nullptr;
-  size_t bytes_ = 0;
-};
+using DeviceBuffer = Buffer<DeviceMemory>;
+using PinnedBuffer = Buffer<PinnedMemory>;
 
 // A non-blocking stream: it does not synchronise with the legacy default stream.
 class Stream {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/border.hpp"
+#include "impl/cuda/buffers.cuh"
 #include "impl/cuda/kernel_plan.cuh"
 #include "impl/cuda/planar_staging.cuh"
 #include "impl/cuda/tile_store.cuh"
@@ -210,9 +211,9 @@ class RegblockPlan final : public KernelPlan {
         output_(problem.output),
         params_(params),
         weights_(problem.weights, problem.weights + problem.ksize * problem.ksize) {
-    CONVLAB_CUDA_CHECK(cudaMalloc(&device_weights_, weights_.size() * sizeof(float)));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(device_weights_, weights_.data(), weights_.size() * sizeof(float),
-                                  cudaMemcpyHostToDevice));
+    device_weights_.reserve(weights_.size() * sizeof(float));
+    CONVLAB_CUDA_CHECK(cudaMemcpy(device_weights_.data(), weights_.data(),
+                                  weights_.size() * sizeof(float), cudaMemcpyHostToDevice));
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
     const size_t bytes = geometry(channels).shared_bytes(value_bytes());
     if (bytes > kDefaultSharedLimit) {
@@ -222,9 +223,6 @@ class RegblockPlan final : public KernelPlan {
       });
     }
   }
-  ~RegblockPlan() override { cudaFree(device_weights_); }
-  RegblockPlan(const RegblockPlan&) = delete;
-  RegblockPlan& operator=(const RegblockPlan&) = delete;
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const Geometry g = geometry(image.channels);
@@ -234,8 +232,8 @@ class RegblockPlan final : public KernelPlan {
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
       kernel<<<grid, threads, bytes, stream>>>(image.in, static_cast<OutT*>(image.out),
-                                               device_weights_, image.width, image.height, ksize_,
-                                               border_, g.bx, g.by);
+                                               device_weights_.as<float>(), image.width,
+                                               image.height, ksize_, border_, g.bx, g.by);
       CONVLAB_CUDA_CHECK_LAUNCH("regblock_kernel");
     });
   }
@@ -291,7 +289,7 @@ class RegblockPlan final : public KernelPlan {
   OutputType output_;
   LaunchParams params_;
   std::vector<float> weights_;
-  float* device_weights_ = nullptr;
+  DeviceBuffer device_weights_;  // the K x K weights, freed with the plan
 };
 
 }  // namespace

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/border.hpp"
+#include "impl/cuda/buffers.cuh"
 #include "impl/cuda/kernel_plan.cuh"
 #include "impl/cuda/mma.cuh"
 #include "impl/cuda/planar_staging.cuh"
@@ -245,9 +246,9 @@ class TensorPlan final : public KernelPlan {
       : ksize_(problem.ksize), border_(problem.border), output_(problem.output), params_(params) {
     const std::vector<uint2> fragments =
         toeplitz_fragments(problem.weights, problem.ksize, params.weight_parts);
-    CONVLAB_CUDA_CHECK(cudaMalloc(&fragments_, fragments.size() * sizeof(uint2)));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_, fragments.data(), fragments.size() * sizeof(uint2),
-                                  cudaMemcpyHostToDevice));
+    fragments_.reserve(fragments.size() * sizeof(uint2));
+    CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_.data(), fragments.data(),
+                                  fragments.size() * sizeof(uint2), cudaMemcpyHostToDevice));
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
     const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params.weight_parts);
     if (bytes > kDefaultSharedLimit) {
@@ -257,9 +258,6 @@ class TensorPlan final : public KernelPlan {
       });
     }
   }
-  ~TensorPlan() override { cudaFree(fragments_); }
-  TensorPlan(const TensorPlan&) = delete;
-  TensorPlan& operator=(const TensorPlan&) = delete;
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const TensorGeometry g = geometry(image.channels);
@@ -268,8 +266,8 @@ class TensorPlan final : public KernelPlan {
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
       kernel<<<grid, threads, g.shared_bytes(value_bytes(), params_.weight_parts), stream>>>(
-          image.in, static_cast<OutT*>(image.out), fragments_, image.width, image.height, ksize_,
-          border_, g.warp_rows);
+          image.in, static_cast<OutT*>(image.out), fragments_.as<uint2>(), image.width,
+          image.height, ksize_, border_, g.warp_rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_kernel");
     });
   }
@@ -317,7 +315,7 @@ class TensorPlan final : public KernelPlan {
   Border border_;
   OutputType output_;
   LaunchParams params_;
-  uint2* fragments_ = nullptr;
+  DeviceBuffer fragments_;  // the Toeplitz fragments, freed with the plan
 };
 
 }  // namespace
