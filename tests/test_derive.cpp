@@ -48,7 +48,7 @@ ResultsFile file_with(std::vector<json> records, json calibration = nullptr) {
       {"name", "x"}, {"baseline", {{"implementation", "sequential"}, {"params", json::object()}}}};
   json run{{"id", "run"}};
   if (!calibration.is_null()) run["cuda"] = {{"calibration", calibration}};
-  results.runs.push_back(run);
+  results.runs.push_back(run_block_from_json(run));
   for (const auto& record : records) results.records.push_back(record_from_json(record));
   derive_metrics(results);
   return results;

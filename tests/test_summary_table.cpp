@@ -34,7 +34,7 @@ TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
   records.push_back(record_from_json(record("npp", "skipped", "NPP not found at build time", 0)));
   records.push_back(record_from_json(record("npp", "skipped", "NPP not found at build time", 0)));
   std::ostringstream out;
-  print_summary_table(records, json::object(), out);
+  print_summary_table(records, RunBlock{}, out);
   const std::string text = out.str();
   EXPECT_NE(text.find("45 points skipped: no CUDA device\n2 points skipped: NPP not found at build "
                       "time\n"),
@@ -49,8 +49,8 @@ TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
 
 TEST(SummaryTable, OnlySkippedPointsGiveNoEmptyTable) {
   std::ostringstream out;
-  print_summary_table({record_from_json(record("npp", "skipped", "no CUDA device", 0))},
-                      json::object(), out);
+  print_summary_table({record_from_json(record("npp", "skipped", "no CUDA device", 0))}, RunBlock{},
+                      out);
   EXPECT_EQ(out.str(), "1 point skipped: no CUDA device\n");
 }
 

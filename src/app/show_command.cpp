@@ -66,8 +66,7 @@ int show_command(const Arguments& args) {
     std::cout << "# " << results.experiment.value("title", name) << " (" << name
               << "): " << records.size() << " of " << results.records.size() << " records, "
               << results.runs.size() << (results.runs.size() == 1 ? " run" : " runs") << "\n\n";
-    const nlohmann::json last_run =
-        results.runs.empty() ? nlohmann::json::object() : results.runs.back();
+    const RunBlock last_run = results.runs.empty() ? RunBlock{} : results.runs.back();
     print_summary_table(records, last_run, std::cout);
     print_noisy_points(records, std::cout);
     std::cout << "\n" << status_counts_line(records) << "\n";

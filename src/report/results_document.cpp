@@ -18,7 +18,8 @@ namespace convlab {
 void attach_machine_identities(nlohmann::json& content) {
   ResultsFile file;
   file.experiment = content.value("experiment", nlohmann::json::object());
-  for (const auto& run : content.value("runs", nlohmann::json::array())) file.runs.push_back(run);
+  for (const auto& run : content.value("runs", nlohmann::json::array()))
+    file.runs.push_back(run_block_from_json(run));
   for (const auto& record : content["records"]) file.records.push_back(record_from_json(record));
   attach_machines(file.records, file.runs);
   // Labels: the host, and the GPU too where one host has several; hosts that read alike are told

@@ -51,9 +51,7 @@ void absolute_metrics(Record& record) {
 
 const json* calibration_of(const ResultsFile& results, const std::string& run_id) {
   for (const auto& run : results.runs)
-    if (run.value("id", "") == run_id && run.contains("cuda") &&
-        run["cuda"].contains("calibration"))
-      return &run["cuda"]["calibration"];
+    if (run.id == run_id && run.calibration() != nullptr) return run.calibration();
   return nullptr;
 }
 

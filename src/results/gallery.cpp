@@ -111,7 +111,7 @@ int restore_gallery_images(const std::string& out_dir) {
     // The newest run that knows both the image and the kernel describes them.
     nlohmann::json image_entry, kernel_entry;
     for (auto run = results.runs.rbegin(); run != results.runs.rend(); ++run) {
-      const auto& resolved = (*run)["config"]["resolved"];
+      const auto& resolved = run->resolved_config;
       image_entry = find_named(resolved.value("images", nlohmann::json::array()), entry["image"]);
       kernel_entry =
           find_named(resolved.value("kernels", nlohmann::json::array()), entry["kernel"]);

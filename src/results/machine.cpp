@@ -43,27 +43,28 @@ std::optional<std::string> text_in(const json& object, const char* key) {
 
 }  // namespace
 
-RecordMachine machine_from_run(const json& run, const std::string& family) {
-  const json host = run.value("host", json::object());
+RecordMachine machine_from_run(const RunBlock& run, const std::string& family) {
+  const json& host = run.host;
   RecordMachine machine;
   machine.cpu_model = text_in(host, "cpu_model").value_or("unknown");
   machine.hostname = text_in(host, "hostname").value_or("");
   machine.host_id = text_in(host, "host_id");
   if (family == "cuda") {
-    const json cuda = run.value("cuda", json::object());
+    const json& cuda = run.cuda;
     machine.gpu = text_in(cuda, "name");
     machine.gpu_driver = text_in(cuda, "driver_version");
   }
   return machine;
 }
 
-void attach_machines(std::vector<Record>& records, const std::vector<json>& runs) {
-  std::map<std::string, const json*> run_by_id;
-  for (const auto& run : runs) run_by_id[run.value("id", "")] = &run;
+void attach_machines(std::vector<Record>& records, const std::vector<RunBlock>& runs) {
+  std::map<std::string, const RunBlock*> run_by_id;
+  for (const auto& run : runs) run_by_id[run.id] = &run;
+  const RunBlock unknown;
   for (auto& record : records) {
     if (record.machine) continue;
     const auto run = run_by_id.find(record.run_id);
-    const json& block = run != run_by_id.end() ? *run->second : json::object();
+    const RunBlock& block = run != run_by_id.end() ? *run->second : unknown;
     record.machine = machine_from_run(block, record.family);
   }
 }

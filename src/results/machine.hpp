@@ -13,16 +13,17 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "results/run_block.hpp"
 
 namespace convlab {
 
 // The machine of a record measured now, from the run block's host and cuda facts.
-RecordMachine machine_from_run(const nlohmann::json& run, const std::string& family);
+RecordMachine machine_from_run(const RunBlock& run, const std::string& family);
 
 // Records written before machines were recorded get theirs from the run block their run_id names
 // (host.cpu_model, host.hostname, cuda.name, cuda.driver_version); records of a run block that
 // is gone keep an unknown machine. Records that have one are left alone.
-void attach_machines(std::vector<Record>& records, const std::vector<nlohmann::json>& runs);
+void attach_machines(std::vector<Record>& records, const std::vector<RunBlock>& runs);
 
 // Same host: CPU model, hostname and host id (absent ids are equal only to absent ids).
 std::string host_key(const Record& record);

@@ -53,7 +53,7 @@ ResultsFile read_results_file(const std::string& path) {
   check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
   for (const auto& run : document.value("runs", nlohmann::json::array()))
-    results.runs.push_back(run);
+    results.runs.push_back(run_block_from_json(run));
   const nlohmann::json records = document.value("records", nlohmann::json::array());
   for (size_t i = 0; i < records.size(); ++i) {
     try {
@@ -86,10 +86,12 @@ nlohmann::json records_json(const std::vector<Record>& records) {
 }
 
 nlohmann::json to_json(const ResultsFile& results) {
+  nlohmann::json runs_json = nlohmann::json::array();
+  for (const auto& run : results.runs) runs_json.push_back(to_json(run));
   return {{"schema_version", kResultsSchemaVersion},
           {"experiment", results.experiment},
-          {"run", results.runs.empty() ? nlohmann::json(nullptr) : results.runs.back()},
-          {"runs", results.runs},
+          {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
+          {"runs", runs_json},
           {"records", records_json(results.records)},
           {"gallery", results.gallery}};
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "results/run_block.hpp"
 
 namespace convlab {
 
@@ -14,7 +15,7 @@ constexpr int kResultsSchemaVersion = 1;
 
 struct ResultsFile {
   nlohmann::json experiment = nlohmann::json::object();  // name, title, description, baseline
-  std::vector<nlohmann::json> runs;                      // run blocks, oldest first
+  std::vector<RunBlock> runs;                            // run blocks, oldest first
   std::vector<Record> records;
   nlohmann::json gallery = nlohmann::json::array();  // saved input/output images
 };

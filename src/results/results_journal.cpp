@@ -164,14 +164,14 @@ void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
         break;
       }
       case JournalLine::Kind::run: {
-        const std::string id = line.value.value("id", "");
-        journal_runs.insert(id);
+        RunBlock block = run_block_from_json(line.value);
+        journal_runs.insert(block.id);
         const auto run = std::find_if(results.runs.begin(), results.runs.end(),
-                                      [&](const json& r) { return r.value("id", "") == id; });
+                                      [&](const RunBlock& r) { return r.id == block.id; });
         if (run != results.runs.end())
-          *run = line.value;
+          *run = std::move(block);
         else
-          results.runs.push_back(line.value);
+          results.runs.push_back(std::move(block));
         break;
       }
       case JournalLine::Kind::record:

@@ -53,13 +53,13 @@ void RecordMerger::add_or_replace(Record record) {
   by_point_[point_on_machine(records_[*position])] = *position;
 }
 
-void keep_referenced_runs(std::vector<json>& runs, const std::vector<Record>& records,
+void keep_referenced_runs(std::vector<RunBlock>& runs, const std::vector<Record>& records,
                           const std::set<std::string>& keep) {
   std::set<std::string> referenced = keep;
   for (const auto& record : records) referenced.insert(record.run_id);
-  std::vector<json> kept;
+  std::vector<RunBlock> kept;
   for (auto& run : runs)
-    if (referenced.count(run.value("id", "")) > 0) kept.push_back(std::move(run));
+    if (referenced.count(run.id) > 0) kept.push_back(std::move(run));
   runs = std::move(kept);
 }
 

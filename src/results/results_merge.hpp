@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "results/run_block.hpp"
 
 namespace convlab {
 
@@ -33,7 +34,7 @@ class RecordMerger {
 };
 
 // Keeps the run blocks that a record refers to or that `keep` names, in their order.
-void keep_referenced_runs(std::vector<nlohmann::json>& runs, const std::vector<Record>& records,
+void keep_referenced_runs(std::vector<RunBlock>& runs, const std::vector<Record>& records,
                           const std::set<std::string>& keep);
 
 }  // namespace convlab

@@ -59,7 +59,7 @@ void print_skipped(const std::vector<const Record*>& skipped, std::ostream& out)
 
 }  // namespace
 
-void print_summary_table(const std::vector<Record>& records, const nlohmann::json& run,
+void print_summary_table(const std::vector<Record>& records, const RunBlock& run,
                          std::ostream& out) {
   std::vector<const Record*> measured, skipped;
   for (const auto& record : records)
@@ -68,7 +68,7 @@ void print_summary_table(const std::vector<Record>& records, const nlohmann::jso
   if (!measured.empty() && !skipped.empty()) out << "\n";
   print_skipped(skipped, out);
   // Without a device the CUDA points are skipped, and their line above says why.
-  const nlohmann::json cuda = run.value("cuda", nlohmann::json::object());
+  const nlohmann::json cuda = run.cuda.is_object() ? run.cuda : nlohmann::json::object();
   if (cuda.value("available", false) && cuda.contains("calibration")) {
     const auto& c = cuda["calibration"];
     out << "\nGPU " << cuda.value("name", "?") << ": measured copy bandwidth "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "results/run_block.hpp"
 
 namespace convlab {
 
@@ -20,7 +21,7 @@ struct RunCounts {
 
 // One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
 // most frequent reason first; then the GPU of the run block, when it had one.
-void print_summary_table(const std::vector<Record>& records, const nlohmann::json& run,
+void print_summary_table(const std::vector<Record>& records, const RunBlock& run,
                          std::ostream& out);
 
 // Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the

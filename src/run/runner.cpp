@@ -139,7 +139,7 @@ class Run {
     progress.done();
     counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
     const std::lock_guard<std::mutex> lock(write_mutex_);
-    run_block_["finished"] = utc_timestamp();
+    run_block_.finished = utc_timestamp();
     compact();
     return report(plan_keys);
   }
@@ -179,32 +179,31 @@ class Run {
   }
 
   void start_run_block() {
-    const std::string started = utc_timestamp();
-    json run{{"id", make_run_id(started)},
-             {"argv", options_.argv},
-             {"started", started},
-             {"finished", nullptr},
-             {"config",
-              {{"path", config_.path}, {"sha256", config_.sha256}, {"resolved", config_.resolved}}},
-             {"git", git_facts()},
-             {"build", build_facts()},
-             {"host", host_facts()},
-             {"conditions", run_conditions()},
-             {"measure", config_.resolved["measure"]}};
+    RunBlock& run = run_block_;
+    run.started = utc_timestamp();
+    run.id = make_run_id(run.started);
+    run.config_path = config_.path;
+    run.config_sha256 = config_.sha256;
+    run.resolved_config = config_.resolved;
+    run.build = build_facts();
+    run.host = host_facts();
+    run.recorded = {{"argv", options_.argv},
+                    {"git", git_facts()},
+                    {"conditions", run_conditions()},
+                    {"measure", config_.resolved["measure"]}};
     const bool any_cuda = std::any_of(plan_.begin(), plan_.end(), [](const Point& p) {
       return p.implementation->family == "cuda";
     });
     if (any_cuda) {
-      run["cuda"] = describe_cuda_device(context_);
-      device_name_ = run["cuda"].value("name", "none");
-      start_clock_probe(run["cuda"]);
+      run.cuda = describe_cuda_device(context_);
+      device_name_ = run.cuda.value("name", "none");
+      start_clock_probe(run.cuda);
     }
-    run_id_ = run["id"];
+    run_id_ = run.id;
     if (options_.verbosity != Verbosity::quiet)
       for (const auto& warning :
-           noise_warnings(run["conditions"], run["host"].value("logical_cpus", 0u)))
+           noise_warnings(run.recorded["conditions"], run.host.value("logical_cpus", 0u)))
         std::cerr << "convlab: " << warning << "\n";
-    run_block_ = run;
     const std::string others = other_hosts_summary(results_.records, machine_from_run(run, "cpu"));
     if (!others.empty())
       std::cerr << "convlab run: note: " << results_path_ << " already holds " << others
@@ -370,7 +369,7 @@ class Run {
   std::string on_interrupt() {
     write_mutex_.lock();
     if (written_) {
-      run_block_["interrupted"] = utc_timestamp();
+      run_block_.interrupted = utc_timestamp();
       compact();
     }
     return "interrupted: " + std::to_string(points_done_.load()) + " of " +
@@ -403,14 +402,15 @@ class Run {
   std::vector<JournalLine> opening_lines() {
     if (written_) return {};
     written_ = true;
-    return {{JournalLine::Kind::experiment, experiment_}, {JournalLine::Kind::run, run_block_}};
+    return {{JournalLine::Kind::experiment, experiment_},
+            {JournalLine::Kind::run, to_json(run_block_)}};
   }
 
   // Appends the run block as it is now and folds the journal into results.json, with the derived
   // metrics computed once over the whole file. Called with write_mutex_ held.
   void compact() {
     std::vector<JournalLine> lines = opening_lines();
-    if (lines.empty()) lines.push_back({JournalLine::Kind::run, run_block_});
+    if (lines.empty()) lines.push_back({JournalLine::Kind::run, to_json(run_block_)});
     for (auto& entry : pending_gallery_) lines.push_back({JournalLine::Kind::gallery, entry});
     pending_gallery_.clear();
     store_.append(lines);
@@ -444,9 +444,8 @@ class Run {
     std::set<std::string> this_build_runs, measured;
     if (!options_.force) {
       for (const auto& run : results_.runs)
-        if (run["build"].value("id", "") == build_id() &&
-            run["host"].value("cpu_model", "") == cpu_model())
-          this_build_runs.insert(run.value("id", ""));
+        if (run.build_id() == build_id() && run.host_cpu_model() == cpu_model())
+          this_build_runs.insert(run.id);
       for (const auto& record : results_.records)
         if (record.status == Status::ok && this_build_runs.count(record.run_id))
           measured.insert(describe_record(record).dump());
@@ -500,7 +499,8 @@ class Run {
   std::string results_path_;
   ResultsFile results_;                          // the file as this run last wrote or read it
   std::vector<nlohmann::json> pending_gallery_;  // not yet in the journal
-  json run_block_, experiment_;
+  RunBlock run_block_;
+  json experiment_;
   std::mutex
       write_mutex_;  // results_, the journal and run_block_ once points run; see on_interrupt
   bool written_ = false;
