@@ -4,6 +4,7 @@
 #include "app/commands.hpp"
 #include "core/point_filter.hpp"
 #include "results/results_file.hpp"
+#include "results/results_journal.hpp"
 #include "results/summary_table.hpp"
 
 namespace convlab {
@@ -54,7 +55,7 @@ int show_command(const Arguments& args) {
                                ? path
                                : path + "/results.json";
   try {
-    if (!std::filesystem::exists(file)) {
+    if (!std::filesystem::exists(file) && !std::filesystem::exists(journal_path_for(file))) {
       std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";
       return 2;
     }
