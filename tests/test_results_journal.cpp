@@ -124,6 +124,36 @@ TEST_F(Journal, AnotherExperimentInTheJournalIsRefused) {
   EXPECT_THROW(store.compact(), ResultsFileError);
 }
 
+// What a run killed with -9 leaves: the points in the journal, no results.json yet. `convlab show`
+// reads them, and the next run folds them in and keeps them.
+TEST_F(Journal, AKilledRunsPointsAreShownAndKeptByTheNextRun) {
+  testing::write_text(dir_ / "j.yaml", R"(name: j
+images:
+  - {type: generated, sizes: [8], channels: [1], seed: 1}
+kernels:
+  - {type: gaussian, size: 3}
+implementations:
+  sequential: {}
+  openmp: {threads: [1, 2]}
+measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
+)");
+  ASSERT_EQ(testing::run_convlab("run j.yaml --out out -q", dir_).exit_code, 0);
+  const json done = json::parse(testing::read_text(dir_ / "out/results.json"));
+  std::vector<JournalLine> lines{{Kind::experiment, done["experiment"]}, {Kind::run, done["run"]}};
+  for (const auto& record : done["records"]) lines.push_back({Kind::record, record});
+  fs::remove(dir_ / "out/results.json");
+  append_journal((dir_ / "out/results.journal").string(), lines);
+
+  const auto shown = testing::run_convlab("show out", dir_);
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("ok 3 "), std::string::npos) << shown.output;
+  const auto resumed = testing::run_convlab("run j.yaml --out out", dir_);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("kept 3 "), std::string::npos) << resumed.output;
+  EXPECT_FALSE(fs::exists(dir_ / "out/results.journal"));
+  EXPECT_EQ(json::parse(testing::read_text(dir_ / "out/results.json"))["records"].size(), 3u);
+}
+
 TEST(RecordMerger, ReplacesByKeyOrByPointOnOneMachineAndAddsEverythingElse) {
   std::vector<Record> records{record_from_json(record("a", "pa", "r")),
                               record_from_json(record("b", "pb", "r"))};
