@@ -153,8 +153,11 @@ json measured_settings(json resolved) {
   return resolved;
 }
 
-// Empty when the config is byte for byte the one the run recorded; else what changed, in words.
-std::string config_change_words(const json& content, const std::string& config_path) {
+// Empty when the config is byte for byte the one the run recorded; else what changed, in words,
+// and whether only its text (title, description, figures, tables) changed, not what was measured.
+std::string config_change_words(const json& content, const std::string& config_path,
+                                bool* text_only) {
+  *text_only = false;
   const json& run = content.value("run", json::object());
   const json& config = run.value("config", json::object());
   const std::string recorded = config.value("sha256", std::string());
@@ -171,10 +174,11 @@ std::string config_change_words(const json& content, const std::string& config_p
     return config_path + " changed since these results were measured and cannot be read now (" +
            error.what() + ").";
   }
-  if (changed.empty())
-    return config_path +
-           " changed since these results were measured, in its text or report declarations "
-           "only: the measured settings are those the run recorded.";
+  if (changed.empty()) {
+    *text_only = true;
+    return "The config's text (description, figures or tables) was edited after this run; the "
+           "measured settings are unchanged.";
+  }
   std::string keys;
   for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
   return config_path + " changed since these results were measured: " + keys +
@@ -312,7 +316,8 @@ ExperimentSection section_heading(const std::string& name, const ResultsDocument
   if (config_path) {
     section.config_path = *config_path;
     section.config_sha256 = sha256_file_hex(*config_path);
-    section.flags.config_change = config_change_words(results.content, *config_path);
+    section.flags.config_change =
+        config_change_words(results.content, *config_path, &section.flags.config_text_only);
   }
   return section;
 }

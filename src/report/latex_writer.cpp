@@ -161,7 +161,8 @@ std::string section_latex(const ExperimentSection& s) {
     out << "\\noindent\\convlabflag{Measured from an unknown revision: the run recorded no "
            "commit.}\\par\n";
   if (!s.flags.config_change.empty())
-    out << "\\noindent\\convlabflag{" << latex_text(s.flags.config_change) << "}\\par\n";
+    out << "\\noindent" << (s.flags.config_text_only ? "\\convlabnote{" : "\\convlabflag{")
+        << latex_text(s.flags.config_change) << "}\\par\n";
   out << "\\smallskip\n\\noindent\\textbf{What was measured.} " << latex_text(s.description)
       << "\n\n";
   for (size_t i = 0; i < s.figures.size(); ++i) {
@@ -173,8 +174,8 @@ std::string section_latex(const ExperimentSection& s) {
         << i + 1 << "}\n\\end{figure}\n";
   }
   for (const auto& table : s.tables) {
-    out << "\\begin{table}[htbp]\n\\centering\\footnotesize\n\\caption{" << latex_text(table.caption)
-        << "}\n";
+    out << "\\begin{table}[htbp]\n\\centering\\footnotesize\n\\caption{"
+        << latex_text(table.caption) << "}\n";
     out << "\\input{" << path_argument(table.tex_path) << "}\n\\end{table}\n";
   }
   if (s.discussion_path) {

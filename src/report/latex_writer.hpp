@@ -44,6 +44,8 @@ struct SectionFlags {
   bool unknown_commit = false;  // some run recorded no commit
   // The config changed since the run: empty when it did not; else what changed, in words.
   std::string config_change;
+  // Only the config's text or report declarations changed: a quiet note, not a flag.
+  bool config_text_only = false;
 };
 
 struct ExperimentSection {

@@ -85,6 +85,11 @@ const Descriptive kDescriptive[] = {
     {"params.block.y", "Block height [threads]", "Block y"},
     {"params.tile", "Tile size [px]", "Tile"},
     {"params.schedule", "OpenMP schedule", "Schedule"},
+    // Computed from the record: picoseconds per multiply-accumulate, of the kernel time and of the
+    // time with host-device copies (a GPU kernel takes well under a nanosecond per tap).
+    {"ps_per_mac", "Time per multiply-accumulate [ps]", "ps/MAC"},
+    {"ps_per_mac_with_copies", "Time per multiply-accumulate, copies included [ps]",
+     "ps/MAC with copies"},
 };
 
 const Shorthand* find_shorthand(std::string_view field) {
@@ -269,6 +274,13 @@ std::optional<FieldValue> field_value(const json& record, std::string_view field
     const auto height = number_at(record, "image.height");
     if (!width || !height) return std::nullopt;
     return number_value(*width * *height);
+  }
+  if (field == "ps_per_mac" || field == "ps_per_mac_with_copies") {
+    const auto ms = number_at(
+        record, field == "ps_per_mac" ? "timing.stats.median" : "timing.end_to_end.stats.median");
+    const auto macs = number_at(record, "derived.macs");
+    if (!ms || !macs || *macs <= 0) return std::nullopt;
+    return number_value(*ms * 1e9 / *macs);
   }
   if (field == "image.size") {
     const auto width = number_at(record, "image.width");
