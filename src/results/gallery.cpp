@@ -12,13 +12,6 @@
 namespace convlab {
 namespace {
 
-Filter transposed(const Filter& filter) {
-  Filter t = filter;
-  for (int y = 0; y < filter.size; ++y)
-    for (int x = 0; x < filter.size; ++x) t.weights[x * filter.size + y] = filter.at(y, x);
-  return t;
-}
-
 bool is_derivative(const Filter& f) {
   return f.type == "prewitt_x" || f.type == "prewitt_y" || f.type == "sobel_x" ||
          f.type == "sobel_y";
@@ -29,23 +22,25 @@ std::vector<std::uint8_t> visualise(const Image& image, const Filter& filter, Bo
   std::vector<double> values = compute_reference(problem).values;
   double weight_sum = 0.0;
   for (float w : filter.weights) weight_sum += w;
-  const bool stretch = is_derivative(filter) || std::fabs(weight_sum) < 1e-6;
-  if (is_derivative(filter)) {
-    const Filter other = transposed(filter);
-    const std::vector<double> second =
-        compute_reference({image, other, border, OutputType::f32}).values;
-    for (size_t i = 0; i < values.size(); ++i) values[i] = std::hypot(values[i], second[i]);
-  }
+  // A derivative keeps its sign, around mid-grey (darker: falling, lighter: rising along its
+  // axis), so the x and y kernels show different edges; other zero-sum filters show |response|.
+  const bool signed_display = is_derivative(filter);
+  const bool stretch = signed_display || std::fabs(weight_sum) < 1e-6;
   double scale = 1.0;
+  double offset = 0.0;
   if (stretch) {
     double largest = 0.0;
-    for (double& v : values) largest = std::max(largest, v = std::fabs(v));
-    scale = largest > 0 ? 255.0 / largest : 1.0;
+    for (double& v : values) {
+      if (!signed_display) v = std::fabs(v);
+      largest = std::max(largest, std::fabs(v));
+    }
+    scale = largest > 0 ? (signed_display ? 127.5 : 255.0) / largest : 1.0;
+    offset = signed_display ? 127.5 : 0.0;
   }
   std::vector<std::uint8_t> pixels(values.size());
   for (size_t i = 0; i < values.size(); ++i)
-    pixels[i] =
-        static_cast<std::uint8_t>(std::clamp(std::floor(values[i] * scale + 0.5), 0.0, 255.0));
+    pixels[i] = static_cast<std::uint8_t>(
+        std::clamp(std::floor(values[i] * scale + offset + 0.5), 0.0, 255.0));
   return pixels;
 }
 

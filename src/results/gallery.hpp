@@ -2,9 +2,9 @@
 // images/<image>__input.png and images/display/<image>__<kernel>__<border>.png, listed in
 // results.json's "gallery". They are pictures for a reader, not any implementation's output (those
 // are results/point_outputs.hpp): made from the reference computation, which every verified point
-// agrees with, and shown so that the effect is visible: derivative filters (Prewitt, Sobel) as the
-// gradient magnitude of the x and y kernels, zero-sum filters (Laplacian, LoG, DoG, edge) as
-// |response| stretched to 0..255, all others rounded and clamped like u8 output.
+// agrees with, and shown so that the effect is visible: derivative filters (Prewitt, Sobel) as their
+// signed response around mid-grey (x and y differ), other zero-sum filters (Laplacian, LoG, DoG, edge)
+// as |response| stretched to 0..255, all others rounded and clamped like u8 output.
 #pragma once
 
 #include <string>
