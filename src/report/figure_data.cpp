@@ -75,9 +75,12 @@ std::optional<Category> category_of(const json& record, const Grouping& grouping
     category.label += (category.label.empty() ? "" : ", ") + field_value_words(field, *value);
     // A pixel count reads better as the image's shape.
     const auto size = field == "image.pixels" ? field_value(record, "image.size") : std::nullopt;
-    const std::string tic = size             ? size->text
-                            : value->numeric ? value->text
-                                             : field_value_words(field, *value);
+    // A lone parameter on an axis already named after it needs no "block" or "tile" on every tic.
+    const bool bare =
+        value->numeric || (grouping.fields.size() == 1 && field.rfind("params.", 0) == 0);
+    const std::string tic = size   ? size->text
+                            : bare ? value->text
+                                   : field_value_words(field, *value);
     category.tic += (category.tic.empty() ? "" : ", ") + tic;
     category.numeric = grouping.fields.size() == 1 && value->numeric;
     category.number = value->number;

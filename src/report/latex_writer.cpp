@@ -74,6 +74,18 @@ std::string latex_text(std::string_view text) {
       out += "$\\times$";
       continue;
     }
+    // A power of a number or of K, such as 8000^2 or K^2, is set as one.
+    const bool power = c == '^' && i > 0 && i + 1 < text.size() &&
+                       std::isalnum(static_cast<unsigned char>(text[i - 1])) &&
+                       std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (power) {
+      out += "$^{";
+      for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+        out += text[i];
+      out += "}$";
+      --i;
+      continue;
+    }
     switch (c) {
       case '&':
       case '%':
@@ -179,7 +191,8 @@ std::string section_latex(const ExperimentSection& s) {
     out << "\\input{" << path_argument(table.tex_path) << "}\n\\end{table}\n";
   }
   if (s.discussion_path) {
-    out << "\n\\paragraph{Discussion.}\n";
+    // The discussion reads after the figures and tables it speaks of, not between them.
+    out << "\n\\FloatBarrier\n\\paragraph{Discussion.}\n";
     out << "\\input{" << path_argument(*s.discussion_path) << "}\n\n";
   }
   write_verification_line(out, s.verification);
@@ -215,7 +228,10 @@ std::string gallery_latex(const ExperimentSection& s) {
       place(item.output_path, latex_text(item.kernel));
     }
     out << "\\caption{" << latex_text(image) << ": the input and every filter of the library ("
-        << latex_text(s.gallery.front().border) << " border, u8 output).}\n\\end{figure}\n";
+        << latex_text(s.gallery.front().border)
+        << " border), drawn from the reference in float: derivatives (Prewitt, Sobel) signed around "
+           "mid-grey, the other zero-sum filters as their magnitude stretched to full range, the "
+           "rest as u8 output.}\n\\end{figure}\n";
   }
   return out.str();
 }
