@@ -76,7 +76,7 @@ std::string latex_text(std::string_view text) {
     }
     // A power of a number or of K, such as 8000^2 or K^2, is set as one.
     const bool power = c == '^' && i > 0 && i + 1 < text.size() &&
-                       std::isalnum(static_cast<unsigned char>(text[i - 1])) &&
+                       (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == ')') &&
                        std::isdigit(static_cast<unsigned char>(text[i + 1]));
     if (power) {
       out += "$^{";
