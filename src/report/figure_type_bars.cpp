@@ -19,6 +19,15 @@ FigureTypeRules bars_rules() {
   return rules;
 }
 
+// The fill of a series' bars: solid for an implementation's first variant, then hatched, so that
+// variants of one implementation (one colour) stay apart.
+std::string bar_fill(const SeriesStyle& style) {
+  static const int kPatterns[] = {4, 5, 1, 6, 7, 2};
+  if (style.dash_type <= 1) return "fs solid 0.85 border rgb '#333333'";
+  return "fs pattern " + std::to_string(kPatterns[(style.dash_type - 2) % 6]) +
+         " border rgb '#333333'";
+}
+
 void plot_bars_panel(PanelPlot& plot) {
   write_histogram_axes(plot);
   const FigureData& figure = plot.figure;
@@ -31,7 +40,8 @@ void plot_bars_panel(PanelPlot& plot) {
     const size_t column = series_column(figure, r);
     plot.out << (r ? ", \\\n     " : "") << plot.data << " skip 1 using " << column;
     if (errors) plot.out << ":" << column + 1 << ":" << column + 2;
-    plot.out << " lc rgb '" << series_style(figure, r).colour << "'"
+    const SeriesStyle style = series_style(figure, r);
+    plot.out << " " << bar_fill(style) << " lc rgb '" << style.colour << "'"
              << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
   }
   plot.out << "\n";
@@ -62,8 +72,8 @@ void write_histogram_axes(PanelPlot& plot) {
 }
 
 std::string bar_legend_entry(const FigureData& figure, size_t row) {
-  return "NaN with boxes fs solid 0.85 border rgb '#333333' lc rgb '" +
-         series_style(figure, row).colour + "' title " +
+  const SeriesStyle style = series_style(figure, row);
+  return "NaN with boxes " + bar_fill(style) + " lc rgb '" + style.colour + "' title " +
          quoted(figure.panels.front().grid.rows[row].label);
 }
 

@@ -75,9 +75,10 @@ std::string latex_text(std::string_view text) {
       continue;
     }
     // A power of a number or of K, such as 8000^2 or K^2, is set as one.
-    const bool power = c == '^' && i > 0 && i + 1 < text.size() &&
-                       (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == ')') &&
-                       std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    const bool power =
+        c == '^' && i > 0 && i + 1 < text.size() &&
+        (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == ')') &&
+        std::isdigit(static_cast<unsigned char>(text[i + 1]));
     if (power) {
       out += "$^{";
       for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
@@ -229,7 +230,8 @@ std::string gallery_latex(const ExperimentSection& s) {
     }
     out << "\\caption{" << latex_text(image) << ": the input and every filter of the library ("
         << latex_text(s.gallery.front().border)
-        << " border), drawn from the reference in float: derivatives (Prewitt, Sobel) signed around "
+        << " border), drawn from the reference in float: derivatives (Prewitt, Sobel) signed "
+           "around "
            "mid-grey, the other zero-sum filters as their magnitude stretched to full range, the "
            "rest as u8 output.}\n\\end{figure}\n";
   }
@@ -332,16 +334,16 @@ void write_verification_table(std::ostringstream& out, const std::vector<IndexPa
 void write_config_appendix(std::ostringstream& out, const std::vector<IndexPart>& parts) {
   out << "\n\\clearpage\n\\appendix\n\\section{The configs as written}\\label{app:configs}\n";
   out << "Each experiment's YAML file as it is in the repository (\\texttt{make experiment "
-         "CONFIG=...} runs it); a section flags the config when it changed since its results "
-         "were measured.\n";
-  out << "\\begin{multicols}{2}\n";
+         "CONFIG=...} runs it); a section flags the config when its measured settings changed "
+         "since its results were measured, and notes in grey when only its text did.\n";
+  out << "\\begin{multicols*}{2}\n";
   for (const auto& part : parts)
     for (const auto& e : part.experiments) {
       if (e.config_path.empty()) continue;
       out << "\\convlabconfig{" << latex_text(e.config_path) << "}{cfg:" << label_name(e.name)
           << "}{" << path_argument(e.config_path) << "}\n";
     }
-  out << "\\end{multicols}\n";
+  out << "\\end{multicols*}\n";
 }
 
 }  // namespace
