@@ -180,7 +180,7 @@ std::string section_latex(const ExperimentSection& s) {
       << "\n\n";
   for (size_t i = 0; i < s.figures.size(); ++i) {
     out << "\\begin{figure}[htbp]\n\\centering\n";
-    const char* height = s.figures[i].panels > 2 ? "0.5" : "0.33";
+    const char* height = s.figures[i].panels > 2 ? "0.6" : "0.33";
     out << "\\includegraphics[width=\\linewidth,height=" << height
         << "\\textheight,keepaspectratio]{" << path_argument(s.figures[i].pdf_path) << "}\n";
     out << "\\caption{" << latex_text(s.figures[i].caption) << "}\\label{fig:" << label << "-"
