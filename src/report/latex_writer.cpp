@@ -231,9 +231,9 @@ std::string gallery_latex(const ExperimentSection& s) {
     out << "\\caption{" << latex_text(image) << ": the input and every filter of the library ("
         << latex_text(s.gallery.front().border)
         << " border), drawn from the reference in float: derivatives (Prewitt, Sobel) signed "
-           "around "
-           "mid-grey, the other zero-sum filters as their magnitude stretched to full range, the "
-           "rest as u8 output.}\n\\end{figure}\n";
+           "around mid-grey, the other zero-sum filters as their magnitude, both stretched so "
+           "that the 99.5th percentile reaches full range; the rest as u8 output.}\n"
+           "\\end{figure}\n";
   }
   return out.str();
 }

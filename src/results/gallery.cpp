@@ -29,12 +29,21 @@ std::vector<std::uint8_t> visualise(const Image& image, const Filter& filter, Bo
   double scale = 1.0;
   double offset = 0.0;
   if (stretch) {
-    double largest = 0.0;
-    for (double& v : values) {
-      if (!signed_display) v = std::fabs(v);
-      largest = std::max(largest, std::fabs(v));
+    // Full range at the 99.5th percentile of |response|, not at its largest value: a few extreme
+    // responses would otherwise leave the picture nearly black (or grey); the rest saturate.
+    std::vector<double> magnitudes(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!signed_display) values[i] = std::fabs(values[i]);
+      magnitudes[i] = std::fabs(values[i]);
     }
-    scale = largest > 0 ? (signed_display ? 127.5 : 255.0) / largest : 1.0;
+    double level = 0.0;
+    if (!magnitudes.empty()) {
+      const auto at =
+          magnitudes.begin() + static_cast<std::ptrdiff_t>((magnitudes.size() - 1) * 995 / 1000);
+      std::nth_element(magnitudes.begin(), at, magnitudes.end());
+      level = *at > 0 ? *at : *std::max_element(magnitudes.begin(), magnitudes.end());
+    }
+    scale = level > 0 ? (signed_display ? 127.5 : 255.0) / level : 1.0;
     offset = signed_display ? 127.5 : 0.0;
   }
   std::vector<std::uint8_t> pixels(values.size());

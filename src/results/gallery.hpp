@@ -4,7 +4,8 @@
 // are results/point_outputs.hpp): made from the reference computation, which every verified point
 // agrees with, and shown so that the effect is visible: derivative filters (Prewitt, Sobel) as their
 // signed response around mid-grey (x and y differ), other zero-sum filters (Laplacian, LoG, DoG, edge)
-// as |response| stretched to 0..255, all others rounded and clamped like u8 output.
+// as |response| stretched to 0..255 (both stretches put full range at the 99.5th percentile of
+// |response|), all others rounded and clamped like u8 output.
 #pragma once
 
 #include <string>
