@@ -134,7 +134,11 @@ std::string table_latex(const TableData& table) {
   out << " & \\multicolumn{" << columns << "}{c}{" << latex_text(table.column_header) << "}\\\\\n";
   out << "\\cmidrule(lr){2-" << columns + 1 << "}\n";
   out << latex_text(table.row_header);
-  for (const auto& column : grid.columns) out << " & " << latex_text(column.label);
+  // A lone parameter heading the columns is named once, in the header: "4x4", not "block 4x4".
+  const bool bare_columns = table.declaration.columns.size() == 1 &&
+                            table.declaration.columns.front().rfind("params.", 0) == 0;
+  for (const auto& column : grid.columns)
+    out << " & " << latex_text(bare_columns ? column.tic : column.label);
   out << "\\\\\n\\midrule\n";
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     out << latex_text(grid.rows[r].label);
