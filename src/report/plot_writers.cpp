@@ -57,7 +57,7 @@ FigureLayout figure_layout(const FigureData& figure, size_t legend_entry_count) 
   layout.columns = layout.panels == 1 ? 1 : 2;
   layout.rows = (layout.panels + layout.columns - 1) / layout.columns;
   layout.width_in = layout.columns == 1 ? 6.0 : 7.0;
-  layout.panel_height_in = layout.columns == 1 ? 3.6 : 2.6;
+  layout.panel_height_in = layout.columns == 1 ? 3.6 : 2.2;
   if (layout.panels > 1) layout.title_in = 0.3;
   const size_t longest = longest_series_label(figure);
   layout.legend_columns = longest > 40 ? 1 : longest > 24 ? 2 : longest > 14 ? 3 : 4;
