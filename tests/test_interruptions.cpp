@@ -48,16 +48,17 @@ class Interruptions : public testing::DirectoryTest {
   // Starts a run, waits until it has written its first point (to the journal, which the run folds
   // into results.json when it stops), sends `signal`, and returns the
   // shell's report of the exit status ("exit N") followed by the run's output.
-  std::string interrupt_with(const std::string& signal) {
+  std::string interrupt_with(const std::string& signal, const std::string& environment = "") {
     const auto result = testing::run_shell(
-        "timeout 120 \"$CONVLAB\" run longer.yaml > run.log 2>&1 &\n"
-        "PID=$!\n"
-        "for i in $(seq 600); do\n"
-        "  cat outputs/longer/results.json outputs/longer/results.journal 2>/dev/null |\n"
-        "    grep -q '\"run_id\"' && break\n"
-        "  sleep 0.05\n"
-        "done\n"
-        "kill -" +
+        environment +
+            " timeout 120 \"$CONVLAB\" run longer.yaml > run.log 2>&1 &\n"
+            "PID=$!\n"
+            "for i in $(seq 600); do\n"
+            "  cat outputs/longer/results.json outputs/longer/results.journal 2>/dev/null |\n"
+            "    grep -q '\"run_id\"' && break\n"
+            "  sleep 0.05\n"
+            "done\n"
+            "kill -" +
             signal +
             " $PID\n"
             "wait $PID\n"
@@ -99,6 +100,16 @@ TEST_F(Interruptions, SigintKeepsTheResultsAndSaysSo) {
 
 TEST_F(Interruptions, SigtermKeepsTheResultsAndSaysSo) {
   expect_interrupted_cleanly(interrupt_with("TERM"), 143);
+}
+
+// A thread started by a shared library before main() (CUDA's or OpenCV's helpers on some
+// machines) does not block the signals; the signal must still reach the results write.
+TEST_F(Interruptions, SigtermTakenByAThreadStartedBeforeMainStillKeepsTheResults) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    expect_interrupted_cleanly(
+        interrupt_with("TERM", std::string("LD_PRELOAD=") + CONVLAB_STRAY_THREAD_LIBRARY), 143);
+    std::filesystem::remove_all(dir_ / "outputs");
+  }
 }
 
 TEST_F(Interruptions, KillNineAtRandomMomentsNeverBreaksTheFileAndRunsResume) {

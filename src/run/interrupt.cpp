@@ -13,6 +13,7 @@ namespace {
 
 std::mutex handler_mutex;
 std::function<std::string()> current_handler;
+pthread_t watcher_thread;
 
 sigset_t interrupt_signals() {
   sigset_t signals;
@@ -55,6 +56,23 @@ void say(const std::string& line) {
   ::_exit(128 + signal);
 }
 
+// A thread that was started before the mask was set (a shared library's own worker, made while it
+// loaded) or that unblocks the signals would otherwise take them with the default action, ending
+// the process without the results write. Such a thread hands the signal on to the watcher, where
+// it waits blocked until sigwait takes it. pthread_kill only sends, so it is safe in a handler.
+void forward_to_watcher(int signal) {
+  pthread_kill(watcher_thread, signal);
+}
+
+void install_forwarding(const sigset_t& signals) {
+  struct sigaction action {};
+  action.sa_handler = forward_to_watcher;
+  action.sa_mask = signals;
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 }  // namespace
 
 void watch_for_interrupts() {
@@ -62,7 +80,10 @@ void watch_for_interrupts() {
   std::call_once(started, [] {
     const sigset_t signals = interrupt_signals();
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-    std::thread(watch, signals).detach();
+    std::thread watcher(watch, signals);
+    watcher_thread = watcher.native_handle();
+    watcher.detach();
+    install_forwarding(signals);
   });
 }
 

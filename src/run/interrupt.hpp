@@ -1,6 +1,7 @@
 // SIGINT and SIGTERM during `convlab run`. Both are blocked in every thread (the OpenMP and CUDA
 // threads started later inherit the mask) and taken by one watcher thread, so a signal never lands
-// in the middle of a results write. The watcher runs the handler the run has set (which waits for
+// in the middle of a results write; a thread that does take one (started before the mask was set)
+// hands it on to the watcher. The watcher runs the handler the run has set (which waits for
 // a write in progress, records what the run has and returns what to say), prints that line and
 // exits 128 + the signal: 130 for SIGINT, 143 for SIGTERM.
 #pragma once
