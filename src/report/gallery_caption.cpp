@@ -22,8 +22,10 @@ std::string possessive(const std::string& implementation) {
 
 // "all 4" or "2 of 4": points whose output is byte-identical to the shown one.
 std::string identical_words(const GalleryImage& item) {
-  if (item.identical == item.ran)
-    return item.ran == 1 ? "the only one that ran" : "all " + std::to_string(item.ran);
+  if (item.identical == item.ran) {
+    if (item.ran <= 2) return item.ran == 1 ? "the only one that ran" : "both";
+    return "all " + std::to_string(item.ran);
+  }
   return std::to_string(item.identical) + " of " + std::to_string(item.ran);
 }
 
@@ -46,17 +48,23 @@ std::string sources_sentence(const std::vector<GalleryImage>& items, const std::
   std::string text = "Each picture is an implementation's own saved output: " + possessive(main);
   const auto by_implementation =
       group_kernels(items, [](const GalleryImage& i) { return i.implementation; });
-  if (by_implementation.size() == 1) return text + " for every filter. ";
-  text += " for the others";
+  if (by_implementation.size() == 1) {
+    text += " for every filter";
+  } else {
+    text += " for the others";
+    for (const auto& [implementation, kernels] : by_implementation)
+      if (implementation != main)
+        text += "; " + possessive(implementation) + " for " + joined(kernels);
+  }
   std::vector<std::string> reasons;
-  for (const auto& [implementation, kernels] : by_implementation)
-    if (implementation != main)
-      text += "; " + possessive(implementation) + " for " + joined(kernels);
   for (const auto& item : items)
     if (!item.fallback.empty() &&
         std::find(reasons.begin(), reasons.end(), item.fallback) == reasons.end())
       reasons.push_back(item.fallback);
-  text += " (the next implementation in the config's order whose point is ok, because ";
+  if (reasons.empty()) return text + ". ";
+  text +=
+      " (standing in for the config's choice as the next implementation in its order whose "
+      "point is ok: ";
   for (size_t i = 0; i < reasons.size(); ++i) text += (i ? "; " : "") + latex_text(reasons[i]);
   return text + "). ";
 }
@@ -89,9 +97,9 @@ std::string gallery_cell_label(const GalleryImage& item, const std::string& main
   std::string label = latex_text(item.kernel);
   if (item.mapping == "signed") label += " (signed)";
   if (item.mapping == "magnitude") label += " ($|\\cdot|$)";
-  if (from_reference(item))
-    label += " [reference]";
-  else if (item.implementation != main_implementation)
+  if (from_reference(item)) {
+    if (!main_implementation.empty()) label += " [reference]";
+  } else if (item.implementation != main_implementation)
     label += " [" + latex_text(item.implementation) + "]";
   return label;
 }

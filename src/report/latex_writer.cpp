@@ -230,6 +230,9 @@ std::string gallery_latex(const ExperimentSection& s) {
     };
     place(items.front().input_path, "input");
     for (const auto& item : items) place(item.output_path, gallery_cell_label(item, main));
+    while (cell % 4 != 0)  // the last row keeps the grid's columns
+      out << "\\begin{minipage}[t]{0.24\\linewidth}\\mbox{}\\end{minipage}"
+          << (++cell % 4 == 0 ? "\\par\n" : "\\hfill\n");
     out << "\\caption{" << gallery_caption(items) << "}\n\\end{figure}\n";
   }
   return out.str();
