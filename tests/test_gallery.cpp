@@ -325,5 +325,32 @@ TEST(GalleryRun, PicturesComeFromSavedOutputsAndAreRedrawnOnlyFromThem) {
   fs::remove_all(dir);
 }
 
+TEST(GalleryRun, EntriesOfEarlierVersionsAreStillDrawnAndSaidToComeFromTheReference) {
+  const fs::path dir = testing::fresh_directory("gallery-earlier");
+  testing::write_text(dir / "pictures.yaml", kConfig);
+  ASSERT_EQ(testing::run_convlab("run pictures.yaml --quiet", dir).exit_code, 0);
+  const fs::path out = dir / "outputs/pictures";
+  json doc = json::parse(testing::read_text(out / "results.json"));
+  // Entries as earlier versions wrote them: no source, a PNG under images/display/.
+  for (json& entry : doc["gallery"]) {
+    entry.erase("source");
+    entry.erase("mapping");
+    entry.erase("identical");
+    entry.erase("fallback");
+    entry["display"] = "images/display/" + entry["image"].get<std::string>() + "__" +
+                       entry["kernel"].get<std::string>() + "__reflect.png";
+  }
+  testing::write_text(out / "results.json", doc.dump(1));
+  const auto restored = testing::run_convlab("gallery outputs/pictures", dir);
+  EXPECT_EQ(restored.exit_code, 0) << restored.output;
+  EXPECT_NE(restored.output.find("3 pictures of entries from an earlier version were drawn from "
+                                 "the reference"),
+            std::string::npos)
+      << restored.output;
+  for (const json& entry : doc["gallery"])
+    EXPECT_TRUE(fs::exists(out / entry["display"].get<std::string>())) << entry;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace convlab
