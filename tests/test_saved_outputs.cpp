@@ -1,6 +1,6 @@
 // save_outputs: true writes each point's own output (PNG for u8, PFM for f32), named by
-// implementation, params and output type and listed in its record; display images for the gallery
-// are separate and named as such.
+// implementation, params and output type and listed in its record; the gallery's pictures are
+// separate and drawn from them.
 #include <gtest/gtest.h>
 
 #include <stb/stb_image.h>
@@ -124,20 +124,22 @@ TEST(SavedOutputs, EveryPointWritesItsOwnOutputListedInItsRecord) {
       EXPECT_NE(hash, hash_by_kernel[prewitt]) << "Sobel x and Prewitt x outputs are identical";
     }
 
-  // Display images for the gallery are named as such, apart from the outputs.
+  // The gallery's pictures are apart from the outputs, drawn from them (tests/test_gallery.cpp).
   ASSERT_EQ(doc["gallery"].size(), 4u);  // 2 images x 2 kernels x 1 border
   for (const json& entry : doc["gallery"]) {
-    EXPECT_EQ(entry["display"].get<std::string>().rfind("images/display/", 0), 0u) << entry;
+    EXPECT_EQ(entry["display"].get<std::string>().rfind("gallery/", 0), 0u) << entry;
     EXPECT_FALSE(entry.contains("output"));
+    EXPECT_TRUE(files.count(entry["source"]["file"].get<std::string>())) << entry;
     EXPECT_TRUE(fs::exists(out / entry["display"].get<std::string>()));
     EXPECT_TRUE(fs::exists(out / entry["input"].get<std::string>()));
   }
-  // They are rebuilt from results.json when missing.
-  fs::remove_all(out / "images/display");
+  // Inputs are rebuilt from results.json when missing.
+  const fs::path input = out / doc["gallery"][0]["input"].get<std::string>();
+  ASSERT_TRUE(fs::remove(input)) << input;
   const auto restored = testing::run_convlab("gallery outputs/saved", dir);
   EXPECT_EQ(restored.exit_code, 0) << restored.output;
   for (const json& entry : doc["gallery"])
-    EXPECT_TRUE(fs::exists(out / entry["display"].get<std::string>()));
+    EXPECT_TRUE(fs::exists(out / entry["input"].get<std::string>()));
   fs::remove_all(dir);
 }
 

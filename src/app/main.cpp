@@ -18,7 +18,7 @@ commands:
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
   show DIR         print the summary of DIR/results.json, running nothing
-  gallery DIR      write the gallery images of DIR/results.json that are missing
+  gallery DIR      write the gallery pictures of DIR/results.json again (from saved outputs)
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
                    with --format csv|md|tsv one flat row per record
   compare A B      compare two results point by point (exit 1 on a slowdown)

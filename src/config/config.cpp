@@ -40,7 +40,7 @@ constexpr size_t kMaxNameLength = 100;
 const std::vector<std::string> kTopLevelKeys{
     "name",         "title",   "description",     "images",   "kernels",
     "border",       "output",  "implementations", "baseline", "measure",
-    "save_outputs", "figures", "tables"};
+    "save_outputs", "gallery", "figures",         "tables"};
 
 YAML::Node required(const YAML::Node& map, const std::string& key, const YamlLocation& where) {
   const YAML::Node node = map[key];
@@ -528,6 +528,24 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   return baseline;
 }
 
+GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const YamlLocation& where) {
+  if (!config.save_outputs)
+    where.fail(node, "the gallery shows saved outputs: it needs save_outputs: true");
+  require_map(node, where);
+  require_known_keys(node, where, {"implementation"});
+  GallerySpec gallery;
+  gallery.implementation =
+      read_string(required(node, "implementation", where), where.child("implementation"));
+  const bool configured =
+      std::any_of(config.implementations.begin(), config.implementations.end(),
+                  [&](const auto& s) { return s.name == gallery.implementation; });
+  if (!configured)
+    where.child("implementation")
+        .fail(node["implementation"],
+              "'" + gallery.implementation + "' is not one of this config's implementations");
+  return gallery;
+}
+
 MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
                           bool allow_overrides) {
   if (!node) return measure;
@@ -669,6 +687,8 @@ nlohmann::json resolve(const Config& config) {
        {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
       {"measure", measure_json(config.measure)},
       {"save_outputs", config.save_outputs}};
+  if (config.save_outputs)
+    resolved["gallery"] = {{"implementation", config.gallery.implementation}};
   for (const auto& [name, measure] : config.measure_overrides)
     resolved["measure"]["per_implementation"][name] = measure_json(measure);
   for (const auto& [key, value] : config.report.items()) resolved[key] = value;
@@ -747,6 +767,10 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
   }
   if (root["save_outputs"])
     config.save_outputs = read_bool(root["save_outputs"], top.child("save_outputs"));
+  if (root["gallery"])
+    config.gallery = parse_gallery(root["gallery"], config, top.child("gallery"));
+  else if (config.save_outputs)
+    config.gallery.implementation = config.implementations.front().name;
   if (check_sections)
     check_sections(root, top);  // export re-reads figures from the resolved config
   config.report = nlohmann::json::object();

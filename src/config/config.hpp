@@ -37,6 +37,12 @@ struct BaselineSpec {
   Params params = Params::object();
 };
 
+// The gallery: block (configs with save_outputs: true): the implementation whose saved outputs the
+// report's gallery shows; empty: the first implementation of the config.
+struct GallerySpec {
+  std::string implementation;
+};
+
 struct Config;
 // The measure block for one implementation: the config's, with its per_implementation entry on top.
 const MeasureSpec& measure_for(const Config& config, const std::string& implementation);
@@ -56,6 +62,7 @@ struct Config {
   MeasureSpec measure;
   std::map<std::string, MeasureSpec> measure_overrides;  // measure.per_implementation
   bool save_outputs = false;
+  GallerySpec gallery;
   nlohmann::json report;    // figures and tables as written (validated by the report module)
   nlohmann::json resolved;  // the whole config with every default filled in
 };

@@ -284,15 +284,37 @@ std::string print_picture(const fs::path& png, const fs::path& out) {
   return png.generic_string();
 }
 
+// What a gallery picture was drawn from (results/gallery.hpp), for its caption.
+void describe_gallery_source(const json& item, GalleryImage& image) {
+  const json& source = item["source"];
+  image.implementation = source.value("implementation", "");
+  image.output = source.value("output", "");
+  image.mapping = item.value("mapping", json::object()).value("kind", "straight");
+  image.fallback = item.value("fallback", "");
+  for (const auto& count : item.value("identical", json::array()))
+    if (count.is_object() && count.value("output", "") == image.output) {
+      image.identical = count.value("identical", 0);
+      image.ran = count.value("ran", 0);
+    }
+}
+
 std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const fs::path& out) {
   std::vector<GalleryImage> images;
   const json& content = results.content;
   if (!content.contains("gallery") || !content["gallery"].is_array()) return images;
   const fs::path directory(results.directory);
-  for (const auto& item : content["gallery"])
-    images.push_back({item.value("image", ""), item.value("kernel", ""), item.value("border", ""),
-                      print_picture(directory / item.value("input", ""), out),
-                      print_picture(directory / gallery_display_path(item), out)});
+  for (const auto& item : content["gallery"]) {
+    const fs::path display = directory / gallery_display_path(item);
+    GalleryImage image;
+    image.image = item.value("image", "");
+    image.kernel = item.value("kernel", "");
+    image.border = item.value("border", "");
+    image.input_path = print_picture(directory / item.value("input", ""), out);
+    image.output_path = display.extension() == ".jpg" ? display.generic_string()  // print-ready
+                                                      : print_picture(display, out);
+    if (item.contains("source") && item["source"].is_object()) describe_gallery_source(item, image);
+    images.push_back(image);
+  }
   return images;
 }
 

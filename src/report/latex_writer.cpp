@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "report/gallery_caption.hpp"
 #include "report/record_fields.hpp"
 
 namespace convlab {
@@ -215,6 +216,10 @@ std::string gallery_latex(const ExperimentSection& s) {
       images.push_back(item.image);
   std::ostringstream out;
   for (const auto& image : images) {
+    std::vector<GalleryImage> items;
+    for (const auto& item : s.gallery)
+      if (item.image == image) items.push_back(item);
+    const std::string main = gallery_main_implementation(items);
     out << "\\begin{figure}[p]\n\\centering\\scriptsize\n";
     size_t cell = 0;
     const auto place = [&](const std::string& path, const std::string& caption) {
@@ -223,21 +228,12 @@ std::string gallery_latex(const ExperimentSection& s) {
           << path_argument(path) << "}\\\\" << caption << "\n\\end{minipage}";
       out << (++cell % 4 == 0 ? "\\par\\medskip\n" : "\\hfill\n");
     };
-    bool input_placed = false;
-    for (const auto& item : s.gallery) {
-      if (item.image != image) continue;
-      if (!input_placed) {
-        place(item.input_path, "input");
-        input_placed = true;
-      }
-      place(item.output_path, latex_text(item.kernel));
-    }
-    out << "\\caption{" << latex_text(image) << ": the input and every filter of the library ("
-        << latex_text(s.gallery.front().border)
-        << " border), drawn from the reference in float: derivatives (Prewitt, Sobel) signed "
-           "around mid-grey, the other zero-sum filters as their magnitude, both stretched so "
-           "that the 99.5th percentile reaches full range; the rest as u8 output.}\n"
-           "\\end{figure}\n";
+    place(items.front().input_path, "input");
+    for (const auto& item : items) place(item.output_path, gallery_cell_label(item, main));
+    while (cell % 4 != 0)  // the last row keeps the grid's columns
+      out << "\\begin{minipage}[t]{0.24\\linewidth}\\mbox{}\\end{minipage}"
+          << (++cell % 4 == 0 ? "\\par\n" : "\\hfill\n");
+    out << "\\caption{" << gallery_caption(items) << "}\n\\end{figure}\n";
   }
   return out.str();
 }

@@ -37,6 +37,13 @@ struct GalleryImage {
   std::string border;
   std::string input_path;
   std::string output_path;
+  // The saved output it was drawn from; empty implementation: drawn from the reference (results
+  // of earlier versions).
+  std::string implementation;
+  std::string output;          // u8 or f32
+  std::string mapping;         // straight, signed or magnitude
+  std::string fallback;        // why the config's implementation is not shown; empty when it is
+  int identical = 0, ran = 0;  // points whose output of this type is byte-identical / that ran
 };
 
 // Flags a reader must see before trusting a section's numbers.

@@ -177,11 +177,20 @@ void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
       case JournalLine::Kind::record:
         records.add_or_replace(record_from_json(line.value));
         break;
-      case JournalLine::Kind::gallery:
-        if (std::find(results.gallery.begin(), results.gallery.end(), line.value) ==
-            results.gallery.end())
+      case JournalLine::Kind::gallery: {
+        // A newer entry for the same image, kernel and border replaces the earlier one.
+        const auto same = std::find_if(
+            results.gallery.begin(), results.gallery.end(), [&](const nlohmann::json& entry) {
+              return entry.value("image", "") == line.value.value("image", "") &&
+                     entry.value("kernel", "") == line.value.value("kernel", "") &&
+                     entry.value("border", "") == line.value.value("border", "");
+            });
+        if (same != results.gallery.end())
+          *same = line.value;
+        else
           results.gallery.push_back(line.value);
         break;
+      }
     }
   }
   keep_referenced_runs(results.runs, results.records, journal_runs);

@@ -35,8 +35,9 @@ std::vector<JournalLine> read_journal(const std::string& journal_path);
 
 // Applies journal lines to a results file as read from results.json: the experiment is replaced
 // (another experiment's name is refused, naming `path`), run blocks are replaced by id or added,
-// records replace the record of the same point or are added, gallery entries are added once. Run
-// blocks no record refers to are dropped unless the journal names them (a run still in progress).
+// records replace the record of the same point or are added, gallery entries replace the entry of
+// the same image, kernel and border or are added. Run blocks no record refers to are dropped unless
+// the journal names them (a run still in progress).
 void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
                   const std::string& path);
 

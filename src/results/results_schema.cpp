@@ -97,10 +97,24 @@ const std::vector<Field> kRecordFields{
 };
 
 const std::vector<Field> kGalleryFields{
-    {"image", Kind::string, true},    {"kernel", Kind::string, true},
-    {"border", Kind::string, false},  {"input", Kind::string, true},
+    {"image", Kind::string, true},
+    {"kernel", Kind::string, true},
+    {"border", Kind::string, false},
+    {"input", Kind::string, true},
     {"display", Kind::string, false},  // the display image; "output" in files of earlier versions
     {"output", Kind::string, false},
+    {"source", Kind::object, false},  // the saved output the display picture is drawn from
+    {"source.implementation", Kind::string, false},
+    {"source.output", Kind::string, false},
+    {"source.key", Kind::string, false},
+    {"source.file", Kind::string, false},
+    {"source.sha256", Kind::string, false},
+    {"mapping", Kind::object, false},
+    {"mapping.kind", Kind::string, false},
+    {"mapping.level", Kind::number, false},
+    {"identical", Kind::array, false},
+    {"fallback", Kind::string, false},
+    {"note", Kind::string, false},
 };
 
 bool has_kind(const json& value, Kind kind) {

@@ -137,6 +137,7 @@ class Run {
       throw;
     }
     progress.done();
+    if (config_.save_outputs) draw_gallery();
     counts_.not_run = plan_.size() - counts_.kept - counts_.ran - counts_.skipped - counts_.failed;
     const std::lock_guard<std::mutex> lock(write_mutex_);
     run_block_.finished = utc_timestamp();
@@ -159,6 +160,7 @@ class Run {
       const std::string id = point_id(description, image, filter, measure_json_for(point));
       const std::string key = point_key(id, description, device_name_);
       plan_keys.push_back(key);
+      if (config_.save_outputs) note_gallery_item(point, image, filter);
       if (!options_.force && has_ok_record(key)) {
         progress.kept(i, label);
         ++counts_.kept;
@@ -174,7 +176,6 @@ class Run {
       count(record);
       store(std::move(record));
       ++new_points;
-      if (config_.save_outputs) save_gallery_entry(point, image, filter);
     }
   }
 
@@ -418,14 +419,27 @@ class Run {
     index_records();
   }
 
-  void save_gallery_entry(const Point& point, const Image& image, const Filter& filter) {
+  // Each (image, kernel, border) of the plan once; its input picture is written now, while the
+  // image is at hand.
+  void note_gallery_item(const Point& point, const Image& image, const Filter& filter) {
     if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
       return;
+    const std::string& name = config_.images[point.image].name;
+    write_gallery_input(out_dir_, image, name);
+    gallery_plan_.items.push_back({name, filter, point.border});
+  }
+
+  // The gallery's pictures, from the saved outputs of every point the file now holds.
+  void draw_gallery() {
     const std::lock_guard<std::mutex> lock(write_mutex_);
-    const size_t before = results_.gallery.size();
-    add_gallery_entry(results_, out_dir_, image, config_.images[point.image].name, filter,
-                      point.border);
-    if (results_.gallery.size() > before) pending_gallery_.push_back(results_.gallery.back());
+    for (const auto& sweep : config_.implementations)
+      gallery_plan_.implementation_order.push_back(sweep.name);
+    gallery_plan_.implementation = config_.gallery.implementation;
+    std::vector<std::string> warnings;
+    for (auto& entry :
+         build_gallery(results_.records, out_dir_, gallery_plan_, results_.gallery, warnings))
+      pending_gallery_.push_back(std::move(entry));
+    for (const auto& warning : warnings) std::cerr << "convlab: gallery: " << warning << "\n";
   }
 
   nlohmann::json measure_json_for(const Point& point) const {
@@ -516,6 +530,7 @@ class Run {
   std::unique_ptr<Reference> reference_;
   std::tuple<size_t, size_t, Border, OutputType> reference_id_{};
   std::set<std::tuple<size_t, size_t, Border>> gallery_done_;
+  GalleryPlan gallery_plan_;
 };
 
 }  // namespace
