@@ -3,6 +3,7 @@
 
 #include "app/commands.hpp"
 #include "core/point_filter.hpp"
+#include "report/record_fields.hpp"
 #include "results/results_file.hpp"
 #include "results/results_journal.hpp"
 #include "results/summary_table.hpp"
@@ -62,7 +63,7 @@ int show_command(const Arguments& args) {
     const ResultsFile results = read_results(file);
     std::vector<Record> records;
     for (const auto& record : results.records)
-      if (!filter || matches(*filter, to_json(record))) records.push_back(record);
+      if (!filter || record_matches(*filter, record)) records.push_back(record);
     const std::string name = results.experiment.value("name", "");
     std::cout << "# " << results.experiment.value("title", name) << " (" << name
               << "): " << records.size() << " of " << results.records.size() << " records, "

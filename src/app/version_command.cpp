@@ -27,14 +27,13 @@ int version_command(const Arguments& args) {
     return args[0] == "--help" || args[0] == "-h" ? 0 : 2;
   }
   const nlohmann::json build = build_facts();
-  const nlohmann::json git = git_facts();
+  const GitFacts git = git_facts();
   std::string commit = "unknown (no git checkout of the sources)";
-  if (git["commit"].is_string()) {
+  if (git.commit) {
     // Read from the source tree when asked, not baked into the executable: a commit that changes
     // no code keeps the build id, so earlier measurements stay valid.
-    commit = git["commit"].get<std::string>();
-    if (git["dirty"].is_boolean() && git["dirty"].get<bool>())
-      commit += " with uncommitted changes";
+    commit = *git.commit;
+    if (git.dirty.value_or(false)) commit += " with uncommitted changes";
     commit += " (of the source tree, now)";
   }
   std::cout << "convlab " << build["version"].get<std::string>() << "\n"

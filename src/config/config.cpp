@@ -637,14 +637,6 @@ void check_plan_size(const Config& config, const YAML::Node& node, const YamlLoc
                          " points; split the sweep into several configs");
 }
 
-nlohmann::json measure_json(const MeasureSpec& m) {
-  return {{"warmup", m.warmup},
-          {"min_reps", m.min_reps},
-          {"max_reps", m.max_reps},
-          {"max_seconds", m.max_seconds},
-          {"l2_flush", m.l2_flush}};
-}
-
 nlohmann::json resolve(const Config& config) {
   nlohmann::json images = nlohmann::json::array();
   for (const auto& image : config.images) {
@@ -696,6 +688,14 @@ nlohmann::json resolve(const Config& config) {
 }
 
 }  // namespace
+
+nlohmann::json measure_json(const MeasureSpec& m) {
+  return {{"warmup", m.warmup},
+          {"min_reps", m.min_reps},
+          {"max_reps", m.max_reps},
+          {"max_seconds", m.max_seconds},
+          {"l2_flush", m.l2_flush}};
+}
 
 const MeasureSpec& measure_for(const Config& config, const std::string& implementation) {
   const auto found = config.measure_overrides.find(implementation);

@@ -46,6 +46,8 @@ struct GallerySpec {
 struct Config;
 // The measure block for one implementation: the config's, with its per_implementation entry on top.
 const MeasureSpec& measure_for(const Config& config, const std::string& implementation);
+// A measure block as the resolved config and the run block write it.
+nlohmann::json measure_json(const MeasureSpec& measure);
 
 struct Config {
   std::string path;

@@ -38,31 +38,31 @@ std::optional<double> as_number(const std::string& text) {
   return value;
 }
 
-bool equal(const nlohmann::json& value, const std::string& wanted) {
-  if (value.is_number()) {
+bool equal(const FilterValue& value, const std::string& wanted) {
+  if (value.numeric) {
     const auto number = as_number(wanted);
-    return number && value.get<double>() == *number;
+    return number && value.number == *number;
   }
-  return field_text(value) == wanted;
+  return value.text == wanted;
 }
 
-bool clause_holds(const FilterClause& clause, const nlohmann::json& record) {
-  const nlohmann::json* value = find_field(record, clause.field);
+bool clause_holds(const FilterClause& clause, const FilterLookup& lookup) {
+  const std::optional<FilterValue> value = lookup(clause.field);
   if (clause.op == "!=") {
-    if (value == nullptr) return true;
+    if (!value) return true;
     for (const auto& v : clause.values)
       if (equal(*value, v)) return false;
     return true;
   }
-  if (value == nullptr) return false;
+  if (!value) return false;
   if (clause.op == "=") {
     for (const auto& v : clause.values)
       if (equal(*value, v)) return true;
     return false;
   }
-  if (clause.op == "~") return field_text(*value).find(clause.values.front()) != std::string::npos;
-  if (!value->is_number()) return false;
-  const double left = value->get<double>();
+  if (clause.op == "~") return value->text.find(clause.values.front()) != std::string::npos;
+  if (!value->numeric) return false;
+  const double left = value->number;
   const double right = *as_number(clause.values.front());
   if (clause.op == "<") return left < right;
   if (clause.op == "<=") return left <= right;
@@ -182,10 +182,19 @@ std::optional<PointFilter> parse_point_filter(std::string_view expression, std::
   return filter;
 }
 
-bool matches(const PointFilter& filter, const nlohmann::json& record) {
+bool matches(const PointFilter& filter, const FilterLookup& lookup) {
   for (const auto& clause : filter.clauses)
-    if (!clause_holds(clause, record)) return false;
+    if (!clause_holds(clause, lookup)) return false;
   return true;
+}
+
+bool matches(const PointFilter& filter, const nlohmann::json& point) {
+  return matches(filter, [&point](std::string_view field) -> std::optional<FilterValue> {
+    const nlohmann::json* value = find_field(point, field);
+    if (value == nullptr) return std::nullopt;
+    if (value->is_number()) return FilterValue{true, value->get<double>(), field_text(*value)};
+    return FilterValue{false, 0.0, field_text(*value)};
+  });
 }
 
 }  // namespace convlab

@@ -10,6 +10,7 @@
 // params.threads, params.block (a pair is written 16x16), ...
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,7 +31,20 @@ struct PointFilter {
 };
 
 std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error);
-bool matches(const PointFilter& filter, const nlohmann::json& record);
+
+// A field's value as a clause compares it: numbers numerically, anything else by its text
+// (field_text's form: pairs as AxB, booleans as true and false).
+struct FilterValue {
+  bool numeric = false;
+  double number = 0.0;
+  std::string text;
+};
+// The value of a field of the point being tested; nullopt when the point has no such field.
+using FilterLookup = std::function<std::optional<FilterValue>(std::string_view field)>;
+
+bool matches(const PointFilter& filter, const FilterLookup& lookup);
+// A point described as JSON (plan.hpp describe_point): fields are dotted paths into it.
+bool matches(const PointFilter& filter, const nlohmann::json& point);
 
 // The first clause field that none of `points` has, as a message with the closest field that
 // exists ("unknown field 'kernel.sise' (did you mean 'kernel.size'?)"); nullopt when all exist.

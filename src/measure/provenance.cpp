@@ -118,19 +118,18 @@ nlohmann::json build_facts() {
   return facts;
 }
 
-nlohmann::json git_facts() {
+GitFacts git_facts() {
   // A commit handed in wins over the tree's own .git: a copy of the tree on another machine may
   // carry no .git, or a stale one that names an older commit.
   const char* handed = std::getenv("CONVLAB_SOURCE_COMMIT");
-  if (handed != nullptr && *handed != '\0')
-    return {{"commit", handed}, {"dirty", nullptr}, {"source", "CONVLAB_SOURCE_COMMIT"}};
+  if (handed != nullptr && *handed != '\0') return {handed, std::nullopt, "CONVLAB_SOURCE_COMMIT"};
   const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
   const auto commit = command_output(git + "rev-parse HEAD");
-  if (!commit) return {{"commit", nullptr}, {"dirty", nullptr}};
+  if (!commit) return {};
   // Results under outputs/ are what runs write, not source: they do not make the tree dirty.
   const auto status =
       command_output(git + "status --porcelain --untracked-files=no -- . ':(exclude)outputs'");
-  return {{"commit", *commit}, {"dirty", status ? !status->empty() : true}};
+  return {*commit, status ? !status->empty() : true, std::nullopt};
 }
 
 std::string host_id() {

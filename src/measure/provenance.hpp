@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,17 @@ struct BuiltInPart {
 };
 std::vector<BuiltInPart> built_in_parts();
 
+// The source revision a run was built from.
+struct GitFacts {
+  std::optional<std::string> commit;  // none outside a git checkout
+  std::optional<bool> dirty;          // none when unknown (a commit handed in)
+  std::optional<std::string> source;  // where the commit came from when not the tree's .git
+};
+
 nlohmann::json build_facts();  // id, version, compiler, flags, build type, <part>_built
-nlohmann::json git_facts();    // commit (or null), dirty
-nlohmann::json host_facts();   // cpu_model, host_id, logical_cpus, memory_bytes, os, hostname
-std::string build_id();        // sha256 of the running executable (cached)
+GitFacts git_facts();
+nlohmann::json host_facts();  // cpu_model, host_id, logical_cpus, memory_bytes, os, hostname
+std::string build_id();       // sha256 of the running executable (cached)
 std::string cpu_model();
 // Tells hosts apart that share a CPU model and hostname: a hash of /etc/machine-id (the id itself
 // is not recorded), or empty when the machine has none.

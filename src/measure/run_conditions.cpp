@@ -9,17 +9,18 @@
 namespace convlab {
 namespace {
 
-nlohmann::json load_average() {
+std::optional<std::vector<double>> load_average() {
   std::ifstream file("/proc/loadavg");
   double one = 0, five = 0, fifteen = 0;
-  if (!(file >> one >> five >> fifteen)) return nullptr;
-  return {one, five, fifteen};
+  if (!(file >> one >> five >> fifteen)) return std::nullopt;
+  return std::vector<double>{one, five, fifteen};
 }
 
 }  // namespace
 
-nlohmann::json run_conditions() {
-  nlohmann::json conditions{{"load_average", load_average()}, {"cpu_governor", nullptr}};
+RunConditions run_conditions() {
+  RunConditions conditions;
+  conditions.load_average = load_average();
   std::map<std::string, std::string> governors;  // cpuN -> governor
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/cpu", error)) {
@@ -30,7 +31,7 @@ nlohmann::json run_conditions() {
     if (file >> governor) governors[name] = governor;
   }
   if (governors.empty()) {
-    conditions["cpu_governor_note"] =
+    conditions.cpu_governor_note =
         "no cpufreq governor in /sys/devices/system/cpu (a virtual machine, or clocks managed "
         "by firmware)";
     return conditions;
@@ -41,20 +42,20 @@ nlohmann::json run_conditions() {
     all_same = all_same && governor == first;
     mixed += (mixed.empty() ? "" : ", ") + cpu + "=" + governor;
   }
-  conditions["cpu_governor"] = all_same ? first : "mixed: " + mixed;
+  conditions.cpu_governor = all_same ? first : "mixed: " + mixed;
   return conditions;
 }
 
-std::vector<std::string> noise_warnings(const nlohmann::json& conditions, unsigned logical_cpus) {
+std::vector<std::string> noise_warnings(const RunConditions& conditions, unsigned logical_cpus) {
   std::vector<std::string> warnings;
-  const nlohmann::json& load = conditions.value("load_average", nlohmann::json());
-  if (load.is_array() && !load.empty() && load[0].get<double>() >= 1.0)
-    warnings.push_back("load average " + format_number(load[0].get<double>(), 3) + " at start (" +
+  const auto& load = conditions.load_average;
+  if (load && !load->empty() && load->front() >= 1.0)
+    warnings.push_back("load average " + format_number(load->front(), 3) + " at start (" +
                        std::to_string(logical_cpus) +
                        " logical CPUs): other work competes with the measurements");
-  const nlohmann::json& governor = conditions.value("cpu_governor", nlohmann::json());
-  if (governor.is_string() && governor.get<std::string>() != "performance")
-    warnings.push_back("CPU frequency governor '" + governor.get<std::string>() +
+  const auto& governor = conditions.cpu_governor;
+  if (governor && *governor != "performance")
+    warnings.push_back("CPU frequency governor '" + *governor +
                        "': clocks change with load; 'performance' gives steadier timings");
   return warnings;
 }

@@ -48,8 +48,8 @@ Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input.
 )help";
 
 struct Comparison {
-  const json* a;
-  const json* b;
+  const Record* a;
+  const Record* b;
   double a_value;
   double b_value;
   double ratio;
@@ -74,19 +74,6 @@ double parse_alpha(const std::string& text) {
   if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
     throw ExportError("convlab compare: --alpha: '" + text + "' is not a probability in (0, 1)");
   return value;
-}
-
-// The raw samples behind a timed field (median_ms -> timing.samples_ms, h2d_ms -> timing.h2d...).
-std::vector<double> samples_of(const json& record, const std::string& metric) {
-  const json& timing = record.value("timing", json::object());
-  const json* block = &timing;
-  if (metric != "median_ms") {
-    const std::string phase = metric.substr(0, metric.size() - 3);  // drop "_ms"
-    if (!timing.contains(phase)) return {};
-    block = &timing[phase];
-  }
-  if (!block->contains("samples_ms") || !(*block)["samples_ms"].is_array()) return {};
-  return (*block)["samples_ms"].get<std::vector<double>>();
 }
 
 // The smallest two-sided p-value samples of these sizes can give (exact test, no ties).
@@ -157,16 +144,16 @@ int compare_command(const std::vector<std::string>& args) {
     const ResultsDocument a = load_results_document(paths[0]);
     const ResultsDocument b = load_results_document(paths[1]);
     // A point is compared with the same point measured on the same machine only.
-    std::map<std::string, const json*> a_points;
+    std::map<std::string, const Record*> a_points;
     std::set<std::string> a_machines, b_machines;
-    for (const json* record : latest_ok_points(a.content)) {
+    for (const Record* record : latest_ok_points(a)) {
       a_points[point_definition(*record) + machine_key(*record)] = record;
       a_machines.insert(machine_label(*record, true));
     }
 
     std::vector<Comparison> comparisons;
     size_t only_in_b = 0;
-    for (const json* record : latest_ok_points(b.content)) {
+    for (const Record* record : latest_ok_points(b)) {
       b_machines.insert(machine_label(*record, true));
       const auto match = a_points.find(point_definition(*record) + machine_key(*record));
       if (match == a_points.end()) {
@@ -176,8 +163,8 @@ int compare_command(const std::vector<std::string>& args) {
       const auto a_value = field_value(*match->second, metric);
       const auto b_value = field_value(*record, metric);
       if (!a_value || !b_value || a_value->number <= 0) continue;
-      const std::vector<double> a_samples = samples_of(*match->second, metric);
-      const std::vector<double> b_samples = samples_of(*record, metric);
+      const std::vector<double> a_samples = field_samples(*match->second, metric);
+      const std::vector<double> b_samples = field_samples(*record, metric);
       Comparison c{match->second,
                    record,
                    a_value->number,
@@ -208,7 +195,7 @@ int compare_command(const std::vector<std::string>& args) {
       slower += c.verdict == "slower";
       faster += c.verdict == "faster";
       ratios.push_back(c.ratio);
-      ratios_by_implementation[(*c.b)["implementation"].get<std::string>()].push_back(c.ratio);
+      ratios_by_implementation[c.b->implementation].push_back(c.ratio);
       std::printf("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
                   format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
                   format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
@@ -240,12 +227,12 @@ int compare_command(const std::vector<std::string>& args) {
                     {"points", json::array()}};
       for (const auto& c : comparisons)
         verdicts["points"].push_back({{"point", describe_point(*c.b)},
-                                      {"implementation", (*c.b)["implementation"]},
-                                      {"params", (*c.b)["params"]},
-                                      {"image", (*c.b)["image"].value("name", "")},
-                                      {"kernel", (*c.b)["kernel"].value("name", "")},
-                                      {"border", (*c.b)["border"]},
-                                      {"output", (*c.b)["output"]},
+                                      {"implementation", c.b->implementation},
+                                      {"params", c.b->params},
+                                      {"image", c.b->image.name},
+                                      {"kernel", c.b->kernel.name},
+                                      {"border", c.b->border},
+                                      {"output", c.b->output},
                                       {"a", c.a_value},
                                       {"b", c.b_value},
                                       {"ratio", c.ratio},

@@ -334,17 +334,17 @@ YAML::Node to_yaml(const json& value) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
-bool varies(const std::vector<const json*>& records, const std::string& field) {
+bool varies(const std::vector<const Record*>& records, const std::string& field) {
   std::set<std::string> values;
-  for (const json* record : records)
+  for (const Record* record : records)
     if (const auto value = field_value(*record, field)) values.insert(value->text);
   return values.size() > 1;
 }
 
-std::vector<std::string> distinct_texts(const std::vector<const json*>& records,
+std::vector<std::string> distinct_texts(const std::vector<const Record*>& records,
                                         const std::string& field) {
   std::vector<std::string> values;
-  for (const json* record : records)
+  for (const Record* record : records)
     if (const auto value = field_value(*record, field))
       if (std::find(values.begin(), values.end(), value->text) == values.end())
         values.push_back(value->text);
@@ -352,7 +352,7 @@ std::vector<std::string> distinct_texts(const std::vector<const json*>& records,
 }
 
 // Fields other than implementation and params that tell points of one x apart.
-std::vector<std::string> configuration_fields(const std::vector<const json*>& records) {
+std::vector<std::string> configuration_fields(const std::vector<const Record*>& records) {
   std::vector<std::string> fields = {"configuration"};
   for (const char* extra : {"border", "output", "image.channels"})
     if (varies(records, extra)) fields.emplace_back(extra);
@@ -422,7 +422,7 @@ ReportDeclarations parse_report_declarations(const json& resolved_config,
   return parse_report_declarations(root, where);
 }
 
-std::vector<FigureDeclaration> default_figures(const std::vector<const json*>& records) {
+std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records) {
   FigureDeclaration time;
   time.name = "time-by-size";
   time.title = "Median time by image size";
@@ -434,7 +434,7 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const json*>& r
   time.error_bars = true;
   std::vector<FigureDeclaration> figures = {time};
 
-  const bool any_speedup = std::any_of(records.begin(), records.end(), [](const json* record) {
+  const bool any_speedup = std::any_of(records.begin(), records.end(), [](const Record* record) {
     return field_value(*record, "speedup").has_value();
   });
   if (any_speedup) {
@@ -448,7 +448,7 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const json*>& r
   return figures;
 }
 
-std::vector<TableDeclaration> default_tables(const std::vector<const json*>& records) {
+std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records) {
   std::vector<TableDeclaration> tables;
   for (const auto& kernel : distinct_texts(records, "kernel.name")) {
     TableDeclaration table;

@@ -85,8 +85,8 @@ ReportDeclarations parse_report_declarations(const nlohmann::json& resolved_conf
 
 // Declarations for a config that declares none: median time and speedup against image size, one
 // panel per kernel, one line per configuration; and a median-time table per kernel.
-std::vector<FigureDeclaration> default_figures(const std::vector<const nlohmann::json*>& records);
-std::vector<TableDeclaration> default_tables(const std::vector<const nlohmann::json*>& records);
+std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records);
+std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records);
 
 // A `where:` map {field: value | [values]} as a point filter expression.
 std::string where_map_to_expression(

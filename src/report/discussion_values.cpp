@@ -64,7 +64,7 @@ std::vector<ValueReference> find_value_references(const std::string& tex) {
 }
 
 std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& references,
-                                          const std::vector<const nlohmann::json*>& points,
+                                          const std::vector<const Record*>& points,
                                           const std::string& file) {
   std::vector<ResolvedValue> resolved;
   std::set<std::pair<std::string, std::string>> done;

@@ -3,9 +3,10 @@
 // prose follows every re-run. A filter matching no point or several points stops the export.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "results/record.hpp"
 
 namespace convlab {
 
@@ -26,7 +27,7 @@ struct ResolvedValue {
 // Throws ExportError naming `file`:line and the reference when a filter matches no point or
 // several, or the point has no such field.
 std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& references,
-                                          const std::vector<const nlohmann::json*>& points,
+                                          const std::vector<const Record*>& points,
                                           const std::string& file);
 
 }  // namespace convlab

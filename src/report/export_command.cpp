@@ -104,12 +104,9 @@ std::string relative_to(const fs::path& target, const fs::path& base) {
       .generic_string();
 }
 
-const json& resolved_config(const json& results) {
+const json& resolved_config(const ResultsDocument& results) {
   static const json none = json::object();
-  if (results.contains("run") && results["run"].contains("config") &&
-      results["run"]["config"].contains("resolved"))
-    return results["run"]["config"]["resolved"];
-  return none;
+  return results.latest_run ? results.latest_run->resolved_config : none;
 }
 
 struct ExportOptions {
@@ -137,10 +134,9 @@ void remove_stale(const fs::path& directory, const std::string& extension,
 // The config this results file was run from, when it is still where the run found it, or else
 // the config named after the experiment; `requested` "auto" asks for that search.
 std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
-                                          const json& content, const std::string& name) {
+                                          const ResultsDocument& results, const std::string& name) {
   if (!requested || *requested != "auto") return requested;
-  const json& run = content.value("run", json::object());
-  const std::string recorded = run.value("config", json::object()).value("path", std::string());
+  const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
   if (!recorded.empty() && fs::exists(recorded)) return recorded;
   const std::string by_name = "configs/" + name + ".yaml";
   if (fs::exists(by_name)) return by_name;
@@ -155,17 +151,15 @@ json measured_settings(json resolved) {
 
 // Empty when the config is byte for byte the one the run recorded; else what changed, in words,
 // and whether only its text (title, description, figures, tables) changed, not what was measured.
-std::string config_change_words(const json& content, const std::string& config_path,
+std::string config_change_words(const ResultsDocument& results, const std::string& config_path,
                                 bool* text_only) {
   *text_only = false;
-  const json& run = content.value("run", json::object());
-  const json& config = run.value("config", json::object());
-  const std::string recorded = config.value("sha256", std::string());
+  const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
   if (recorded.empty() || sha256_file_hex(config_path) == recorded) return "";
   std::vector<std::string> changed;
   try {
     const json now = measured_settings(load_config(config_path).resolved);
-    const json then = measured_settings(config.value("resolved", json::object()));
+    const json then = measured_settings(resolved_config(results));
     for (auto it = now.begin(); it != now.end(); ++it)
       if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
     for (auto it = then.begin(); it != then.end(); ++it)
@@ -199,7 +193,7 @@ LoadedDeclarations load_declarations(const std::optional<std::string>& config_pa
     loaded.declarations = parse_report_declarations(loaded.root, YamlLocation{*config_path, ""});
   } else {
     loaded.declarations = parse_report_declarations(
-        resolved_config(results.content), YamlLocation{results.path, "run.config.resolved"});
+        resolved_config(results), YamlLocation{results.path, "run.config.resolved"});
   }
   return loaded;
 }
@@ -213,7 +207,7 @@ struct ExportPaths {
 
 // Writes the data files and gnuplot script of one figure; false when it has no data.
 std::optional<SectionFigure> export_figure(const FigureDeclaration& declaration,
-                                           const std::vector<const json*>& points,
+                                           const std::vector<const Record*>& points,
                                            const ExportPaths& paths, const std::string& context) {
   FigureData data;
   try {
@@ -238,7 +232,7 @@ std::optional<SectionFigure> export_figure(const FigureDeclaration& declaration,
 }
 
 std::optional<SectionTable> export_table(const TableDeclaration& declaration,
-                                         const std::vector<const json*>& points,
+                                         const std::vector<const Record*>& points,
                                          const fs::path& out, const std::string& context) {
   TableData data;
   try {
@@ -300,10 +294,10 @@ void describe_gallery_source(const json& item, GalleryImage& image) {
 
 std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const fs::path& out) {
   std::vector<GalleryImage> images;
-  const json& content = results.content;
-  if (!content.contains("gallery") || !content["gallery"].is_array()) return images;
+  const json& gallery = results.file.gallery;
+  if (!gallery.is_array()) return images;
   const fs::path directory(results.directory);
-  for (const auto& item : content["gallery"]) {
+  for (const auto& item : gallery) {
     const fs::path display = directory / gallery_display_path(item);
     GalleryImage image;
     image.image = item.value("image", "");
@@ -323,39 +317,37 @@ std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const f
 ExperimentSection section_heading(const std::string& name, const ResultsDocument& results,
                                   const LoadedDeclarations& loaded,
                                   const std::optional<std::string>& config_path) {
-  const json experiment = results.content.value("experiment", json::object());
   ExperimentSection section;
   section.name = name;
-  section.title = experiment.value("title", name);
-  section.description = experiment.value("description", "");
+  section.title = results.experiment_text("title", name);
+  section.description = results.experiment_text("description", "");
   const YAML::Node& root = loaded.root;
   if (root && root["title"] && root["title"].IsScalar()) section.title = root["title"].Scalar();
   if (root && root["description"] && root["description"].IsScalar())
     section.description = root["description"].Scalar();
-  section.verification = summarize_verification(results.content);
-  section.provenance = run_provenance(results.content);
+  section.verification = summarize_verification(results.file.records);
+  section.provenance = run_provenance(results.measuring_runs());
   for (const auto& run : section.provenance) section.flags.unknown_commit |= !run.commit_known;
   if (config_path) {
     section.config_path = *config_path;
     section.config_sha256 = sha256_file_hex(*config_path);
     section.flags.config_change =
-        config_change_words(results.content, *config_path, &section.flags.config_text_only);
+        config_change_words(results, *config_path, &section.flags.config_text_only);
   }
   return section;
 }
 
 int export_experiment(const ExportOptions& options) {
   const ResultsDocument results = load_results_document(options.results);
-  const json experiment = results.content.value("experiment", json::object());
   const std::string name =
-      experiment.value("name", fs::path(results.directory).filename().string());
+      results.experiment_text("name", fs::path(results.directory).filename().string());
   const ExportPaths paths{
       options.out ? fs::path(*options.out) : fs::path(results.directory) / "export",
       options.figures ? fs::path(*options.figures) : fs::path(results.directory) / "figures"};
-  const auto config_path = config_to_read(options.config, results.content, name);
+  const auto config_path = config_to_read(options.config, results, name);
   const LoadedDeclarations loaded = load_declarations(config_path, results);
 
-  const auto points = latest_ok_points(results.content);
+  const auto points = latest_ok_points(results);
   const ReportDeclarations& declared = loaded.declarations;
   const auto figures = declared.has_figures_key ? declared.figures : default_figures(points);
   const auto tables = declared.has_tables_key ? declared.tables : default_tables(points);
@@ -401,8 +393,7 @@ int export_experiment(const ExportOptions& options) {
 int export_flat(const std::string& results_path, FlatFormat format,
                 const std::optional<std::string>& out_file) {
   const ResultsDocument results = load_results_document(results_path);
-  std::vector<json> records(results.content["records"].begin(), results.content["records"].end());
-  const FlatTable table = flatten_records(records, format);
+  const FlatTable table = flatten_records(results.file.records, format);
   if (!out_file) {
     write_flat_table(table, format, std::cout);
     return 0;
@@ -453,9 +444,9 @@ struct IndexInputs {
 
 IndexExperiment index_experiment(const ResultsDocument& results) {
   IndexExperiment experiment;
-  const json meta = results.content.value("experiment", json::object());
-  experiment.name = meta.value("name", fs::path(results.directory).filename().string());
-  experiment.title = meta.value("title", experiment.name);
+  experiment.name =
+      results.experiment_text("name", fs::path(results.directory).filename().string());
+  experiment.title = results.experiment_text("title", experiment.name);
   const fs::path export_dir = fs::path(results.directory) / "export";
   experiment.section_path = (export_dir / "section.tex").generic_string();
   if (!fs::exists(experiment.section_path))
@@ -463,10 +454,10 @@ IndexExperiment index_experiment(const ResultsDocument& results) {
                       " first");
   if (fs::exists(export_dir / "gallery.tex"))
     experiment.gallery_path = (export_dir / "gallery.tex").generic_string();
-  if (const auto config = config_to_read(std::string("auto"), results.content, experiment.name))
+  if (const auto config = config_to_read(std::string("auto"), results, experiment.name))
     experiment.config_path = *config;
-  experiment.provenance = run_provenance(results.content);
-  experiment.verification = summarize_verification(results.content);
+  experiment.provenance = run_provenance(results.measuring_runs());
+  experiment.verification = summarize_verification(results.file.records);
   return experiment;
 }
 
@@ -500,11 +491,11 @@ std::vector<SectionFigure> export_summary_figures(
   const ExportPaths paths{generated / "export", generated / "figures"};
   std::set<std::string> names;
   for (const auto& declaration : outline.summary_figures) {
-    std::vector<const json*> points;
+    std::vector<const Record*> points;
     for (const auto& from : declaration.from) {
       const auto it = documents.find(from);
       if (it == documents.end()) continue;
-      const auto more = latest_ok_points(it->second.content);
+      const auto more = latest_ok_points(it->second);
       points.insert(points.end(), more.begin(), more.end());
     }
     if (points.empty()) continue;
@@ -534,7 +525,7 @@ std::string summary_values(const std::string& summary_path,
             << reference.field << "}{\\convlabflag{no results}}\n";
       continue;
     }
-    const auto points = latest_ok_points(it->second.content);
+    const auto points = latest_ok_points(it->second);
     out << values_latex(experiment, resolve_values(references, points, summary_path));
   }
   return out.str();

@@ -9,20 +9,19 @@
 
 #include "core/point_filter.hpp"
 #include "report/record_fields.hpp"
+#include "report/results_document.hpp"
 #include "results/machine.hpp"
 
 namespace convlab {
 namespace {
-
-using nlohmann::json;
 
 // Fields that together define a point, in the order messages name them.
 const std::vector<std::string> kDefinitionFields = {
     "implementation", "params",      "image.name",  "image.width", "image.height",
     "image.channels", "kernel.name", "kernel.size", "border",      "output"};
 
-std::string definition_part(const json& record, const std::string& field) {
-  if (field == "params") return record.contains("params") ? record["params"].dump() : "{}";
+std::string definition_part(const Record& record, const std::string& field) {
+  if (field == "params") return record.params.dump();
   const auto value = field_value(record, field);
   return value ? value->text : "";
 }
@@ -40,11 +39,11 @@ struct Grouping {
 // Ranks each field's values: by sort key when every value has one (numbers, image sizes, block
 // shapes), otherwise in order of first appearance (plan order, as the config lists them).
 Grouping make_grouping(const std::vector<std::string>& fields,
-                       const std::vector<const json*>& records) {
+                       const std::vector<const Record*>& records) {
   Grouping grouping{fields, {}};
   for (const auto& field : fields) {
     std::vector<FieldValue> seen;
-    for (const json* record : records) {
+    for (const Record* record : records) {
       auto value = field_value(*record, field);
       if (!value) value = FieldValue{false, 0.0, kMissingValue, std::numeric_limits<double>::max()};
       if (std::none_of(seen.begin(), seen.end(),
@@ -61,7 +60,7 @@ Grouping make_grouping(const std::vector<std::string>& fields,
   return grouping;
 }
 
-std::optional<Category> category_of(const json& record, const Grouping& grouping,
+std::optional<Category> category_of(const Record& record, const Grouping& grouping,
                                     bool missing_allowed = false) {
   Category category;
   for (const auto& field : grouping.fields) {
@@ -110,7 +109,7 @@ size_t find_or_add(std::vector<Category>& categories, const Category& category) 
 }
 
 // The fields of the point definition in which two records differ, for "several points" errors.
-std::string differing_fields(const json& a, const json& b) {
+std::string differing_fields(const Record& a, const Record& b) {
   std::string fields;
   for (const auto& field : kDefinitionFields)
     if (definition_part(a, field) != definition_part(b, field))
@@ -131,7 +130,7 @@ std::string stack_part_words(const std::string& field) {
 struct Entry {
   size_t row;
   size_t column;
-  const json* record;
+  const Record* record;
   double value;
   std::optional<std::pair<double, double>> quartiles;
 };
@@ -196,7 +195,8 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
 
 }  // namespace
 
-Grid value_grid(const std::vector<const json*>& records, const std::vector<std::string>& row_fields,
+Grid value_grid(const std::vector<const Record*>& records,
+                const std::vector<std::string>& row_fields,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
                 const std::string& context) {
@@ -204,7 +204,7 @@ Grid value_grid(const std::vector<const json*>& records, const std::vector<std::
   const Grouping column_grouping = make_grouping(column_fields, records);
   std::vector<Category> rows, columns;
   std::vector<Entry> entries;
-  for (const json* record : records) {
+  for (const Record* record : records) {
     const auto column = category_of(*record, column_grouping);
     if (!column) continue;
     for (size_t v = 0; v < value_fields.size(); ++v) {
@@ -234,11 +234,11 @@ Grid value_grid(const std::vector<const json*>& records, const std::vector<std::
 
 namespace {
 
-std::vector<std::string> panel_keys_in_order(const std::vector<const json*>& records,
+std::vector<std::string> panel_keys_in_order(const std::vector<const Record*>& records,
                                              const Grouping& grouping,
                                              std::vector<Category>& panels) {
   std::vector<std::string> keys;
-  for (const json* record : records)
+  for (const Record* record : records)
     if (const auto category = category_of(*record, grouping)) find_or_add(panels, *category);
   sort_categories(panels, grouping);
   for (const auto& panel : panels) keys.push_back(panel.label);
@@ -249,9 +249,9 @@ bool mentions(const std::vector<std::string>& fields, const std::string& field) 
   return std::find(fields.begin(), fields.end(), field) != fields.end();
 }
 
-bool spans_machines(const std::vector<const json*>& points) {
+bool spans_machines(const std::vector<const Record*>& points) {
   std::set<std::string> machines;
-  for (const json* record : points)
+  for (const Record* record : points)
     if (const auto machine = field_value(*record, "machine")) machines.insert(machine->text);
   return machines.size() > 1;
 }
@@ -265,13 +265,13 @@ bool Grid::empty() const {
   return true;
 }
 
-std::string point_definition(const json& record) {
+std::string point_definition(const Record& record) {
   std::string definition;
   for (const auto& field : kDefinitionFields) definition += definition_part(record, field) + "\x1f";
   return definition;
 }
 
-std::string describe_point(const json& record) {
+std::string describe_point(const Record& record) {
   std::string text = definition_part(record, "configuration");
   text += " | " + definition_part(record, "image.name") + " (" +
           definition_part(record, "image.size") + ", " + definition_part(record, "image.channels") +
@@ -280,42 +280,40 @@ std::string describe_point(const json& record) {
   return text;
 }
 
-std::vector<const json*> latest_ok_points(const json& results) {
+std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
   std::map<std::string, size_t> run_order;
-  if (results.contains("runs") && results["runs"].is_array())
-    for (size_t i = 0; i < results["runs"].size(); ++i)
-      run_order[results["runs"][i].value("id", std::string())] = i;
-  std::vector<const json*> points;
+  for (size_t i = 0; i < results.file.runs.size(); ++i) run_order[results.file.runs[i].id] = i;
+  const auto order = [&](const Record* r) {
+    const auto it = run_order.find(r->run_id);
+    return it == run_order.end() ? size_t{0} : it->second;
+  };
+  std::vector<const Record*> points;
   std::map<std::string, size_t> position_of_definition;
-  if (!results.contains("records") || !results["records"].is_array()) return points;
-  for (const json& record : results["records"]) {
-    if (record.value("status", std::string()) != "ok") continue;
+  for (const Record& record : results.file.records) {
+    if (record.status != Status::ok) continue;
     // The same point measured on two machines is two points.
     const std::string definition = point_definition(record) + machine_key(record);
     const auto existing = position_of_definition.find(definition);
     if (existing == position_of_definition.end()) {
       position_of_definition[definition] = points.size();
       points.push_back(&record);
-      continue;
+    } else if (order(&record) >= order(points[existing->second])) {
+      points[existing->second] = &record;
     }
-    const auto order = [&](const json* r) {
-      const auto it = run_order.find(r->value("run_id", std::string()));
-      return it == run_order.end() ? size_t{0} : it->second;
-    };
-    if (order(&record) >= order(points[existing->second])) points[existing->second] = &record;
   }
   return points;
 }
 
-std::vector<const json*> filter_points(const std::vector<const json*>& points,
-                                       const std::string& expression, const std::string& context) {
+std::vector<const Record*> filter_points(const std::vector<const Record*>& points,
+                                         const std::string& expression,
+                                         const std::string& context) {
   if (expression.empty()) return points;
   std::string error;
   const auto filter = parse_point_filter(expression, &error);
   if (!filter) throw ExportError(context + ": invalid point filter '" + expression + "': " + error);
-  std::vector<const json*> kept;
-  for (const json* record : points)
-    if (matches(*filter, *record)) kept.push_back(record);
+  std::vector<const Record*> kept;
+  for (const Record* record : points)
+    if (record_matches(*filter, *record)) kept.push_back(record);
   return kept;
 }
 
@@ -332,14 +330,12 @@ std::string param_words(const std::string& axis, const FieldValue& value) {
 
 // Per implementation, the parameter axes whose value differs between the points.
 std::map<std::string, std::set<std::string>> varying_params(
-    const std::vector<const json*>& points) {
+    const std::vector<const Record*>& points) {
   std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
-  for (const json* record : points) {
-    const auto implementation = field_value(*record, "implementation");
-    const auto params = record->find("params");
-    if (!implementation || params == record->end() || !params->is_object()) continue;
-    for (auto it = params->begin(); it != params->end(); ++it)
-      seen[implementation->text][it.key()].insert(it.value().dump());
+  for (const Record* record : points) {
+    if (!record->params.is_object()) continue;
+    for (const auto& [axis, value] : record->params.items())
+      seen[record->implementation][axis].insert(value.dump());
   }
   std::map<std::string, std::set<std::string>> varying;
   for (const auto& [implementation, axes] : seen)
@@ -350,20 +346,18 @@ std::map<std::string, std::set<std::string>> varying_params(
 
 // "CUDA shared memory, block 32x8, tile 32" without the parameters all points share or that sit at
 // their default.
-std::string configuration_label(const json& record,
+std::string configuration_label(const Record& record,
                                 const std::map<std::string, std::set<std::string>>& varying) {
-  const auto implementation = field_value(record, "implementation");
-  if (!implementation) return field_value(record, "configuration")->text;
-  std::string label = field_value_words("implementation", *implementation);
-  const auto axes = varying.find(implementation->text);
-  const auto params = record.find("params");
-  if (axes == varying.end() || params == record.end()) return label;
+  std::string label = field_value_words("implementation", *field_value(record, "implementation"));
+  const auto axes = varying.find(record.implementation);
+  const nlohmann::json& params = record.params;
+  if (axes == varying.end() || !params.is_object()) return label;
   // The axes a reader compares first lead, the rest follow alphabetically.
   std::vector<std::string> order = {"threads", "block", "tile"};
-  for (auto it = params->begin(); it != params->end(); ++it)
-    if (std::find(order.begin(), order.end(), it.key()) == order.end()) order.push_back(it.key());
+  for (const auto& [axis, value] : params.items())
+    if (std::find(order.begin(), order.end(), axis) == order.end()) order.push_back(axis);
   for (const auto& axis : order) {
-    if (!axes->second.count(axis) || !params->contains(axis)) continue;
+    if (!axes->second.count(axis) || !params.contains(axis)) continue;
     if (const auto value = field_value(record, "params." + axis))
       label += ", " + param_words(axis, *value);
   }
@@ -372,10 +366,9 @@ std::string configuration_label(const json& record,
 
 // A category's label rebuilt from one of its records with concise configuration and parameter
 // words; categories of other fields keep theirs.
-std::string concise_label(const std::vector<std::string>& fields, const json& record,
+std::string concise_label(const std::vector<std::string>& fields, const Record& record,
                           const std::map<std::string, std::set<std::string>>& varying) {
   std::string label;
-  const auto implementation = field_value(record, "implementation");
   for (const auto& field : fields) {
     std::string words;
     const auto value = field_value(record, field);
@@ -402,13 +395,13 @@ bool names_parameters(const std::vector<std::string>& fields) {
 
 // Rows (or columns) of `grids` relabelled concisely, when their fields name parameters.
 void relabel(std::vector<Grid*> grids, const std::vector<std::string>& fields, bool rows,
-             const std::vector<const json*>& points) {
+             const std::vector<const Record*>& points) {
   if (!names_parameters(fields)) return;
   const auto varying = varying_params(points);
   for (Grid* grid : grids) {
     auto& categories = rows ? grid->rows : grid->columns;
     for (size_t i = 0; i < categories.size(); ++i) {
-      const json* record = nullptr;
+      const Record* record = nullptr;
       for (size_t j = 0; record == nullptr && j < (rows ? grid->columns.size() : grid->rows.size());
            ++j) {
         const auto& cell = rows ? grid->cells[i][j] : grid->cells[j][i];
@@ -463,12 +456,12 @@ void place_image_sizes(FigureData& data) {
   data.log_x = true;
 }
 
-std::vector<const json*> panel_members(const std::vector<const json*>& points,
-                                       const Grouping& grouping, const Category& panel,
-                                       bool has_panels) {
+std::vector<const Record*> panel_members(const std::vector<const Record*>& points,
+                                         const Grouping& grouping, const Category& panel,
+                                         bool has_panels) {
   if (!has_panels) return points;
-  std::vector<const json*> members;
-  for (const json* record : points) {
+  std::vector<const Record*> members;
+  for (const Record* record : points) {
     const auto category = category_of(*record, grouping);
     if (category && category->key == panel.key) members.push_back(record);
   }
@@ -483,13 +476,14 @@ std::optional<double> reduce_values(const std::vector<double>& values, CellReduc
   return *std::min_element(values.begin(), values.end());
 }
 
-OverlayLine overlay_line(const OverlayDeclaration& overlay, const std::vector<const json*>& records,
-                         const std::string& x_field, const Grid& grid, const std::string& context) {
+OverlayLine overlay_line(const OverlayDeclaration& overlay,
+                         const std::vector<const Record*>& records, const std::string& x_field,
+                         const Grid& grid, const std::string& context) {
   OverlayLine line{overlay.label, {}, false};
   const auto selected = filter_points(records, overlay.where, context + ": overlay");
   for (const auto& column : grid.columns) {
     std::vector<double> values;
-    for (const json* record : selected) {
+    for (const Record* record : selected) {
       const auto x = field_value(*record, x_field);
       const auto y = field_value(*record, overlay.y);
       if (x && y && y->numeric && !column.key.empty() && x->text == column.key[0])
@@ -511,16 +505,16 @@ std::optional<OverlayLine> ideal_line(const FigureDeclaration& declaration, cons
   return line;
 }
 
-void add_overlays(FigureData& data, const std::vector<const json*>& all_points,
-                  const std::vector<std::vector<const json*>>& panel_points,
+void add_overlays(FigureData& data, const std::vector<const Record*>& all_points,
+                  const std::vector<std::vector<const Record*>>& panel_points,
                   const std::string& context) {
   for (size_t p = 0; p < data.panels.size(); ++p) {
     FigurePanel& panel = data.panels[p];
     for (const auto& overlay : data.declaration.overlays) {
       // The overlay's points are those of the panel's machine and panel fields, whatever the
       // figure's own where selects.
-      std::vector<const json*> candidates;
-      for (const json* record : all_points)
+      std::vector<const Record*> candidates;
+      for (const Record* record : all_points)
         if (panel_points[p].empty() || same_machine(*record, *panel_points[p].front()))
           candidates.push_back(record);
       panel.overlays.push_back(
@@ -539,7 +533,8 @@ std::string default_y_label(const FigureDeclaration& declaration) {
 }  // namespace
 
 FigureData extract_figure(const FigureDeclaration& declared,
-                          const std::vector<const json*>& all_points, const std::string& context) {
+                          const std::vector<const Record*>& all_points,
+                          const std::string& context) {
   const auto points = filter_points(all_points, declared.where, context);
   if (points.empty())
     throw NoDataError(context + ": no ok point matches" +
@@ -561,7 +556,7 @@ FigureData extract_figure(const FigureDeclaration& declared,
   else
     panel_keys_in_order(points, panel_grouping, panels);
 
-  std::vector<std::vector<const json*>> panel_points;
+  std::vector<std::vector<const Record*>> panel_points;
   for (const auto& panel : panels) {
     const auto members = panel_members(points, panel_grouping, panel, !declaration.panel.empty());
     const std::string panel_context =
@@ -597,7 +592,7 @@ FigureData extract_figure(const FigureDeclaration& declared,
 }
 
 TableData extract_table(const TableDeclaration& declared,
-                        const std::vector<const json*>& all_points, const std::string& context) {
+                        const std::vector<const Record*>& all_points, const std::string& context) {
   const auto points = filter_points(all_points, declared.where, context);
   if (points.empty())
     throw NoDataError(context + ": no ok point matches" +

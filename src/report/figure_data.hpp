@@ -2,13 +2,13 @@
 // panel or a table shows. Writers (TSV, gnuplot, LaTeX) only format what is built here.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "report/declarations.hpp"
+#include "results/record.hpp"
 
 namespace convlab {
 
@@ -29,19 +29,19 @@ class NoDataError : public ExportError {
 // The point a record measures, without build or run identity: implementation, params, image
 // name and shape, kernel name and size, border, output. Records of different builds of the same
 // point share it.
-std::string point_definition(const nlohmann::json& record);
+std::string point_definition(const Record& record);
 // The same in words for messages and compare's listing.
-std::string describe_point(const nlohmann::json& record);
+std::string describe_point(const Record& record);
 
+struct ResultsDocument;
 // Records with status ok, one per point definition and machine: where several runs measured a
 // point on one machine, the record of the latest run (by order in "runs", then by position in
 // "records") wins; measurements of other machines are other points.
-std::vector<const nlohmann::json*> latest_ok_points(const nlohmann::json& results);
+std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
 
 // Records of `points` the point filter expression keeps (all when the expression is empty).
-std::vector<const nlohmann::json*> filter_points(const std::vector<const nlohmann::json*>& points,
-                                                 const std::string& expression,
-                                                 const std::string& context);
+std::vector<const Record*> filter_points(const std::vector<const Record*>& points,
+                                         const std::string& expression, const std::string& context);
 
 struct Category {
   std::vector<std::string> key;  // the values of the grouping fields
@@ -58,7 +58,7 @@ struct Cell {
   double value = 0.0;
   std::optional<double> low;  // q1 / q3 when error bars were asked for
   std::optional<double> high;
-  const nlohmann::json* record = nullptr;  // the point shown (the first one when reduced)
+  const Record* record = nullptr;  // the point shown (the first one when reduced)
 };
 
 struct Grid {
@@ -105,7 +105,7 @@ struct TableData {
 // stacked bar) when there are several or no row fields, else one row per value combination of
 // `row_fields`. Cells with several points are reduced as `reduce` says (single: an error naming
 // how they differ). Figure types build their panels with it.
-Grid value_grid(const std::vector<const nlohmann::json*>& records,
+Grid value_grid(const std::vector<const Record*>& records,
                 const std::vector<std::string>& row_fields,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
@@ -113,10 +113,8 @@ Grid value_grid(const std::vector<const nlohmann::json*>& records,
 
 // `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
 FigureData extract_figure(const FigureDeclaration& declaration,
-                          const std::vector<const nlohmann::json*>& points,
-                          const std::string& context);
+                          const std::vector<const Record*>& points, const std::string& context);
 TableData extract_table(const TableDeclaration& declaration,
-                        const std::vector<const nlohmann::json*>& points,
-                        const std::string& context);
+                        const std::vector<const Record*>& points, const std::string& context);
 
 }  // namespace convlab

@@ -7,8 +7,8 @@
 namespace convlab {
 namespace {
 
-Grid bars_grid(const FigureDeclaration& declaration,
-               const std::vector<const nlohmann::json*>& records, const std::string& context) {
+Grid bars_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+               const std::string& context) {
   return value_grid(records, declaration.series, declaration.y, {declaration.x},
                     declaration.error_bars, declaration.reduce, context);
 }

@@ -8,8 +8,8 @@ namespace convlab {
 namespace {
 
 // Rows: the values of y; columns: the values of x; cells: value.
-Grid heatmap_grid(const FigureDeclaration& declaration,
-                  const std::vector<const nlohmann::json*>& records, const std::string& context) {
+Grid heatmap_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+                  const std::string& context) {
   return value_grid(records, {declaration.y[0]}, {declaration.value}, {declaration.x}, false,
                     declaration.reduce, context);
 }

@@ -8,8 +8,8 @@
 namespace convlab {
 namespace {
 
-Grid line_grid(const FigureDeclaration& declaration,
-               const std::vector<const nlohmann::json*>& records, const std::string& context) {
+Grid line_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+               const std::string& context) {
   return value_grid(records, declaration.series, declaration.y, {declaration.x},
                     declaration.error_bars, declaration.reduce, context);
 }

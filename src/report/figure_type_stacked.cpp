@@ -7,8 +7,8 @@ namespace convlab {
 namespace {
 
 // One row per part of the stack.
-Grid stacked_grid(const FigureDeclaration& declaration,
-                  const std::vector<const nlohmann::json*>& records, const std::string& context) {
+Grid stacked_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+                  const std::string& context) {
   return value_grid(records, {}, declaration.y, {declaration.x}, false, declaration.reduce,
                     context);
 }

@@ -3,11 +3,12 @@
 // draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in figure_types.cpp.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "results/record.hpp"
 
 namespace convlab {
 
@@ -42,7 +43,7 @@ struct FigureTypeDescriptor {
   FigureTypeRules rules;
   // The grid of one panel: rows (series, stack parts or y values) against the x values.
   Grid (*panel_grid)(const FigureDeclaration& declaration,
-                     const std::vector<const nlohmann::json*>& records, const std::string& context);
+                     const std::vector<const Record*>& records, const std::string& context);
   // The panel's data file (a header row of column names, then data at full precision).
   std::string (*panel_tsv)(const FigureData& figure, size_t panel);
   // Axes, ranges and the plot command of one panel.

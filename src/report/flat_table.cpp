@@ -4,17 +4,17 @@
 #include <cmath>
 
 #include "core/number_text.hpp"
-#include "core/point_filter.hpp"
+#include "report/record_fields.hpp"
 
 namespace convlab {
 namespace {
 
 using nlohmann::json;
 
-// A column and where its value is in a record.
+// A column and the record field (record_fields.hpp) it shows.
 struct Column {
   std::string name;
-  std::string path;  // dotted record path
+  std::string path;
 };
 
 const std::vector<Column>& leading_columns() {
@@ -67,13 +67,14 @@ const std::vector<Column>& verification_columns() {
   return columns;
 }
 
-// Keys of `object_path` over all records, in order of first appearance, as columns prefix.key.
-void add_keys(const std::vector<json>& records, const std::string& object_path,
-              const std::string& prefix, std::vector<Column>& columns) {
+// Keys of a free-form part (params, kernel parameters) over all records, in order of first
+// appearance, as columns prefix.key.
+void add_keys(const std::vector<Record>& records, const json& (*part)(const Record&),
+              const std::string& path, const std::string& prefix, std::vector<Column>& columns) {
   for (const auto& record : records) {
-    const json* object = find_field(record, object_path);
-    if (object == nullptr || !object->is_object()) continue;
-    for (const auto& [key, value] : object->items()) {
+    const json& object = part(record);
+    if (!object.is_object()) continue;
+    for (const auto& [key, value] : object.items()) {
       const bool nested_list =
           value.is_array() && std::any_of(value.begin(), value.end(),
                                           [](const json& item) { return item.is_structured(); });
@@ -81,20 +82,34 @@ void add_keys(const std::vector<json>& records, const std::string& object_path,
       const std::string name = prefix + key;
       if (std::none_of(columns.begin(), columns.end(),
                        [&](const Column& c) { return c.name == name; }))
-        columns.push_back({name, object_path + "." + key});
+        columns.push_back({name, path + "." + key});
     }
   }
 }
 
-std::string cell(const json* value, FlatFormat format) {
-  if (value == nullptr || value->is_null()) return "";
-  if (value->is_number_float()) {
-    const double number = value->get<double>();
-    if (std::floor(number) == number && std::fabs(number) < 1e15)  // counts stored as doubles
-      return format_fixed(number, 0);
-    return format == FlatFormat::md ? format_number(number, 4) : format_exact(number);
+// The derived metrics any record has, each record's in alphabetical order, in order of first
+// appearance.
+void add_derived(const std::vector<Record>& records, std::vector<Column>& columns) {
+  for (const auto& record : records) {
+    std::vector<std::string> names;
+    for (const auto& metric : derived_fields())
+      if (record.derived.*metric.member) names.emplace_back(metric.name);
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names)
+      if (std::none_of(columns.begin(), columns.end(),
+                       [&](const Column& c) { return c.name == name; }))
+        columns.push_back({name, "derived." + name});
   }
-  return field_text(*value);
+}
+
+std::string cell(const std::optional<FieldValue>& value, FlatFormat format) {
+  if (!value) return "";
+  if (value->boolean) return value->text == "yes" ? "true" : "false";
+  if (!value->numeric) return value->text;
+  const double number = value->number;
+  if (std::floor(number) == number && std::fabs(number) < 1e15)  // counts
+    return format_fixed(number, 0);
+  return format == FlatFormat::md ? format_number(number, 4) : format_exact(number);
 }
 
 std::string csv_cell(const std::string& text) {
@@ -145,29 +160,31 @@ std::optional<FlatFormat> parse_flat_format(const std::string& text) {
   return std::nullopt;
 }
 
-FlatTable flatten_records(const std::vector<json>& records, FlatFormat format) {
+FlatTable flatten_records(const std::vector<Record>& records, FlatFormat format) {
   std::vector<Column> columns = leading_columns();
-  add_keys(records, "params", "params.", columns);
+  add_keys(
+      records, [](const Record& r) -> const json& { return r.params; }, "params", "params.",
+      columns);
   columns.insert(columns.end(), image_kernel_columns().begin(), image_kernel_columns().end());
-  add_keys(records, "kernel.parameters", "kernel.", columns);
+  add_keys(
+      records, [](const Record& r) -> const json& { return r.kernel.parameters; },
+      "kernel.parameters", "kernel.", columns);
   columns.insert(columns.end(), outcome_columns().begin(), outcome_columns().end());
   columns.insert(columns.end(), timing_columns().begin(), timing_columns().end());
-  const bool any_device = std::any_of(records.begin(), records.end(), [](const json& r) {
-    return find_field(r, "timing.end_to_end") != nullptr;
+  const bool any_device = std::any_of(records.begin(), records.end(), [](const Record& r) {
+    return r.timing && r.timing->end_to_end;
   });
   if (any_device) columns.insert(columns.end(), device_columns().begin(), device_columns().end());
-  add_keys(records, "derived", "", columns);
-  // The baseline's record key names a row, it is not a measurement.
-  columns.erase(std::remove_if(columns.begin(), columns.end(),
-                               [](const Column& c) { return c.path == "derived.baseline_key"; }),
-                columns.end());
+  // The baseline's record key names a row, it is not a measurement: not a column.
+  add_derived(records, columns);
   columns.insert(columns.end(), verification_columns().begin(), verification_columns().end());
 
   FlatTable table;
   for (const auto& column : columns) table.columns.push_back(column.name);
   for (const auto& record : records) {
     std::vector<std::string> row;
-    for (const auto& column : columns) row.push_back(cell(find_field(record, column.path), format));
+    for (const auto& column : columns)
+      row.push_back(cell(field_value(record, column.path), format));
     table.rows.push_back(std::move(row));
   }
   return table;

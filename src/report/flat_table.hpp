@@ -4,11 +4,12 @@
 // statistics in ms (and the device phases' medians), its derived metrics and its verification.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "results/record.hpp"
 
 namespace convlab {
 
@@ -23,7 +24,7 @@ struct FlatTable {
 
 // Numbers in full precision (shortest round-trip form) for csv and tsv, four significant digits
 // for md, which is read by people.
-FlatTable flatten_records(const std::vector<nlohmann::json>& records, FlatFormat format);
+FlatTable flatten_records(const std::vector<Record>& records, FlatFormat format);
 
 // csv: RFC 4180 (quoted where a cell holds a comma, quote or line break); tsv: tabs and line
 // breaks inside cells become spaces; md: a pipe table, '|' escaped.

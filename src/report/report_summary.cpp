@@ -19,15 +19,17 @@ std::string text_at(const json& object, const char* key, const std::string& fall
   return value.dump();
 }
 
-const json& member(const json& object, const char* key) {
-  static const json null_value;
-  if (!object.is_object() || !object.contains(key)) return null_value;
-  return object[key];
+// The source revision: a short hash, marked when the tree had changes.
+void describe_commit(const std::optional<GitFacts>& git, Provenance& p) {
+  const std::string commit = git && git->commit ? *git->commit : "";
+  p.commit_known = !commit.empty();
+  p.commit = commit.empty() ? "unknown (not a git checkout)" : commit.substr(0, 12);
+  if (git && git->dirty.value_or(false)) p.commit += " (uncommitted changes)";
 }
 
-Provenance provenance_of(const json& run) {
+Provenance provenance_of(const RunBlock& run) {
   Provenance p;
-  const json& host = member(run, "host");
+  const json& host = run.host;
   p.hostname = text_at(host, "hostname", "unknown host");
   p.cpu = text_at(host, "cpu_model", "unknown CPU");
   if (host.contains("logical_cpus"))
@@ -35,7 +37,7 @@ Provenance provenance_of(const json& run) {
   if (host.contains("memory_bytes") && host["memory_bytes"].is_number())
     p.memory = format_bytes(host["memory_bytes"].get<double>());
   p.os = text_at(host, "os");
-  const json& cuda = member(run, "cuda");
+  const json& cuda = run.cuda;
   if (cuda.is_object() && cuda.value("available", false)) {
     p.gpu = text_at(cuda, "name", "CUDA device");
     std::string details;
@@ -57,24 +59,17 @@ Provenance provenance_of(const json& run) {
   } else {
     p.gpu = "none used";
   }
-  const json& build = member(run, "build");
+  const json& build = run.build;
   p.compiler = text_at(build, "compiler", "unknown compiler") + " " +
                text_at(build, "compiler_version") + ", " + text_at(build, "build_type", "?") +
                (build.value("cuda_built", false) ? ", CUDA built" : ", without CUDA");
   p.flags = text_at(build, "flags");
-  const json& git = member(run, "git");
-  const std::string commit = text_at(git, "commit");
-  p.commit_known = !commit.empty();
-  p.commit = commit.empty() ? "unknown (not a git checkout)" : commit.substr(0, 12);
-  if (git.is_object() && git.contains("dirty") && git["dirty"].is_boolean() &&
-      git["dirty"].get<bool>())
-    p.commit += " (uncommitted changes)";
-  p.started = text_at(run, "started");
-  p.finished = text_at(run, "finished", "unfinished");
-  const json& config = member(run, "config");
-  p.config_path = text_at(config, "path");
-  p.config_sha256 = text_at(config, "sha256");
-  p.config = text_at(config, "path") + " (sha256 " + text_at(config, "sha256").substr(0, 12) + ")";
+  describe_commit(run.git, p);
+  p.started = run.started;
+  p.finished = run.finished.value_or("unfinished");
+  p.config_path = run.config_path;
+  p.config_sha256 = run.config_sha256;
+  p.config = run.config_path + " (sha256 " + run.config_sha256.substr(0, 12) + ")";
   return p;
 }
 
@@ -90,30 +85,27 @@ std::string format_bytes(double bytes) {
   return format_number(bytes, 3) + " " + units[unit];
 }
 
-VerificationSummary summarize_verification(const json& results) {
+VerificationSummary summarize_verification(const std::vector<Record>& records) {
   VerificationSummary summary;
   std::map<std::string, size_t> skip_counts;
-  if (!results.contains("records")) return summary;
-  for (const json& record : results["records"]) {
-    const std::string status = record.value("status", std::string());
-    if (status == "ok") ++summary.ok;
-    if (status == "skipped") {
+  for (const Record& record : records) {
+    const std::string reason = record.reason.empty() ? "no reason given" : record.reason;
+    if (record.status == Status::ok) ++summary.ok;
+    if (record.status == Status::skipped) {
       ++summary.skipped;
-      ++skip_counts[record.value("reason", std::string("no reason given"))];
+      ++skip_counts[reason];
     }
-    if (status == "failed") {
+    if (record.status == Status::failed) {
       ++summary.failed;
       if (summary.failures.size() < 8)
-        summary.failures.push_back(describe_point(record) + ": " +
-                                   record.value("reason", std::string("no reason given")));
+        summary.failures.push_back(describe_point(record) + ": " + reason);
     }
-    const json& verification = member(record, "verification");
-    if (!verification.is_object() || !verification.contains("max_abs_error")) continue;
-    const double error = verification["max_abs_error"].get<double>();
+    if (!record.verification) continue;
+    const double error = record.verification->max_abs_error;
     if (!summary.has_worst || error > summary.worst_abs_error) {
       summary.has_worst = true;
       summary.worst_abs_error = error;
-      summary.worst_tolerance = verification.value("tolerance", 0.0);
+      summary.worst_tolerance = record.verification->tolerance;
       summary.worst_point = describe_point(record);
     }
   }
@@ -122,14 +114,10 @@ VerificationSummary summarize_verification(const json& results) {
   return summary;
 }
 
-std::vector<Provenance> run_provenance(const json& results) {
-  std::vector<Provenance> runs;
-  if (results.contains("runs") && results["runs"].is_array() && !results["runs"].empty()) {
-    for (const json& run : results["runs"]) runs.push_back(provenance_of(run));
-  } else if (results.contains("run")) {
-    runs.push_back(provenance_of(results["run"]));
-  }
-  return runs;
+std::vector<Provenance> run_provenance(const std::vector<RunBlock>& runs) {
+  std::vector<Provenance> rows;
+  for (const RunBlock& run : runs) rows.push_back(provenance_of(run));
+  return rows;
 }
 
 }  // namespace convlab

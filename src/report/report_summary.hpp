@@ -2,9 +2,11 @@
 // went and where the numbers come from.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "results/record.hpp"
+#include "results/run_block.hpp"
 
 namespace convlab {
 
@@ -20,7 +22,7 @@ struct VerificationSummary {
   std::vector<std::string> skip_reasons;  // distinct reasons with counts
 };
 
-VerificationSummary summarize_verification(const nlohmann::json& results);
+VerificationSummary summarize_verification(const std::vector<Record>& records);
 
 // One machine and build a run used; runs on the same machine and build share a row.
 struct Provenance {
@@ -43,8 +45,8 @@ struct Provenance {
   std::string driver;  // CUDA driver and runtime
 };
 
-// Every run in "runs" (or just "run"), oldest first.
-std::vector<Provenance> run_provenance(const nlohmann::json& results);
+// One row per run, in the order given (oldest first).
+std::vector<Provenance> run_provenance(const std::vector<RunBlock>& runs);
 
 std::string format_bytes(double bytes);
 

@@ -10,26 +10,76 @@
 #include "report/figure_data.hpp"
 #include "results/derive.hpp"
 #include "results/machine.hpp"
-#include "results/results_file.hpp"
 #include "results/results_schema.hpp"
 
 namespace convlab {
+namespace {
 
-void attach_machine_identities(nlohmann::json& content) {
-  ResultsFile file;
-  file.experiment = content.value("experiment", nlohmann::json::object());
-  for (const auto& run : content.value("runs", nlohmann::json::array()))
-    file.runs.push_back(run_block_from_json(run));
-  for (const auto& record : content["records"]) file.records.push_back(record_from_json(record));
-  attach_machines(file.records, file.runs);
-  // Labels: the host, and the GPU too where one host has several; hosts that read alike are told
-  // apart by their host id.
-  std::map<std::string, std::set<std::string>> gpus_of_host;
+using nlohmann::json;
+
+// The label of each record's machine: the host, and the GPU too where one host has several;
+// hosts that read alike are told apart by their host id.
+void label_machines(std::vector<Record>& records,
+                    const std::map<std::string, std::set<std::string>>& gpus_of_host) {
   std::map<std::string, std::set<std::string>> hosts_of_label;
+  for (const auto& record : records)
+    hosts_of_label[machine_label(record, false)].insert(host_key(record));
+  for (auto& record : records) {
+    const bool with_gpu = gpus_of_host.at(host_key(record)).size() > 1;
+    std::string label = machine_label(record, with_gpu);
+    if (hosts_of_label[machine_label(record, false)].size() > 1) {
+      const auto& id = record.machine->host_id;
+      label += " #" + (id ? id->substr(0, 8) : std::string("?"));
+    }
+    record.machine->label = label;
+  }
+}
+
+// The parsed file, its version and types checked.
+json read_checked_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ExportError(path + ": cannot open (no results here yet?)");
+  json content;
+  try {
+    content = json::parse(in);
+  } catch (const json::exception& error) {
+    throw ExportError(path + ": not valid JSON: " + error.what());
+  }
+  if (!content.is_object() || !content.contains("schema_version"))
+    throw ExportError(path + ": schema_version: missing; is this a convlab results file?");
+  if (content["schema_version"] != kResultsSchemaVersion)
+    throw ExportError(path + ": schema_version: " + content["schema_version"].dump() +
+                      " is not supported (this convlab reads version 1)");
+  if (!content.contains("records") || !content["records"].is_array())
+    throw ExportError(path + ": records: missing or not a list");
+  try {
+    check_results_types(content, path);
+  } catch (const ResultsFileError& error) {
+    throw ExportError(error.what());
+  }
+  return content;
+}
+
+// The typed document; throws std::invalid_argument naming the record field that cannot be read.
+void read_typed(const json& content, ResultsDocument& document) {
+  ResultsFile& file = document.file;
+  file.experiment = content.value("experiment", json::object());
+  for (const auto& run : content.value("runs", json::array()))
+    file.runs.push_back(run_block_from_json(run));
+  if (content.contains("run") && content["run"].is_object())
+    document.latest_run = run_block_from_json(content["run"]);
+  for (const auto& record : content["records"]) file.records.push_back(record_from_json(record));
+  file.gallery = content.value("gallery", json::array());
+}
+
+}  // namespace
+
+void attach_machine_identities(ResultsFile& file) {
+  attach_machines(file.records, file.runs);
+  std::map<std::string, std::set<std::string>> gpus_of_host;
   for (const auto& record : file.records) {
     gpus_of_host[host_key(record)];
     if (record.is_cuda()) gpus_of_host[host_key(record)].insert(machine_key(record));
-    hosts_of_label[machine_label(record, false)].insert(host_key(record));
   }
   // Files of one machine relate only its records; in a file of several, metrics written before
   // machines were told apart may relate two, so they are computed again.
@@ -38,20 +88,20 @@ void attach_machine_identities(nlohmann::json& content) {
       std::any_of(gpus_of_host.begin(), gpus_of_host.end(),
                   [](const auto& host) { return host.second.size() > 1; });
   if (several_machines) derive_metrics(file);
-  for (size_t i = 0; i < file.records.size(); ++i) {
-    const Record& record = file.records[i];
-    nlohmann::json& written = content["records"][i];
-    const nlohmann::json typed = to_json(record);
-    if (!written.contains("machine")) written["machine"] = typed["machine"];
-    if (several_machines) written["derived"] = typed["derived"];
-    const bool with_gpu = gpus_of_host[host_key(record)].size() > 1;
-    std::string label = machine_label(record, with_gpu);
-    if (hosts_of_label[machine_label(record, false)].size() > 1) {
-      const auto& id = record.machine->host_id;
-      label += " #" + (id ? id->substr(0, 8) : std::string("?"));
-    }
-    written["machine"]["label"] = label;
-  }
+  label_machines(file.records, gpus_of_host);
+}
+
+std::vector<RunBlock> ResultsDocument::measuring_runs() const {
+  if (!file.runs.empty()) return file.runs;
+  if (latest_run) return {*latest_run};
+  return {};
+}
+
+std::string ResultsDocument::experiment_text(const char* key, const std::string& fallback) const {
+  const json& experiment = file.experiment;
+  if (!experiment.is_object() || !experiment.contains(key) || !experiment[key].is_string())
+    return fallback;
+  return experiment[key].get<std::string>();
 }
 
 ResultsDocument load_results_document(const std::string& path) {
@@ -66,28 +116,10 @@ ResultsDocument load_results_document(const std::string& path) {
   if (status.type() != fs::file_type::regular && status.type() != fs::file_type::not_found)
     throw ExportError(results.path + ": " +
                       (error ? error.message() : std::string("not a regular file")));
-  std::ifstream in(file);
-  if (!in) throw ExportError(results.path + ": cannot open (no results here yet?)");
+  const json content = read_checked_json(results.path);
   try {
-    results.content = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& error) {
-    throw ExportError(results.path + ": not valid JSON: " + error.what());
-  }
-  const auto& content = results.content;
-  if (!content.is_object() || !content.contains("schema_version"))
-    throw ExportError(results.path + ": schema_version: missing; is this a convlab results file?");
-  if (content["schema_version"] != 1)
-    throw ExportError(results.path + ": schema_version: " + content["schema_version"].dump() +
-                      " is not supported (this convlab reads version 1)");
-  if (!content.contains("records") || !content["records"].is_array())
-    throw ExportError(results.path + ": records: missing or not a list");
-  try {
-    check_results_types(content, results.path);
-  } catch (const ResultsFileError& error) {
-    throw ExportError(error.what());
-  }
-  try {
-    attach_machine_identities(results.content);
+    read_typed(content, results);
+    attach_machine_identities(results.file);
   } catch (const std::invalid_argument& error) {
     throw ExportError(results.path + ": records: " + error.what());
   }

@@ -1,24 +1,35 @@
-// Loading a results.json (docs/results-schema.md) for export and compare.
+// Loading a results.json (docs/results-schema.md) for export and compare: read once into typed
+// records and run blocks, which everything after works on.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "results/results_file.hpp"
 
 namespace convlab {
 
 struct ResultsDocument {
   std::string path;       // the results.json itself
   std::string directory;  // where it lives: outputs/<name>
-  nlohmann::json content;
+  // Every record has its machine, labelled for figures and tables (RecordMachine::label).
+  ResultsFile file;
+  std::optional<RunBlock> latest_run;  // "run": the run whose config the figures come from
+
+  // The runs that measured the records, oldest first (the latest alone in files listing none).
+  std::vector<RunBlock> measuring_runs() const;
+  // experiment.<key> as text, or `fallback`.
+  std::string experiment_text(const char* key, const std::string& fallback) const;
 };
 
 // `path` is a results.json or the directory holding one. Throws ExportError naming the file when
 // it is missing, not JSON, of another schema version or of the wrong types. Every record gets its
-// machine (machine.hpp) with a "label" for figures and tables, and the derived metrics are
+// machine (machine.hpp) with a label for figures and tables, and the derived metrics are
 // recomputed so that none relates two machines.
 ResultsDocument load_results_document(const std::string& path);
 
-// The part of loading that identifies machines and recomputes the metrics, on a parsed document.
-void attach_machine_identities(nlohmann::json& content);
+// The part of loading that identifies machines and recomputes the metrics, on typed results.
+void attach_machine_identities(ResultsFile& results);
 
 }  // namespace convlab

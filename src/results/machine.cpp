@@ -86,31 +86,6 @@ std::string machine_label(const Record& record, bool with_gpu) {
   return label_of(machine_of(record), record.is_cuda(), with_gpu);
 }
 
-std::string host_key(const json& record) {
-  bool gpu_point = false;
-  return host_key_of(machine_of_json_record(record, &gpu_point));
-}
-
-std::string machine_key(const json& record) {
-  bool gpu_point = false;
-  const RecordMachine machine = machine_of_json_record(record, &gpu_point);
-  return machine_key_of(machine, gpu_point);
-}
-
-std::string machine_label(const json& record, bool with_gpu) {
-  bool gpu_point = false;
-  const RecordMachine machine = machine_of_json_record(record, &gpu_point);
-  return label_of(machine, gpu_point, with_gpu);
-}
-
-bool same_machine(const json& a, const json& b) {
-  bool a_gpu = false, b_gpu = false;
-  const RecordMachine first = machine_of_json_record(a, &a_gpu);
-  const RecordMachine second = machine_of_json_record(b, &b_gpu);
-  if (host_key_of(first) != host_key_of(second)) return false;
-  return !a_gpu || !b_gpu || gpu_key_of(first) == gpu_key_of(second);
-}
-
 std::string other_hosts_summary(const std::vector<Record>& records, const RecordMachine& here) {
   std::map<std::string, std::pair<size_t, std::string>> others;  // host key -> count, label
   for (const auto& record : records) {

@@ -35,12 +35,6 @@ std::string machine_key(const Record& record);
 // "AMD EPYC (vm)": the host in words; with `with_gpu`, the GPU of a GPU point is added.
 std::string machine_label(const Record& record, bool with_gpu);
 
-// The same for records kept as JSON (export and compare).
-std::string host_key(const nlohmann::json& record);
-std::string machine_key(const nlohmann::json& record);
-std::string machine_label(const nlohmann::json& record, bool with_gpu);
-bool same_machine(const nlohmann::json& a, const nlohmann::json& b);
-
 // The records not measured on the host `here`, in words: "47 records of AMD EPYC (vm)"; empty
 // when there are none.
 std::string other_hosts_summary(const std::vector<Record>& records, const RecordMachine& here);

@@ -74,31 +74,9 @@ RecordTiming timing_from_json(const json& j) {
   return timing;
 }
 
-// Name and member of every derived metric, so that writing and reading are one list.
-struct DerivedField {
-  const char* name;
-  std::optional<double> DerivedMetrics::*member;
-};
-
-const DerivedField kDerivedFields[] = {
-    {"pixels", &DerivedMetrics::pixels},
-    {"macs", &DerivedMetrics::macs},
-    {"bytes", &DerivedMetrics::bytes},
-    {"mpix_per_s", &DerivedMetrics::mpix_per_s},
-    {"gmac_per_s", &DerivedMetrics::gmac_per_s},
-    {"gb_per_s", &DerivedMetrics::gb_per_s},
-    {"ns_per_mac", &DerivedMetrics::ns_per_mac},
-    {"speedup", &DerivedMetrics::speedup},
-    {"speedup_with_transfers", &DerivedMetrics::speedup_with_transfers},
-    {"speedup_vs_threads1", &DerivedMetrics::speedup_vs_threads1},
-    {"efficiency", &DerivedMetrics::efficiency},
-    {"floor_ms", &DerivedMetrics::floor_ms},
-    {"roofline_fraction", &DerivedMetrics::roofline_fraction},
-};
-
 json to_json(const DerivedMetrics& derived) {
   json j = json::object();
-  for (const auto& field : kDerivedFields)
+  for (const auto& field : derived_fields())
     if (derived.*field.member) j[field.name] = *(derived.*field.member);
   if (derived.baseline_key) j["baseline_key"] = *derived.baseline_key;
   return j;
@@ -106,7 +84,7 @@ json to_json(const DerivedMetrics& derived) {
 
 DerivedMetrics derived_from_json(const json& j) {
   DerivedMetrics derived;
-  for (const auto& field : kDerivedFields)
+  for (const auto& field : derived_fields())
     if (j.contains(field.name) && j[field.name].is_number())
       derived.*field.member = j[field.name].get<double>();
   derived.baseline_key = text_or_null(j, "baseline_key");
@@ -115,9 +93,28 @@ DerivedMetrics derived_from_json(const json& j) {
 
 }  // namespace
 
+const std::vector<DerivedField>& derived_fields() {
+  static const std::vector<DerivedField> fields = {
+      {"pixels", &DerivedMetrics::pixels},
+      {"macs", &DerivedMetrics::macs},
+      {"bytes", &DerivedMetrics::bytes},
+      {"mpix_per_s", &DerivedMetrics::mpix_per_s},
+      {"gmac_per_s", &DerivedMetrics::gmac_per_s},
+      {"gb_per_s", &DerivedMetrics::gb_per_s},
+      {"ns_per_mac", &DerivedMetrics::ns_per_mac},
+      {"speedup", &DerivedMetrics::speedup},
+      {"speedup_with_transfers", &DerivedMetrics::speedup_with_transfers},
+      {"speedup_vs_threads1", &DerivedMetrics::speedup_vs_threads1},
+      {"efficiency", &DerivedMetrics::efficiency},
+      {"floor_ms", &DerivedMetrics::floor_ms},
+      {"roofline_fraction", &DerivedMetrics::roofline_fraction},
+  };
+  return fields;
+}
+
 json to_json(const Verification& v) {
   return {{"verdict", v.ok ? "ok" : "failed"},
-          {"reference", "scalar double accumulation"},
+          {"reference", kVerificationReference},
           {"values_compared", v.values_compared},
           {"max_abs_error", std::isfinite(v.max_abs_error) ? json(v.max_abs_error) : json("inf")},
           {"tolerance", v.tolerance},
@@ -170,12 +167,6 @@ RecordMachine machine_from_json(const json& machine) {
   m.gpu = text_or_null(machine, "gpu");
   m.gpu_driver = text_or_null(machine, "gpu_driver");
   return m;
-}
-
-RecordMachine machine_of_json_record(const json& record, bool* gpu_point) {
-  *gpu_point = record.is_object() && record.value("family", "") == "cuda";
-  return record.is_object() && record.contains("machine") ? machine_from_json(record["machine"])
-                                                          : RecordMachine{};
 }
 
 json to_json(const Record& r) {

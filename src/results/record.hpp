@@ -53,11 +53,25 @@ struct DerivedMetrics {
   std::optional<double> floor_ms, roofline_fraction;
 };
 
+// The name of each derived metric in records[].derived and its member, one list for writing,
+// reading and the report's field names (derived.<name>).
+struct DerivedField {
+  const char* name;
+  std::optional<double> DerivedMetrics::*member;
+};
+const std::vector<DerivedField>& derived_fields();
+
 // Who measured the record (machine.hpp). GPU fields only for CUDA points, null when unknown.
 struct RecordMachine {
   std::string cpu_model, hostname;
   std::optional<std::string> host_id, gpu, gpu_driver;
+  // The machine in words for figures and tables, set by readers that tell the machines of a file
+  // apart (report/results_document.hpp); not part of the file.
+  std::string label;
 };
+
+// What every record is verified against (records[].verification.reference).
+inline constexpr const char* kVerificationReference = "scalar double accumulation";
 
 struct SavedOutput {
   std::string file, format, sha256;
@@ -95,9 +109,6 @@ Record record_from_json(const nlohmann::json& record);
 
 nlohmann::json to_json(const RecordMachine& machine, bool gpu_point);
 RecordMachine machine_from_json(const nlohmann::json& machine);
-// The machine and whether it is a GPU point, read from a record's JSON without the rest of it
-// (for readers that keep records as JSON).
-RecordMachine machine_of_json_record(const nlohmann::json& record, bool* gpu_point);
 
 nlohmann::json to_json(const Verification& verification);
 

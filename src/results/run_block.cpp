@@ -1,13 +1,91 @@
 #include "results/run_block.hpp"
 
+#include <algorithm>
+
+#include "config/config.hpp"
+
 namespace convlab {
 namespace {
 
 using json = nlohmann::json;
 
-std::optional<std::string> text_or_null(const json& object, const char* key) {
-  if (!object.contains(key) || !object[key].is_string()) return std::nullopt;
-  return object[key].get<std::string>();
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+template <typename T>
+std::optional<T> optional_of(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || object[key].is_null()) return std::nullopt;
+  try {
+    return object[key].get<T>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+json to_json(const GitFacts& git) {
+  json j{{"commit", optional_json(git.commit)}, {"dirty", optional_json(git.dirty)}};
+  if (git.source) j["source"] = *git.source;
+  return j;
+}
+
+GitFacts git_from_json(const json& j) {
+  return {optional_of<std::string>(j, "commit"), optional_of<bool>(j, "dirty"),
+          optional_of<std::string>(j, "source")};
+}
+
+json to_json(const RunConditions& conditions) {
+  json j{{"load_average", optional_json(conditions.load_average)},
+         {"cpu_governor", optional_json(conditions.cpu_governor)}};
+  if (conditions.cpu_governor_note) j["cpu_governor_note"] = *conditions.cpu_governor_note;
+  return j;
+}
+
+RunConditions conditions_from_json(const json& j) {
+  return {optional_of<std::vector<double>>(j, "load_average"),
+          optional_of<std::string>(j, "cpu_governor"),
+          optional_of<std::string>(j, "cpu_governor_note")};
+}
+
+json to_json(const RunMeasure& measure) {
+  json j = measure_json(measure.defaults);
+  for (const auto& [implementation, spec] : measure.per_implementation)
+    j["per_implementation"][implementation] = measure_json(spec);
+  return j;
+}
+
+MeasureSpec measure_spec_from_json(const json& j) {
+  MeasureSpec spec;
+  spec.warmup = optional_of<int>(j, "warmup").value_or(spec.warmup);
+  spec.min_reps = optional_of<int>(j, "min_reps").value_or(spec.min_reps);
+  spec.max_reps = optional_of<int>(j, "max_reps").value_or(spec.max_reps);
+  spec.max_seconds = optional_of<double>(j, "max_seconds").value_or(spec.max_seconds);
+  spec.l2_flush = optional_of<bool>(j, "l2_flush").value_or(spec.l2_flush);
+  return spec;
+}
+
+RunMeasure measure_from_json(const json& j) {
+  RunMeasure measure{measure_spec_from_json(j), {}};
+  if (j.contains("per_implementation") && j["per_implementation"].is_object())
+    for (const auto& [implementation, spec] : j["per_implementation"].items())
+      measure.per_implementation[implementation] = measure_spec_from_json(spec);
+  return measure;
+}
+
+const char* const kRunFields[] = {"id",     "started", "finished",   "interrupted",
+                                  "config", "host",    "build",      "cuda",
+                                  "argv",   "git",     "conditions", "measure"};
+
+// The typed parts a run block of this version records (absent ones stay absent).
+void read_recorded(const json& j, RunBlock& run) {
+  if (j.contains("argv") && j["argv"].is_array())
+    run.argv = optional_of<std::vector<std::string>>(j, "argv");
+  if (j.contains("git") && j["git"].is_object()) run.git = git_from_json(j["git"]);
+  if (j.contains("conditions") && j["conditions"].is_object())
+    run.conditions = conditions_from_json(j["conditions"]);
+  if (j.contains("measure") && j["measure"].is_object())
+    run.measure = measure_from_json(j["measure"]);
 }
 
 }  // namespace
@@ -26,16 +104,20 @@ const json* RunBlock::calibration() const {
 }
 
 json to_json(const RunBlock& run) {
-  json j = run.recorded;
+  json j = run.unknown;
   j["id"] = run.id;
   j["started"] = run.started;
-  j["finished"] = run.finished ? json(*run.finished) : json(nullptr);
+  j["finished"] = optional_json(run.finished);
   if (run.interrupted) j["interrupted"] = *run.interrupted;
   j["config"] = {
       {"path", run.config_path}, {"sha256", run.config_sha256}, {"resolved", run.resolved_config}};
   j["host"] = run.host;
   j["build"] = run.build;
   if (!run.cuda.is_null()) j["cuda"] = run.cuda;
+  if (run.argv) j["argv"] = *run.argv;
+  if (run.git) j["git"] = to_json(*run.git);
+  if (run.conditions) j["conditions"] = to_json(*run.conditions);
+  if (run.measure) j["measure"] = to_json(*run.measure);
   return j;
 }
 
@@ -43,8 +125,8 @@ RunBlock run_block_from_json(const json& j) {
   RunBlock run;
   run.id = j.value("id", "");
   run.started = j.value("started", "");
-  run.finished = text_or_null(j, "finished");
-  run.interrupted = text_or_null(j, "interrupted");
+  run.finished = optional_of<std::string>(j, "finished");
+  run.interrupted = optional_of<std::string>(j, "interrupted");
   const json config = j.value("config", json::object());
   run.config_path = config.value("path", "");
   run.config_sha256 = config.value("sha256", "");
@@ -52,10 +134,10 @@ RunBlock run_block_from_json(const json& j) {
   run.host = j.value("host", json::object());
   run.build = j.value("build", json::object());
   run.cuda = j.value("cuda", json());
+  read_recorded(j, run);
   for (const auto& [key, value] : j.items())
-    if (key != "id" && key != "started" && key != "finished" && key != "interrupted" &&
-        key != "config" && key != "host" && key != "build" && key != "cuda")
-      run.recorded[key] = value;
+    if (std::find(std::begin(kRunFields), std::end(kRunFields), key) == std::end(kRunFields))
+      run.unknown[key] = value;
   return run;
 }
 

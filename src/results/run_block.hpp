@@ -1,15 +1,26 @@
 // One run of `convlab run` as results.json records it (docs/results-schema.md, runs[] and run),
-// typed where convlab reads it. to_json and run_block_from_json in run_block.cpp are the only
-// place its JSON names appear. Facts that are only written and shown (the command line, git,
-// the conditions at the start, the measure block) are kept as recorded, and so is any field of
-// another version.
+// typed. to_json and run_block_from_json in run_block.cpp are the only place its JSON names
+// appear. The host, build and CUDA device facts stay the documents their writers produce
+// (measure/provenance.hpp, device_facts.hpp); fields of another version are kept as read.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "measure/measure_spec.hpp"
+#include "measure/provenance.hpp"
+#include "measure/run_conditions.hpp"
 
 namespace convlab {
+
+// The measure settings the run used: the config's defaults and its per-implementation overrides.
+struct RunMeasure {
+  MeasureSpec defaults;
+  std::map<std::string, MeasureSpec> per_implementation;
+};
 
 struct RunBlock {
   std::string id;
@@ -18,10 +29,15 @@ struct RunBlock {
   std::optional<std::string> interrupted;  // when SIGINT or SIGTERM ended the run
   std::string config_path, config_sha256;
   nlohmann::json resolved_config = nlohmann::json::object();
-  nlohmann::json host = nlohmann::json::object();      // provenance.hpp host_facts
-  nlohmann::json build = nlohmann::json::object();     // provenance.hpp build_facts
-  nlohmann::json cuda;                                 // device_facts.hpp; null without CUDA points
-  nlohmann::json recorded = nlohmann::json::object();  // argv, git, conditions, measure, ...
+  nlohmann::json host = nlohmann::json::object();   // provenance.hpp host_facts
+  nlohmann::json build = nlohmann::json::object();  // provenance.hpp build_facts
+  nlohmann::json cuda;                              // device_facts.hpp; null without CUDA points
+  // Absent only in files of versions that did not record them.
+  std::optional<std::vector<std::string>> argv;
+  std::optional<GitFacts> git;
+  std::optional<RunConditions> conditions;  // of the machine when the run started
+  std::optional<RunMeasure> measure;
+  nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
 
   std::string build_id() const;
   std::string host_cpu_model() const;

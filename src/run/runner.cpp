@@ -188,10 +188,10 @@ class Run {
     run.resolved_config = config_.resolved;
     run.build = build_facts();
     run.host = host_facts();
-    run.recorded = {{"argv", options_.argv},
-                    {"git", git_facts()},
-                    {"conditions", run_conditions()},
-                    {"measure", config_.resolved["measure"]}};
+    run.argv = options_.argv;
+    run.git = git_facts();
+    run.conditions = run_conditions();
+    run.measure = RunMeasure{config_.measure, config_.measure_overrides};
     const bool any_cuda = std::any_of(plan_.begin(), plan_.end(), [](const Point& p) {
       return p.implementation->family == "cuda";
     });
@@ -203,7 +203,7 @@ class Run {
     run_id_ = run.id;
     if (options_.verbosity != Verbosity::quiet)
       for (const auto& warning :
-           noise_warnings(run.recorded["conditions"], run.host.value("logical_cpus", 0u)))
+           noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
         std::cerr << "convlab: " << warning << "\n";
     const std::string others = other_hosts_summary(results_.records, machine_from_run(run, "cpu"));
     if (!others.empty())

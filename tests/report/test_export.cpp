@@ -9,6 +9,7 @@
 #include "report/commands.hpp"
 #include "report/discussion_values.hpp"
 #include "report/figure_data.hpp"
+#include "report/results_document.hpp"
 #include "report_test_support.hpp"
 
 namespace convlab {
@@ -141,7 +142,7 @@ TEST(DiscussionValues, FindsReferencesOutsideComments) {
 }
 
 TEST(DiscussionValues, ResolvesExactlyOnePointOrNamesTheProblem) {
-  const auto results = nlohmann::json::parse(read_file(fixture_results()));
+  const ResultsDocument results = load_results_document(fixture_results());
   const auto points = latest_ok_points(results);
   const auto values =
       resolve_values({{"implementation=sequential,image.width=1024,kernel.size=7", "median_ms", 3}},
@@ -284,15 +285,18 @@ namespace convlab {
 namespace {
 
 TEST(FigureExtraction, PointsMissingASeriesFieldStayWithThatPartOfTheLabelLeftOut) {
-  const nlohmann::json global{{"status", "ok"},
-                              {"implementation", "cuda_global"},
-                              {"params", {{"block", {32, 8}}}},
-                              {"kernel", {{"size", 7}}},
-                              {"timing", {{"stats", {{"median", 2.0}, {"q1", 1.9}, {"q3", 2.1}}}}}};
-  nlohmann::json shared = global;
-  shared["implementation"] = "cuda_shared";
-  shared["params"]["tile"] = 32;
-  shared["timing"]["stats"]["median"] = 1.5;
+  const nlohmann::json global_json{
+      {"status", "ok"},
+      {"implementation", "cuda_global"},
+      {"params", {{"block", {32, 8}}}},
+      {"kernel", {{"size", 7}}},
+      {"timing", {{"stats", {{"median", 2.0}, {"q1", 1.9}, {"q3", 2.1}}}}}};
+  nlohmann::json shared_json = global_json;
+  shared_json["implementation"] = "cuda_shared";
+  shared_json["params"]["tile"] = 32;
+  shared_json["timing"]["stats"]["median"] = 1.5;
+  const Record global = record_from_json(global_json);
+  const Record shared = record_from_json(shared_json);
   FigureDeclaration declaration;
   declaration.name = "mixed";
   declaration.x = "kernel.size";
