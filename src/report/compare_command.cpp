@@ -2,6 +2,7 @@
 // A's, a Mann-Whitney U test on the raw samples and a verdict. Points are matched by what they
 // measure (point_definition), not by key: keys include the build id, which differs between the
 // builds being compared.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -105,156 +106,209 @@ std::string percent_change(double ratio) {
   return (change >= 0 ? "+" : "") + format_number(change, 2) + " %";
 }
 
+struct CompareOptions {
+  std::vector<std::string> paths;
+  double threshold = 0.05;
+  double alpha = 0.05;
+  std::string metric = "median_ms";
+  std::optional<std::string> json_path;
+};
+
+// Returns nullopt after printing the help.
+std::optional<CompareOptions> parse_compare_options(const std::vector<std::string>& args) {
+  CompareOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kCompareHelp;
+      return std::nullopt;
+    }
+    const bool takes_value =
+        arg == "--threshold" || arg == "--metric" || arg == "--alpha" || arg == "--json";
+    if (takes_value && i + 1 >= args.size())
+      throw ExportError("convlab compare: " + arg + " needs a value");
+    if (arg == "--threshold") {
+      options.threshold = parse_threshold(args[++i]);
+    } else if (arg == "--alpha") {
+      options.alpha = parse_alpha(args[++i]);
+    } else if (arg == "--json") {
+      options.json_path = args[++i];
+    } else if (arg == "--metric") {
+      options.metric = args[++i];
+      if (!field_has_quartiles(options.metric))
+        throw ExportError("convlab compare: --metric: '" + options.metric +
+                          "' is not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw ExportError("convlab compare: unknown option " + arg + " (see --help)");
+    } else {
+      options.paths.push_back(arg);
+    }
+  }
+  if (options.paths.size() != 2)
+    throw ExportError("convlab compare: expected A and B (see --help)");
+  return options;
+}
+
+struct CompareOutcome {
+  std::vector<Comparison> comparisons;
+  size_t only_in_a = 0;
+  size_t only_in_b = 0;
+  std::set<std::string> a_machines, b_machines;
+};
+
+// The points of B matched with the same point measured on the same machine in A.
+CompareOutcome compare_points(const ResultsDocument& a, const ResultsDocument& b,
+                              const CompareOptions& options) {
+  CompareOutcome outcome;
+  std::map<std::string, const Record*> a_points;
+  for (const Record* record : latest_ok_points(a)) {
+    a_points[point_definition(*record) + machine_key(*record)] = record;
+    outcome.a_machines.insert(machine_label(*record, true));
+  }
+  for (const Record* record : latest_ok_points(b)) {
+    outcome.b_machines.insert(machine_label(*record, true));
+    const auto match = a_points.find(point_definition(*record) + machine_key(*record));
+    if (match == a_points.end()) {
+      ++outcome.only_in_b;
+      continue;
+    }
+    const auto a_value = field_value(*match->second, options.metric);
+    const auto b_value = field_value(*record, options.metric);
+    if (!a_value || !b_value || a_value->number <= 0) continue;
+    const std::vector<double> a_samples = field_samples(*match->second, options.metric);
+    const std::vector<double> b_samples = field_samples(*record, options.metric);
+    Comparison c{match->second,
+                 record,
+                 a_value->number,
+                 b_value->number,
+                 b_value->number / a_value->number,
+                 mann_whitney_u(a_samples, b_samples),
+                 ""};
+    c.verdict =
+        verdict_for(c, a_samples.size(), b_samples.size(), options.threshold, options.alpha);
+    outcome.comparisons.push_back(c);
+  }
+  outcome.only_in_a = a_points.size() - outcome.comparisons.size();
+  return outcome;
+}
+
+size_t count_verdicts(const CompareOutcome& outcome, const std::string& verdict) {
+  return static_cast<size_t>(
+      std::count_if(outcome.comparisons.begin(), outcome.comparisons.end(),
+                    [&](const Comparison& c) { return c.verdict == verdict; }));
+}
+
+std::map<std::string, std::vector<double>> ratios_by_implementation(const CompareOutcome& outcome) {
+  std::map<std::string, std::vector<double>> ratios;
+  for (const auto& c : outcome.comparisons) ratios[c.b->implementation].push_back(c.ratio);
+  return ratios;
+}
+
+std::vector<double> all_ratios(const CompareOutcome& outcome) {
+  std::vector<double> ratios;
+  for (const auto& c : outcome.comparisons) ratios.push_back(c.ratio);
+  return ratios;
+}
+
+void print_comparisons(const CompareOutcome& outcome, const CompareOptions& options) {
+  std::printf("%-10s %-24s %12s %12s %9s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "p",
+              "point");
+  for (const auto& c : outcome.comparisons)
+    std::printf("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
+                format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
+                format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
+  const std::vector<double> ratios = all_ratios(outcome);
+  const double overall = geometric_mean(ratios);
+  std::printf("\ngeometric mean of B/A: %s (%s) over %zu points\n",
+              format_number(overall, 4).c_str(), percent_change(overall).c_str(), ratios.size());
+  for (const auto& [implementation, list] : ratios_by_implementation(outcome)) {
+    const double mean = geometric_mean(list);
+    std::printf("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
+                format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
+  }
+  const size_t faster = count_verdicts(outcome, "faster"),
+               slower = count_verdicts(outcome, "slower");
+  std::printf(
+      "\n%zu points compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
+      "slower, %zu same; %zu only in A, %zu only in B\n",
+      outcome.comparisons.size(), options.metric.c_str(),
+      format_number(options.threshold * 100, 3).c_str(), format_exact(options.alpha).c_str(),
+      faster, slower, outcome.comparisons.size() - faster - slower, outcome.only_in_a,
+      outcome.only_in_b);
+}
+
+json comparison_json(const Comparison& c) {
+  return {{"point", describe_point(*c.b)},
+          {"implementation", c.b->implementation},
+          {"params", c.b->params},
+          {"image", c.b->image.name},
+          {"kernel", c.b->kernel.name},
+          {"border", c.b->border},
+          {"output", c.b->output},
+          {"a", c.a_value},
+          {"b", c.b_value},
+          {"ratio", c.ratio},
+          {"u", c.test.u},
+          {"p_value", c.test.p_value},
+          {"exact", c.test.exact},
+          {"verdict", c.verdict}};
+}
+
+void write_verdicts(const CompareOutcome& outcome, const CompareOptions& options,
+                    const ResultsDocument& a, const ResultsDocument& b) {
+  json verdicts{{"a", a.path},
+                {"b", b.path},
+                {"metric", options.metric},
+                {"threshold", options.threshold},
+                {"alpha", options.alpha},
+                {"test",
+                 "Mann-Whitney U, two-sided; exact below 8 samples without ties, else normal "
+                 "approximation with tie and continuity corrections"},
+                {"points", json::array()}};
+  for (const auto& c : outcome.comparisons) verdicts["points"].push_back(comparison_json(c));
+  json per_implementation = json::object();
+  for (const auto& [implementation, list] : ratios_by_implementation(outcome))
+    per_implementation[implementation] = {{"geomean_ratio", geometric_mean(list)},
+                                          {"points", list.size()}};
+  const size_t faster = count_verdicts(outcome, "faster"),
+               slower = count_verdicts(outcome, "slower");
+  verdicts["summary"] = {{"geomean_ratio", geometric_mean(all_ratios(outcome))},
+                         {"per_implementation", per_implementation},
+                         {"faster", faster},
+                         {"slower", slower},
+                         {"same", outcome.comparisons.size() - faster - slower},
+                         {"only_in_a", outcome.only_in_a},
+                         {"only_in_b", outcome.only_in_b}};
+  std::ofstream out(*options.json_path);
+  out << verdicts.dump(1) << "\n";
+  if (!out) throw ExportError("convlab compare: --json: cannot write " + *options.json_path);
+}
+
+std::string machines_words(const std::set<std::string>& labels) {
+  std::string text;
+  for (const auto& label : labels) text += (text.empty() ? "" : "; ") + label;
+  return text;
+}
+
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
   std::vector<std::string> paths;
   try {
-    double threshold = 0.05, alpha = 0.05;
-    std::string metric = "median_ms";
-    std::optional<std::string> json_path;
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& arg = args[i];
-      if (arg == "--help" || arg == "-h") {
-        std::cout << kCompareHelp;
-        return 0;
-      }
-      const bool takes_value =
-          arg == "--threshold" || arg == "--metric" || arg == "--alpha" || arg == "--json";
-      if (takes_value && i + 1 >= args.size())
-        throw ExportError("convlab compare: " + arg + " needs a value");
-      if (arg == "--threshold") {
-        threshold = parse_threshold(args[++i]);
-      } else if (arg == "--alpha") {
-        alpha = parse_alpha(args[++i]);
-      } else if (arg == "--json") {
-        json_path = args[++i];
-      } else if (arg == "--metric") {
-        metric = args[++i];
-        if (!field_has_quartiles(metric))
-          throw ExportError("convlab compare: --metric: '" + metric +
-                            "' is not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
-      } else if (!arg.empty() && arg[0] == '-') {
-        throw ExportError("convlab compare: unknown option " + arg + " (see --help)");
-      } else {
-        paths.push_back(arg);
-      }
-    }
-    if (paths.size() != 2) throw ExportError("convlab compare: expected A and B (see --help)");
+    const auto options = parse_compare_options(args);
+    if (!options) return 0;
+    paths = options->paths;
     const ResultsDocument a = load_results_document(paths[0]);
     const ResultsDocument b = load_results_document(paths[1]);
-    // A point is compared with the same point measured on the same machine only.
-    std::map<std::string, const Record*> a_points;
-    std::set<std::string> a_machines, b_machines;
-    for (const Record* record : latest_ok_points(a)) {
-      a_points[point_definition(*record) + machine_key(*record)] = record;
-      a_machines.insert(machine_label(*record, true));
-    }
-
-    std::vector<Comparison> comparisons;
-    size_t only_in_b = 0;
-    for (const Record* record : latest_ok_points(b)) {
-      b_machines.insert(machine_label(*record, true));
-      const auto match = a_points.find(point_definition(*record) + machine_key(*record));
-      if (match == a_points.end()) {
-        ++only_in_b;
-        continue;
-      }
-      const auto a_value = field_value(*match->second, metric);
-      const auto b_value = field_value(*record, metric);
-      if (!a_value || !b_value || a_value->number <= 0) continue;
-      const std::vector<double> a_samples = field_samples(*match->second, metric);
-      const std::vector<double> b_samples = field_samples(*record, metric);
-      Comparison c{match->second,
-                   record,
-                   a_value->number,
-                   b_value->number,
-                   b_value->number / a_value->number,
-                   mann_whitney_u(a_samples, b_samples),
-                   ""};
-      c.verdict = verdict_for(c, a_samples.size(), b_samples.size(), threshold, alpha);
-      comparisons.push_back(c);
-    }
-    const size_t only_in_a = a_points.size() - comparisons.size();
-    const auto words = [](const std::set<std::string>& labels) {
-      std::string text;
-      for (const auto& label : labels) text += (text.empty() ? "" : "; ") + label;
-      return text;
-    };
-    if (comparisons.empty())
-      throw ExportError(
-          "convlab compare: " + a.path + " and " + b.path + " share no ok point with " + metric +
-          " measured on one machine (A: " + words(a_machines) + "; B: " + words(b_machines) + ")");
-
-    std::printf("%-10s %-24s %12s %12s %9s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "p",
-                "point");
-    size_t slower = 0, faster = 0;
-    std::vector<double> ratios;
-    std::map<std::string, std::vector<double>> ratios_by_implementation;
-    for (const auto& c : comparisons) {
-      slower += c.verdict == "slower";
-      faster += c.verdict == "faster";
-      ratios.push_back(c.ratio);
-      ratios_by_implementation[c.b->implementation].push_back(c.ratio);
-      std::printf("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
-                  format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
-                  format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
-    }
-    const double overall = geometric_mean(ratios);
-    std::printf("\ngeometric mean of B/A: %s (%s) over %zu points\n",
-                format_number(overall, 4).c_str(), percent_change(overall).c_str(), ratios.size());
-    for (const auto& [implementation, list] : ratios_by_implementation) {
-      const double mean = geometric_mean(list);
-      std::printf("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
-                  format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
-    }
-    std::printf(
-        "\n%zu points compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
-        "slower, %zu same; %zu only in A, %zu only in B\n",
-        comparisons.size(), metric.c_str(), format_number(threshold * 100, 3).c_str(),
-        format_exact(alpha).c_str(), faster, slower, comparisons.size() - faster - slower,
-        only_in_a, only_in_b);
-
-    if (json_path) {
-      json verdicts{{"a", a.path},
-                    {"b", b.path},
-                    {"metric", metric},
-                    {"threshold", threshold},
-                    {"alpha", alpha},
-                    {"test",
-                     "Mann-Whitney U, two-sided; exact below 8 samples without ties, else normal "
-                     "approximation with tie and continuity corrections"},
-                    {"points", json::array()}};
-      for (const auto& c : comparisons)
-        verdicts["points"].push_back({{"point", describe_point(*c.b)},
-                                      {"implementation", c.b->implementation},
-                                      {"params", c.b->params},
-                                      {"image", c.b->image.name},
-                                      {"kernel", c.b->kernel.name},
-                                      {"border", c.b->border},
-                                      {"output", c.b->output},
-                                      {"a", c.a_value},
-                                      {"b", c.b_value},
-                                      {"ratio", c.ratio},
-                                      {"u", c.test.u},
-                                      {"p_value", c.test.p_value},
-                                      {"exact", c.test.exact},
-                                      {"verdict", c.verdict}});
-      json per_implementation = json::object();
-      for (const auto& [implementation, list] : ratios_by_implementation)
-        per_implementation[implementation] = {{"geomean_ratio", geometric_mean(list)},
-                                              {"points", list.size()}};
-      verdicts["summary"] = {{"geomean_ratio", overall},
-                             {"per_implementation", per_implementation},
-                             {"faster", faster},
-                             {"slower", slower},
-                             {"same", comparisons.size() - faster - slower},
-                             {"only_in_a", only_in_a},
-                             {"only_in_b", only_in_b}};
-      std::ofstream out(*json_path);
-      out << verdicts.dump(1) << "\n";
-      if (!out) throw ExportError("convlab compare: --json: cannot write " + *json_path);
-    }
+    const CompareOutcome outcome = compare_points(a, b, *options);
+    if (outcome.comparisons.empty())
+      throw ExportError("convlab compare: " + a.path + " and " + b.path +
+                        " share no ok point with " + options->metric +
+                        " measured on one machine (A: " + machines_words(outcome.a_machines) +
+                        "; B: " + machines_words(outcome.b_machines) + ")");
+    print_comparisons(outcome, *options);
+    if (options->json_path) write_verdicts(outcome, *options, a, b);
+    const size_t slower = count_verdicts(outcome, "slower");
     if (slower > 0) {
       std::printf("regression: %zu points of %s are slower than in %s\n", slower, b.path.c_str(),
                   a.path.c_str());
