@@ -108,6 +108,7 @@ class DirectPoint : public PreparedPoint {
   DirectPoint(const Problem& problem, const Params& params)
       : problem_(problem),
         threads_(params.value("threads", 1)),
+        strips_(params.value("strips", 0)),
         out_(problem.output, problem.input.value_count()),
         sweeps_(sweeps_for_size(problem.filter.size)) {
     out_.set_streaming(params.value("stream", std::string("auto")));
@@ -129,7 +130,7 @@ class DirectPoint : public PreparedPoint {
   }
 
   std::optional<PhaseTimes> execute() override {
-    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+    for_each_strip(threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
                    [this](RowRange strip, ColumnTile tile, int thread) {
                      filter_tile(strip, tile, scratch_[thread]);
                    });
@@ -170,6 +171,7 @@ class DirectPoint : public PreparedPoint {
 
   Problem problem_;
   int threads_;
+  int strips_;
   HostOutput out_;
   std::vector<SweepFunction> sweeps_;
   int ring_lines_ = 0;

@@ -232,6 +232,7 @@ class FusedPoint : public PreparedPoint {
   FusedPoint(const Problem& problem, const Params& params)
       : problem_(problem),
         threads_(params.value("threads", 1)),
+        strips_(params.value("strips", 0)),
         out_(problem.output, problem.input.value_count()),
         integer_(integer_weights(problem.filter, problem.output)) {
     out_.set_streaming(params.value("stream", std::string("auto")));
@@ -258,7 +259,7 @@ class FusedPoint : public PreparedPoint {
   }
 
   std::optional<PhaseTimes> execute() override {
-    for_each_strip(threads_, problem_.input.height, problem_.filter.size, tiles_,
+    for_each_strip(threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
                    [this](RowRange strip, ColumnTile tile, int thread) {
                      Scratch& scratch = scratch_[thread];
                      if (integer_)
@@ -325,6 +326,7 @@ class FusedPoint : public PreparedPoint {
 
   Problem problem_;
   int threads_;
+  int strips_;
   HostOutput out_;
   std::optional<IntegerWeights> integer_;
   int ring_lines_ = 0;

@@ -29,9 +29,6 @@ inline RowRange strip_of(int index, int count, int height) {
   return {static_cast<int>(h * index / count), static_cast<int>(h * (index + 1) / count)};
 }
 
-// How many strips `threads` threads share (handed out one at a time, so a thread whose core is
-// busy with something else takes fewer): one for one thread, otherwise up to four per thread, but
-// no strip lower than 8K rows, since each re-reads K - 1 rows of its neighbours.
 // The axes of the ring-buffer rungs.
 inline std::vector<AxisSpec> strip_axes() {
   return {
@@ -49,6 +46,14 @@ inline std::vector<AxisSpec> strip_axes() {
        {},
        0,
        1 << 20},
+      {"strips",
+       AxisKind::integer,
+       "horizontal strips the threads share (0: one for one thread, otherwise up to four per "
+       "thread, none lower than 8K rows)",
+       0,
+       {},
+       0,
+       1 << 20},
       {"stream",
        AxisKind::choice,
        "output written around the caches: auto (when larger than the last-level cache), always, "
@@ -60,7 +65,12 @@ inline std::vector<AxisSpec> strip_axes() {
   };
 }
 
-inline int strip_count(int threads, int height, int k) {
+// How many strips `threads` threads share (handed out one at a time, so a thread whose core is
+// busy with something else takes fewer). `requested` > 0 fixes the count (at most one per row);
+// otherwise one for one thread, else up to four per thread but no strip lower than 8K rows, since
+// each strip converts and row-filters the K - 1 rows around it again.
+inline int strip_count(int threads, int height, int k, int requested) {
+  if (requested > 0) return std::min(requested, height);
   if (threads <= 1) return 1;
   return std::max(1, std::min({threads * 4, std::max(threads, height / (8 * k)), height}));
 }
@@ -155,9 +165,9 @@ __attribute__((always_inline)) inline void store_sums(HostOutput& out, size_t in
 // slower under load (a shared physical core, a lower clock) simply takes fewer units and the team
 // finishes together. `thread` indexes per-thread scratch; units write disjoint output pixels.
 template <class FilterTile>
-void for_each_strip(int threads, int height, int k, const std::vector<ColumnTile>& tiles,
-                    FilterTile filter) {
-  const int strips = strip_count(threads, height, k);
+void for_each_strip(int threads, int strips_requested, int height, int k,
+                    const std::vector<ColumnTile>& tiles, FilterTile filter) {
+  const int strips = strip_count(threads, height, k, strips_requested);
   const int units = strips * static_cast<int>(tiles.size());
 #pragma omp parallel num_threads(threads)
   {
