@@ -50,6 +50,20 @@ TEST(RunBlock, FieldsOfOtherVersionsAndAbsentFactsRoundTrip) {
   EXPECT_EQ(to_json(run_block_from_json(run)), run);
 }
 
+TEST(RunBlock, FieldsOfOtherVersionsInsideTheTypedBlocksAreKept) {
+  json written = fixture_runs().at(0);
+  written["git"]["branch"] = "main";                      // a field this version does not know
+  written["conditions"]["load_average"] = "unavailable";  // a value of another type
+  written["measure"]["per_implementation"]["sequential"] = {{"warmup", 1}, {"pin", "core0"}};
+  const RunBlock run = run_block_from_json(written);
+  EXPECT_FALSE(run.conditions->load_average.has_value());
+  const json again = to_json(run);
+  EXPECT_EQ(again.at("git").at("branch"), "main");
+  EXPECT_EQ(again.at("conditions").at("load_average"), "unavailable");
+  EXPECT_EQ(again.at("measure").at("per_implementation").at("sequential").at("pin"), "core0");
+  EXPECT_EQ(again.at("git").at("commit"), written.at("git").at("commit"));
+}
+
 TEST(RunBlock, PerImplementationMeasureSettingsAreKept) {
   RunBlock run;
   MeasureSpec quick;

@@ -73,19 +73,59 @@ RunMeasure measure_from_json(const json& j) {
   return measure;
 }
 
+// What of `read` its typed form did not reproduce (a field of another version, or a value of an
+// unexpected type), object by object, so that writing the block again keeps it.
+json not_reproduced(const json& read, const json& typed) {
+  json kept = json::object();
+  for (const auto& [key, value] : read.items()) {
+    if (typed.contains(key) && typed[key] == value) continue;
+    if (value.is_object() && typed.contains(key) && typed[key].is_object()) {
+      json inner = not_reproduced(value, typed[key]);
+      if (!inner.empty()) kept[key] = std::move(inner);
+    } else {
+      kept[key] = value;
+    }
+  }
+  return kept;
+}
+
+// The typed form with the kept fields put back where the typed form has nothing of its own.
+json with_kept(json typed, const json& kept) {
+  if (!kept.is_object()) return typed;
+  for (const auto& [key, value] : kept.items()) {
+    if (!typed.contains(key) || typed[key].is_null())
+      typed[key] = value;
+    else if (typed[key].is_object() && value.is_object())
+      typed[key] = with_kept(typed[key], value);
+  }
+  return typed;
+}
+
 const char* const kRunFields[] = {"id",     "started", "finished",   "interrupted",
                                   "config", "host",    "build",      "cuda",
                                   "argv",   "git",     "conditions", "measure"};
 
 // The typed parts a run block of this version records (absent ones stay absent).
+// What the typed form of a block cannot hold is kept in run.unknown under the block's name.
 void read_recorded(const json& j, RunBlock& run) {
   if (j.contains("argv") && j["argv"].is_array())
     run.argv = optional_of<std::vector<std::string>>(j, "argv");
-  if (j.contains("git") && j["git"].is_object()) run.git = git_from_json(j["git"]);
-  if (j.contains("conditions") && j["conditions"].is_object())
+  const auto keep = [&](const char* name, const json& typed) {
+    json kept = not_reproduced(j[name], typed);
+    if (!kept.empty()) run.unknown[name] = std::move(kept);
+  };
+  if (j.contains("git") && j["git"].is_object()) {
+    run.git = git_from_json(j["git"]);
+    keep("git", to_json(*run.git));
+  }
+  if (j.contains("conditions") && j["conditions"].is_object()) {
     run.conditions = conditions_from_json(j["conditions"]);
-  if (j.contains("measure") && j["measure"].is_object())
+    keep("conditions", to_json(*run.conditions));
+  }
+  if (j.contains("measure") && j["measure"].is_object()) {
     run.measure = measure_from_json(j["measure"]);
+    keep("measure", to_json(*run.measure));
+  }
 }
 
 }  // namespace
@@ -115,9 +155,11 @@ json to_json(const RunBlock& run) {
   j["build"] = run.build;
   if (!run.cuda.is_null()) j["cuda"] = run.cuda;
   if (run.argv) j["argv"] = *run.argv;
-  if (run.git) j["git"] = to_json(*run.git);
-  if (run.conditions) j["conditions"] = to_json(*run.conditions);
-  if (run.measure) j["measure"] = to_json(*run.measure);
+  if (run.git) j["git"] = with_kept(to_json(*run.git), run.unknown.value("git", json()));
+  if (run.conditions)
+    j["conditions"] = with_kept(to_json(*run.conditions), run.unknown.value("conditions", json()));
+  if (run.measure)
+    j["measure"] = with_kept(to_json(*run.measure), run.unknown.value("measure", json()));
   return j;
 }
 

@@ -37,7 +37,9 @@ struct RunBlock {
   std::optional<GitFacts> git;
   std::optional<RunConditions> conditions;  // of the machine when the run started
   std::optional<RunMeasure> measure;
-  nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
+  // Fields of other versions, kept as read: top-level ones, and under "git", "conditions" and
+  // "measure" what those blocks held that their typed form cannot.
+  nlohmann::json unknown = nlohmann::json::object();
 
   std::string build_id() const;
   std::string host_cpu_model() const;
