@@ -1,8 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
+#include "measure/interleaved.hpp"
 #include "measure/stats.hpp"
 
 namespace convlab {
@@ -25,6 +32,116 @@ TEST(Stats, QuartilesInterpolateLikeNumpy) {
   const SampleStats one = summarize({7});
   EXPECT_DOUBLE_EQ(one.median, 7);
   EXPECT_DOUBLE_EQ(one.stddev, 0);
+}
+
+// A point that only writes its calls into a shared log: "w<id>" for untimed, "t<id>" for timed
+// calls (the log cannot tell them apart, so it counts: the first `warmup` calls are warm-ups).
+class LoggingPoint : public PreparedPoint {
+ public:
+  LoggingPoint(int id, std::vector<int>& log, int throw_on_call = -1)
+      : id_(id), log_(log), throw_on_call_(throw_on_call) {}
+  std::optional<PhaseTimes> execute() override {
+    if (calls_++ == throw_on_call_) throw std::runtime_error("call " + std::to_string(calls_));
+    log_.push_back(id_);
+    return std::nullopt;
+  }
+  OutputView output() const override { return {}; }
+
+ private:
+  int id_;
+  std::vector<int>& log_;
+  int throw_on_call_;
+  int calls_ = 0;
+};
+
+MeasureSpec spec(int warmup, int min_reps, int max_reps, double max_seconds = 1e9) {
+  MeasureSpec m;
+  m.warmup = warmup;
+  m.min_reps = min_reps;
+  m.max_reps = max_reps;
+  m.max_seconds = max_seconds;
+  return m;
+}
+
+std::vector<InterleavedPoint> entries(std::vector<LoggingPoint>& points,
+                                      const std::vector<MeasureSpec>& specs) {
+  std::vector<InterleavedPoint> out;
+  for (size_t i = 0; i < points.size(); ++i) {
+    out.emplace_back();
+    out.back().point = &points[i];
+    out.back().measure = specs[i];
+  }
+  return out;
+}
+
+TEST(Interleaved, WarmUpsFirstThenRoundsOfEveryPointStillMeasuring) {
+  std::vector<int> log;
+  std::vector<LoggingPoint> points{{0, log}, {1, log}, {2, log}};
+  auto timed = entries(points, {spec(1, 2, 3), spec(2, 2, 5), spec(0, 1, 2)});
+  const int rounds = time_interleaved(timed, 12345);
+  EXPECT_EQ(rounds, 5);
+  EXPECT_EQ(timed[0].samples.compute_ms.size(), 3u);
+  EXPECT_EQ(timed[1].samples.compute_ms.size(), 5u);
+  EXPECT_EQ(timed[2].samples.compute_ms.size(), 2u);
+  // Warm-ups round by round: 0 and 1, then 1 again; no timed call before them.
+  ASSERT_GE(log.size(), 3u);
+  EXPECT_EQ((std::vector<int>{log[0], log[1], log[2]}), (std::vector<int>{0, 1, 1}));
+  // Then rounds: 3 points in rounds 1-2, 2 in round 3 (point 2 is done), 1 in rounds 4-5; every
+  // round holds each point still measuring exactly once.
+  const std::vector<std::vector<int>> expected_members{{0, 1, 2}, {0, 1, 2}, {0, 1}, {1}, {1}};
+  size_t at = 3;
+  for (const auto& members : expected_members) {
+    ASSERT_LE(at + members.size(), log.size());
+    std::vector<int> round(log.begin() + at, log.begin() + at + members.size());
+    std::sort(round.begin(), round.end());
+    EXPECT_EQ(round, members) << "round starting at call " << at;
+    at += members.size();
+  }
+  EXPECT_EQ(at, log.size());
+  for (const auto& p : timed) {
+    EXPECT_EQ(p.samples.interleaved_points, 3);
+    double sum = 0;
+    for (double ms : p.samples.compute_ms) sum += ms;
+    EXPECT_NEAR(p.samples.total_seconds, sum / 1000.0, 1e-9);
+  }
+}
+
+TEST(Interleaved, OrderIsShuffledPerRoundAndFixedByTheSeed) {
+  auto run = [](std::uint32_t seed) {
+    std::vector<int> log;
+    std::vector<LoggingPoint> points{{0, log}, {1, log}, {2, log}, {3, log}, {4, log}};
+    std::vector<MeasureSpec> specs(5, spec(0, 10, 10));
+    auto timed = entries(points, specs);
+    time_interleaved(timed, seed);
+    return log;
+  };
+  const std::vector<int> first = run(7), again = run(7), other = run(8);
+  EXPECT_EQ(first, again);
+  EXPECT_NE(first, other);
+  std::set<std::vector<int>> orders;
+  for (size_t r = 0; r < 10; ++r) orders.insert({first.begin() + 5 * r, first.begin() + 5 * r + 5});
+  EXPECT_GT(orders.size(), 5u) << "rounds should not repeat one order";
+}
+
+TEST(Interleaved, APointThatThrowsLeavesTheRoundsAndTheOthersFinish) {
+  std::vector<int> log;
+  std::vector<LoggingPoint> points{{0, log}, {1, log, 2}};  // point 1's third call throws
+  auto timed = entries(points, {spec(1, 4, 4), spec(1, 4, 4)});
+  time_interleaved(timed, 1);
+  EXPECT_FALSE(timed[0].error);
+  EXPECT_EQ(timed[0].samples.compute_ms.size(), 4u);
+  ASSERT_TRUE(timed[1].error);
+  EXPECT_EQ(*timed[1].error, "call 3");
+  EXPECT_EQ(timed[1].samples.compute_ms.size(), 1u);  // the warm-up, one timed call, then the throw
+}
+
+TEST(Interleaved, APointStopsAtMinRepsOnceItsOwnTimeIsSpent) {
+  std::vector<int> log;
+  std::vector<LoggingPoint> points{{0, log}, {1, log}};
+  auto timed = entries(points, {spec(0, 2, 20, 1e-12), spec(0, 6, 6)});
+  time_interleaved(timed, 3);
+  EXPECT_EQ(timed[0].samples.compute_ms.size(), 2u);
+  EXPECT_EQ(timed[1].samples.compute_ms.size(), 6u);
 }
 
 TEST(Sha256, KnownVectors) {

@@ -325,5 +325,43 @@ TEST_F(EndToEnd, ThreadsArePinnedAndEfficiencyIsOneThreadOverPTimesPThreads) {
   }
 }
 
+TEST_F(EndToEnd, InterleavedPointsOfAProblemAreTimedTogetherAndResume) {
+  testing::write_text(dir_ / "tiny.yaml", R"(name: tiny
+images:
+  - {type: generated, sizes: [[9, 7]], channels: [3], seed: 5}
+kernels:
+  - {type: gaussian, size: 3}
+  - {type: log, size: 5}
+border: replicate
+output: u8
+implementations:
+  sequential: {}
+  openmp: {threads: [1, 2]}
+  cpu_fused: {threads: [1, 2]}
+measure: {interleave: true, warmup: 1, min_reps: 2, max_reps: 4, max_seconds: 0.05}
+)");
+  const auto first = testing::run_convlab("run tiny.yaml", dir_);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const json doc = results();
+  EXPECT_EQ(doc["run"]["measure"]["interleave"], true);
+  ASSERT_EQ(doc["records"].size(), 10u);
+  for (const json& r : doc["records"]) {
+    const bool separable = r["kernel"]["name"] == "gaussian3";
+    if (r["implementation"] == "cpu_fused" && !separable) {
+      EXPECT_EQ(r["status"], "skipped");  // LoG is not rank-1: not timed, not in the rounds
+      continue;
+    }
+    ASSERT_EQ(r["status"], "ok") << r.dump();
+    // Five points measured together for the Gaussian; three for LoG (cpu_fused skipped).
+    EXPECT_EQ(r["timing"]["interleaved_points"], separable ? 5 : 3) << r.dump();
+    EXPECT_EQ(r["timing"]["repetitions"], 4);
+    EXPECT_EQ(r["verification"]["verdict"], "ok");
+    EXPECT_EQ(r["verification"]["values_beyond_tolerance"], 0);
+  }
+  const auto again = testing::run_convlab("run tiny.yaml", dir_);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("kept 8 "), std::string::npos) << again.output;
+}
+
 }  // namespace
 }  // namespace convlab

@@ -550,7 +550,14 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
                           bool allow_overrides) {
   if (!node) return measure;
   std::vector<std::string> keys{"warmup", "min_reps", "max_reps", "max_seconds", "l2_flush"};
-  if (allow_overrides) keys.push_back("per_implementation");
+  // Interleaving concerns every point of a problem together, so it is set for the whole config.
+  if (allow_overrides)
+    keys.insert(keys.end(), {"per_implementation", "interleave"});
+  else if (node.IsMap() && node["interleave"])
+    where.child("interleave")
+        .fail(
+            node["interleave"],
+            "interleave is set for the whole config (measure.interleave), not per implementation");
   require_known_keys(node, where, keys);
   auto read_count = [&](const char* key, int& out, long long minimum) {
     if (!node[key]) return;
@@ -569,6 +576,8 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
       where.child("max_seconds").fail(node["max_seconds"], "max_seconds must be positive");
   }
   if (node["l2_flush"]) measure.l2_flush = read_bool(node["l2_flush"], where.child("l2_flush"));
+  if (allow_overrides && node["interleave"])
+    measure.interleave = read_bool(node["interleave"], where.child("interleave"));
   if (measure.max_reps < measure.min_reps)
     where.child("max_reps")
         .fail(node["max_reps"] ? node["max_reps"] : node, "max_reps is smaller than min_reps");
@@ -690,11 +699,14 @@ nlohmann::json resolve(const Config& config) {
 }  // namespace
 
 nlohmann::json measure_json(const MeasureSpec& m) {
-  return {{"warmup", m.warmup},
-          {"min_reps", m.min_reps},
-          {"max_reps", m.max_reps},
-          {"max_seconds", m.max_seconds},
-          {"l2_flush", m.l2_flush}};
+  nlohmann::json j{{"warmup", m.warmup},
+                   {"min_reps", m.min_reps},
+                   {"max_reps", m.max_reps},
+                   {"max_seconds", m.max_seconds},
+                   {"l2_flush", m.l2_flush}};
+  // Written only when on: points of configs without it keep the identity they always had.
+  if (m.interleave) j["interleave"] = true;
+  return j;
 }
 
 const MeasureSpec& measure_for(const Config& config, const std::string& implementation) {

@@ -10,6 +10,9 @@ struct MeasureSpec {
   int max_reps = 20;
   double max_seconds = 2.0;  // per point, after warm-up
   bool l2_flush = false;     // CUDA: clear L2 before every repetition
+  // The points of one problem (image, kernel, border, output) are timed in rounds, one call each
+  // in a shuffled order, instead of one point's repetitions back to back (measure/interleaved.hpp).
+  bool interleave = false;
 };
 
 }  // namespace convlab

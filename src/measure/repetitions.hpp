@@ -17,8 +17,17 @@ struct TimingSamples {
   std::vector<double> compute_ms;  // compute call (host) or kernel(s) (device)
   bool device = false;
   std::vector<double> h2d_ms, d2h_ms, end_to_end_ms;
+  int interleaved_points = 0;  // points timed in the same rounds (measure/interleaved.hpp); 0: none
 };
 
 TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure);
+
+// One timed call of the point, its sample(s) appended; returns the call's host time in seconds.
+double timed_call(PreparedPoint& point, TimingSamples& samples);
+
+// Whether a point with these samples, after `measured_seconds` of its own timing, has had enough:
+// max_reps calls, or min_reps and max_seconds.
+bool repetitions_done(const TimingSamples& samples, const MeasureSpec& measure,
+                      double measured_seconds);
 
 }  // namespace convlab

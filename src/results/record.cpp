@@ -56,6 +56,7 @@ json to_json(const RecordTiming& timing) {
   j["warmup"] = timing.warmup;
   j["repetitions"] = timing.repetitions;
   j["total_seconds"] = timing.total_seconds;
+  if (timing.interleaved_points > 0) j["interleaved_points"] = timing.interleaved_points;
   if (timing.h2d) j["h2d"] = to_json(*timing.h2d);
   if (timing.d2h) j["d2h"] = to_json(*timing.d2h);
   if (timing.end_to_end) j["end_to_end"] = to_json(*timing.end_to_end);
@@ -68,6 +69,8 @@ RecordTiming timing_from_json(const json& j) {
   timing.warmup = j.value("warmup", 0);
   timing.repetitions = j.value("repetitions", timing.compute.samples_ms.size());
   timing.total_seconds = j.value("total_seconds", 0.0);
+  if (j.contains("interleaved_points") && j["interleaved_points"].is_number_integer())
+    timing.interleaved_points = j["interleaved_points"].get<int>();
   if (j.contains("h2d")) timing.h2d = block_from_json(j["h2d"]);
   if (j.contains("d2h")) timing.d2h = block_from_json(j["d2h"]);
   if (j.contains("end_to_end")) timing.end_to_end = block_from_json(j["end_to_end"]);
@@ -280,6 +283,7 @@ RecordTiming timing_from(const TimingSamples& samples) {
   timing.warmup = samples.warmup;
   timing.repetitions = samples.compute_ms.size();
   timing.total_seconds = samples.total_seconds;
+  timing.interleaved_points = samples.interleaved_points;
   timing.compute = block_of(samples.compute_ms);
   if (samples.device) {
     timing.h2d = block_of(samples.h2d_ms);

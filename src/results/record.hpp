@@ -40,7 +40,8 @@ struct RecordTiming {
   int warmup = 0;
   std::size_t repetitions = 0;
   double total_seconds = 0.0;
-  SampleBlock compute;  // the timed region: the compute call (CPU) or kernel(s) (CUDA)
+  int interleaved_points = 0;  // timed in rounds with this many points of the problem; 0: alone
+  SampleBlock compute;         // the timed region: the compute call (CPU) or kernel(s) (CUDA)
   std::optional<SampleBlock> h2d, d2h, end_to_end;  // CUDA points
 };
 

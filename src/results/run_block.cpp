@@ -62,6 +62,7 @@ MeasureSpec measure_spec_from_json(const json& j) {
   spec.max_reps = optional_of<int>(j, "max_reps").value_or(spec.max_reps);
   spec.max_seconds = optional_of<double>(j, "max_seconds").value_or(spec.max_seconds);
   spec.l2_flush = optional_of<bool>(j, "l2_flush").value_or(spec.l2_flush);
+  spec.interleave = optional_of<bool>(j, "interleave").value_or(spec.interleave);
   return spec;
 }
 

@@ -20,6 +20,7 @@
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
 #include "measure/gpu_clocks.hpp"
+#include "measure/interleaved.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
 #include "measure/run_conditions.hpp"
@@ -146,37 +147,144 @@ class Run {
   }
 
  private:
+  // A point of the plan as this run names it.
+  struct PlannedPoint {
+    size_t index = 0;
+    std::string label, id, key;
+    json description;
+  };
+
+  PlannedPoint plan_point(size_t i) {
+    const Point& point = plan_[i];
+    PlannedPoint planned;
+    planned.index = i;
+    planned.description = describe_point(config_, point);
+    planned.label = point_label(planned.description);
+    planned.id = point_id(planned.description, image_for(point.image),
+                          config_.filters[point.filter], measure_json_for(point));
+    planned.key = point_key(planned.id, planned.description, device_name_);
+    return planned;
+  }
+
   // Runs or keeps every point of the plan, in order; the keys of the points reached go into
-  // plan_keys.
+  // plan_keys. With measure.interleave, the points of one problem (consecutive in the plan) are
+  // timed together.
   void run_points(Progress& progress, const std::vector<double>& estimates,
                   const std::vector<double>& cost_after, std::vector<std::string>& plan_keys) {
     size_t new_points = 0;
-    for (size_t i = 0; i < plan_.size(); ++i) {
-      const Point& point = plan_[i];
-      const Image& image = image_for(point.image);
-      const Filter& filter = config_.filters[point.filter];
-      const json description = describe_point(config_, point);
-      const std::string label = point_label(description);
-      const std::string id = point_id(description, image, filter, measure_json_for(point));
-      const std::string key = point_key(id, description, device_name_);
-      plan_keys.push_back(key);
-      if (config_.save_outputs) note_gallery_item(point, image, filter);
-      if (!options_.force && has_ok_record(key)) {
-        progress.kept(i, label);
-        ++counts_.kept;
-        ++points_done_;
+    for (size_t begin = 0; begin < plan_.size();) {
+      const size_t end = config_.measure.interleave ? problem_end(begin) : begin + 1;
+      std::vector<PlannedPoint> to_run;
+      bool limit_reached = false;
+      for (size_t i = begin; i < end && !limit_reached; ++i) {
+        PlannedPoint planned = plan_point(i);
+        plan_keys.push_back(planned.key);
+        const Point& point = plan_[i];
+        if (config_.save_outputs)
+          note_gallery_item(point, image_for(point.image), config_.filters[point.filter]);
+        if (!options_.force && has_ok_record(planned.key)) {
+          progress.kept(i, planned.label);
+          ++counts_.kept;
+          ++points_done_;
+          continue;
+        }
+        limit_reached = options_.max_points >= 0 &&
+                        static_cast<long>(new_points + to_run.size()) >= options_.max_points;
+        if (!limit_reached) to_run.push_back(std::move(planned));
+      }
+      if (to_run.size() > 1)
+        run_interleaved(to_run, progress, estimates, cost_after);
+      else if (to_run.size() == 1)
+        run_alone(to_run.front(), progress, estimates, cost_after);
+      new_points += to_run.size();
+      if (limit_reached) break;
+      begin = end;
+    }
+  }
+
+  // The end of the run of plan points from `begin` that share its problem (image, kernel, border,
+  // output); the plan lists implementations innermost, so they are consecutive.
+  size_t problem_end(size_t begin) const {
+    const Point& first = plan_[begin];
+    size_t end = begin + 1;
+    while (end < plan_.size() && plan_[end].image == first.image &&
+           plan_[end].filter == first.filter && plan_[end].border == first.border &&
+           plan_[end].output == first.output)
+      ++end;
+    return end;
+  }
+
+  void run_alone(const PlannedPoint& planned, Progress& progress,
+                 const std::vector<double>& estimates, const std::vector<double>& cost_after) {
+    const size_t i = planned.index;
+    progress.starting(i, planned.label, estimates[i], cost_after[i + 1]);
+    Record record = run_point(plan_[i], planned.description, planned.key);
+    finish_point(planned, std::move(record), progress, true);
+  }
+
+  // Prepares every point of one problem, times them in shuffled rounds (measure/interleaved.hpp),
+  // then verifies and stores each in plan order. All of them hold their buffers until the end.
+  void run_interleaved(const std::vector<PlannedPoint>& group, Progress& progress,
+                       const std::vector<double>& estimates,
+                       const std::vector<double>& cost_after) {
+    double group_estimate = 0.0;
+    for (const auto& planned : group) group_estimate += estimates[planned.index];
+    progress.starting(
+        group.front().index,
+        std::to_string(group.size()) + " points interleaved, from " + group.front().label,
+        group_estimate, cost_after[group.back().index + 1]);
+    std::vector<Record> records;
+    std::vector<std::unique_ptr<PreparedPoint>> prepared;
+    std::vector<InterleavedPoint> timed;
+    std::vector<size_t> timed_index;  // into group, per entry of timed
+    for (size_t g = 0; g < group.size(); ++g) {
+      const Point& point = plan_[group[g].index];
+      records.push_back(new_record(point, group[g].key));
+      prepared.push_back(prepare_point(point, records.back()));
+      if (!prepared.back()) continue;
+      timed.emplace_back();
+      timed.back().point = prepared.back().get();
+      timed.back().measure = measure_for(config_, point.implementation->name);
+      timed_index.push_back(g);
+    }
+    std::vector<std::optional<GpuClockSample>> clocks_at_start;
+    for (size_t t = 0; t < timed.size(); ++t)
+      clocks_at_start.push_back(clock_sample(plan_[group[timed_index[t]].index]));
+    time_interleaved(timed, interleave_seed(group.front().id));
+    for (size_t t = 0; t < timed.size(); ++t) {
+      const size_t g = timed_index[t];
+      Record& record = records[g];
+      if (timed[t].error) {
+        record.status = Status::failed;
+        record.reason = "error: " + *timed[t].error;
         continue;
       }
-      if (options_.max_points >= 0 && static_cast<long>(new_points) >= options_.max_points) break;
-      progress.starting(i, label, estimates[i], cost_after[i + 1]);
-      Record record = run_point(point, image, filter, description, key);
-      record.point_id = id;
-      progress.finished(i, label, outcome_text(record), record.status == Status::failed,
-                        record.status != Status::skipped);
-      count(record);
-      store(std::move(record));
-      ++new_points;
+      const Point& point = plan_[group[g].index];
+      record.timing = timing_from(timed[t].samples);
+      if (clocks_at_start[t])
+        record.gpu_clocks = gpu_clocks_json(clocks_at_start[t], clock_sample(point));
+      verify_record(point, group[g].description, *prepared[g], record);
     }
+    prepared.clear();
+    for (size_t g = 0; g < group.size(); ++g)
+      finish_point(group[g], std::move(records[g]), progress, g == 0);
+  }
+
+  // The shuffles of a problem's rounds follow from its first point's identity: the same plan
+  // is timed in the same order again.
+  static std::uint32_t interleave_seed(const std::string& point_id) {
+    return static_cast<std::uint32_t>(std::stoul(point_id.substr(0, 8), nullptr, 16));
+  }
+
+  // Reports and stores a point's record. `measured`: its time (from progress.starting) corrects
+  // the ETA; for an interleaved problem, the first point carries the time of the whole problem.
+  void finish_point(const PlannedPoint& planned, Record record, Progress& progress, bool measured) {
+    record.point_id = planned.id;
+    progress.finished(planned.index, planned.label, outcome_text(record),
+                      record.status == Status::failed,
+                      measured && record.status != Status::skipped);
+    count(record);
+    store(std::move(record));
   }
 
   void start_run_block() {
@@ -303,8 +411,10 @@ class Run {
     return *reference_;
   }
 
-  Record run_point(const Point& point, const Image& image, const Filter& filter,
-                   const json& description, const std::string& key) {
+  // A record naming the point, before anything runs.
+  Record new_record(const Point& point, const std::string& key) {
+    const Image& image = image_for(point.image);
+    const Filter& filter = config_.filters[point.filter];
     Record record;
     record.key = key;
     record.run_id = run_id_;
@@ -319,29 +429,69 @@ class Run {
     record.border = to_string(point.border);
     record.output = to_string(point.output);
     record.machine = machine_from_run(run_block_, point.implementation->family);
-    const Problem problem{image, filter, point.border, point.output};
+    return record;
+  }
+
+  Problem problem_of(const Point& point) {
+    return Problem{image_for(point.image), config_.filters[point.filter], point.border,
+                   point.output};
+  }
+
+  RunContext context_for(const Point& point) const {
     RunContext context = context_;
     context.l2_flush = measure_for(config_, point.implementation->name).l2_flush;
+    return context;
+  }
+
+  // The point ready to time, or null with the record marked skipped (unsupported) or failed.
+  std::unique_ptr<PreparedPoint> prepare_point(const Point& point, Record& record) {
+    const Problem problem = problem_of(point);
+    const RunContext context = context_for(point);
     if (auto reason = point.implementation->unsupported(problem, point.params, context)) {
       record.status = Status::skipped;
       record.reason = *reason;
-      return record;
+      return nullptr;
     }
     try {
-      std::unique_ptr<PreparedPoint> prepared =
-          point.implementation->prepare(problem, point.params, context);
+      return point.implementation->prepare(problem, point.params, context);
+    } catch (const std::exception& error) {
+      record.status = Status::failed;
+      record.reason = std::string("error: ") + error.what();
+    }
+    return nullptr;
+  }
+
+  Record run_point(const Point& point, const json& description, const std::string& key) {
+    Record record = new_record(point, key);
+    std::unique_ptr<PreparedPoint> prepared = prepare_point(point, record);
+    if (!prepared) return record;
+    try {
       const auto clocks_at_start = clock_sample(point);
       const TimingSamples samples =
           time_repetitions(*prepared, measure_for(config_, point.implementation->name));
       record.timing = timing_from(samples);
       if (clocks_at_start)
         record.gpu_clocks = gpu_clocks_json(clocks_at_start, clock_sample(point));
+      verify_record(point, description, *prepared, record);
+    } catch (const std::exception& error) {
+      record.status = Status::failed;
+      record.reason = std::string("error: ") + error.what();
+    }
+    return record;
+  }
+
+  // Compares the point's output with the double reference (and saves it when asked); a
+  // difference beyond the tolerance fails the record.
+  void verify_record(const Point& point, const json& description, const PreparedPoint& prepared,
+                     Record& record) {
+    const Problem problem = problem_of(point);
+    try {
       const Verification verification =
-          verify_output(prepared->output(), reference_for(point, problem),
+          verify_output(prepared.output(), reference_for(point, problem),
                         verification_tolerance(*point.implementation, problem, point.params));
       record.verification = verification;
       if (config_.save_outputs)
-        record.saved_output = save_point_output(out_dir_, description, prepared->output());
+        record.saved_output = save_point_output(out_dir_, description, prepared.output());
       if (!verification.ok) {
         record.status = Status::failed;
         record.reason = "verification: " + std::to_string(verification.values_beyond_tolerance) +
@@ -353,7 +503,6 @@ class Run {
       record.status = Status::failed;
       record.reason = std::string("error: ") + error.what();
     }
-    return record;
   }
 
   // SIGINT or SIGTERM (interrupt.hpp): the handler runs on another thread while this one works.
