@@ -41,17 +41,31 @@ class LoggingPoint : public PreparedPoint {
   LoggingPoint(int id, std::vector<int>& log, int throw_on_call = -1)
       : id_(id), log_(log), throw_on_call_(throw_on_call) {}
   std::optional<PhaseTimes> execute() override {
+    if (!inside_) throw std::logic_error("called without before_call");
     if (calls_++ == throw_on_call_) throw std::runtime_error("call " + std::to_string(calls_));
     log_.push_back(id_);
     return std::nullopt;
   }
   OutputView output() const override { return {}; }
+  void before_call() override {
+    if (inside_) throw std::logic_error("before_call twice");
+    inside_ = true;
+  }
+  void after_call() override {
+    inside_ = false;
+    ++after_calls_;
+  }
+  int calls() const { return calls_; }
+  int after_calls() const { return after_calls_; }
+  bool inside() const { return inside_; }
 
  private:
   int id_;
   std::vector<int>& log_;
   int throw_on_call_;
   int calls_ = 0;
+  int after_calls_ = 0;
+  bool inside_ = false;
 };
 
 MeasureSpec spec(int warmup, int min_reps, int max_reps, double max_seconds = 1e9) {
@@ -133,6 +147,21 @@ TEST(Interleaved, APointThatThrowsLeavesTheRoundsAndTheOthersFinish) {
   ASSERT_TRUE(timed[1].error);
   EXPECT_EQ(*timed[1].error, "call 3");
   EXPECT_EQ(timed[1].samples.compute_ms.size(), 1u);  // the warm-up, one timed call, then the throw
+  // Every call, the one that threw included, had after_call: nothing stays set.
+  for (const auto& p : points) {
+    EXPECT_FALSE(p.inside());
+    EXPECT_EQ(p.after_calls(), p.calls());
+  }
+}
+
+TEST(Repetitions, EveryCallHasBeforeAndAfterCallAround) {
+  std::vector<int> log;
+  LoggingPoint point(0, log);
+  const TimingSamples samples = time_repetitions(point, spec(2, 3, 3));
+  EXPECT_EQ(samples.compute_ms.size(), 3u);
+  EXPECT_EQ(point.calls(), 5);
+  EXPECT_EQ(point.after_calls(), 5);
+  EXPECT_FALSE(point.inside());
 }
 
 TEST(Interleaved, APointStopsAtMinRepsOnceItsOwnTimeIsSpent) {

@@ -55,6 +55,12 @@ class PreparedPoint {
   // return nothing and are timed by the runner with steady_clock.
   virtual std::optional<PhaseTimes> execute() = 0;
   virtual OutputView output() const = 0;
+  // Called around every execute(), outside its timing: process-wide settings the point needs
+  // while it runs (a library's thread count, the calling thread's CPU affinity) are set in
+  // before_call and given back in after_call, so points prepared side by side (interleaved
+  // timing) never run with each other's settings.
+  virtual void before_call() {}
+  virtual void after_call() {}
 };
 
 // Params that no device can run on an image of a given shape, found at validation: the axis at

@@ -35,7 +35,7 @@ int time_interleaved(std::vector<InterleavedPoint>& points, std::uint32_t seed) 
   }
   for (int w = 0; w < most_warmup; ++w)
     for (auto& p : points)
-      if (!p.error && w < p.measure.warmup) guarded(p, [&] { p.point->execute(); });
+      if (!p.error && w < p.measure.warmup) guarded(p, [&] { untimed_call(*p.point); });
 
   std::mt19937 shuffle(seed);
   std::vector<InterleavedPoint*> order;

@@ -4,10 +4,29 @@
 
 namespace convlab {
 
+// Restores what before_call set even when the call throws.
+struct CallScope {
+  explicit CallScope(PreparedPoint& point) : point_(point) { point_.before_call(); }
+  ~CallScope() { point_.after_call(); }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+  PreparedPoint& point_;
+};
+
+void untimed_call(PreparedPoint& point) {
+  const CallScope scope(point);
+  point.execute();
+}
+
 double timed_call(PreparedPoint& point, TimingSamples& samples) {
-  Stopwatch call;
-  const std::optional<PhaseTimes> phases = point.execute();
-  const double host_ms = call.elapsed_ms();
+  std::optional<PhaseTimes> phases;
+  double host_ms = 0.0;
+  {
+    const CallScope scope(point);
+    Stopwatch call;
+    phases = point.execute();
+    host_ms = call.elapsed_ms();
+  }
   if (phases) {
     samples.device = true;
     samples.compute_ms.push_back(phases->kernel_ms);
@@ -30,7 +49,7 @@ bool repetitions_done(const TimingSamples& samples, const MeasureSpec& measure,
 TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure) {
   TimingSamples samples;
   samples.warmup = measure.warmup;
-  for (int i = 0; i < measure.warmup; ++i) point.execute();
+  for (int i = 0; i < measure.warmup; ++i) untimed_call(point);
   Stopwatch budget;
   while (!repetitions_done(samples, measure, budget.elapsed_seconds())) timed_call(point, samples);
   samples.total_seconds = budget.elapsed_seconds();

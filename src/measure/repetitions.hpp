@@ -22,7 +22,11 @@ struct TimingSamples {
 
 TimingSamples time_repetitions(PreparedPoint& point, const MeasureSpec& measure);
 
-// One timed call of the point, its sample(s) appended; returns the call's host time in seconds.
+// One untimed call (a warm-up), with the point's before_call / after_call around it.
+void untimed_call(PreparedPoint& point);
+
+// One timed call of the point (before_call / after_call around it, outside the timing), its
+// sample(s) appended; returns the call's host time in seconds.
 double timed_call(PreparedPoint& point, TimingSamples& samples);
 
 // Whether a point with these samples, after `measured_seconds` of its own timing, has had enough:

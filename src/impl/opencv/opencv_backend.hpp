@@ -23,7 +23,7 @@ enum class Function { filter2d, sepfilter2d, gaussianblur };
 
 struct PeerRequest {
   Function function = Function::filter2d;
-  int threads = 1;  // cv::setNumThreads, set when the point is prepared
+  int threads = 1;  // cv::setNumThreads, set when the point is prepared and before each call
   // gaussianblur: the sigma handed to cv::GaussianBlur; 0 asks for getGaussianKernel(K, 0),
   // the weights convlab's gaussian uses when the config gives no sigma.
   double gaussian_sigma = 0.0;

@@ -9,17 +9,20 @@
 // - Output: u8 directly (ddepth CV_8U, OpenCV's saturating round). f32: filter2D and sepFilter2D
 //   write CV_32F from the u8 input; GaussianBlur keeps the input depth, so for f32 the input is
 //   converted to float once when the point is prepared (not timed) and blurred as float.
-// - Threads: cv::setNumThreads(threads) when the point is prepared. Debian's OpenCV runs its
-//   parallel loops on TBB, whose workers are created by the calling thread and inherit its CPU
-//   affinity; convlab pins the OpenMP initial thread to one core (OMP_PROC_BIND), so while an
-//   OpenCV point is prepared and timed the calling thread may run on every OpenMP place, and the
-//   earlier affinity comes back when the point is destroyed.
+// - Threads: cv::setNumThreads(threads) when the point is prepared, and again before a call when
+//   another point changed it meanwhile (interleaved timing prepares several points at once; the
+//   setting is OpenCV's, process-wide). Debian's OpenCV runs its parallel loops on TBB, whose
+//   workers are created by the calling thread and inherit its CPU affinity; convlab pins the
+//   OpenMP initial thread to one core (OMP_PROC_BIND), so while an OpenCV point is prepared and
+//   while each call runs, the calling thread may run on every OpenMP place; its own affinity comes
+//   back after each (before_call / after_call, outside the timing).
 #include <omp.h>
 #include <sched.h>
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "impl/opencv/opencv_backend.hpp"
@@ -54,7 +57,7 @@ int border_type(Border border) {
 }
 
 // Every CPU of the OpenMP places (with OMP_PLACES=cores: every core convlab may use), for the
-// calling thread while OpenCV's pool runs; restored on destruction.
+// calling thread while it lives; its earlier affinity is restored on destruction.
 class WideAffinity {
  public:
   WideAffinity() {
@@ -84,6 +87,15 @@ class WideAffinity {
   bool changed_ = false;
 };
 
+// The count this file last handed to cv::setNumThreads (-1: none yet). It is compared with what
+// a point needs rather than cv::getNumThreads(), which reports OpenCV's view of it.
+int threads_set = -1;
+
+void set_threads(int threads) {
+  cv::setNumThreads(threads);
+  threads_set = threads;
+}
+
 cv::Mat row_vector(const std::vector<float>& values) {
   return cv::Mat(1, static_cast<int>(values.size()), CV_32F, const_cast<float*>(values.data()))
       .clone();
@@ -111,8 +123,15 @@ class OpencvPoint : public PreparedPoint {
       kernel_x_ = row_vector(filter.row);
       kernel_y_ = row_vector(filter.column);
     }
-    cv::setNumThreads(request.threads);
+    const WideAffinity affinity;  // OpenCV may start its pool here
+    set_threads(request.threads);
   }
+
+  void before_call() override {
+    affinity_.emplace();
+    if (threads_set != request_.threads) set_threads(request_.threads);
+  }
+  void after_call() override { affinity_.reset(); }
 
   std::optional<PhaseTimes> execute() override {
     const cv::Point anchor(-1, -1);
@@ -138,7 +157,7 @@ class OpencvPoint : public PreparedPoint {
   }
 
  private:
-  WideAffinity affinity_;  // first member: in place before OpenCV creates any thread
+  std::optional<WideAffinity> affinity_;  // during a call
   PeerRequest request_;
   OutputType output_type_;
   int border_;
