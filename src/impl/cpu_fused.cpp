@@ -341,6 +341,7 @@ Implementation make_cpu_fused_implementation() {
   Implementation impl;
   impl.name = "cpu_fused";
   impl.family = "cpu";
+  impl.thread_pool = "openmp";
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
       "4 rows at a time (no image-sized intermediate); exact 16-bit integers for dyadic weights";

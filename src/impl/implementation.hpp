@@ -79,6 +79,9 @@ inline std::optional<std::string> unless_separable(const Problem& problem) {
 struct Implementation {
   std::string name;
   std::string family;  // "cpu" or "cuda"
+  // The pool its `threads` run on ("openmp", "opencv"), empty for none. Idle workers of a pool
+  // spin for a while after a call; interleaved timing warns when one problem mixes pools.
+  std::string thread_pool;
   std::string description;
   // True when the algorithm does 2K multiply-adds per value (separable passes) instead of K^2;
   // roofline fractions then use that count.

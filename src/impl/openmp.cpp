@@ -29,6 +29,7 @@ Implementation make_openmp_implementation() {
   Implementation impl;
   impl.name = "openmp";
   impl.family = "cpu";
+  impl.thread_pool = "openmp";
   impl.description = "the sequential loops, image rows shared among OpenMP threads";
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {

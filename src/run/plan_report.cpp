@@ -1,6 +1,7 @@
 #include "run/plan_report.hpp"
 
 #include <algorithm>
+#include <map>
 #include <thread>
 
 #include "core/point_filter.hpp"
@@ -74,6 +75,25 @@ void print_plan(const Config& config, const std::vector<Point>& plan, std::ostre
       << plan.size() << " points, " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
       << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are skipped)\n";
+}
+
+std::optional<std::string> mixed_thread_pools_warning(const Config& config,
+                                                      const std::vector<Point>& plan) {
+  if (!config.measure.interleave) return std::nullopt;
+  std::map<std::string, std::string> pools;  // pool -> the first implementation using it
+  for (const Point& point : plan) {
+    const std::string& pool = point.implementation->thread_pool;
+    if (!pool.empty() && point.params.value("threads", 1) > 1)
+      pools.emplace(pool, point.implementation->name);
+  }
+  if (pools.size() < 2) return std::nullopt;
+  std::string named;
+  for (const auto& [pool, implementation] : pools)
+    named += (named.empty() ? "" : ", ") + implementation + " (" + pool + ")";
+  return "measure.interleave: " + named +
+         " run on different thread pools; a pool's idle workers spin for a while after its call "
+         "and slow the next point's threads, so these points' times are biased against each "
+         "other (docs/config.md, \"Interleaved timing\")";
 }
 
 }  // namespace convlab

@@ -1,7 +1,9 @@
 // `convlab run --dry-run`: the plan, its size and a rough cost estimate.
 #pragma once
 
+#include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "plan/plan.hpp"
@@ -15,5 +17,11 @@ double estimated_point_seconds(const Config& config, const Point& point);
 // output, the reference computation it waits for.
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan);
 void print_plan(const Config& config, const std::vector<Point>& plan, std::ostream& out);
+
+// With measure.interleave: a warning when points of more than one thread pool run with several
+// threads (OpenMP and OpenCV's), since one pool's idle workers spin for a while after its call and
+// slow the next point's threads; nullopt otherwise.
+std::optional<std::string> mixed_thread_pools_warning(const Config& config,
+                                                      const std::vector<Point>& plan);
 
 }  // namespace convlab

@@ -313,6 +313,9 @@ class Run {
       for (const auto& warning :
            noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
         std::cerr << "convlab: " << warning << "\n";
+    if (auto mixed = mixed_thread_pools_warning(config_, plan_);
+        mixed && options_.verbosity != Verbosity::quiet)
+      std::cerr << "convlab: warning: " << *mixed << "\n";
     const std::string others = other_hosts_summary(results_.records, machine_from_run(run, "cpu"));
     if (!others.empty())
       std::cerr << "convlab run: note: " << results_path_ << " already holds " << others

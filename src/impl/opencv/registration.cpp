@@ -64,6 +64,7 @@ Implementation make_peer(std::string name, Function function, std::string descri
   Implementation impl;
   impl.name = std::move(name);
   impl.family = "cpu";
+  impl.thread_pool = "opencv";
   impl.description = std::move(description);
   impl.factored = function != Function::filter2d;
   impl.axes = {{"threads", AxisKind::integer, "cv::setNumThreads", 1, {}, 1, 1024}};
