@@ -12,8 +12,9 @@
 //
 // What changes for the measured call: it follows another point's call, not its own, so caches
 // hold what that call left (its input is the same image; its output buffer may have been pushed
-// out). For data larger than the caches this is the same; for small images a call is colder than
-// a repetition that follows itself.
+// out), and thread pools are in the state that call left them: the other pool's workers still
+// spinning, or this pool's extra workers asleep after a call with fewer threads. Measured costs
+// are in docs/config.md ("Interleaved timing").
 #pragma once
 
 #include <cstdint>
