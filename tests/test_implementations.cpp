@@ -89,7 +89,7 @@ TEST_P(CpuImplementations, MatchTheReferenceOnAwkwardInputs) {
   const Case& c = GetParam();
   const std::vector<std::pair<int, int>> shapes{{1, 1}, {1, 9}, {9, 1}, {7, 13}, {33, 17}};
   std::vector<Filter> filters;
-  for (int k : {1, 3, 5, 7, 9, 15, 21}) filters.push_back(filter_of("gaussian", k));
+  for (int k : {1, 3, 5, 7, 9, 11, 15, 21}) filters.push_back(filter_of("gaussian", k));
   filters.push_back(gaussian_with_sigma(9, 2.0));
   filters.push_back(filter_of("sobel_x", 5));
   filters.push_back(filter_of("emboss", 3));
@@ -180,6 +180,29 @@ TEST(CpuImplementations, FusedIsExactForOpenCVsSmallestGaussians) {
       EXPECT_TRUE(v.ok);
       EXPECT_EQ(v.values_not_exact, 0u) << "K=" << k << " " << to_string(border);
     }
+}
+
+// cpu_fused compiles K = 3..11 with K fixed and runs any other K with K read at run time; rows
+// wide enough for whole register blocks plus a partial one, both arithmetic paths (16-bit for u8
+// with OpenCV's weights, float for f32 and for a sigma), every border.
+TEST(CpuImplementations, FusedMatchesTheReferenceForEveryCompiledKernelSize) {
+  const Image image = random_image(203, 41, 3, 5);
+  int checked = 0;
+  for (int k : {1, 3, 5, 7, 9, 11, 13})
+    for (const Filter& filter : {filter_of("gaussian", k), gaussian_with_sigma(k, 1.5)})
+      for (Border border : all_borders())
+        for (OutputType output : {OutputType::u8, OutputType::f32}) {
+          const Problem problem{image, filter, border, output};
+          const Implementation* impl = find_implementation("cpu_fused");
+          std::unique_ptr<PreparedPoint> point;
+          const OutputView out = run_once("cpu_fused", {{"threads", 2}}, problem, point);
+          const Verification v = verify_output(out, compute_reference(problem),
+                                               verification_tolerance(*impl, problem, {}));
+          EXPECT_TRUE(v.ok) << filter.name << " " << to_string(border) << " " << to_string(output)
+                            << ": max error " << v.max_abs_error;
+          ++checked;
+        }
+  EXPECT_EQ(checked, 7 * 2 * 5 * 2);
 }
 
 // Tall images, cut into several strips and tiles per thread (each strip re-filtering the rows

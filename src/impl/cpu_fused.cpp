@@ -155,13 +155,23 @@ inline void multiply_add(typename P::Vec (&acc)[P::kBlockVectors], typename P::W
   for (int b = 0; b < P::kBlockVectors; ++b) acc[b] += wk * x[b];
 }
 
+// acc[b] += w * x[b] over one block, the sums given by pointer.
+template <class P>
+inline void multiply_add_into(typename P::Vec* acc, typename P::Weight w,
+                              const typename P::Vec (&x)[P::kBlockVectors]) {
+  const typename P::Vec wk = P::splat(w);
+#pragma GCC unroll 4
+  for (int b = 0; b < P::kBlockVectors; ++b) acc[b] += wk * x[b];
+}
+
 // line[i] = sum over k of w[k] * source[i + k * step], for i < count (a multiple of the block).
 // Two blocks at a time where the line has them: 2 * kBlockVectors independent sums keep both
 // multiply-add pipes busy through the latency of each.
-template <class P>
-void row_pass(const typename P::Value* source, int step, const typename P::Weight* w, int taps,
-              int row_shift, typename P::Value* line, int count) {
+template <class P, int Taps>
+void row_pass(const typename P::Value* source, int step, const typename P::Weight* w,
+              int runtime_taps, int row_shift, typename P::Value* line, int count) {
   constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
+  const int taps = Taps > 0 ? Taps : runtime_taps;  // Taps > 0: K fixed at compile time
   int i = 0;
   for (; i + 2 * kBlockValues <= count; i += 2 * kBlockValues) {
     typename P::Vec acc[P::kBlockVectors] = {}, acc2[P::kBlockVectors] = {}, x[P::kBlockVectors],
@@ -194,22 +204,27 @@ void row_pass(const typename P::Value* source, int step, const typename P::Weigh
 // y - r + j): row p = sum over ky of w[ky] * lines[p + ky]. Each line is loaded once per block and
 // feeds every row whose window holds it, so a sweep loads K + Rows - 1 lines for Rows * K
 // multiply-adds; the Rows x kBlockVectors sums stay in registers.
-template <class P, int Rows>
-void column_sweep(const typename P::Value* const* lines, const typename P::Weight* w, int taps,
-                  int values, int shift, HostOutput& out, const size_t* row_index) {
+template <class P, int Rows, int Taps>
+void column_sweep(const typename P::Value* const* lines, const typename P::Weight* w,
+                  int runtime_taps, int values, int shift, HostOutput& out,
+                  const size_t* row_index) {
+  using Vec = typename P::Vec;
   constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
+  const int taps = Taps > 0 ? Taps : runtime_taps;  // Taps > 0: K fixed, the line loop unrolls
   for (int i = 0; i < values; i += kBlockValues) {
-    typename P::Vec acc[Rows][P::kBlockVectors] = {}, x[P::kBlockVectors];
+    // One array of sums per output row, each zeroed vector by vector: a single Rows x blocks
+    // array is too large for the compiler to keep in registers (it went to the stack, zeroed by
+    // a memset per block).
+    Vec acc0[P::kBlockVectors], acc1[P::kBlockVectors], acc2[P::kBlockVectors],
+        acc3[P::kBlockVectors], x[P::kBlockVectors];
+    Vec* const acc[4] = {acc0, acc1, acc2, acc3};
+#pragma GCC unroll 4
+    for (int b = 0; b < P::kBlockVectors; ++b) acc0[b] = acc1[b] = acc2[b] = acc3[b] = Vec{};
     for (int j = 0; j < taps + Rows - 1; ++j) {
       load_block<P>(lines[j] + i, x);
-      if (j >= Rows - 1 && j < taps) {  // every row's window holds line j
 #pragma GCC unroll 4
-        for (int p = 0; p < Rows; ++p) multiply_add<P>(acc[p], w[j - p], x);
-      } else {
-#pragma GCC unroll 4
-        for (int p = 0; p < Rows; ++p)
-          if (j - p >= 0 && j - p < taps) multiply_add<P>(acc[p], w[j - p], x);
-      }
+      for (int p = 0; p < Rows; ++p)
+        if (j - p >= 0 && j - p < taps) multiply_add_into<P>(acc[p], w[j - p], x);
     }
     const int count = std::min(kBlockValues, values - i);
 #pragma GCC unroll 4
@@ -261,14 +276,14 @@ class FusedPoint : public PreparedPoint {
   std::optional<PhaseTimes> execute() override {
     for_each_strip(threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
                    [this](RowRange strip, ColumnTile tile, int thread) {
-                     Scratch& scratch = scratch_[thread];
                      if (integer_)
-                       filter_tile<WordPath>(strip, tile, scratch, integer_->row.data(),
-                                             integer_->column.data(), integer_->row_shift,
-                                             integer_->shift);
+                       filter_tile_for_size<WordPath>(strip, tile, scratch_[thread],
+                                                      integer_->row.data(), integer_->column.data(),
+                                                      integer_->row_shift, integer_->shift);
                      else
-                       filter_tile<FloatPath>(strip, tile, scratch, problem_.filter.row.data(),
-                                              problem_.filter.column.data(), 0, 0);
+                       filter_tile_for_size<FloatPath>(strip, tile, scratch_[thread],
+                                                       problem_.filter.row.data(),
+                                                       problem_.filter.column.data(), 0, 0);
                    });
     return std::nullopt;
   }
@@ -276,15 +291,38 @@ class FusedPoint : public PreparedPoint {
   OutputView output() const override { return out_.view(); }
 
  private:
+  // K = 3 .. 11 compiled with K fixed (the common sizes: the tap loops unroll and each row's
+  // window test is decided at compile time); any other K with K taken at run time.
   template <class P>
+  void filter_tile_for_size(RowRange strip, ColumnTile tile, Scratch& s,
+                            const typename P::Weight* row_w, const typename P::Weight* column_w,
+                            int row_shift, int shift) {
+    switch (problem_.filter.size) {
+      case 3:
+        return filter_tile<P, 3>(strip, tile, s, row_w, column_w, row_shift, shift);
+      case 5:
+        return filter_tile<P, 5>(strip, tile, s, row_w, column_w, row_shift, shift);
+      case 7:
+        return filter_tile<P, 7>(strip, tile, s, row_w, column_w, row_shift, shift);
+      case 9:
+        return filter_tile<P, 9>(strip, tile, s, row_w, column_w, row_shift, shift);
+      case 11:
+        return filter_tile<P, 11>(strip, tile, s, row_w, column_w, row_shift, shift);
+      default:
+        return filter_tile<P, 0>(strip, tile, s, row_w, column_w, row_shift, shift);
+    }
+  }
+
+  template <class P, int Taps>
   void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, const typename P::Weight* row_w,
                    const typename P::Weight* column_w, int row_shift, int shift) {
     using Value = typename P::Value;
     constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
     using Sweep = void (*)(const Value* const*, const typename P::Weight*, int, int, int,
                            HostOutput&, const size_t*);
-    static constexpr Sweep kSweeps[kRowsPerSweep] = {column_sweep<P, 1>, column_sweep<P, 2>,
-                                                     column_sweep<P, 3>, column_sweep<P, 4>};
+    static constexpr Sweep kSweeps[kRowsPerSweep] = {
+        column_sweep<P, 1, Taps>, column_sweep<P, 2, Taps>, column_sweep<P, 3, Taps>,
+        column_sweep<P, 4, Taps>};
     const Image& in = problem_.input;
     const int r = problem_.filter.radius(), c = in.channels, k = problem_.filter.size;
     const int values = (tile.end - tile.begin) * c;
@@ -306,7 +344,7 @@ class FusedPoint : public PreparedPoint {
                           segment);
       // The rows of the next sweep are converted after this sweep: fetch them meanwhile.
       prefetch_row_segment(in, v + kRowsPerSweep, tile.begin - r, tile.end - tile.begin + 2 * r);
-      row_pass<P>(segment, c, row_w, k, row_shift, line, padded);
+      row_pass<P, Taps>(segment, c, row_w, k, row_shift, line, padded);
     };
     const Value** lines = s.window(P{});
     int next = strip.begin - r;  // next virtual input row to enter the ring
