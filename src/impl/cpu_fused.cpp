@@ -151,15 +151,6 @@ inline void load_block(const typename P::Value* line, typename P::Vec (&x)[P::kB
   for (int b = 0; b < P::kBlockVectors; ++b) x[b] = P::load(line + b * P::kWidth);
 }
 
-// acc += w * x over one block.
-template <class P>
-inline void multiply_add(typename P::Vec (&acc)[P::kBlockVectors], typename P::Weight w,
-                         const typename P::Vec (&x)[P::kBlockVectors]) {
-  const typename P::Vec wk = P::splat(w);
-#pragma GCC unroll 4
-  for (int b = 0; b < P::kBlockVectors; ++b) acc[b] += wk * x[b];
-}
-
 // acc[b] += w * x[b] over one block, the sums given by pointer.
 template <class P>
 inline void multiply_add_into(typename P::Vec* acc, typename P::Weight w,
@@ -184,8 +175,8 @@ void row_pass(const typename P::Value* source, int step, const typename P::Weigh
     for (int k = 0; k < taps; ++k) {
       load_block<P>(source + i + k * step, x);
       load_block<P>(source + i + kBlockValues + k * step, x2);
-      multiply_add<P>(acc, w[k], x);
-      multiply_add<P>(acc2, w[k], x2);
+      multiply_add_into<P>(acc, w[k], x);
+      multiply_add_into<P>(acc2, w[k], x2);
     }
 #pragma GCC unroll 4
     for (int b = 0; b < P::kBlockVectors; ++b) {
@@ -197,7 +188,7 @@ void row_pass(const typename P::Value* source, int step, const typename P::Weigh
     typename P::Vec acc[P::kBlockVectors] = {}, x[P::kBlockVectors];
     for (int k = 0; k < taps; ++k) {
       load_block<P>(source + i + k * step, x);
-      multiply_add<P>(acc, w[k], x);
+      multiply_add_into<P>(acc, w[k], x);
     }
 #pragma GCC unroll 4
     for (int b = 0; b < P::kBlockVectors; ++b)
@@ -222,14 +213,20 @@ void column_sweep(const typename P::Value* const* lines, const typename P::Weigh
     // a memset per block).
     Vec acc0[P::kBlockVectors], acc1[P::kBlockVectors], acc2[P::kBlockVectors],
         acc3[P::kBlockVectors], x[P::kBlockVectors];
+    static_assert(Rows <= 4, "four arrays of sums");
     Vec* const acc[4] = {acc0, acc1, acc2, acc3};
 #pragma GCC unroll 4
     for (int b = 0; b < P::kBlockVectors; ++b) acc0[b] = acc1[b] = acc2[b] = acc3[b] = Vec{};
     for (int j = 0; j < taps + Rows - 1; ++j) {
       load_block<P>(lines[j] + i, x);
+      if (j >= Rows - 1 && j < taps) {  // every row's window holds line j: no test per row
 #pragma GCC unroll 4
-      for (int p = 0; p < Rows; ++p)
-        if (j - p >= 0 && j - p < taps) multiply_add_into<P>(acc[p], w[j - p], x);
+        for (int p = 0; p < Rows; ++p) multiply_add_into<P>(acc[p], w[j - p], x);
+      } else {
+#pragma GCC unroll 4
+        for (int p = 0; p < Rows; ++p)
+          if (j - p >= 0 && j - p < taps) multiply_add_into<P>(acc[p], w[j - p], x);
+      }
     }
     const int count = std::min(kBlockValues, values - i);
 #pragma GCC unroll 4
