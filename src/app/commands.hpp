@@ -15,5 +15,9 @@ int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
 int show_command(const Arguments& args);
 int version_command(const Arguments& args);
+// export: results -> figures, tables, report section or flat rows; compare: exit 1 when a point
+// of B is slower than A beyond the threshold.
+int export_command(const Arguments& args);
+int compare_command(const Arguments& args);
 
 }  // namespace convlab

@@ -7,7 +7,6 @@
 
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
-#include "report/commands.hpp"
 
 namespace {
 

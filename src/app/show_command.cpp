@@ -3,7 +3,7 @@
 
 #include "app/commands.hpp"
 #include "core/point_filter.hpp"
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 #include "results/results_file.hpp"
 #include "results/results_journal.hpp"
 #include "results/summary_table.hpp"

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/point_filter.hpp"
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 
 namespace convlab {
 namespace {

@@ -8,23 +8,13 @@
 #include <set>
 
 #include "core/point_filter.hpp"
-#include "report/record_fields.hpp"
-#include "report/results_document.hpp"
 #include "results/machine.hpp"
+#include "results/record_fields.hpp"
+#include "results/record_queries.hpp"
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
-
-// Fields that together define a point, in the order messages name them.
-const std::vector<std::string> kDefinitionFields = {
-    "implementation", "params",      "image.name",  "image.width", "image.height",
-    "image.channels", "kernel.name", "kernel.size", "border",      "output"};
-
-std::string definition_part(const Record& record, const std::string& field) {
-  if (field == "params") return record.params.dump();
-  const auto value = field_value(record, field);
-  return value ? value->text : "";
-}
 
 // The key a series or row takes for a point that lacks one of its fields (cuda_global has no
 // tile): such points stay in the figure, that part of their label left out.
@@ -108,15 +98,6 @@ size_t find_or_add(std::vector<Category>& categories, const Category& category) 
   return categories.size() - 1;
 }
 
-// The fields of the point definition in which two records differ, for "several points" errors.
-std::string differing_fields(const Record& a, const Record& b) {
-  std::string fields;
-  for (const auto& field : kDefinitionFields)
-    if (definition_part(a, field) != definition_part(b, field))
-      fields += (fields.empty() ? "" : ", ") + field;
-  return fields.empty() ? "nothing" : fields;
-}
-
 // Legend words for the parts of a stacked bar: what the time was spent on.
 std::string stack_part_words(const std::string& field) {
   if (field == "median_ms") return "Computation (timed region)";
@@ -164,7 +145,7 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
         throw ExportError(
             context + ": " + std::to_string(cell_entries.size()) + " points fall on '" +
             rows[r].label + "' at '" + columns[c].label + "' (they differ in " +
-            differing_fields(*cell_entries[0]->record, *cell_entries[1]->record) +
+            differing_point_fields(*cell_entries[0]->record, *cell_entries[1]->record) +
             "); narrow it with where, split it with series or panel, or set reduce: min, max or "
             "mean");
       const Entry* chosen = cell_entries[0];
@@ -263,58 +244,6 @@ bool Grid::empty() const {
     for (const auto& cell : row)
       if (cell) return false;
   return true;
-}
-
-std::string point_definition(const Record& record) {
-  std::string definition;
-  for (const auto& field : kDefinitionFields) definition += definition_part(record, field) + "\x1f";
-  return definition;
-}
-
-std::string describe_point(const Record& record) {
-  std::string text = definition_part(record, "configuration");
-  text += " | " + definition_part(record, "image.name") + " (" +
-          definition_part(record, "image.size") + ", " + definition_part(record, "image.channels") +
-          " ch) | " + definition_part(record, "kernel.name") + " | " +
-          definition_part(record, "border") + " | " + definition_part(record, "output");
-  return text;
-}
-
-std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
-  std::map<std::string, size_t> run_order;
-  for (size_t i = 0; i < results.file.runs.size(); ++i) run_order[results.file.runs[i].id] = i;
-  const auto order = [&](const Record* r) {
-    const auto it = run_order.find(r->run_id);
-    return it == run_order.end() ? size_t{0} : it->second;
-  };
-  std::vector<const Record*> points;
-  std::map<std::string, size_t> position_of_definition;
-  for (const Record& record : results.file.records) {
-    if (record.status != Status::ok) continue;
-    // The same point measured on two machines is two points.
-    const std::string definition = point_definition(record) + machine_key(record);
-    const auto existing = position_of_definition.find(definition);
-    if (existing == position_of_definition.end()) {
-      position_of_definition[definition] = points.size();
-      points.push_back(&record);
-    } else if (order(&record) >= order(points[existing->second])) {
-      points[existing->second] = &record;
-    }
-  }
-  return points;
-}
-
-std::vector<const Record*> filter_points(const std::vector<const Record*>& points,
-                                         const std::string& expression,
-                                         const std::string& context) {
-  if (expression.empty()) return points;
-  std::string error;
-  const auto filter = parse_point_filter(expression, &error);
-  if (!filter) throw ExportError(context + ": invalid point filter '" + expression + "': " + error);
-  std::vector<const Record*> kept;
-  for (const Record* record : points)
-    if (record_matches(*filter, *record)) kept.push_back(record);
-  return kept;
 }
 
 namespace {

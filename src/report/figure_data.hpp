@@ -9,39 +9,9 @@
 
 #include "report/declarations.hpp"
 #include "results/record.hpp"
+#include "results/record_queries.hpp"
 
 namespace convlab {
-
-// Bad input found while exporting (a declaration that selects nothing sensible, an ambiguous
-// \convlabvalue); the CLI prints it and exits 2.
-class ExportError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// A declaration that is fine but selects no data in these results (the points were skipped, or
-// were not run yet); the export leaves the figure out with a note instead of stopping.
-class NoDataError : public ExportError {
- public:
-  using ExportError::ExportError;
-};
-
-// The point a record measures, without build or run identity: implementation, params, image
-// name and shape, kernel name and size, border, output. Records of different builds of the same
-// point share it.
-std::string point_definition(const Record& record);
-// The same in words for messages and compare's listing.
-std::string describe_point(const Record& record);
-
-struct ResultsDocument;
-// Records with status ok, one per point definition and machine: where several runs measured a
-// point on one machine, the record of the latest run (by order in "runs", then by position in
-// "records") wins; measurements of other machines are other points.
-std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
-
-// Records of `points` the point filter expression keeps (all when the expression is empty).
-std::vector<const Record*> filter_points(const std::vector<const Record*>& points,
-                                         const std::string& expression, const std::string& context);
 
 struct Category {
   std::vector<std::string> key;  // the values of the grouping fields

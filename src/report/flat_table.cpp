@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/number_text.hpp"
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 
 namespace convlab {
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "report/gallery_caption.hpp"
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 
 namespace convlab {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "report/figure_data.hpp"
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 
 namespace convlab {
 namespace {

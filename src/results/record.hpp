@@ -67,7 +67,7 @@ struct RecordMachine {
   std::string cpu_model, hostname;
   std::optional<std::string> host_id, gpu, gpu_driver;
   // The machine in words for figures and tables, set by readers that tell the machines of a file
-  // apart (report/results_document.hpp); not part of the file.
+  // apart (results/results_document.hpp); not part of the file.
   std::string label;
 };
 

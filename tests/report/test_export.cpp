@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/commands.hpp"
+#include "app/commands.hpp"
 #include "report/discussion_values.hpp"
 #include "report/figure_data.hpp"
-#include "report/results_document.hpp"
+#include "results/results_document.hpp"
 #include "report_test_support.hpp"
 
 namespace convlab {

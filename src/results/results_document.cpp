@@ -1,4 +1,4 @@
-#include "report/results_document.hpp"
+#include "results/results_document.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,9 +7,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "report/figure_data.hpp"
 #include "results/derive.hpp"
 #include "results/machine.hpp"
+#include "results/record_queries.hpp"
 #include "results/results_schema.hpp"
 
 namespace convlab {

@@ -1,4 +1,4 @@
-#include "report/record_fields.hpp"
+#include "results/record_fields.hpp"
 
 #include <algorithm>
 #include <cmath>

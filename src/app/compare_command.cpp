@@ -12,10 +12,10 @@
 #include <set>
 
 #include "measure/mann_whitney.hpp"
-#include "report/commands.hpp"
+#include "app/commands.hpp"
 #include "report/figure_data.hpp"
-#include "report/record_fields.hpp"
-#include "report/results_document.hpp"
+#include "results/record_fields.hpp"
+#include "results/results_document.hpp"
 #include "results/machine.hpp"
 
 namespace convlab {

@@ -3,12 +3,27 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "results/results_file.hpp"
 
 namespace convlab {
+
+// Bad input found while exporting (a declaration that selects nothing sensible, an ambiguous
+// \convlabvalue); the CLI prints it and exits 2.
+class ExportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A declaration that is fine but selects no data in these results (the points were skipped, or
+// were not run yet); the export leaves the figure out with a note instead of stopping.
+class NoDataError : public ExportError {
+ public:
+  using ExportError::ExportError;
+};
 
 struct ResultsDocument {
   std::string path;       // the results.json itself
