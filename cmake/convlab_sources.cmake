@@ -13,7 +13,10 @@ file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
   ${PROJECT_SOURCE_DIR}/src/run/*.cpp
   ${PROJECT_SOURCE_DIR}/src/results/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/figures/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/notebook/*.cpp
   ${PROJECT_SOURCE_DIR}/src/report/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/html/*.cpp
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
 list(FILTER CONVLAB_CORE_SOURCES EXCLUDE REGEX ".*/src/app/main\\.cpp$")
 
@@ -21,6 +24,7 @@ add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
 target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})
 target_link_libraries(convlab_core PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
+                                          PkgConfig::CMARK
                                           ${CMAKE_DL_LIBS}
                                           OpenMP::OpenMP_CXX Threads::Threads)
 target_compile_options(convlab_core PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)

@@ -5,7 +5,7 @@
 #   make compare A=outputs/x B=outputs/y [THRESHOLD=5%]   exit 1 when a point of B is slower
 #
 # Incremental: an experiment is re-exported when its results.json, its config
-# (configs/<name>.yaml), its discussion (experiments/<name>.tex) or convlab changed; the export
+# (configs/<name>.yaml), its discussion (experiments/<name>.md) or convlab changed; the export
 # rewrites only files whose content changed and render-figures.sh redraws only stale figures.
 
 REPORT_RESULTS_DIRS := $(patsubst %/results.json,%,$(wildcard outputs/*/results.json))
@@ -23,7 +23,7 @@ report: convlab report-deps ## build report/report.pdf from every experiment wit
 
 .SECONDEXPANSION:
 outputs/%/export/.stamp: outputs/%/results.json $$(wildcard configs/$$*.yaml) \
-                         $$(wildcard experiments/$$*.tex) $(CONVLAB)
+                         $$(wildcard experiments/$$*.md) $(CONVLAB)
 	$(CONVLAB) gallery outputs/$*
 	scripts/report/export-experiment.sh $(CONVLAB) outputs/$*
 	@touch $@

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that scripts/install-deps.sh installs everything convlab uses, from what is installed here:
 #   - every LaTeX package and class the report loads (\usepackage, \RequirePackage, \documentclass
-#     in report/*.tex and experiments/*.tex, and in the .tex files `convlab export` writes for the
+#     in report/*.tex, and in the .tex files `convlab export` writes for the
 #     fixture results in tests/fixtures/report), located with kpsewhich;
 #   - every header the build compiled (the compiler's dependency files in the build directory, so
 #     optional parts such as OpenCV or NPP count exactly when they were built in);
@@ -85,9 +85,9 @@ trap 'rm -rf "$scratch"' EXIT
 # The report's LaTeX: the template, the discussions, and what export writes for the fixture.
 cp -r "$source_dir/tests/fixtures/report/fixture-demo" "$scratch/fixture-demo"
 "$convlab" export "$scratch/fixture-demo" \
-  --discussion "$source_dir/tests/fixtures/report/experiments/fixture-demo.tex" >/dev/null
+  --discussion "$source_dir/tests/fixtures/report/experiments/fixture-demo.md" >/dev/null
 "$convlab" export --index "$scratch/index.tex" "$scratch/fixture-demo" >/dev/null
-tex_files=("$source_dir"/report/*.tex "$source_dir"/experiments/*.tex "$scratch/index.tex")
+tex_files=("$source_dir"/report/*.tex "$scratch/index.tex")
 while IFS= read -r file; do tex_files+=("$file"); done < <(find "$scratch/fixture-demo/export" -name '*.tex')
 for file in "${tex_files[@]}"; do
   [[ -e "$file" ]] || continue

@@ -2,7 +2,8 @@
 # Installs the Debian packages convlab needs, and only the missing ones.
 # Usage: scripts/install-deps.sh [build|report|photos|all]
 #        scripts/install-deps.sh --list [build|report|photos|all]   (print the packages, install nothing)
-#   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers)
+#   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers),
+#            cmark (the discussions' Markdown)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
@@ -13,7 +14,7 @@
 set -euo pipefail
 
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev
-                libopencv-dev)
+                libopencv-dev libcmark-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 photo_packages=(opencv-doc)

@@ -13,7 +13,7 @@
 
 #include "measure/mann_whitney.hpp"
 #include "app/commands.hpp"
-#include "report/figure_data.hpp"
+#include "figures/figure_data.hpp"
 #include "results/record_fields.hpp"
 #include "results/results_document.hpp"
 #include "results/machine.hpp"

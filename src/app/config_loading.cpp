@@ -1,6 +1,6 @@
 #include "app/config_loading.hpp"
 
-#include "report/declarations.hpp"
+#include "figures/declarations.hpp"
 
 namespace convlab {
 

@@ -1,39 +1,33 @@
-// convlab export: results.json -> TSV data, gnuplot scripts, LaTeX tables and the experiment's
-// report section. Files whose content did not change are left untouched, so make and the figure
-// renderer (scripts/report/render-figures.sh) redo only what is stale.
-#include <yaml-cpp/yaml.h>
-
+// convlab export: results.json -> the report's part of an experiment (TSV data, gnuplot scripts,
+// and what the LaTeX renderer makes of the experiment's notebook), or one flat row per record.
+// Files whose content did not change are left untouched, so make and the figure renderer
+// (scripts/report/render-figures.sh) redo only what is stale.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "config/config.hpp"
-#include "config/config_error.hpp"
-#include "config/yaml_load.hpp"
-#include "core/sha256.hpp"
-#include "images/image_source.hpp"
 #include "app/commands.hpp"
-#include "report/declarations.hpp"
-#include "report/discussion_values.hpp"
-#include "report/figure_data.hpp"
-#include "report/flat_table.hpp"
+#include "app/file_writes.hpp"
+#include "config/config_error.hpp"
+#include "figures/figure_data.hpp"
+#include "figures/plot_writers.hpp"
+#include "images/image_source.hpp"
+#include "notebook/freshness.hpp"
+#include "notebook/notebook_builder.hpp"
 #include "report/latex_writer.hpp"
-#include "report/plot_writers.hpp"
-#include "results/record_fields.hpp"
 #include "report/report_outline.hpp"
-#include "report/report_summary.hpp"
+#include "report/summary_values.hpp"
+#include "results/flat_table.hpp"
+#include "results/record_queries.hpp"
 #include "results/results_document.hpp"
-#include "results/gallery.hpp"
 
 namespace convlab {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using nlohmann::ordered_json;
 
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
@@ -44,7 +38,6 @@ Turns a results.json (or the directory holding it) into what the report needs:
   DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full precision)
   DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
-  DIR/values.tex             the numbers the discussion quotes with \convlabvalue
   DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
 
 Figures and tables come from the config's figures: and tables: (docs/report.md); without
@@ -55,13 +48,13 @@ declarations, median time and speedup against image size are made.
   --config FILE      read figures:/tables: from this config instead of the copy in results.json,
                      so edited declarations apply without re-running; "auto": the config path
                      the run recorded, when that file exists
-  --discussion FILE  the experiment's prose (experiments/<name>.tex); each \convlabvalue{filter}{field}
-                     in it must match exactly one ok point
+  --discussion FILE  the experiment's prose in Markdown (experiments/<name>.md); each
+                     {{field[filter]}} in it must match exactly one ok point
   --index FILE       write the report's front part and section list for the given results
   --outline FILE     with --index: the parts, their order and the summary figures
                      (report/outline.yaml)
-  --summary FILE     with --index: the hand-written summary; its
-                     \convlabvalueof{experiment}{filter}{field} are resolved like \convlabvalue
+  --summary FILE     with --index: the hand-written summary (LaTeX); its
+                     {{experiment: field[filter]}} are resolved like a discussion's values
 
 With --format, one flat row per record instead (to FILE, or to standard output): implementation,
 params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
@@ -70,43 +63,11 @@ is a table for people, with four significant digits.
 Exit codes: 0 written, 2 bad input (the message names the file and key).
 )";
 
-// Writes only when the content differs, keeping modification times of unchanged files.
-void write_if_changed(const fs::path& path, const std::string& content) {
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream existing;
-      existing << in.rdbuf();
-      if (existing.str() == content) return;
-    }
-  }
-  fs::create_directories(path.parent_path());
-  const fs::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << content;
-    if (!out) throw ExportError(path.generic_string() + ": cannot write");
-  }
-  fs::rename(temporary, path);
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string relative_to(const fs::path& target, const fs::path& base) {
   return fs::absolute(target)
       .lexically_normal()
       .lexically_relative(fs::absolute(base).lexically_normal())
       .generic_string();
-}
-
-const json& resolved_config(const ResultsDocument& results) {
-  static const json none = json::object();
-  return results.latest_run ? results.latest_run->resolved_config : none;
 }
 
 struct ExportOptions {
@@ -131,73 +92,6 @@ void remove_stale(const fs::path& directory, const std::string& extension,
   }
 }
 
-// The config this results file was run from, when it is still where the run found it, or else
-// the config named after the experiment; `requested` "auto" asks for that search.
-std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
-                                          const ResultsDocument& results, const std::string& name) {
-  if (!requested || *requested != "auto") return requested;
-  const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
-  if (!recorded.empty() && fs::exists(recorded)) return recorded;
-  const std::string by_name = "configs/" + name + ".yaml";
-  if (fs::exists(by_name)) return by_name;
-  return std::nullopt;
-}
-
-// The recorded resolved config without what does not change a measurement.
-json measured_settings(json resolved) {
-  for (const char* key : {"title", "description", "figures", "tables"}) resolved.erase(key);
-  return resolved;
-}
-
-// Empty when the config is byte for byte the one the run recorded; else what changed, in words,
-// and whether only its text (title, description, figures, tables) changed, not what was measured.
-std::string config_change_words(const ResultsDocument& results, const std::string& config_path,
-                                bool* text_only) {
-  *text_only = false;
-  const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
-  if (recorded.empty() || sha256_file_hex(config_path) == recorded) return "";
-  std::vector<std::string> changed;
-  try {
-    const json now = measured_settings(load_config(config_path).resolved);
-    const json then = measured_settings(resolved_config(results));
-    for (auto it = now.begin(); it != now.end(); ++it)
-      if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
-    for (auto it = then.begin(); it != then.end(); ++it)
-      if (!now.contains(it.key())) changed.push_back(it.key());
-  } catch (const std::exception& error) {
-    return config_path + " changed since these results were measured and cannot be read now (" +
-           error.what() + ").";
-  }
-  if (changed.empty()) {
-    *text_only = true;
-    return "The config's text (description, figures or tables) was edited after this run; the "
-           "measured settings are unchanged.";
-  }
-  std::string keys;
-  for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
-  return config_path + " changed since these results were measured: " + keys +
-         " differ from the settings the run recorded. The numbers are of the recorded settings.";
-}
-
-struct LoadedDeclarations {
-  ReportDeclarations declarations;
-  YAML::Node root;  // the config as written, when one was read
-};
-
-LoadedDeclarations load_declarations(const std::optional<std::string>& config_path,
-                                     const ResultsDocument& results) {
-  LoadedDeclarations loaded;
-  if (config_path) {
-    loaded.root = load_yaml_strictly(read_config_file(*config_path, config_limits().max_file_bytes),
-                                     *config_path, config_limits());
-    loaded.declarations = parse_report_declarations(loaded.root, YamlLocation{*config_path, ""});
-  } else {
-    loaded.declarations = parse_report_declarations(
-        resolved_config(results), YamlLocation{results.path, "run.config.resolved"});
-  }
-  return loaded;
-}
-
 // Where an experiment's exported files go.
 struct ExportPaths {
   fs::path out;
@@ -205,46 +99,22 @@ struct ExportPaths {
   fs::path plots() const { return out / "plots"; }
 };
 
-// Writes the data files and gnuplot script of one figure; false when it has no data.
-std::optional<SectionFigure> export_figure(const FigureDeclaration& declaration,
-                                           const std::vector<const Record*>& points,
-                                           const ExportPaths& paths, const std::string& context) {
-  FigureData data;
-  try {
-    data = extract_figure(declaration, points, context);
-  } catch (const NoDataError& error) {
-    std::cerr << "convlab export: " << error.what() << "; figure left out\n";
-    return std::nullopt;
-  }
+// Writes the data files and gnuplot script of one figure (PDF and PNG for the report).
+SectionFigure write_figure_files(const FigureData& data, const ExportPaths& paths) {
+  const std::string& name = data.declaration.name;
   GnuplotOutputs outputs;
   for (size_t p = 0; p < data.panels.size(); ++p) {
     const std::string stem =
-        declaration.name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
+        name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
     const fs::path tsv = paths.out / "data" / (stem + ".tsv");
     write_if_changed(tsv, figure_panel_tsv(data, p));
     outputs.panel_data.push_back(relative_to(tsv, paths.plots()));
   }
-  outputs.pdf = relative_to(paths.figures / (declaration.name + ".pdf"), paths.plots());
-  outputs.png = relative_to(paths.figures / (declaration.name + ".png"), paths.plots());
-  write_if_changed(paths.plots() / (declaration.name + ".gp"), gnuplot_script(data, outputs));
-  return SectionFigure{(paths.figures / (declaration.name + ".pdf")).generic_string(),
-                       declaration.title + ".", data.panels.size()};
-}
-
-std::optional<SectionTable> export_table(const TableDeclaration& declaration,
-                                         const std::vector<const Record*>& points,
-                                         const fs::path& out, const std::string& context) {
-  TableData data;
-  try {
-    data = extract_table(declaration, points, context);
-  } catch (const NoDataError& error) {
-    std::cerr << "convlab export: " << error.what() << "; table left out\n";
-    return std::nullopt;
-  }
-  write_if_changed(out / "tables" / (declaration.name + ".tex"), table_latex(data));
-  write_if_changed(out / "tables" / (declaration.name + ".tsv"), table_tsv(data));
-  return SectionTable{(out / "tables" / (declaration.name + ".tex")).generic_string(),
-                      declaration.title + "."};
+  outputs.pdf = relative_to(paths.figures / (name + ".pdf"), paths.plots());
+  outputs.png = relative_to(paths.figures / (name + ".png"), paths.plots());
+  write_if_changed(paths.plots() / (name + ".gp"), gnuplot_script(data, outputs));
+  return SectionFigure{(paths.figures / (name + ".pdf")).generic_string(),
+                       data.declaration.title + ".", data.panels.size()};
 }
 
 // Removes the files of figures and tables no longer declared, so the report never shows stale ones.
@@ -257,7 +127,9 @@ void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>&
       if (!figure_names.count(stem.substr(0, stem.find("--panel")))) fs::remove(entry.path());
     }
   remove_stale(paths.out / "tables", ".tex", table_names, {paths.out / "tables"});
-  fs::remove(paths.out / "config.yaml");  // written by earlier versions
+  // Written by earlier versions.
+  fs::remove(paths.out / "config.yaml");
+  fs::remove(paths.out / "values.tex");
 }
 
 // A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
@@ -278,115 +150,55 @@ std::string print_picture(const fs::path& png, const fs::path& out) {
   return png.generic_string();
 }
 
-// What a gallery picture was drawn from (results/gallery.hpp), for its caption.
-void describe_gallery_source(const json& item, GalleryImage& image) {
-  const json& source = item["source"];
-  image.implementation = source.value("implementation", "");
-  image.output = source.value("output", "");
-  image.mapping = item.value("mapping", json::object()).value("kind", "straight");
-  image.fallback = item.value("fallback", "");
-  for (const auto& count : item.value("identical", json::array()))
-    if (count.is_object() && count.value("output", "") == image.output) {
-      image.identical = count.value("identical", 0);
-      image.ran = count.value("ran", 0);
+// The report prints the gallery's pictures as JPEG: the inputs are converted, the display
+// pictures the run wrote are print-ready already.
+void use_print_pictures(ExperimentNotebook& notebook, const fs::path& out) {
+  for (auto& cell : notebook.cells) {
+    auto* gallery = std::get_if<GalleryCell>(&cell);
+    if (!gallery) continue;
+    for (auto& group : gallery->groups) {
+      group.input_path = print_picture(group.input_path, out);
+      for (auto& picture : group.pictures)
+        if (fs::path(picture.output_path).extension() != ".jpg")
+          picture.output_path = print_picture(picture.output_path, out);
     }
-}
-
-std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const fs::path& out) {
-  std::vector<GalleryImage> images;
-  const json& gallery = results.file.gallery;
-  if (!gallery.is_array()) return images;
-  const fs::path directory(results.directory);
-  for (const auto& item : gallery) {
-    const fs::path display = directory / gallery_display_path(item);
-    GalleryImage image;
-    image.image = item.value("image", "");
-    image.kernel = item.value("kernel", "");
-    image.border = item.value("border", "");
-    image.input_path = print_picture(directory / item.value("input", ""), out);
-    image.output_path = display.extension() == ".jpg" ? display.generic_string()  // print-ready
-                                                      : print_picture(display, out);
-    if (item.contains("source") && item["source"].is_object()) describe_gallery_source(item, image);
-    images.push_back(image);
   }
-  return images;
-}
-
-// Title, description, config and flags of the section: text cells edited after the run
-// (descriptions stating what was measured) come from the config as written.
-ExperimentSection section_heading(const std::string& name, const ResultsDocument& results,
-                                  const LoadedDeclarations& loaded,
-                                  const std::optional<std::string>& config_path) {
-  ExperimentSection section;
-  section.name = name;
-  section.title = results.experiment_text("title", name);
-  section.description = results.experiment_text("description", "");
-  const YAML::Node& root = loaded.root;
-  if (root && root["title"] && root["title"].IsScalar()) section.title = root["title"].Scalar();
-  if (root && root["description"] && root["description"].IsScalar())
-    section.description = root["description"].Scalar();
-  section.verification = summarize_verification(results.file.records);
-  section.provenance = run_provenance(results.measuring_runs());
-  for (const auto& run : section.provenance) section.flags.unknown_commit |= !run.commit_known;
-  if (config_path) {
-    section.config_path = *config_path;
-    section.config_sha256 = sha256_file_hex(*config_path);
-    section.flags.config_change =
-        config_change_words(results, *config_path, &section.flags.config_text_only);
-  }
-  return section;
 }
 
 int export_experiment(const ExportOptions& options) {
   const ResultsDocument results = load_results_document(options.results);
-  const std::string name =
-      results.experiment_text("name", fs::path(results.directory).filename().string());
+  ExperimentNotebook notebook =
+      build_notebook(results, NotebookSources{options.config, options.discussion});
+  for (const auto& note : notebook.notes) std::cerr << "convlab export: " << note << "\n";
   const ExportPaths paths{
       options.out ? fs::path(*options.out) : fs::path(results.directory) / "export",
       options.figures ? fs::path(*options.figures) : fs::path(results.directory) / "figures"};
-  const auto config_path = config_to_read(options.config, results, name);
-  const LoadedDeclarations loaded = load_declarations(config_path, results);
 
-  const auto points = latest_ok_points(results);
-  const ReportDeclarations& declared = loaded.declarations;
-  const auto figures = declared.has_figures_key ? declared.figures : default_figures(points);
-  const auto tables = declared.has_tables_key ? declared.tables : default_tables(points);
-
-  ExperimentSection section = section_heading(name, results, loaded, config_path);
-  section.values_path = (paths.out / "values.tex").generic_string();
   std::set<std::string> figure_names, table_names;
-  for (const auto& declaration : figures)
-    if (auto figure = export_figure(declaration, points, paths,
-                                    results.path + ": figure '" + declaration.name + "'")) {
-      figure_names.insert(declaration.name);
-      section.figures.push_back(*figure);
-    }
-  for (const auto& declaration : tables)
-    if (auto table = export_table(declaration, points, paths.out,
-                                  results.path + ": table '" + declaration.name + "'")) {
-      table_names.insert(declaration.name);
-      section.tables.push_back(*table);
-    }
+  for (const FigureCell* figure : notebook.cells_of<FigureCell>()) {
+    write_figure_files(figure->data, paths);
+    figure_names.insert(figure->data.declaration.name);
+  }
+  for (const TableCell* table : notebook.cells_of<TableCell>()) {
+    write_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
+                     table_tsv(table->data));
+    table_names.insert(table->data.declaration.name);
+  }
   remove_stale_exports(paths, figure_names, table_names);
 
-  std::vector<ResolvedValue> values;
-  if (options.discussion && fs::exists(*options.discussion)) {
-    section.discussion_path = fs::path(*options.discussion).generic_string();
-    values = resolve_values(find_value_references(read_text(*options.discussion)), points,
-                            *options.discussion);
+  use_print_pictures(notebook, paths.out);
+  const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string()};
+  std::set<std::string> written;
+  for (const RenderedFile& file : experiment_latex(notebook, layout)) {
+    write_if_changed(paths.out / file.path, file.content);
+    written.insert(file.path);
   }
-  write_if_changed(paths.out / "values.tex", values_latex(name, values));
+  if (!written.count(kGalleryFile)) fs::remove(paths.out / kGalleryFile);
 
-  section.gallery = gallery_images(results, paths.out);
-  write_if_changed(paths.out / "section.tex", section_latex(section));
-  if (section.gallery.empty())
-    fs::remove(paths.out / "gallery.tex");
-  else
-    write_if_changed(paths.out / "gallery.tex", gallery_latex(section));
-
-  std::cout << name << ": " << section.figures.size() << " figures, " << section.tables.size()
-            << " tables, " << values.size() << " quoted values -> " << paths.out.generic_string()
-            << "\n";
+  const MarkdownCell* discussion = notebook.markdown(MarkdownCell::Role::discussion);
+  std::cout << notebook.name << ": " << figure_names.size() << " figures, " << table_names.size()
+            << " tables, " << (discussion ? discussion->values.size() : 0) << " quoted values -> "
+            << paths.out.generic_string() << "\n";
   return 0;
 }
 
@@ -405,36 +217,6 @@ int export_flat(const std::string& results_path, FlatFormat format,
   return 0;
 }
 
-// \convlabvalueof{experiment}{filter}{field} references of the summary, per experiment.
-std::map<std::string, std::vector<ValueReference>> find_summary_references(const std::string& tex) {
-  std::map<std::string, std::vector<ValueReference>> references;
-  std::istringstream lines(tex);
-  std::string line;
-  const std::string command = "\\convlabvalueof{";
-  for (int number = 1; std::getline(lines, line); ++number) {
-    for (size_t i = 0; i < line.size(); ++i)
-      if (line[i] == '%' && (i == 0 || line[i - 1] != '\\')) {
-        line.resize(i);
-        break;
-      }
-    for (size_t at = line.find(command); at != std::string::npos; at = line.find(command, at + 1)) {
-      std::vector<std::string> groups;
-      size_t open = at + command.size() - 1;
-      while (groups.size() < 3 && open < line.size() && line[open] == '{') {
-        const size_t close = line.find('}', open);
-        if (close == std::string::npos) break;
-        groups.push_back(line.substr(open + 1, close - open - 1));
-        open = close + 1;
-      }
-      if (groups.size() != 3)
-        throw ExportError("line " + std::to_string(number) +
-                          ": \\convlabvalueof needs {experiment}{filter}{field} on one line");
-      references[groups[0]].push_back(ValueReference{groups[1], groups[2], number});
-    }
-  }
-  return references;
-}
-
 struct IndexInputs {
   std::string index_file;
   std::optional<std::string> outline;
@@ -444,16 +226,15 @@ struct IndexInputs {
 
 IndexExperiment index_experiment(const ResultsDocument& results) {
   IndexExperiment experiment;
-  experiment.name =
-      results.experiment_text("name", fs::path(results.directory).filename().string());
+  experiment.name = experiment_name(results);
   experiment.title = results.experiment_text("title", experiment.name);
   const fs::path export_dir = fs::path(results.directory) / "export";
-  experiment.section_path = (export_dir / "section.tex").generic_string();
+  experiment.section_path = (export_dir / kSectionFile).generic_string();
   if (!fs::exists(experiment.section_path))
     throw ExportError(experiment.section_path + ": missing; run convlab export " + results.path +
                       " first");
-  if (fs::exists(export_dir / "gallery.tex"))
-    experiment.gallery_path = (export_dir / "gallery.tex").generic_string();
+  if (fs::exists(export_dir / kGalleryFile))
+    experiment.gallery_path = (export_dir / kGalleryFile).generic_string();
   if (const auto config = config_to_read(std::string("auto"), results, experiment.name))
     experiment.config_path = *config;
   experiment.provenance = run_provenance(results.measuring_runs());
@@ -499,36 +280,35 @@ std::vector<SectionFigure> export_summary_figures(
       points.insert(points.end(), more.begin(), more.end());
     }
     if (points.empty()) continue;
-    if (auto figure = export_figure(declaration, points, paths,
-                                    "summary figure '" + declaration.name + "'")) {
+    try {
+      const FigureData data =
+          extract_figure(declaration, points, "summary figure '" + declaration.name + "'");
+      figures.push_back(write_figure_files(data, paths));
       names.insert(declaration.name);
-      figures.push_back(*figure);
+    } catch (const NoDataError& error) {
+      std::cerr << "convlab export: " << error.what() << "; figure left out\n";
     }
   }
   remove_stale_exports(paths, names, {});
   return figures;
 }
 
-std::string summary_values(const std::string& summary_path,
-                           const std::map<std::string, ResultsDocument>& documents) {
-  std::ostringstream out;
-  out << "% Values the summary quotes with \\convlabvalueof, generated by convlab export "
-         "--index.\n";
-  for (const auto& [experiment, references] : find_summary_references(read_text(summary_path))) {
-    const auto it = documents.find(experiment);
-    if (it == documents.end()) {
-      // The summary still builds where an experiment was not run; the gap is shown, not hidden.
-      std::cerr << "convlab export: " << summary_path << ": experiment '" << experiment
-                << "' has no results; its values read \"no results\"\n";
-      for (const auto& reference : references)
-        out << "\\convlabdefinevalue{" << experiment << "}{" << reference.filter << "}{"
-            << reference.field << "}{\\convlabflag{no results}}\n";
-      continue;
-    }
-    const auto points = latest_ok_points(it->second);
-    out << values_latex(experiment, resolve_values(references, points, summary_path));
-  }
-  return out.str();
+// The summary with its values resolved, in the generated folder beside the index.
+std::string resolved_summary(const std::string& summary_path,
+                             const std::map<std::string, ResultsDocument>& documents) {
+  std::map<std::string, std::vector<const Record*>> points;
+  for (const auto& [name, document] : documents) points[name] = latest_ok_points(document);
+  std::vector<std::string> warnings;
+  const std::string text = resolve_summary(
+      read_text_file(summary_path), summary_path,
+      [&](const std::string& experiment) -> const std::vector<const Record*>* {
+        const auto it = points.find(experiment);
+        return it == points.end() ? nullptr : &it->second;
+      },
+      warnings);
+  for (const auto& warning : warnings) std::cerr << "convlab export: " << warning << "\n";
+  return "% " + summary_path +
+         " with the values it quotes, generated by convlab export --index.\n" + text;
 }
 
 int export_index(const IndexInputs& inputs) {
@@ -546,9 +326,8 @@ int export_index(const IndexInputs& inputs) {
   IndexFront front;
   if (outline) front.figures = export_summary_figures(*outline, documents, generated);
   if (inputs.summary) {
-    front.summary_path = *inputs.summary;
-    front.summary_values_path = (generated / "summary-values.tex").generic_string();
-    write_if_changed(front.summary_values_path, summary_values(*inputs.summary, documents));
+    front.summary_path = (generated / "summary.tex").generic_string();
+    write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
   write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)));
   return 0;

@@ -1,5 +1,5 @@
 // A small language for choosing points, shared by `convlab run --filter`, figure `where` clauses
-// and the report's \convlabvalue macro. Clauses joined by ',' must all hold:
+// and the live values of discussions ({{field[filter]}}). Clauses joined by ',' must all hold:
 //   field=value         equal (numbers compare numerically, text exactly)
 //   field!=value        not equal
 //   field=v1|v2|v3      any of

@@ -1,6 +1,7 @@
-// LaTeX for the report: booktabs tables, one notebook-style section per experiment, the values
-// the discussion quotes, the gallery, and the front part listing machines and experiments.
-// Paths are written as given; the report is compiled from the directory the export ran in.
+// The LaTeX renderer of the notebook (notebook/notebook.hpp): one report section per experiment
+// with its figures, booktabs tables, discussion, verification and provenance, the gallery, and
+// the front part listing machines and experiments. Paths are written as given; the report is
+// compiled from the directory the export ran in.
 #pragma once
 
 #include <optional>
@@ -8,9 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/discussion_values.hpp"
-#include "report/figure_data.hpp"
-#include "report/report_summary.hpp"
+#include "figures/figure_data.hpp"
+#include "notebook/notebook.hpp"
 
 namespace convlab {
 
@@ -20,61 +20,29 @@ std::string latex_text(std::string_view text);
 // A booktabs tabular (no float), wrapped to fit the text width.
 std::string table_latex(const TableData& table);
 
+// Where the report finds an experiment's files, as \input and \includegraphics name them (the
+// report is compiled from the folder the export ran in).
+struct LatexLayout {
+  std::string export_dir;   // the section, tables and gallery (outputs/<name>/export)
+  std::string figures_dir;  // the rendered figures (outputs/<name>/figures/<figure>.pdf)
+};
+
+// The section of one experiment, \input by the report's index.
+inline constexpr const char* kSectionFile = "section.tex";
+// The experiment's subsection of the report's gallery, when it saved pictures.
+inline constexpr const char* kGalleryFile = "gallery.tex";
+
+// The files of one experiment's part of the report: the section, one booktabs table per table
+// cell (tables/<name>.tex) and the gallery when the notebook has one. Pictures are shown from the
+// paths the gallery cell names.
+std::vector<RenderedFile> experiment_latex(const ExperimentNotebook& notebook,
+                                           const LatexLayout& layout);
+
 struct SectionFigure {
   std::string pdf_path;
   std::string caption;
   size_t panels = 1;  // a multi-panel figure may take most of a page
 };
-
-struct SectionTable {
-  std::string tex_path;
-  std::string caption;
-};
-
-struct GalleryImage {
-  std::string image;
-  std::string kernel;
-  std::string border;
-  std::string input_path;
-  std::string output_path;
-  // The saved output it was drawn from; empty implementation: drawn from the reference (results
-  // of earlier versions).
-  std::string implementation;
-  std::string output;          // u8 or f32
-  std::string mapping;         // straight, signed or magnitude
-  std::string fallback;        // why the config's implementation is not shown; empty when it is
-  int identical = 0, ran = 0;  // points whose output of this type is byte-identical / that ran
-};
-
-// Flags a reader must see before trusting a section's numbers.
-struct SectionFlags {
-  bool unknown_commit = false;  // some run recorded no commit
-  // The config changed since the run: empty when it did not; else what changed, in words.
-  std::string config_change;
-  // Only the config's text or report declarations changed: a quiet note, not a flag.
-  bool config_text_only = false;
-};
-
-struct ExperimentSection {
-  std::string name;
-  std::string title;
-  std::string description;
-  std::string config_path;  // the config as written (shown in the appendix), empty when gone
-  std::string config_sha256;
-  SectionFlags flags;
-  std::string values_path;
-  std::optional<std::string> discussion_path;
-  std::vector<SectionFigure> figures;
-  std::vector<SectionTable> tables;
-  VerificationSummary verification;
-  std::vector<Provenance> provenance;
-  std::vector<GalleryImage> gallery;
-};
-
-std::string section_latex(const ExperimentSection& section);
-// A subsection of the report's gallery; empty when the experiment saved no images.
-std::string gallery_latex(const ExperimentSection& section);
-std::string values_latex(const std::string& experiment, const std::vector<ResolvedValue>& values);
 
 struct IndexExperiment {
   std::string name;
@@ -95,8 +63,7 @@ struct IndexPart {
 };
 
 struct IndexFront {
-  std::string summary_path;            // hand-written summary (report/summary.tex), may be empty
-  std::string summary_values_path;     // its \convlabvalueof values
+  std::string summary_path;            // the summary with its values resolved, may be empty
   std::vector<SectionFigure> figures;  // the ladder
 };
 

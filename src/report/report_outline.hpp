@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/declarations.hpp"
+#include "figures/declarations.hpp"
 
 namespace convlab {
 

@@ -12,7 +12,7 @@
 namespace convlab {
 
 // Bad input found while exporting (a declaration that selects nothing sensible, an ambiguous
-// \convlabvalue); the CLI prints it and exits 2.
+// live value); the CLI prints it and exits 2.
 class ExportError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

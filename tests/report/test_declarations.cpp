@@ -4,7 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "config/config_error.hpp"
-#include "report/declarations.hpp"
+#include "figures/declarations.hpp"
 
 namespace convlab {
 namespace {

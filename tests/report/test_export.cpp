@@ -1,4 +1,4 @@
-// convlab export on the fixture results: exact TSV and LaTeX rows, \convlabvalue resolution, and
+// convlab export on the fixture results: exact TSV and LaTeX rows, live value resolution, and
 // compare's verdicts and exit codes.
 #include <gtest/gtest.h>
 
@@ -7,10 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "report/discussion_values.hpp"
-#include "report/figure_data.hpp"
-#include "results/results_document.hpp"
+#include "figures/figure_data.hpp"
+#include "notebook/value_references.hpp"
 #include "report_test_support.hpp"
+#include "results/record_queries.hpp"
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
@@ -130,37 +131,71 @@ TEST(ExportErrors, EveryCommittedResultsFileExportsWithoutItsConfig) {
   EXPECT_GT(exported, 0);
 }
 
-TEST(DiscussionValues, FindsReferencesOutsideComments) {
-  const auto references = find_value_references(
-      "A \\convlabvalue{implementation=sequential}{median_ms} ms\n"
-      "% \\convlabvalue{ignored}{median_ms}\n"
-      "and \\convlabvalue{kernel.size=7,\n implementation=openmp}{speedup}.\n");
+TEST(DiscussionValues, FindsReferencesOutsideCodeAndComments) {
+  const std::string markdown =
+      "A {{median_ms[implementation=sequential]}} ms\n"
+      "`{{not_a_value}}` and \\{{ literal braces }}\n"
+      "```\n{{in a code block}}\n```\n"
+      "and {{speedup[kernel.size=7,\n implementation=openmp]}}.\n";
+  const auto references = find_value_references(markdown, ProseSyntax::markdown, "x.md");
   ASSERT_EQ(references.size(), 2u);
   EXPECT_EQ(references[0].line, 1);
-  EXPECT_EQ(references[1].filter, "kernel.size=7,\n implementation=openmp");
-  EXPECT_EQ(references[1].line, 3);
+  EXPECT_EQ(references[0].field, "median_ms");
+  EXPECT_EQ(references[0].filter, "implementation=sequential");
+  EXPECT_EQ(references[1].filter, "kernel.size=7, implementation=openmp");
+  EXPECT_EQ(references[1].line, 6);
+  // LaTeX: % comments are skipped, and a reference may name its experiment.
+  const auto latex = find_value_references(
+      "% {{ignored[x=1]}}\n{{npp_peer: median_ms[implementation=npp]}}\\% of\n", ProseSyntax::latex,
+      "summary.tex");
+  ASSERT_EQ(latex.size(), 1u);
+  EXPECT_EQ(latex[0].experiment, "npp_peer");
+  EXPECT_EQ(latex[0].line, 2);
+}
+
+TEST(DiscussionValues, MalformedReferencesNameFileAndLine) {
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"one\n{{median_ms}}\n", "x.md:2: {{median_ms}}: expected field[point filter]"},
+           {"{{median ms[a=1]}}", "x.md:1: {{median ms[a=1]}}: 'median ms' is not a field name"},
+           {"a {{median_ms[a=1]\n\nb}}",
+            "x.md:1: {{median_ms[a=1]: no closing }} in its paragraph"},
+       }) {
+    try {
+      find_value_references(text, ProseSyntax::markdown, "x.md");
+      ADD_FAILURE() << "expected an error for " << text;
+    } catch (const ExportError& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(DiscussionValues, ResolvesExactlyOnePointOrNamesTheProblem) {
-  const ResultsDocument results = load_results_document(fixture_results());
+  const ResultsDocument results = load_results_document(fixture_results().string());
   const auto points = latest_ok_points(results);
-  const auto values =
-      resolve_values({{"implementation=sequential,image.width=1024,kernel.size=7", "median_ms", 3}},
-                     points, "experiments/x.tex");
+  const auto find = [](const std::string& text) {
+    return find_value_references(text, ProseSyntax::markdown, "experiments/x.md");
+  };
+  const auto values = resolve_values(
+      find("{{median_ms[implementation=sequential,image.width=1024,kernel.size=7]}}"), points,
+      "experiments/x.md");
   ASSERT_EQ(values.size(), 1u);
   EXPECT_EQ(values[0].text, "56.5");
+  ASSERT_NE(values[0].record, nullptr);
+  EXPECT_EQ(values[0].record->implementation, "sequential");
   try {
-    resolve_values({{"implementation=openmp,kernel.size=7", "median_ms", 4}}, points,
-                   "experiments/x.tex");
+    resolve_values(find("\n\n\n{{median_ms[implementation=openmp,kernel.size=7]}}"), points,
+                   "experiments/x.md");
     FAIL() << "expected an error";
   } catch (const ExportError& error) {
     EXPECT_NE(std::string(error.what())
-                  .find("experiments/x.tex:4: \\convlabvalue{implementation=openmp,kernel.size=7}"
-                        "{median_ms}: the filter matches 6 ok points, it must match one"),
+                  .find("experiments/x.md:4: {{median_ms[implementation=openmp,kernel.size=7]}}: "
+                        "the filter matches 6 ok points, it must match one"),
               std::string::npos)
         << error.what();
   }
-  EXPECT_THROW(resolve_values({{"implementation=nothing", "median_ms", 1}}, points, "x.tex"),
+  EXPECT_THROW(resolve_values(find("{{median_ms[implementation=nothing]}}"), points, "x.md"),
+               ExportError);
+  EXPECT_THROW(resolve_values(find("{{median_mss[implementation=sequential]}}"), points, "x.md"),
                ExportError);
 }
 

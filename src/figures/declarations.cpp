@@ -1,0 +1,469 @@
+#include "figures/declarations.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/point_filter.hpp"
+#include "results/record_fields.hpp"
+
+namespace convlab {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kFigureKeys = {"name",    "title",   "type",   "x",     "y",
+                                              "value",   "series",  "panel",  "where", "error_bars",
+                                              "x_label", "y_label", "reduce", "log",   "overlay"};
+const std::vector<std::string> kTableKeys = {"name",  "title", "rows",   "columns",
+                                             "value", "where", "digits", "reduce"};
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+void reject_unknown_keys(const YAML::Node& map, const YamlLocation& where,
+                         const std::vector<std::string>& allowed) {
+  for (const auto& entry : map) {
+    const std::string key = entry.first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const std::string suggestion = closest_name(key, allowed);
+    where.child(key).fail(entry.first,
+                          "unknown key '" + key + "'" +
+                              (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
+                              " (allowed: " + quoted_list(allowed) + ")");
+  }
+}
+
+std::string scalar(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsScalar()) where.fail(node, "expected a single value");
+  return node.Scalar();
+}
+
+std::string field_name(const YAML::Node& node, const YamlLocation& where) {
+  const std::string field = scalar(node, where);
+  std::string suggestion;
+  if (!is_known_field(field, &suggestion))
+    where.fail(node, "unknown field '" + field + "'" +
+                         (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
+                         " (docs/report.md lists the fields)");
+  return field;
+}
+
+// A field or a list of fields, as series and panel take.
+std::vector<std::string> field_names(const YAML::Node& node, const YamlLocation& where) {
+  std::vector<std::string> fields;
+  if (node.IsSequence()) {
+    if (node.size() == 0) where.fail(node, "expected at least one field");
+    for (size_t i = 0; i < node.size(); ++i) fields.push_back(field_name(node[i], where.index(i)));
+  } else {
+    fields.push_back(field_name(node, where));
+  }
+  return fields;
+}
+
+// A name or a list of names that are not record fields (experiment names).
+std::vector<std::string> field_free_names(const YAML::Node& node, const YamlLocation& where) {
+  std::vector<std::string> names;
+  if (!node.IsSequence()) return {scalar(node, where)};
+  if (node.size() == 0) where.fail(node, "expected at least one name");
+  for (size_t i = 0; i < node.size(); ++i) names.push_back(scalar(node[i], where.index(i)));
+  return names;
+}
+
+bool boolean(const YAML::Node& node, const YamlLocation& where) {
+  bool value = false;
+  if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value))
+    where.fail(node, "expected true or false");
+  return value;
+}
+
+std::string stem_name(const YAML::Node& node, const YamlLocation& where) {
+  const std::string name = scalar(node, where);
+  const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+  if (!valid) where.fail(node, "'" + name + "' is not a file name: use letters, digits, - and _");
+  return name;
+}
+
+CellReduce parse_reduce(const YAML::Node& node, const YamlLocation& where) {
+  const std::string text = scalar(node, where);
+  if (text == "single") return CellReduce::single;
+  if (text == "min") return CellReduce::min;
+  if (text == "max") return CellReduce::max;
+  if (text == "mean") return CellReduce::mean;
+  where.fail(node, "unknown reduce '" + text + "' (allowed: single, min, max, mean)");
+}
+
+std::string parse_where(const YAML::Node& node, const YamlLocation& where) {
+  std::string expression;
+  if (node.IsMap()) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> clauses;
+    for (const auto& entry : node) {
+      const YamlLocation at = where.child(entry.first.Scalar());
+      const std::string field = field_name(entry.first, at);
+      std::vector<std::string> values;
+      if (entry.second.IsSequence()) {
+        for (size_t i = 0; i < entry.second.size(); ++i)
+          values.push_back(scalar(entry.second[i], at.index(i)));
+        if (values.empty()) at.fail(entry.second, "expected at least one value");
+      } else {
+        values.push_back(scalar(entry.second, at));
+      }
+      clauses.emplace_back(field, values);
+    }
+    expression = where_map_to_expression(clauses);
+  } else {
+    expression = scalar(node, where);
+  }
+  std::string error;
+  if (!parse_point_filter(expression, &error))
+    where.fail(node, "invalid point filter '" + expression + "': " + error);
+  return expression;
+}
+
+void parse_log(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  std::vector<std::string> axes;
+  if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) axes.push_back(scalar(node[i], where.index(i)));
+  } else {
+    const std::string text = scalar(node, where);
+    if (text == "xy")
+      axes = {"x", "y"};
+    else if (text != "none")
+      axes = {text};
+  }
+  for (const auto& axis : axes) {
+    if (axis == "x")
+      figure.log_x = true;
+    else if (axis == "y")
+      figure.log_y = true;
+    else
+      where.fail(node, "log takes x, y, xy, none or a list of x and y; got '" + axis + "'");
+  }
+}
+
+const FigureTypeDescriptor* parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
+  const std::string text = scalar(node, where);
+  if (const FigureTypeDescriptor* type = find_figure_type(text)) return type;
+  where.fail(node, "unknown figure type '" + text + "' (allowed: " + figure_type_names() + ")");
+}
+
+std::string default_title(const std::string& y, const std::string& x) {
+  std::string title = field_title(y);
+  const size_t unit = title.find(" [");
+  if (unit != std::string::npos) title.resize(unit);
+  std::string against = field_title(x);
+  const size_t x_unit = against.find(" [");
+  if (x_unit != std::string::npos) against.resize(x_unit);
+  for (auto& c : against) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return title + " by " + against;
+}
+
+std::string type_words(const FigureDeclaration& figure) {
+  return "type: " + std::string(figure.type->name);
+}
+
+void parse_y(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const YAML::Node y = node["y"];
+  if (!y) where.fail(node, "missing key 'y'");
+  if (!y.IsSequence()) {
+    figure.y = {field_name(y, where.child("y"))};
+    return;
+  }
+  if (!figure.type->rules.y_list)
+    where.child("y").fail(y, "a list of y fields is for type: stacked (the parts of each bar)");
+  figure.y = field_names(y, where.child("y"));
+}
+
+void parse_value(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  if (figure.type->rules.value) {
+    if (!node["value"])
+      where.fail(node, "a " + std::string(figure.type->name) +
+                           " needs 'value' (the field shown as colour), e.g. value: median_ms");
+    figure.value = field_name(node["value"], where.child("value"));
+  } else if (node["value"]) {
+    where.child("value").fail(node["value"], "'value' is for type: heatmap; use y");
+  }
+}
+
+void parse_axes(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const FigureTypeRules& rules = figure.type->rules;
+  if (!node["log"]) return;
+  parse_log(node["log"], where.child("log"), figure);
+  if (!rules.log_y && (figure.log_x || figure.log_y))
+    where.child("log").fail(node["log"],
+                            "a " + std::string(figure.type->name) + " has no logarithmic axes");
+  if (!rules.log_x && figure.log_x)
+    where.child("log").fail(node["log"], "a logarithmic x axis needs type: line");
+}
+
+void parse_error_bars(const YAML::Node& node, const YamlLocation& where,
+                      FigureDeclaration& figure) {
+  if (!node["error_bars"]) return;
+  const YamlLocation at = where.child("error_bars");
+  figure.error_bars = boolean(node["error_bars"], at);
+  if (!figure.error_bars) return;
+  if (!figure.type->rules.error_bars)
+    at.fail(node["error_bars"], "error bars need type: line or bars");
+  if (!field_has_quartiles(figure.y[0]))
+    at.fail(node["error_bars"],
+            "error bars (q1..q3) exist for median_ms, h2d_ms, d2h_ms and end_to_end_ms, not for '" +
+                figure.y[0] + "'");
+}
+
+const std::vector<std::string> kOverlayKeys = {"label", "y", "where", "reduce"};
+
+OverlayDeclaration parse_overlay(const YAML::Node& node, const YamlLocation& where) {
+  if (!node.IsMap()) where.fail(node, "an overlay is a map with label, y and where");
+  reject_unknown_keys(node, where, kOverlayKeys);
+  for (const char* required : {"label", "y"})
+    if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
+  OverlayDeclaration overlay;
+  overlay.label = scalar(node["label"], where.child("label"));
+  overlay.y = field_name(node["y"], where.child("y"));
+  if (node["where"]) overlay.where = parse_where(node["where"], where.child("where"));
+  if (node["reduce"]) overlay.reduce = parse_reduce(node["reduce"], where.child("reduce"));
+  return overlay;
+}
+
+void parse_overlays(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const YAML::Node list = node["overlay"];
+  if (!list) return;
+  const YamlLocation at = where.child("overlay");
+  if (!figure.type->rules.overlays)
+    at.fail(list, "overlays are drawn on type: line, not on " + type_words(figure));
+  if (!list.IsSequence()) at.fail(list, "expected a list of overlays");
+  for (size_t i = 0; i < list.size(); ++i)
+    figure.overlays.push_back(parse_overlay(list[i], at.index(i)));
+}
+
+FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where, size_t index,
+                               bool summary) {
+  if (!node.IsMap()) where.fail(node, "a figure is a map with at least x and y");
+  std::vector<std::string> allowed = kFigureKeys;
+  if (summary) allowed.emplace_back("from");
+  reject_unknown_keys(node, where, allowed);
+  FigureDeclaration figure;
+  figure.name = node["name"] ? stem_name(node["name"], where.child("name"))
+                             : "figure-" + std::to_string(index + 1);
+  if (node["type"]) figure.type = parse_figure_type(node["type"], where.child("type"));
+  if (!node["x"]) where.fail(node, "missing key 'x' (the field along the horizontal axis)");
+  figure.x = field_name(node["x"], where.child("x"));
+  parse_y(node, where, figure);
+  parse_value(node, where, figure);
+  if (node["series"]) {
+    if (!figure.type->rules.series)
+      where.child("series").fail(node["series"], type_words(figure) + " takes no series");
+    figure.series = field_names(node["series"], where.child("series"));
+  }
+  if (node["panel"]) figure.panel = field_names(node["panel"], where.child("panel"));
+  if (node["where"]) figure.where = parse_where(node["where"], where.child("where"));
+  parse_axes(node, where, figure);
+  parse_error_bars(node, where, figure);
+  if (node["x_label"]) figure.x_label = scalar(node["x_label"], where.child("x_label"));
+  if (node["y_label"]) figure.y_label = scalar(node["y_label"], where.child("y_label"));
+  if (node["reduce"]) figure.reduce = parse_reduce(node["reduce"], where.child("reduce"));
+  parse_overlays(node, where, figure);
+  if (summary) {
+    if (!node["from"]) where.fail(node, "missing key 'from' (the experiments it draws)");
+    figure.from = field_free_names(node["from"], where.child("from"));
+  }
+  figure.title =
+      node["title"]
+          ? scalar(node["title"], where.child("title"))
+          : default_title(figure.type->rules.value ? figure.value : figure.y[0], figure.x);
+  return figure;
+}
+
+TableDeclaration parse_table(const YAML::Node& node, const YamlLocation& where, size_t index) {
+  if (!node.IsMap()) where.fail(node, "a table is a map with rows, columns and value");
+  reject_unknown_keys(node, where, kTableKeys);
+  TableDeclaration table;
+  table.name = node["name"] ? stem_name(node["name"], where.child("name"))
+                            : "table-" + std::to_string(index + 1);
+  for (const char* required : {"rows", "columns", "value"})
+    if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
+  table.rows = field_names(node["rows"], where.child("rows"));
+  table.columns = field_names(node["columns"], where.child("columns"));
+  table.value = field_name(node["value"], where.child("value"));
+  if (node["where"]) table.where = parse_where(node["where"], where.child("where"));
+  if (node["digits"]) {
+    const YamlLocation at = where.child("digits");
+    try {
+      table.digits = node["digits"].as<int>();
+    } catch (const YAML::Exception&) {
+      at.fail(node["digits"], "expected a whole number of significant digits");
+    }
+    if (table.digits < 1 || table.digits > 17) at.fail(node["digits"], "expected 1 to 17");
+  }
+  if (node["reduce"]) table.reduce = parse_reduce(node["reduce"], where.child("reduce"));
+  table.title = node["title"] ? scalar(node["title"], where.child("title"))
+                              : default_title(table.value, table.columns[0]);
+  return table;
+}
+
+template <typename Declaration>
+void reject_duplicate_names(const YAML::Node& list, const YamlLocation& where,
+                            const std::vector<Declaration>& declarations) {
+  std::set<std::string> seen;
+  for (size_t i = 0; i < declarations.size(); ++i)
+    if (!seen.insert(declarations[i].name).second)
+      where.index(i).fail(list[i], "name '" + declarations[i].name + "' is used twice");
+}
+
+YAML::Node to_yaml(const json& value) {
+  if (value.is_object()) {
+    YAML::Node node(YAML::NodeType::Map);
+    for (auto it = value.begin(); it != value.end(); ++it) node[it.key()] = to_yaml(it.value());
+    return node;
+  }
+  if (value.is_array()) {
+    YAML::Node node(YAML::NodeType::Sequence);
+    for (const auto& item : value) node.push_back(to_yaml(item));
+    return node;
+  }
+  if (value.is_string()) return YAML::Node(value.get<std::string>());
+  if (value.is_boolean()) return YAML::Node(value.get<bool>());
+  if (value.is_number_integer()) return YAML::Node(value.get<long long>());
+  if (value.is_number()) return YAML::Node(format_exact(value.get<double>()));
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+bool varies(const std::vector<const Record*>& records, const std::string& field) {
+  std::set<std::string> values;
+  for (const Record* record : records)
+    if (const auto value = field_value(*record, field)) values.insert(value->text);
+  return values.size() > 1;
+}
+
+std::vector<std::string> distinct_texts(const std::vector<const Record*>& records,
+                                        const std::string& field) {
+  std::vector<std::string> values;
+  for (const Record* record : records)
+    if (const auto value = field_value(*record, field))
+      if (std::find(values.begin(), values.end(), value->text) == values.end())
+        values.push_back(value->text);
+  return values;
+}
+
+// Fields other than implementation and params that tell points of one x apart.
+std::vector<std::string> configuration_fields(const std::vector<const Record*>& records) {
+  std::vector<std::string> fields = {"configuration"};
+  for (const char* extra : {"border", "output", "image.channels"})
+    if (varies(records, extra)) fields.emplace_back(extra);
+  return fields;
+}
+
+}  // namespace
+
+std::string where_map_to_expression(
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& clauses) {
+  std::string expression;
+  for (const auto& [field, values] : clauses) {
+    if (!expression.empty()) expression += ",";
+    expression += field + "=";
+    for (size_t i = 0; i < values.size(); ++i) expression += (i ? "|" : "") + values[i];
+  }
+  return expression;
+}
+
+ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
+                                             const YamlLocation& where) {
+  ReportDeclarations declarations;
+  if (const YAML::Node figures = config_root["figures"]) {
+    declarations.has_figures_key = true;
+    const YamlLocation at = where.child("figures");
+    if (!figures.IsSequence()) at.fail(figures, "expected a list of figures");
+    for (size_t i = 0; i < figures.size(); ++i)
+      declarations.figures.push_back(parse_figure(figures[i], at.index(i), i, false));
+    reject_duplicate_names(figures, at, declarations.figures);
+  }
+  if (const YAML::Node tables = config_root["tables"]) {
+    declarations.has_tables_key = true;
+    const YamlLocation at = where.child("tables");
+    if (!tables.IsSequence()) at.fail(tables, "expected a list of tables");
+    for (size_t i = 0; i < tables.size(); ++i)
+      declarations.tables.push_back(parse_table(tables[i], at.index(i), i));
+    reject_duplicate_names(tables, at, declarations.tables);
+  }
+  return declarations;
+}
+
+std::vector<FigureDeclaration> parse_summary_figures(const YAML::Node& figures,
+                                                     const YamlLocation& where) {
+  std::vector<FigureDeclaration> declarations;
+  if (!figures.IsSequence()) where.fail(figures, "expected a list of figures");
+  for (size_t i = 0; i < figures.size(); ++i)
+    declarations.push_back(parse_figure(figures[i], where.index(i), i, true));
+  reject_duplicate_names(figures, where, declarations);
+  return declarations;
+}
+
+ReportDeclarations parse_report_declarations(const json& resolved_config,
+                                             const YamlLocation& where) {
+  YAML::Node root(YAML::NodeType::Map);
+  if (resolved_config.is_object()) {
+    if (resolved_config.contains("figures")) {
+      // Runs of earlier versions read `log: y` as YAML 1.1's boolean y and recorded true; only
+      // that spelling passed validation, so true means y.
+      json figures = resolved_config["figures"];
+      if (figures.is_array())
+        for (auto& figure : figures)
+          if (figure.is_object() && figure.value("log", json()) == json(true)) figure["log"] = "y";
+      root["figures"] = to_yaml(figures);
+    }
+    if (resolved_config.contains("tables")) root["tables"] = to_yaml(resolved_config["tables"]);
+  }
+  return parse_report_declarations(root, where);
+}
+
+std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records) {
+  FigureDeclaration time;
+  time.name = "time-by-size";
+  time.title = "Median time by image size";
+  time.x = "image.size";
+  time.y = {"median_ms"};
+  time.series = configuration_fields(records);
+  if (varies(records, "kernel.name")) time.panel = {"kernel.name"};
+  time.log_y = true;
+  time.error_bars = true;
+  std::vector<FigureDeclaration> figures = {time};
+
+  const bool any_speedup = std::any_of(records.begin(), records.end(), [](const Record* record) {
+    return field_value(*record, "speedup").has_value();
+  });
+  if (any_speedup) {
+    FigureDeclaration speedup = time;
+    speedup.name = "speedup-by-size";
+    speedup.title = "Speedup over the baseline by image size";
+    speedup.y = {"speedup"};
+    speedup.error_bars = false;
+    figures.push_back(speedup);
+  }
+  return figures;
+}
+
+std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records) {
+  std::vector<TableDeclaration> tables;
+  for (const auto& kernel : distinct_texts(records, "kernel.name")) {
+    TableDeclaration table;
+    table.name = "time-" + kernel;
+    std::replace_if(
+        table.name.begin(), table.name.end(),
+        [](char c) { return !std::isalnum(static_cast<unsigned char>(c)) && c != '-'; }, '-');
+    table.title = "Median time [ms] by configuration and image size, kernel " + kernel;
+    table.rows = configuration_fields(records);
+    table.columns = {"image.size"};
+    table.value = "median_ms";
+    table.where = "kernel.name=" + kernel;
+    tables.push_back(table);
+  }
+  return tables;
+}
+
+}  // namespace convlab

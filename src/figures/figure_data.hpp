@@ -1,0 +1,90 @@
+// Data extraction for figures and tables: which records count, and the grid of values a figure
+// panel or a table shows. Writers (TSV, gnuplot, LaTeX) only format what is built here.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "figures/declarations.hpp"
+#include "results/record.hpp"
+#include "results/record_queries.hpp"
+
+namespace convlab {
+
+struct Category {
+  std::vector<std::string> key;  // the values of the grouping fields
+  std::string label;             // in words, for legends and headers
+  std::string tic;               // short form for axis tics: "16" where the axis says "Block x"
+  bool numeric = false;          // a single numeric field: position on a numeric axis
+  double number = 0.0;
+  // The implementation the category stands for, when its fields name one (implementation or
+  // configuration): it gives a line or bar that implementation's fixed colour in every figure.
+  std::string implementation;
+};
+
+struct Cell {
+  double value = 0.0;
+  std::optional<double> low;  // q1 / q3 when error bars were asked for
+  std::optional<double> high;
+  const Record* record = nullptr;  // the point shown (the first one when reduced)
+};
+
+struct Grid {
+  std::vector<Category> rows;
+  std::vector<Category> columns;
+  std::vector<std::vector<std::optional<Cell>>> cells;  // [row][column]
+  bool empty() const;
+};
+
+// A reference line over a panel: an overlay the declaration asks for (the hardware floor), or the
+// ideal-scaling line of a speedup or efficiency figure against threads. One value per grid column.
+struct OverlayLine {
+  std::string label;
+  std::vector<std::optional<double>> values;
+  bool ideal = false;
+};
+
+struct FigurePanel {
+  std::string title;  // empty for a figure without panels
+  Grid grid;          // rows: series (line, bars), stack parts (stacked), y values (heatmap)
+  std::vector<OverlayLine> overlays;  // same labels, in the same order, in every panel
+};
+
+struct FigureData {
+  FigureDeclaration declaration;
+  std::vector<FigurePanel> panels;  // every panel has the same rows, so one legend serves all
+  bool numeric_x = false;           // x positions are the values themselves, not category indices
+  bool log_x = false;               // as declared; image sizes always lie on a logarithmic axis
+  bool log_y = false;
+  std::string x_label;
+  std::string y_label;
+  std::string value_label;  // heatmap colour bar
+};
+
+struct TableData {
+  TableDeclaration declaration;
+  Grid grid;
+  std::string row_header;
+  std::string column_header;
+  std::string value_label;
+};
+
+// The grid of `value_fields` against `column_fields`: one row per value field (the parts of a
+// stacked bar) when there are several or no row fields, else one row per value combination of
+// `row_fields`. Cells with several points are reduced as `reduce` says (single: an error naming
+// how they differ). Figure types build their panels with it.
+Grid value_grid(const std::vector<const Record*>& records,
+                const std::vector<std::string>& row_fields,
+                const std::vector<std::string>& value_fields,
+                const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
+                const std::string& context);
+
+// `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
+FigureData extract_figure(const FigureDeclaration& declaration,
+                          const std::vector<const Record*>& points, const std::string& context);
+TableData extract_table(const TableDeclaration& declaration,
+                        const std::vector<const Record*>& points, const std::string& context);
+
+}  // namespace convlab

@@ -1,0 +1,86 @@
+// type: bars — clustered bars, one per series at each category of x, optional q1..q3 error bars.
+// type: stacked (figure_type_stacked.cpp) shares the histogram set-up below.
+#include "figures/declarations.hpp"
+#include "figures/figure_types.hpp"
+#include "figures/plot_style.hpp"
+
+namespace convlab {
+namespace {
+
+Grid bars_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+               const std::string& context) {
+  return value_grid(records, declaration.series, declaration.y, {declaration.x},
+                    declaration.error_bars, declaration.reduce, context);
+}
+
+FigureTypeRules bars_rules() {
+  FigureTypeRules rules;
+  rules.error_bars = true;
+  return rules;
+}
+
+// The fill of a series' bars: solid for an implementation's first variant, then hatched, so that
+// variants of one implementation (one colour) stay apart.
+std::string bar_fill(const SeriesStyle& style) {
+  static const int kPatterns[] = {4, 5, 1, 6, 7, 2};
+  if (style.dash_type <= 1) return "fs solid 0.85 border rgb '#333333'";
+  return "fs pattern " + std::to_string(kPatterns[(style.dash_type - 2) % 6]) +
+         " border rgb '#333333'";
+}
+
+void plot_bars_panel(PanelPlot& plot) {
+  write_histogram_axes(plot);
+  const FigureData& figure = plot.figure;
+  const Grid& grid = figure.panels[plot.panel].grid;
+  const bool errors = figure.declaration.error_bars;
+  plot.out << (errors ? "set style histogram errorbars gap 1 lw 1\n"
+                      : "set style histogram clustered gap 1\n");
+  plot.out << "plot ";
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    const size_t column = series_column(figure, r);
+    plot.out << (r ? ", \\\n     " : "") << plot.data << " skip 1 using " << column;
+    if (errors) plot.out << ":" << column + 1 << ":" << column + 2;
+    const SeriesStyle style = series_style(figure, r);
+    plot.out << " " << bar_fill(style) << " lc rgb '" << style.colour << "'"
+             << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
+  }
+  plot.out << "\n";
+}
+
+}  // namespace
+
+void write_histogram_axes(PanelPlot& plot) {
+  const FigureData& figure = plot.figure;
+  const Grid& grid = figure.panels[plot.panel].grid;
+  std::ostringstream& out = plot.out;
+  out << "unset colorbox\n";
+  if (figure.log_y) {
+    out << "set logscale y\n";
+    {
+      const auto [low, high] = panel_value_range(figure.panels[plot.panel]);
+      write_log_tics(out, "y", low, high);
+    }
+  }
+  write_tics(out, "x", figure, grid, false);
+  out << "set xlabel offset 0," << -static_cast<double>(x_tic_lines(figure, grid) - 1) << "\n";
+  if (grid.columns.size() > 6 && long_labels(grid.columns)) out << "set xtics rotate by 30 right\n";
+  out << "set offsets 0, 0, 0, 0\nset xrange [-0.6:" << grid.columns.size() - 0.4 << "]\n";
+  out << "set autoscale y\n";
+  if (!figure.log_y) out << "set yrange [0:*]\n";
+  out << "set style data histograms\n";
+  out << "set style fill solid 0.85 border rgb '#333333'\nset boxwidth 0.8\n";
+}
+
+std::string bar_legend_entry(const FigureData& figure, size_t row) {
+  const SeriesStyle style = series_style(figure, row);
+  return "NaN with boxes " + bar_fill(style) + " lc rgb '" + style.colour + "' title " +
+         quoted(figure.panels.front().grid.rows[row].label);
+}
+
+const FigureTypeDescriptor& bars_figure_type() {
+  static const FigureTypeDescriptor type{
+      "bars", {}, bars_rules(), bars_grid, series_panel_tsv, plot_bars_panel, bar_legend_entry};
+  return type;
+}
+
+}  // namespace convlab

@@ -1,0 +1,286 @@
+#include "figures/plot_style.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "core/number_text.hpp"
+
+namespace convlab {
+namespace {
+
+struct ImplementationStyle {
+  const char* colour;
+  int point_type;
+};
+
+// CPU rungs in blues and greens, CUDA rungs in warm colours, the peers (NPP, OpenCV) in black and
+// greys: the same in every figure.
+const std::map<std::string, ImplementationStyle>& implementation_styles() {
+  static const std::map<std::string, ImplementationStyle> styles = {
+      {"sequential", {"#7F7F7F", 4}},
+      {"openmp", {"#56B4E9", 5}},
+      {"cpu_rows", {"#0072B2", 7}},
+      {"cpu_separable", {"#009E73", 9}},
+      {"cpu_fused", {"#00543C", 11}},
+      {"cpu_direct", {"#1F3A93", 13}},
+      {"opencv_filter2d", {"#000000", 6}},
+      {"opencv_sepfilter2d", {"#555555", 8}},
+      {"opencv_gaussianblur", {"#999999", 10}},
+      {"cuda_global", {"#E69F00", 5}},
+      {"cuda_constant", {"#B8860B", 13}},
+      {"cuda_shared", {"#D55E00", 7}},
+      {"cuda_separable", {"#CC79A7", 9}},
+      {"cuda_regblock", {"#882255", 11}},
+      {"cuda_fused", {"#7B2FBE", 15}},
+      {"cuda_tensor", {"#E41A1C", 3}},
+      {"npp", {"#000000", 12}},
+  };
+  return styles;
+}
+
+// For series that are not implementations (threads, kernels, tiles): Okabe-Ito, then a few more.
+const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
+                                "#56B4E9", "#000000", "#F0E442", "#8C564B", "#7F7F7F"};
+const int kPointTypes[] = {7, 5, 9, 11, 13, 4, 6, 8, 10, 12};
+
+// A category tic broken into lines: at commas, and at spaces so that no line is longer than
+// `limit` characters where that can be done (a single long word stays whole).
+std::string wrap_tic(const std::string& text, size_t limit) {
+  std::string wrapped;
+  size_t line = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find_first_of(" ,", start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const bool comma = end < text.size() && text[end] == ',';
+    if (!word.empty()) {
+      if (line > 0 && line + 1 + word.size() > limit) {
+        wrapped += "\\n";
+        line = 0;
+      } else if (line > 0) {
+        wrapped += ' ';
+        ++line;
+      }
+      wrapped += word;
+      line += word.size();
+    }
+    if (comma && line > 0) {
+      wrapped += "\\n";
+      line = 0;
+    }
+    start = end + 1;
+  }
+  return wrapped;
+}
+
+// Characters a category tic may use per line: the panel's width shared among its categories.
+size_t tic_limit(const FigureData& figure, size_t categories) {
+  const size_t panel_chars = figure.panels.size() > 1 ? 48 : 90;
+  return std::max<size_t>(8, panel_chars / std::max<size_t>(1, categories));
+}
+
+const Grid& first_grid(const FigureData& figure) {
+  return figure.panels.front().grid;
+}
+
+}  // namespace
+
+std::string plot_text(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool times = c == 'x' && i > 0 && i + 1 < text.size() &&
+                       std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
+                       std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (times)
+      out += "\xc3\x97";
+    else if (c == '"' || c == '\\')
+      out += std::string("\\") + c;
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) {
+  return "\"" + plot_text(text) + "\"";
+}
+
+std::string tsv_text(std::string text) {
+  std::replace(text.begin(), text.end(), '\t', ' ');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+const std::string& tic_of(const Category& category) {
+  return category.tic.empty() ? category.label : category.tic;
+}
+
+double x_position(const FigureData& figure, const Grid& grid, size_t column) {
+  return figure.numeric_x ? grid.columns[column].number : static_cast<double>(column);
+}
+
+bool long_labels(const std::vector<Category>& categories) {
+  size_t total = 0;
+  for (const auto& c : categories) total += c.label.size();
+  return total > 60 || std::any_of(categories.begin(), categories.end(),
+                                   [](const Category& c) { return c.label.size() > 12; });
+}
+
+void write_tics(std::ostringstream& out, const char* axis, const FigureData& figure,
+                const Grid& grid, bool rows) {
+  const auto& categories = rows ? grid.rows : grid.columns;
+  const size_t limit = tic_limit(figure, categories.size());
+  out << "set " << axis << "tics (";
+  // On a logarithmic axis a value too close to the last labelled one keeps its tic, unlabelled.
+  const bool thin = !rows && figure.numeric_x && figure.log_x;
+  double labelled = 0.0;
+  for (size_t i = 0; i < categories.size(); ++i) {
+    const double position = rows ? static_cast<double>(i) : x_position(figure, grid, i);
+    const bool crowded = thin && labelled > 0 && position < labelled * 1.8;
+    if (!crowded) labelled = position;
+    const std::string tic =
+        crowded ? std::string() : wrap_tic(plot_text(tic_of(categories[i])), limit);
+    out << (i ? ", " : "") << "\"" << tic << "\" " << format_exact(position);
+  }
+  out << ")\n";
+}
+
+size_t x_tic_lines(const FigureData& figure, const Grid& grid) {
+  size_t tic_lines = 1;
+  const size_t limit = tic_limit(figure, grid.columns.size());
+  for (const auto& column : grid.columns) {
+    const std::string tic = wrap_tic(tic_of(column), limit);
+    size_t lines = 1;
+    for (size_t at = tic.find("\\n"); at != std::string::npos; at = tic.find("\\n", at + 2))
+      ++lines;
+    tic_lines = std::max(tic_lines, lines);
+  }
+  return tic_lines;
+}
+
+SeriesStyle series_style(const FigureData& figure, size_t row) {
+  const auto& rows = first_grid(figure).rows;
+  const Category& category = rows.at(row);
+  const auto& styles = implementation_styles();
+  const auto known = styles.find(category.implementation);
+  if (known == styles.end())
+    return {kColours[row % std::size(kColours)], kPointTypes[row % std::size(kPointTypes)], 1};
+  // The variant's rank among the rows of the same implementation picks the dash.
+  int variant = 0;
+  for (size_t r = 0; r < row; ++r)
+    if (rows[r].implementation == category.implementation) ++variant;
+  return {known->second.colour, known->second.point_type, 1 + variant % 5};
+}
+
+size_t series_column(const FigureData& figure, size_t row) {
+  return 3 + row * (figure.declaration.error_bars ? 3 : 1);
+}
+
+size_t overlay_column(const FigureData& figure, size_t overlay) {
+  return series_column(figure, first_grid(figure).rows.size()) + overlay;
+}
+
+std::string series_panel_tsv(const FigureData& figure, size_t panel_index) {
+  const FigurePanel& panel = figure.panels.at(panel_index);
+  const Grid& grid = panel.grid;
+  const bool errors = figure.declaration.error_bars;
+  std::ostringstream out;
+  out << "x\tx_label";
+  for (const auto& row : grid.rows) {
+    out << '\t' << tsv_text(row.label);
+    if (errors) out << '\t' << tsv_text(row.label) << " q1\t" << tsv_text(row.label) << " q3";
+  }
+  for (const auto& overlay : panel.overlays) out << '\t' << tsv_text(overlay.label);
+  out << '\n';
+  for (size_t c = 0; c < grid.columns.size(); ++c) {
+    out << format_exact(x_position(figure, grid, c)) << '\t' << tsv_text(tic_of(grid.columns[c]));
+    for (size_t r = 0; r < grid.rows.size(); ++r) {
+      const auto& cell = grid.cells[r][c];
+      out << '\t' << (cell ? format_exact(cell->value) : "NaN");
+      if (errors) {
+        out << '\t' << (cell && cell->low ? format_exact(*cell->low) : "NaN");
+        out << '\t' << (cell && cell->high ? format_exact(*cell->high) : "NaN");
+      }
+    }
+    for (const auto& overlay : panel.overlays) {
+      const auto& value = c < overlay.values.size() ? overlay.values[c] : std::nullopt;
+      out << '\t' << (value ? format_exact(*value) : "NaN");
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+namespace {
+
+std::string overlay_style(const OverlayLine& line) {
+  return line.ideal ? "with lines lw 1.5 dt 3 lc rgb '#000000'"
+                    : "with lines lw 2.5 dt 2 lc rgb '#888888'";
+}
+
+}  // namespace
+
+std::string overlay_clause(const FigureData& figure, size_t overlay, const std::string& data,
+                           bool titled) {
+  const OverlayLine& line = figure.panels.front().overlays.at(overlay);
+  return data + " skip 1 using 1:" + std::to_string(overlay_column(figure, overlay)) + " " +
+         overlay_style(line) + (titled ? " title " + quoted(line.label) : " notitle");
+}
+
+std::string overlay_legend_entry(const FigureData& figure, size_t overlay) {
+  const OverlayLine& line = figure.panels.front().overlays.at(overlay);
+  return "NaN " + overlay_style(line) + " title " + quoted(line.label);
+}
+
+}  // namespace convlab
+
+namespace convlab {
+
+void write_log_tics(std::ostringstream& out, const char* axis, double low, double high) {
+  // 1, 2, 5 per decade over up to two decades, 1 and 3 up to four, decades beyond.
+  const double decades = low > 0 && high > low ? std::log10(high / low) : 6.0;
+  std::vector<double> mantissas = {1.0};
+  if (decades <= 2.2)
+    mantissas = {1.0, 2.0, 5.0};
+  else if (decades <= 4.2)
+    mantissas = {1.0, 3.0};
+  out << "set " << axis << "tics (";
+  bool first = true;
+  for (int exponent = -5; exponent <= 6; ++exponent)
+    for (const double mantissa : mantissas) {
+      const double value = mantissa * std::pow(10.0, exponent);
+      out << (first ? "" : ", ") << "\"" << format_number(value, 1) << "\" " << format_exact(value);
+      first = false;
+    }
+  out << ")\n";
+}
+
+}  // namespace convlab
+
+namespace convlab {
+
+std::pair<double, double> panel_value_range(const FigurePanel& panel) {
+  double low = 0.0, high = 0.0;
+  const auto take = [&](double value) {
+    if (!(value > 0)) return;
+    low = low == 0.0 ? value : std::min(low, value);
+    high = std::max(high, value);
+  };
+  for (const auto& row : panel.grid.cells)
+    for (const auto& cell : row)
+      if (cell) {
+        take(cell->value);
+        if (cell->low) take(*cell->low);
+        if (cell->high) take(*cell->high);
+      }
+  for (const auto& overlay : panel.overlays)
+    for (const auto& value : overlay.values)
+      if (value) take(*value);
+  return {low, high};
+}
+
+}  // namespace convlab

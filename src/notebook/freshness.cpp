@@ -1,0 +1,110 @@
+#include "notebook/freshness.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "config/config.hpp"
+#include "core/sha256.hpp"
+#include "plan/plan.hpp"
+#include "results/record.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const json& resolved_config(const ResultsDocument& results) {
+  static const json none = json::object();
+  return results.latest_run ? results.latest_run->resolved_config : none;
+}
+
+// The recorded resolved config without what does not change a measurement.
+json measured_settings(json resolved) {
+  for (const char* key : {"title", "description", "figures", "tables"}) resolved.erase(key);
+  return resolved;
+}
+
+// What identifies a point across runs and builds: its description without the parts a later
+// version may spell differently.
+std::string point_identity(json description) {
+  description.erase("family");
+  if (description.contains("kernel")) description["kernel"].erase("separable");
+  return description.dump();
+}
+
+void count_unmeasured(const ResultsDocument& results, const Config& config, Freshness& freshness) {
+  std::set<std::string> recorded;
+  for (const Record& record : results.file.records)
+    recorded.insert(point_identity(describe_record(record)));
+  const auto plan = expand_plan(config);
+  freshness.unmeasured_known = true;
+  freshness.planned_points = plan.size();
+  for (const Point& point : plan)
+    if (!recorded.count(point_identity(describe_point(config, point))))
+      ++freshness.unmeasured_points;
+}
+
+}  // namespace
+
+std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
+                                          const ResultsDocument& results, const std::string& name) {
+  if (!requested || *requested != "auto") return requested;
+  const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
+  if (!recorded.empty() && fs::exists(recorded)) return recorded;
+  const std::string by_name = "configs/" + name + ".yaml";
+  if (fs::exists(by_name)) return by_name;
+  return std::nullopt;
+}
+
+Freshness assess_freshness(const ResultsDocument& results,
+                           const std::optional<std::string>& config_path) {
+  Freshness freshness;
+  for (const RunBlock& run : results.measuring_runs())
+    freshness.unknown_commit |= !(run.git && run.git->commit);
+  if (!config_path) {
+    freshness.config_gone = true;
+    return freshness;
+  }
+  freshness.update_command = "make experiment CONFIG=" + *config_path;
+  const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
+  freshness.config_changed = !recorded.empty() && sha256_file_hex(*config_path) != recorded;
+  std::optional<Config> config;
+  std::string unreadable;
+  try {
+    config = load_config(*config_path);
+  } catch (const std::exception& error) {
+    unreadable = error.what();
+  }
+  if (config) count_unmeasured(results, *config, freshness);
+  if (!freshness.config_changed) return freshness;
+  if (!config) {
+    freshness.measured_settings_changed = true;
+    freshness.change_words = *config_path +
+                             " changed since these results were measured and cannot be read now (" +
+                             unreadable + ").";
+    return freshness;
+  }
+  std::vector<std::string> changed;
+  const json now = measured_settings(config->resolved);
+  const json then = measured_settings(resolved_config(results));
+  for (auto it = now.begin(); it != now.end(); ++it)
+    if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
+  for (auto it = then.begin(); it != then.end(); ++it)
+    if (!now.contains(it.key())) changed.push_back(it.key());
+  if (changed.empty()) {
+    freshness.change_words =
+        "The config's text (description, figures or tables) was edited after this run; the "
+        "measured settings are unchanged.";
+    return freshness;
+  }
+  freshness.measured_settings_changed = true;
+  std::string keys;
+  for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
+  freshness.change_words = *config_path + " changed since these results were measured: " + keys +
+                           " differ from the settings the run recorded. The numbers are of the "
+                           "recorded settings.";
+  return freshness;
+}
+
+}  // namespace convlab

@@ -1,0 +1,147 @@
+// An experiment's notebook, typed: the cells a reader goes through, built once from the config,
+// the results and the discussion (notebook_builder.hpp). The LaTeX report (report/) and the HTML
+// notebook (html/) are two renderers of it, as nbconvert's exporters are of one notebook; neither
+// reads results, configs or discussions itself. Every field holds data or plain text: each
+// renderer escapes for its own output.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "figures/figure_data.hpp"
+#include "notebook/markdown.hpp"
+#include "notebook/run_summary.hpp"
+#include "results/summary_table.hpp"
+
+namespace convlab {
+
+// Prose: the config's description (plain text, role description) or the discussion written about
+// the results (Markdown with live values, role discussion).
+struct MarkdownCell {
+  enum class Role { description, discussion };
+  Role role = Role::description;
+  std::string path;  // the discussion file; empty for the description
+  MarkdownDocument document;
+  std::vector<ResolvedValue> values;  // one per document.values entry
+  std::vector<std::string> value_texts() const;
+};
+
+// The config as written, when it is still on disk, and how to run it again.
+struct ConfigCell {
+  std::string path;             // empty when the file is gone
+  std::string text;             // its bytes (the YAML as written)
+  std::string sha256;           // of the file on disk now
+  std::string recorded_sha256;  // the one the latest run recorded
+  std::string rerun_command;    // e.g. "make experiment CONFIG=configs/x.yaml"
+};
+
+// Whether the results still describe the config on disk.
+struct Freshness {
+  bool config_gone = false;     // the recorded config and configs/<name>.yaml are both missing
+  bool config_changed = false;  // the file differs from the one the run recorded
+  bool measured_settings_changed = false;  // not only its text (title, description, figures)
+  std::string change_words;                // what changed, in words; empty when nothing did
+  bool unmeasured_known = false;           // the current config could be expanded
+  size_t planned_points = 0;               // points of the current config
+  size_t unmeasured_points = 0;            // of which no record measures
+  std::string update_command;              // what brings the results up to date
+  bool unknown_commit = false;             // some run recorded no commit
+  bool stale() const { return measured_settings_changed || unmeasured_points > 0; }
+};
+
+// A point whose timing varied more than the notebook trusts without a second look.
+struct NoisyPoint {
+  std::string point;  // describe_point
+  double cv = 0.0;
+};
+
+struct RunCell {
+  std::vector<Provenance> runs;           // oldest first
+  std::vector<std::string> builds;        // build ids of the records, short
+  RunCounts latest;                       // kept / ran (latest run) / skipped / failed
+  std::string measure;                    // the latest run's measure settings, as YAML-like text
+  std::vector<std::string> skip_reasons;  // "45 x no CUDA device"
+  std::vector<NoisyPoint> noisy;          // CV above kNoisyCv, worst first
+  size_t measured = 0;                    // records with timing
+  static constexpr double kNoisyCv = 0.10;
+};
+
+struct FigureCell {
+  FigureData data;
+  std::string caption;  // the declaration's title, as a sentence
+};
+
+struct TableCell {
+  TableData data;
+  std::string caption;
+};
+
+struct GalleryPicture {
+  std::string kernel;
+  std::string output_path;     // the picture shown (outputs/<name>/gallery/*.jpg)
+  std::string implementation;  // whose saved output it is; empty: drawn from the reference
+  std::string output;          // u8 or f32
+  std::string mapping;         // straight, signed or magnitude
+  std::string fallback;        // why the config's implementation is not shown; empty when it is
+  int identical = 0, ran = 0;  // points whose output of this type is byte-identical / that ran
+  RichText label;              // kernel, mapping, implementation where not the main one
+};
+
+// One photograph: its input and every filter applied to it.
+struct GalleryGroup {
+  std::string image;
+  std::string border;
+  std::string input_path;
+  std::string main_implementation;
+  std::vector<GalleryPicture> pictures;
+  RichText caption;
+};
+
+struct GalleryCell {
+  std::vector<GalleryGroup> groups;
+};
+
+struct VerificationCell {
+  VerificationSummary summary;
+  std::vector<ImplementationVerification> implementations;
+};
+
+// A file a renderer writes: its path relative to the folder it renders into, and its text.
+struct RenderedFile {
+  std::string path;
+  std::string content;
+};
+
+using NotebookCell = std::variant<MarkdownCell, ConfigCell, RunCell, FigureCell, TableCell,
+                                  GalleryCell, VerificationCell>;
+
+struct ExperimentNotebook {
+  std::string name;
+  std::string title;
+  std::string results_path;  // the results.json
+  std::string results_directory;
+  Freshness freshness;
+  // In reading order: description, config, run, figures, tables, gallery, verification,
+  // discussion. A renderer takes them in this order or places them as its medium needs.
+  std::vector<NotebookCell> cells;
+  std::vector<std::string> notes;  // figures or tables left out for want of data
+
+  template <typename T>
+  std::vector<const T*> cells_of() const {
+    std::vector<const T*> found;
+    for (const auto& cell : cells)
+      if (const T* typed = std::get_if<T>(&cell)) found.push_back(typed);
+    return found;
+  }
+  template <typename T>
+  const T* first() const {
+    for (const auto& cell : cells)
+      if (const T* typed = std::get_if<T>(&cell)) return typed;
+    return nullptr;
+  }
+  const MarkdownCell* markdown(MarkdownCell::Role role) const;
+};
+
+}  // namespace convlab

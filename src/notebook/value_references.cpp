@@ -1,0 +1,288 @@
+#include "notebook/value_references.hpp"
+
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "core/number_text.hpp"
+#include "results/record_fields.hpp"
+#include "results/record_queries.hpp"
+#include "results/results_document.hpp"
+
+namespace convlab {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::string trimmed(const std::string& text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && is_space(text[begin])) ++begin;
+  while (end > begin && is_space(text[end - 1])) --end;
+  return text.substr(begin, end - begin);
+}
+
+// Runs of white space, line breaks included, as one space: a filter may be wrapped over lines.
+std::string collapsed(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (is_space(c)) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+bool is_name(const std::string& text, const char* extra) {
+  if (text.empty()) return false;
+  for (char c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr(extra, c)) return false;
+  return true;
+}
+
+// Where the paragraph holding `position` ends: at the next blank line, or the end of the text.
+size_t paragraph_end(const std::string& text, size_t position) {
+  for (size_t at = text.find('\n', position); at != std::string::npos;
+       at = text.find('\n', at + 1)) {
+    size_t next = at + 1;
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r'))
+      ++next;
+    if (next >= text.size() || text[next] == '\n') return at;
+  }
+  return text.size();
+}
+
+class ProseScanner {
+ public:
+  ProseScanner(const std::string& text, ProseSyntax syntax, const std::string& file)
+      : text_(text), syntax_(syntax), file_(file) {}
+
+  ProseSpans scan() {
+    while (at_ < text_.size()) {
+      if (at_line_start_ && syntax_ == ProseSyntax::markdown && skip_fenced_code()) continue;
+      const char c = text_[at_];
+      if (c == '\n') {
+        ++line_;
+        ++at_;
+        at_line_start_ = true;
+        continue;
+      }
+      at_line_start_ = false;
+      if (syntax_ == ProseSyntax::latex && c == '%' && !escaped()) {
+        skip_to_line_end();
+      } else if (syntax_ == ProseSyntax::markdown && c == '`') {
+        skip_code_span();
+      } else if (c == '{' && text_.compare(at_, 2, "{{") == 0 && !escaped()) {
+        read_value();
+      } else if (syntax_ == ProseSyntax::markdown && c == '$' && !escaped()) {
+        read_math();
+      } else {
+        ++at_;
+      }
+    }
+    return std::move(spans_);
+  }
+
+ private:
+  // Whether the character at at_ is escaped by an odd number of backslashes.
+  bool escaped() const {
+    size_t count = 0;
+    for (size_t i = at_; i > 0 && text_[i - 1] == '\\'; --i) ++count;
+    return count % 2 == 1;
+  }
+
+  void advance_to(size_t position) {
+    for (; at_ < position && at_ < text_.size(); ++at_)
+      if (text_[at_] == '\n') ++line_;
+  }
+
+  void skip_to_line_end() {
+    const size_t end = text_.find('\n', at_);
+    at_ = end == std::string::npos ? text_.size() : end;
+  }
+
+  // A fenced code block: up to three spaces, then three or more ` or ~; it ends at a fence of the
+  // same character at least as long, or at the end of the text. Its lines are literal.
+  bool skip_fenced_code() {
+    size_t p = at_;
+    while (p < text_.size() && p - at_ < 3 && text_[p] == ' ') ++p;
+    if (p >= text_.size() || (text_[p] != '`' && text_[p] != '~')) return false;
+    const char fence = text_[p];
+    size_t length = 0;
+    while (p + length < text_.size() && text_[p + length] == fence) ++length;
+    if (length < 3) return false;
+    skip_to_line_end();
+    while (at_ < text_.size()) {
+      advance_to(at_ + 1);  // past the newline
+      size_t q = at_;
+      while (q < text_.size() && q - at_ < 3 && text_[q] == ' ') ++q;
+      size_t closing = 0;
+      while (q + closing < text_.size() && text_[q + closing] == fence) ++closing;
+      skip_to_line_end();
+      if (closing >= length) break;
+    }
+    return true;
+  }
+
+  // A code span: a run of n backticks up to the next run of exactly n in the same paragraph; a
+  // run without its closing run is literal.
+  void skip_code_span() {
+    size_t run = 0;
+    while (at_ + run < text_.size() && text_[at_ + run] == '`') ++run;
+    const size_t limit = paragraph_end(text_, at_);
+    for (size_t p = at_ + run; p < limit;) {
+      if (text_[p] != '`') {
+        ++p;
+        continue;
+      }
+      size_t closing = 0;
+      while (p + closing < limit && text_[p + closing] == '`') ++closing;
+      if (closing == run) {
+        advance_to(p + closing);
+        return;
+      }
+      p += closing;
+    }
+    at_ += run;
+  }
+
+  [[noreturn]] void fail(int line, const std::string& query, const std::string& why) const {
+    throw ExportError(file_ + ":" + std::to_string(line) + ": " + query + ": " + why);
+  }
+
+  void read_value() {
+    ValueReference reference;
+    reference.line = line_;
+    reference.begin = at_;
+    const size_t limit = paragraph_end(text_, at_);
+    const size_t close = text_.find("}}", at_ + 2);
+    if (close == std::string::npos || close > limit) {
+      const size_t shown = std::min<size_t>(limit, at_ + 40);
+      fail(line_, collapsed(text_.substr(at_, shown - at_)) + (shown < limit ? "..." : ""),
+           "no closing }} in its paragraph (write \\{{ for literal braces)");
+    }
+    reference.end = close + 2;
+    reference.query = collapsed(text_.substr(at_ + 2, close - at_ - 2));
+    const std::string shown = "{{" + reference.query + "}}";
+    const std::string content = trimmed(text_.substr(at_ + 2, close - at_ - 2));
+    const size_t open = content.find('[');
+    if (open == std::string::npos || content.back() != ']')
+      fail(line_, shown, "expected field[point filter], e.g. {{median_ms[implementation=openmp]}}");
+    std::string head = trimmed(content.substr(0, open));
+    const size_t colon = head.find(':');
+    if (colon != std::string::npos) {
+      reference.experiment = trimmed(head.substr(0, colon));
+      head = trimmed(head.substr(colon + 1));
+      if (!is_name(reference.experiment, "_-"))
+        fail(line_, shown, "'" + reference.experiment + "' is not an experiment name");
+    }
+    if (!is_name(head, "_."))
+      fail(line_, shown, "'" + head + "' is not a field name (docs/report.md lists them)");
+    reference.field = head;
+    reference.filter = collapsed(content.substr(open + 1, content.size() - open - 2));
+    spans_.values.push_back(reference);
+    advance_to(reference.end);
+  }
+
+  void read_math() {
+    const bool display = text_.compare(at_, 2, "$$") == 0;
+    const size_t open = display ? 2 : 1;
+    const size_t start = at_ + open;
+    const size_t limit = paragraph_end(text_, at_);
+    if (start >= limit || (!display && is_space(text_[start]))) {
+      at_ += open;
+      return;
+    }
+    for (size_t p = start; p < limit; ++p) {
+      if (text_[p] == '\\') {
+        ++p;
+        continue;
+      }
+      if (text_[p] != '$') continue;
+      if (display) {
+        if (text_.compare(p, 2, "$$") != 0) continue;
+        spans_.math.push_back({trimmed(text_.substr(start, p - start)), true, at_, p + 2});
+        advance_to(p + 2);
+        return;
+      }
+      const bool after_space = is_space(text_[p - 1]);
+      const bool before_digit =
+          p + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[p + 1]));
+      if (after_space || before_digit || p == start) continue;
+      spans_.math.push_back({text_.substr(start, p - start), false, at_, p + 1});
+      advance_to(p + 1);
+      return;
+    }
+    at_ += open;  // a lone dollar is text
+  }
+
+  const std::string& text_;
+  ProseSyntax syntax_;
+  const std::string& file_;
+  size_t at_ = 0;
+  int line_ = 1;
+  bool at_line_start_ = true;
+  ProseSpans spans_;
+};
+
+}  // namespace
+
+std::string reference_text(const ValueReference& reference) {
+  return "{{" + reference.query + "}}";
+}
+
+ProseSpans find_prose_spans(const std::string& text, ProseSyntax syntax, const std::string& file) {
+  return ProseScanner(text, syntax, file).scan();
+}
+
+std::vector<ValueReference> find_value_references(const std::string& text, ProseSyntax syntax,
+                                                  const std::string& file) {
+  return find_prose_spans(text, syntax, file).values;
+}
+
+ResolvedValue resolve_value(const ValueReference& reference,
+                            const std::vector<const Record*>& points, const std::string& file) {
+  const std::string where =
+      file + ":" + std::to_string(reference.line) + ": " + reference_text(reference);
+  std::string suggestion;
+  if (!is_known_field(reference.field, &suggestion))
+    throw ExportError(where + ": unknown field '" + reference.field + "'" +
+                      (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+  const auto matching = filter_points(points, reference.filter, where);
+  if (matching.size() != 1) {
+    std::string message =
+        where + ": the filter matches " +
+        (matching.empty() ? "no ok point"
+                          : std::to_string(matching.size()) + " ok points, it must match one");
+    for (size_t i = 0; i < matching.size() && i < 5; ++i)
+      message += "\n  " + describe_point(*matching[i]);
+    if (matching.size() > 5) message += "\n  ...";
+    throw ExportError(message);
+  }
+  const auto value = field_value(*matching[0], reference.field);
+  if (!value)
+    throw ExportError(where + ": the point (" + describe_point(*matching[0]) + ") has no '" +
+                      reference.field + "'");
+  return {
+      reference,
+      value->numeric ? format_number(value->number, 3) : field_value_words(reference.field, *value),
+      matching[0]};
+}
+
+std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& references,
+                                          const std::vector<const Record*>& points,
+                                          const std::string& file) {
+  std::vector<ResolvedValue> resolved;
+  resolved.reserve(references.size());
+  for (const auto& reference : references)
+    resolved.push_back(resolve_value(reference, points, file));
+  return resolved;
+}
+
+}  // namespace convlab
