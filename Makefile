@@ -18,7 +18,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONVLAB := $(BUILD_DIR)/convlab
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build convlab experiment validate list test test-gpu format clean dry-run report-deps
+.PHONY: help deps build convlab experiment validate list test test-deps test-gpu format clean dry-run \
+        report-deps notebook notebook-deps
 
 help: ## list the targets
 	@echo "convlab targets:"
@@ -65,11 +66,22 @@ validate: convlab ## check CONFIG without running it
 list: convlab ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
 
-test: build report-deps ## run the test suite (CPU tests; GPU tests report skipped without a GPU)
+test-deps:
+	@scripts/install-deps.sh test
+	@scripts/install-deps.sh notebook
+
+test: build report-deps test-deps ## run the test suite (CPU and browser tests; GPU tests report skipped without a GPU)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 test-gpu: build ## run only the GPU tests (on a machine with a CUDA device)
 	cd $(BUILD_DIR) && ctest --output-on-failure -L gpu
+
+notebook-deps:
+	@scripts/install-deps.sh notebook
+	@scripts/install-deps.sh photos
+
+notebook: convlab notebook-deps ## every experiment as a page: outputs/notebook/index.html (opens from file://)
+	$(CONVLAB) notebook
 
 format: ## format the C++ and CUDA sources with clang-format
 	find src tests -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i

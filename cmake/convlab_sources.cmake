@@ -20,6 +20,18 @@ file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
 list(FILTER CONVLAB_CORE_SOURCES EXCLUDE REGEX ".*/src/app/main\\.cpp$")
 
+# The notebook's script and style, built into the executable.
+file(GLOB CONVLAB_NOTEBOOK_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/html/assets/*)
+set(CONVLAB_NOTEBOOK_ASSETS_SOURCE ${CMAKE_BINARY_DIR}/generated/notebook_assets.cpp)
+add_custom_command(
+  OUTPUT ${CONVLAB_NOTEBOOK_ASSETS_SOURCE}
+  COMMAND ${CMAKE_COMMAND} -DASSET_DIR=${PROJECT_SOURCE_DIR}/src/html/assets
+          -DOUTPUT=${CONVLAB_NOTEBOOK_ASSETS_SOURCE} -P ${PROJECT_SOURCE_DIR}/cmake/embed_assets.cmake
+  DEPENDS ${CONVLAB_NOTEBOOK_ASSETS} ${PROJECT_SOURCE_DIR}/cmake/embed_assets.cmake
+  COMMENT "Embedding the notebook's script and style"
+  VERBATIM)
+list(APPEND CONVLAB_CORE_SOURCES ${CONVLAB_NOTEBOOK_ASSETS_SOURCE})
+
 add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
 target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})

@@ -5,7 +5,8 @@
 #     fixture results in tests/fixtures/report), located with kpsewhich;
 #   - every header the build compiled (the compiler's dependency files in the build directory, so
 #     optional parts such as OpenCV or NPP count exactly when they were built in);
-#   - the programs the build, the tests and the report run;
+#   - the programs the build, the tests, the report and the notebook run, and the KaTeX files the
+#     notebook copies next to its pages;
 #   - the photographs configs/*.yaml read from Debian packages.
 # Each file is mapped to its Debian package with dpkg -S; that package must be in the install lists
 # (scripts/install-deps.sh --list all) or in their Depends closure (apt-cache depends --recurse
@@ -129,13 +130,23 @@ while IFS= read -r header; do
   header_count=$((header_count + 1))
 done < <(sort -u <<<"$header_list" | sed 's/^ *//')
 
-# Programs run by make experiment, make test and make report.
-for tool in g++ cmake make gnuplot latexmk pdflatex pdftotext pdfinfo; do
+# Programs run by make experiment, make test, make report and make notebook.
+for tool in g++ cmake make gnuplot latexmk pdflatex pdftotext pdfinfo xmllint chromium chromedriver; do
   path=$(command -v "$tool" || true)
   if [[ -z "$path" ]]; then
     gaps+=("program $tool: not installed, so no listed package brings it")
   else
     needs+=("program|$tool|$path|the Makefile and scripts")
+  fi
+done
+
+# Files convlab notebook copies beside its pages (src/app/notebook_command.cpp).
+for file in /usr/share/javascript/katex/katex.min.js /usr/share/javascript/katex/katex.min.css \
+            /usr/share/javascript/katex/fonts/KaTeX_Main-Regular.woff2; do
+  if [[ -e "$file" ]]; then
+    needs+=("notebook file|${file##*/}|$file|convlab notebook")
+  else
+    gaps+=("notebook file $file: not installed, so no listed package brings it")
   fi
 done
 

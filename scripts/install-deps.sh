@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages convlab needs, and only the missing ones.
-# Usage: scripts/install-deps.sh [build|report|photos|all]
-#        scripts/install-deps.sh --list [build|report|photos|all]   (print the packages, install nothing)
+# Usage: scripts/install-deps.sh [build|report|notebook|test|photos|all]
+#        scripts/install-deps.sh --list [build|report|notebook|test|photos|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers),
-#            cmark (the discussions' Markdown)
+#            cmark (the discussions' Markdown), cpp-httplib (the browser tests' WebDriver client)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
+#   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook
+#   test   - what make test needs beyond the build: headless Chromium and its WebDriver for the
+#            notebook's browser tests, xmllint for its well-formedness checks
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
 # script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
@@ -14,9 +17,11 @@
 set -euo pipefail
 
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev
-                libopencv-dev libcmark-dev)
+                libopencv-dev libcmark-dev libcpp-httplib-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
+notebook_packages=(gnuplot-nox libjs-katex)
+test_packages=(chromium chromium-driver libxml2-utils)
 photo_packages=(opencv-doc)
 
 list_only=0
@@ -28,9 +33,12 @@ fi
 case "${1:-build}" in
   build) wanted=("${build_packages[@]}") ;;
   report) wanted=("${report_packages[@]}") ;;
+  notebook) wanted=("${notebook_packages[@]}") ;;
+  test) wanted=("${test_packages[@]}") ;;
   photos) wanted=("${photo_packages[@]}") ;;
-  all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${photo_packages[@]}") ;;
-  *) echo "usage: $0 [--list] [build|report|photos|all]" >&2; exit 2 ;;
+  all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${notebook_packages[@]}"
+               "${test_packages[@]}" "${photo_packages[@]}") ;;
+  *) echo "usage: $0 [--list] [build|report|notebook|test|photos|all]" >&2; exit 2 ;;
 esac
 if [[ $list_only -eq 1 ]]; then
   printf '%s\n' "${wanted[@]}"

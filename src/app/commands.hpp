@@ -19,5 +19,7 @@ int version_command(const Arguments& args);
 // of B is slower than A beyond the threshold.
 int export_command(const Arguments& args);
 int compare_command(const Arguments& args);
+// notebook: every experiment as an HTML page, and an index.
+int notebook_command(const Arguments& args);
 
 }  // namespace convlab

@@ -21,6 +21,7 @@ commands:
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
                    with --format csv|md|tsv one flat row per record
   compare A B      compare two results point by point (exit 1 on a slowdown)
+  notebook [DIR...] every experiment as an HTML page and an index (outputs/notebook/)
   version          version, commit, build type, compiler, optional parts (also --version)
 
 Run `convlab <command> --help` for the options of a command.
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "gallery") return gallery_command(args);
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);
+    if (command == "notebook") return notebook_command(args);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
               << ": out of memory\n";

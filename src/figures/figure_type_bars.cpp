@@ -44,7 +44,7 @@ void plot_bars_panel(PanelPlot& plot) {
     plot.out << " " << bar_fill(style) << " lc rgb '" << style.colour << "'"
              << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
   }
-  plot.out << "\n";
+  end_plot(plot);
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ void plot_heatmap_panel(PanelPlot& plot) {
   out << "set palette defined (0 '#fff7bc', 1 '#fec44f', 2 '#fe9929', 3 '#d95f0e')\n";
   out << "set colorbox\nunset key\n";
   out << "plot " << plot.data << " skip 1 using 1:2:3 with image pixels notitle, \\\n     "
-      << plot.data << " skip 1 using 1:2:6 with labels notitle\n";
+      << plot.data << " skip 1 using 1:2:6 with labels notitle";
+  end_plot(plot);
 }
 
 // The colour bar is the legend; rows are labelled on the y axis.

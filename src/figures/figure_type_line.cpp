@@ -63,7 +63,7 @@ void plot_line_panel(PanelPlot& plot) {
   const auto& overlays = figure.panels[plot.panel].overlays;
   for (size_t o = 0; o < overlays.size(); ++o)
     out << ", \\\n     " << overlay_clause(figure, o, plot.data, plot.titled);
-  out << "\n";
+  end_plot(plot);
 }
 
 FigureTypeRules line_rules() {

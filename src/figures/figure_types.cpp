@@ -28,4 +28,9 @@ std::string figure_type_names() {
   return names;
 }
 
+void end_plot(PanelPlot& plot) {
+  for (const auto& entry : plot.key_entries) plot.out << ", \\\n     " << entry;
+  plot.out << "\n";
+}
+
 }  // namespace convlab

@@ -35,7 +35,13 @@ struct PanelPlot {
   size_t panel;
   std::string data;    // the panel's data file, quoted for gnuplot
   bool titled = true;  // false: the figure's one legend is drawn apart, lines carry no titles
+  // Legend entries drawn as plots of their own after the data ("NaN with ... title ..."), so that
+  // an entry and its series are separate elements (the notebook's SVG hides a series by its key).
+  std::vector<std::string> key_entries;
 };
+
+// Ends a panel's plot command, with its key entries.
+void end_plot(PanelPlot& plot);
 
 struct FigureTypeDescriptor {
   std::string_view name;

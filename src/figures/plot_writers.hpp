@@ -1,5 +1,6 @@
 // Writers for what gnuplot reads: tab-separated data (one header row of column names, then data
-// at full precision) and the script that renders a figure to PDF and PNG.
+// at full precision) and the scripts that render a figure to PDF and PNG (the report) or SVG (the
+// notebook).
 #pragma once
 
 #include <string>
@@ -24,5 +25,34 @@ struct GnuplotOutputs {
 };
 
 std::string gnuplot_script(const FigureData& figure, const GnuplotOutputs& outputs);
+
+// The same figure as SVG, for the notebook. The drawing is the report's, with two differences:
+// every legend entry is a plot of its own after the data, so that an entry and its series are
+// separate groups of the SVG; and after each panel's plot gnuplot prints its axis ranges and plot
+// area to `axes`, one line "panel P xmin xmax ymin ymax term_xmin term_xmax term_ymin term_ymax"
+// (terminal y counts from the bottom), from which points are placed on the picture.
+struct SvgOutputs {
+  std::vector<std::string> panel_data;
+  std::string svg;
+  std::string axes;
+};
+std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outputs);
+
+inline constexpr double kSvgPixelsPerInch = 100.0;
+struct SvgSize {
+  int width = 0;
+  int height = 0;
+};
+SvgSize svg_size(const FigureData& figure);
+
+// What each plot clause of the SVG script draws, in the order gnuplot numbers them: one list per
+// plot command (one per panel, then the legend band of a figure of several panels). `series`:
+// the grid row, or the number of rows plus the overlay's index.
+struct SvgPlot {
+  enum class Kind { data, key, other };
+  Kind kind = Kind::data;
+  size_t series = 0;
+};
+std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure);
 
 }  // namespace convlab

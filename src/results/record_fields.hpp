@@ -1,9 +1,9 @@
 // Reading values out of records by field name, for figures, tables, live values in prose
-// ({{field[filter]}}), point filters and compare. A field is a record path ("image.width", "params.threads",
-// "timing.stats.median") or a shorthand (median_ms, speedup, image.size, configuration, ...);
-// docs/report.md lists them. One table in record_fields.cpp names every field and how it is read
-// from a typed Record; only the free-form parts (params.X, kernel.parameters.X, gpu_clocks.X and
-// fields of other versions) are looked up by path in their JSON.
+// ({{field[filter]}}), point filters and compare. A field is a record path ("image.width",
+// "params.threads", "timing.stats.median") or a shorthand (median_ms, speedup, image.size,
+// configuration, ...); docs/report.md lists them. One table in record_fields.cpp names every field
+// and how it is read from a typed Record; only the free-form parts (params.X, kernel.parameters.X,
+// gpu_clocks.X and fields of other versions) are looked up by path in their JSON.
 #pragma once
 
 #include <optional>

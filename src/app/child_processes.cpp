@@ -1,0 +1,77 @@
+#include "app/child_processes.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+namespace convlab {
+namespace {
+
+pid_t start(const ChildJob& job) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  // The child: its folder, its log, then the program; nothing here may return.
+  if (::chdir(job.directory.c_str()) != 0) ::_exit(127);
+  const int log = ::open(job.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0) ::_exit(127);
+  ::dup2(log, STDOUT_FILENO);
+  ::dup2(log, STDERR_FILENO);
+  const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null >= 0) ::dup2(null, STDIN_FILENO);
+  std::vector<char*> argv;
+  for (const auto& arg : job.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  ::execvp(argv[0], argv.data());
+  ::_exit(127);
+}
+
+}  // namespace
+
+void run_jobs(std::vector<ChildJob>& jobs, unsigned parallel) {
+  if (parallel == 0) parallel = 1;
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  while (next < jobs.size() || !running.empty()) {
+    while (next < jobs.size() && running.size() < parallel) {
+      const pid_t pid = start(jobs[next]);
+      if (pid < 0)
+        jobs[next].exit_code = 127;
+      else
+        running[pid] = next;
+      ++next;
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t done = ::waitpid(-1, &status, 0);
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      for (auto& [pid, index] : running) jobs[index].exit_code = 127;
+      return;
+    }
+    const auto it = running.find(done);
+    if (it == running.end()) continue;
+    jobs[it->second].exit_code = WIFEXITED(status)
+                                     ? WEXITSTATUS(status)
+                                     : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    running.erase(it);
+  }
+}
+
+bool program_available(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream folders(path ? path : "/usr/bin:/bin");
+  std::string folder;
+  while (std::getline(folders, folder, ':')) {
+    const std::string candidate = (folder.empty() ? "." : folder) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace convlab

@@ -1,0 +1,198 @@
+// convlab notebook: typesets math with KaTeX, sorts and filters tables, copies text, and makes
+// figures interactive (a point's record on hover, a series hidden by a click on its key entry).
+// Data comes only from <script type="application/json"> elements, read with JSON.parse; text is
+// written with textContent; no markup or script is ever built from data, and nothing is fetched.
+(function () {
+  'use strict';
+
+  function each(list, action) {
+    Array.prototype.forEach.call(list, action);
+  }
+
+  function typesetMath() {
+    var spans = document.querySelectorAll('.math');
+    if (typeof katex === 'undefined') {
+      document.documentElement.classList.add('no-katex');
+      return;
+    }
+    each(spans, function (span) {
+      try {
+        katex.render(span.textContent, span, {
+          throwOnError: false,
+          displayMode: span.classList.contains('display')
+        });
+      } catch (error) {
+        span.classList.add('math-error');
+      }
+    });
+  }
+
+  // Tables: a click on a header's button sorts by that column (again: the other way); the
+  // filter box beside a table keeps the rows that contain its text.
+  function sortKey(cell) {
+    var key = cell.getAttribute('data-sort');
+    if (key === null) key = cell.textContent.trim();
+    if (key === '') return { empty: true };
+    var number = Number(key);
+    return isNaN(number) ? { text: key.toLowerCase() } : { number: number };
+  }
+
+  function compareKeys(a, b) {
+    if (a.empty || b.empty) return a.empty === b.empty ? 0 : (a.empty ? 1 : -1);
+    if (a.number !== undefined && b.number !== undefined) return a.number - b.number;
+    var x = a.text !== undefined ? a.text : String(a.number);
+    var y = b.text !== undefined ? b.text : String(b.number);
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+
+  function sortTable(table, column, header) {
+    var body = table.tBodies[0];
+    var ascending = header.getAttribute('aria-sort') !== 'ascending';
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var order = compareKeys(sortKey(a.cells[column]), sortKey(b.cells[column]));
+      // Empty cells stay last either way.
+      var emptyA = sortKey(a.cells[column]).empty, emptyB = sortKey(b.cells[column]).empty;
+      if (emptyA || emptyB) return order;
+      return ascending ? order : -order;
+    });
+    each(table.tHead.rows[0].cells, function (cell) { cell.setAttribute('aria-sort', 'none'); });
+    header.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+
+  function sortableTables() {
+    each(document.querySelectorAll('table.sortable'), function (table) {
+      each(table.tHead.rows[0].cells, function (header, column) {
+        var button = header.querySelector('button.sort');
+        if (button) button.addEventListener('click', function () { sortTable(table, column, header); });
+      });
+    });
+    each(document.querySelectorAll('input.table-filter'), function (input) {
+      var table = document.getElementById(input.getAttribute('data-table'));
+      if (!table) return;
+      input.addEventListener('input', function () {
+        var query = input.value.trim().toLowerCase();
+        each(table.tBodies[0].rows, function (row) {
+          row.hidden = query !== '' && row.textContent.toLowerCase().indexOf(query) < 0;
+        });
+      });
+    });
+  }
+
+  function copyButtons() {
+    each(document.querySelectorAll('button.copy'), function (button) {
+      button.addEventListener('click', function () {
+        var source = document.getElementById(button.getAttribute('data-copy'));
+        if (!source) return;
+        var text = source.textContent;
+        var done = function () {
+          button.textContent = 'Copied';
+          window.setTimeout(function () { button.textContent = 'Copy'; }, 1500);
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
+        } else {
+          selectText(source);
+        }
+      });
+    });
+  }
+
+  function selectText(element) {
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  // Figures: the hover layer's targets name a point of the figure's data; key entries name a
+  // series.
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function fillTooltip(tooltip, data, point) {
+    while (tooltip.firstChild) tooltip.removeChild(tooltip.firstChild);
+    var series = data.series[point.series];
+    var heading = series ? series.label : (point.y || '');
+    if (point.panel) heading += (heading ? ' \u00b7 ' : '') + point.panel;
+    if (heading) tooltip.appendChild(element('div', 'tip-title', heading));
+    var list = element('dl');
+    var add = function (label, text) {
+      list.appendChild(element('dt', '', label));
+      list.appendChild(element('dd', '', text));
+    };
+    add(data.x_label, point.x);
+    if (data.type === 'heatmap') add(data.y_label, point.y);
+    add(data.value_label, point.value);
+    if (point.record !== undefined) {
+      data.records[point.record].forEach(function (row) { add(row[0], row[1]); });
+    }
+    tooltip.appendChild(list);
+  }
+
+  function placeTooltip(tooltip, frame, target) {
+    var box = target.getBoundingClientRect();
+    var host = frame.getBoundingClientRect();
+    tooltip.hidden = false;
+    var left = box.left - host.left + box.width / 2 - tooltip.offsetWidth / 2;
+    left = Math.max(0, Math.min(left, host.width - tooltip.offsetWidth));
+    var top = box.top - host.top - tooltip.offsetHeight - 8;
+    if (top < 0) top = box.bottom - host.top + 8;
+    tooltip.style.left = left + 'px';
+    tooltip.style.top = top + 'px';
+  }
+
+  function toggleSeries(svg, series, entry) {
+    var shown = entry.getAttribute('aria-pressed') !== 'false';
+    entry.setAttribute('aria-pressed', shown ? 'false' : 'true');
+    entry.classList.toggle('key-off', shown);
+    each(svg.querySelectorAll('[data-series]'), function (node) {
+      if (node === entry || node.classList.contains('key-entry')) return;
+      if (node.getAttribute('data-series') === series) node.classList.toggle('series-off', shown);
+    });
+  }
+
+  function interactiveFigures() {
+    each(document.querySelectorAll('figure.plot'), function (figure) {
+      var script = figure.nextElementSibling;
+      if (!script || !script.classList.contains('figure-data')) return;
+      var data = JSON.parse(script.textContent);
+      var frame = figure.querySelector('.plot-frame');
+      var svg = frame.querySelector('svg');
+      var tooltip = frame.querySelector('.tooltip');
+      var hide = function () { tooltip.hidden = true; };
+      each(svg.querySelectorAll('.hover-target'), function (target) {
+        var point = data.points[Number(target.getAttribute('data-point'))];
+        if (!point) return;
+        target.addEventListener('mouseenter', function () {
+          fillTooltip(tooltip, data, point);
+          placeTooltip(tooltip, frame, target);
+        });
+        target.addEventListener('mouseleave', hide);
+      });
+      frame.addEventListener('mouseleave', hide);
+      each(svg.querySelectorAll('.key-entry'), function (entry) {
+        var series = entry.getAttribute('data-series');
+        entry.addEventListener('click', function () { toggleSeries(svg, series, entry); });
+        entry.addEventListener('keydown', function (event) {
+          if (event.key === 'Enter' || event.key === ' ') {
+            event.preventDefault();
+            toggleSeries(svg, series, entry);
+          }
+        });
+      });
+    });
+  }
+
+  document.documentElement.classList.add('scripted');
+  typesetMath();
+  sortableTables();
+  copyButtons();
+  interactiveFigures();
+})();

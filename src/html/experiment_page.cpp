@@ -1,0 +1,240 @@
+#include "html/experiment_page.hpp"
+
+#include <algorithm>
+
+#include "core/number_text.hpp"
+#include "html/html_markdown.hpp"
+#include "html/html_text.hpp"
+#include "html/page_frame.hpp"
+#include "html/table_html.hpp"
+#include "html/yaml_highlight.hpp"
+
+namespace convlab {
+namespace {
+
+std::string cell(const std::string& kind, const std::string& id, const std::string& label,
+                 const std::string& body) {
+  return "<section class=\"cell cell-" + kind + "\" id=\"" + id +
+         "\">\n<div class=\"cell-label\">" + html_escape(label) +
+         "</div>\n<div class=\"cell-body\">\n" + body + "</div>\n</section>\n";
+}
+
+std::string copy_button(const std::string& target, const std::string& what) {
+  return "<button type=\"button\" class=\"copy\" data-copy=\"" + target + "\" aria-label=\"Copy " +
+         what + "\">Copy</button>";
+}
+
+std::string banner(const ExperimentNotebook& notebook) {
+  const Freshness& f = notebook.freshness;
+  std::string out;
+  const std::string stale = stale_words(f);
+  if (!stale.empty()) {
+    out +=
+        "<div class=\"banner stale\" role=\"alert\"><strong>stale:</strong> " + html_escape(stale);
+    if (!f.update_command.empty())
+      out += " <span class=\"fix\">Bring it up to date: <code id=\"update-command\">" +
+             html_escape(f.update_command) + "</code> " +
+             copy_button("update-command", "the command") +
+             " (measured points are kept), then <code>make notebook</code>.</span>";
+    out += "</div>\n";
+  } else if (f.config_changed) {
+    out += "<div class=\"banner note\">" + html_escape(f.change_words) +
+           " The page shows the config as written now.</div>\n";
+  }
+  if (f.config_gone)
+    out +=
+        "<div class=\"banner note\">The config these results were run from is not on disk any "
+        "more: figures and tables are drawn as the copy in results.json declares them.</div>\n";
+  if (f.unknown_commit)
+    out +=
+        "<div class=\"banner stale\" role=\"alert\"><strong>unknown revision:</strong> a run "
+        "recorded no commit, so these numbers cannot be tied to the code that produced "
+        "them.</div>\n";
+  return out;
+}
+
+std::string config_html(const ConfigCell& config) {
+  std::string out;
+  if (config.path.empty()) {
+    out +=
+        "<p class=\"meta\">The config file is gone; this is the resolved config the run "
+        "recorded in results.json.</p>\n";
+  } else {
+    out += "<p class=\"meta\"><code>" + html_escape(config.path) + "</code> &#183; sha256 <code>" +
+           html_escape(config.sha256.substr(0, 12)) + "</code>";
+    if (!config.recorded_sha256.empty() && config.recorded_sha256 != config.sha256)
+      out += " &#183; <span class=\"bad\">the run recorded <code>" +
+             html_escape(config.recorded_sha256.substr(0, 12)) + "</code></span>";
+    out += "</p>\n";
+  }
+  out += "<div class=\"code-block\">" + copy_button("config-text", "the config") +
+         "<pre class=\"yaml\"><code id=\"config-text\">" + yaml_html(config.text) +
+         "</code></pre></div>\n";
+  if (!config.rerun_command.empty())
+    out += "<p class=\"rerun\">Run it again: <code id=\"rerun-command\">" +
+           html_escape(config.rerun_command) + "</code> " +
+           copy_button("rerun-command", "the command") +
+           " (points measured by this build on this machine are kept; <code>ARGS=--force</code> "
+           "measures them again)</p>\n";
+  return out;
+}
+
+std::string run_html(const RunCell& run, const ExperimentNotebook& notebook,
+                     const PageContext& context) {
+  std::string out =
+      "<div class=\"table-scroll\"><table class=\"facts\">\n<thead><tr><th>Run</th>"
+      "<th>When (UTC)</th><th>Commit</th><th>Machine</th><th>GPU</th>"
+      "<th>Compiler</th></tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < run.runs.size(); ++i) {
+    const Provenance& p = run.runs[i];
+    std::string gpu = p.gpu;
+    if (!p.gpu_details.empty()) gpu += " (" + p.gpu_details + ")";
+    if (!p.clocks.empty()) gpu += "; clocks " + p.clocks;
+    out += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + html_escape(p.started) + " &#8211; " +
+           html_escape(p.finished) + "</td><td><code" + (p.commit_known ? "" : " class=\"bad\"") +
+           ">" + html_escape(p.commit) + "</code></td><td>" + html_escape(p.cpu) +
+           (p.memory.empty() ? "" : ", " + html_escape(p.memory)) +
+           (p.os.empty() ? "" : "<br />" + html_escape(p.os)) + "</td><td>" + html_escape(gpu) +
+           "</td><td>" + html_escape(p.compiler) + "</td></tr>\n";
+  }
+  out += "</tbody></table></div>\n<dl class=\"facts\">\n";
+  out += "<dt>Points</dt><dd>" + html_escape(run_counts_line(run.latest)) +
+         " <span class=\"hint\">(kept: measured by an earlier run and not run again)</span></dd>\n";
+  if (!run.skip_reasons.empty()) {
+    out += "<dt>Skipped</dt><dd><ul class=\"plain\">";
+    for (const auto& reason : run.skip_reasons) out += "<li>" + html_escape(reason) + "</li>";
+    out += "</ul></dd>\n";
+  }
+  out += "<dt>Noisy</dt><dd>";
+  if (run.noisy.empty()) {
+    out += "no measured point has a CV above " + format_number(RunCell::kNoisyCv * 100, 2) + " %";
+  } else {
+    out += std::to_string(run.noisy.size()) + " of " + std::to_string(run.measured) +
+           " measured points have a CV above " + format_number(RunCell::kNoisyCv * 100, 2) +
+           " %<details><summary>the worst</summary><ul class=\"plain\">";
+    for (size_t i = 0; i < run.noisy.size() && i < 10; ++i)
+      out += "<li>CV " + format_number(run.noisy[i].cv * 100, 2) + " % &#183; " +
+             html_escape(run.noisy[i].point) + "</li>";
+    out += "</ul></details>";
+  }
+  out += "</dd>\n";
+  out += "<dt>Builds</dt><dd>measured by ";
+  for (size_t i = 0; i < run.builds.size(); ++i)
+    out += (i ? ", " : "") + std::string("<code>") + html_escape(run.builds[i]) + "</code>";
+  if (!context.build_id.empty()) {
+    out += "; this convlab is <code>" + html_escape(context.build_id) + "</code>";
+    if (std::find(run.builds.begin(), run.builds.end(), context.build_id) == run.builds.end())
+      out +=
+          " <span class=\"hint\">(another build: running the config with it measures every "
+          "point again, since measurements are kept per build and machine)</span>";
+  }
+  out += "</dd>\n";
+  if (!run.measure.empty())
+    out +=
+        "<dt>Measure</dt><dd><pre class=\"settings\">" + html_escape(run.measure) + "</pre></dd>\n";
+  out += "<dt>Results</dt><dd><code>" + html_escape(notebook.results_path) + "</code></dd>\n";
+  out += "</dl>\n";
+  return out;
+}
+
+std::string gallery_html(const GalleryCell& gallery, const PageContext& context) {
+  std::string out;
+  const auto picture = [&](const std::string& path, const std::string& alt,
+                           const std::string& label_html) {
+    const auto url = context.pictures.find(path);
+    std::string html = "<figure class=\"picture\">";
+    if (url == context.pictures.end())
+      html +=
+          "<div class=\"missing\">picture not found: <code>" + html_escape(path) + "</code></div>";
+    else
+      html += "<img src=\"" + html_escape(url->second) + "\" alt=\"" + html_escape(alt) +
+              "\" loading=\"lazy\" />";
+    return html + "<figcaption>" + label_html + "</figcaption></figure>\n";
+  };
+  for (const GalleryGroup& group : gallery.groups) {
+    out += "<h3>" + html_escape(group.image) + "</h3>\n<div class=\"pictures\">\n";
+    out += picture(group.input_path, group.image + ": input", "input");
+    for (const auto& p : group.pictures)
+      out +=
+          picture(p.output_path, group.image + ": " + plain_text(p.label), rich_text_html(p.label));
+    out += "</div>\n<p class=\"caption\">" + rich_text_html(group.caption) + "</p>\n";
+  }
+  return out;
+}
+
+std::string notes_html(const ExperimentNotebook& notebook) {
+  if (notebook.notes.empty()) return "";
+  std::string out = "<ul class=\"plain\">";
+  for (const auto& note : notebook.notes) out += "<li>" + html_escape(note) + "</li>";
+  return out + "</ul>\n";
+}
+
+}  // namespace
+
+std::string stale_words(const Freshness& f) {
+  std::string words;
+  if (f.measured_settings_changed) words = f.change_words;
+  if (f.unmeasured_points > 0)
+    words += (words.empty() ? "" : " ") + std::to_string(f.unmeasured_points) + " of " +
+             std::to_string(f.planned_points) + " points of the current config are not measured.";
+  return words;
+}
+
+ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageContext& context) {
+  ExperimentPage page;
+  std::string body = "<h1>" + html_escape(notebook.title) + "</h1>\n";
+  const ConfigCell* config = notebook.first<ConfigCell>();
+  body += "<p class=\"subtitle\">Experiment <code>" + html_escape(notebook.name) + "</code>";
+  if (config && !config->path.empty())
+    body += " &#183; <code>" + html_escape(config->path) + "</code>";
+  body += "</p>\n" + banner(notebook);
+  size_t figures = 0, tables = 0;
+  for (const NotebookCell& c : notebook.cells) {
+    if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
+      const bool discussion = markdown->role == MarkdownCell::Role::discussion;
+      body +=
+          cell(discussion ? "discussion" : "description", discussion ? "discussion" : "description",
+               discussion ? "discussion" : "description",
+               (discussion ? "<p class=\"meta\">" + html_escape(markdown->path) + "</p>\n" : "") +
+                   markdown_html(markdown->document, markdown->values));
+    } else if (const auto* cfg = std::get_if<ConfigCell>(&c)) {
+      body += cell("config", "config", "config", config_html(*cfg));
+    } else if (const auto* run = std::get_if<RunCell>(&c)) {
+      body += cell("run", "run", "run", run_html(*run, notebook, context));
+    } else if (const auto* figure = std::get_if<FigureCell>(&c)) {
+      const size_t index = figures++;
+      if (index < context.figures.size()) {
+        const FigureHtml html = figure_html(*figure, context.figures[index], index);
+        body += cell("figure", "cell-figure-" + std::to_string(index + 1), "figure", html.html);
+        if (index < context.figure_files.size())
+          page.figures.push_back({context.figure_files[index], html.standalone});
+      } else {
+        body += cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",
+                     "<p class=\"flag\">" + html_escape(figure->caption) +
+                         " (not drawn: gnuplot is missing)</p>\n");
+      }
+    } else if (const auto* table = std::get_if<TableCell>(&c)) {
+      const size_t index = tables++;
+      body += cell("table", "cell-table-" + std::to_string(index + 1), "table",
+                   table_html(*table, index));
+    } else if (const auto* gallery = std::get_if<GalleryCell>(&c)) {
+      body += cell("gallery", "gallery", "gallery", gallery_html(*gallery, context));
+    } else if (const auto* verification = std::get_if<VerificationCell>(&c)) {
+      body +=
+          cell("verification", "verification", "verification", verification_html(*verification));
+    }
+  }
+  if (!notebook.notes.empty()) body += cell("notes", "notes", "notes", notes_html(notebook));
+  PageFrame frame;
+  frame.title = notebook.title + " \xC2\xB7 convlab notebook";
+  frame.assets = context.assets;
+  frame.index_link = context.index_link;
+  frame.breadcrumb = notebook.name;
+  frame.footer_html = "Generated by " + html_escape(context.generator) + " from <code>" +
+                      html_escape(notebook.results_path) + "</code>.";
+  frame.katex = context.katex;
+  page.html = page_html(frame, body);
+  return page;
+}
+
+}  // namespace convlab

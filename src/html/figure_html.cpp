@@ -1,0 +1,283 @@
+#include "html/figure_html.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "core/number_text.hpp"
+#include "figures/figure_types.hpp"
+#include "figures/plot_style.hpp"
+#include "figures/plot_writers.hpp"
+#include "html/html_text.hpp"
+#include "html/svg_sanitizer.hpp"
+#include "results/record_fields.hpp"
+
+namespace convlab {
+namespace {
+
+using nlohmann::json;
+
+// A panel's axis ranges and plot area as gnuplot printed them (terminal y from the bottom).
+struct PanelAxes {
+  double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
+  double left = 0, right = 0, bottom = 0, top = 0;
+};
+
+std::map<size_t, PanelAxes> parse_axes(const std::string& text) {
+  std::map<size_t, PanelAxes> panels;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string tag;
+    size_t panel = 0;
+    PanelAxes a;
+    if (words >> tag >> panel >> a.x_min >> a.x_max >> a.y_min >> a.y_max >> a.left >> a.right >>
+            a.bottom >> a.top &&
+        tag == "panel")
+      panels[panel] = a;
+  }
+  return panels;
+}
+
+// Where `value` lies between `low` and `high` on a linear or logarithmic axis, as a fraction.
+std::optional<double> fraction(double value, double low, double high, bool log) {
+  if (!std::isfinite(value) || high == low) return std::nullopt;
+  if (log) {
+    if (value <= 0 || low <= 0 || high <= 0) return std::nullopt;
+    return (std::log(value) - std::log(low)) / (std::log(high) - std::log(low));
+  }
+  return (value - low) / (high - low);
+}
+
+struct HoverPoint {
+  size_t panel = 0;
+  size_t series = 0;
+  size_t column = 0;
+  double x = 0, y = 0;  // data coordinates
+  const Cell* cell = nullptr;
+};
+
+// Where each cell's point (or bar top, stack segment, heatmap cell) lies in data coordinates.
+std::vector<HoverPoint> hover_points(const FigureData& figure) {
+  std::vector<HoverPoint> points;
+  const std::string_view type = figure.declaration.type->name;
+  for (size_t p = 0; p < figure.panels.size(); ++p) {
+    const Grid& grid = figure.panels[p].grid;
+    const size_t rows = grid.rows.size();
+    std::vector<double> stacked(grid.columns.size(), 0.0);
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t c = 0; c < grid.columns.size(); ++c) {
+        const auto& cell = grid.cells[r][c];
+        if (!cell) continue;
+        HoverPoint point{p, r, c, 0, 0, &*cell};
+        if (type == "bars") {
+          // gnuplot's clustered histogram: bar r of n at c + (r - (n-1)/2) / (n + gap), gap 1.
+          point.x = static_cast<double>(c) +
+                    (static_cast<double>(r) - (static_cast<double>(rows) - 1) / 2.0) /
+                        (static_cast<double>(rows) + 1.0);
+          point.y = cell->value;
+        } else if (type == "stacked") {
+          const double bottom = stacked[c];
+          stacked[c] += cell->value;
+          point.x = static_cast<double>(c);
+          point.y = figure.log_y ? stacked[c] : (bottom + stacked[c]) / 2.0;
+        } else if (type == "heatmap") {
+          point.x = static_cast<double>(c);
+          point.y = static_cast<double>(r);
+        } else {
+          point.x = x_position(figure, grid, c);
+          point.y = cell->value;
+        }
+        points.push_back(point);
+      }
+  }
+  return points;
+}
+
+// "16x16" as "16×16", as the figure's tics show it.
+std::string shown(const std::string& text) {
+  return plot_text(text);
+}
+
+std::string params_words(const Record& record) {
+  std::string words;
+  for (auto it = record.params.begin(); it != record.params.end(); ++it) {
+    const auto value = field_value(record, "params." + it.key());
+    words += (words.empty() ? "" : ", ") + it.key() + " " + (value ? value->text : it->dump());
+  }
+  return words.empty() ? "none" : words;
+}
+
+std::string verdict_words(const Record& record) {
+  if (record.status != Status::ok)
+    return std::string(to_string(record.status)) +
+           (record.reason.empty() ? "" : ": " + record.reason);
+  if (!record.verification) return "ok (not verified)";
+  const Verification& v = *record.verification;
+  std::string words = std::string(v.ok ? "verified" : "outside tolerance") + ", max error " +
+                      format_number(v.max_abs_error, 3) + " (tolerance " +
+                      format_number(v.tolerance, 3) + ")";
+  if (v.exactness_counted)
+    words += v.values_not_exact == 0
+                 ? ", every u8 value exact"
+                 : ", " + std::to_string(v.values_not_exact) + " u8 values not exact";
+  return words;
+}
+
+std::string svg_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+size_t plot_index(const std::string& letters) {
+  size_t index = 0;
+  for (char c : letters) index = index * 26 + static_cast<size_t>(c - 'a' + 1);
+  return letters.empty() ? 0 : index - 1;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> record_rows(const Record& record) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  const auto add = [&](const std::string& label, const std::string& field,
+                       const std::string& unit) {
+    const auto value = field_value(record, field);
+    if (!value) return;
+    rows.emplace_back(label,
+                      (value->numeric ? format_number(value->number, 3) : value->text) + unit);
+  };
+  rows.emplace_back("Implementation", record.implementation);
+  rows.emplace_back("Parameters", params_words(record));
+  rows.emplace_back("Image", record.image.name + " (" + std::to_string(record.image.width) + "x" +
+                                 std::to_string(record.image.height) + ", " +
+                                 std::to_string(record.image.channels) + " ch)");
+  rows.emplace_back("Kernel", record.kernel.name + " (" + std::to_string(record.kernel.size) + "x" +
+                                  std::to_string(record.kernel.size) + ")");
+  rows.emplace_back("Border", record.border);
+  rows.emplace_back("Output", record.output);
+  if (record.timing) {
+    const SampleStats& stats = record.timing->compute.stats;
+    rows.emplace_back("Median", format_number(stats.median, 3) + " ms (q1 " +
+                                    format_number(stats.q1, 3) + ", q3 " +
+                                    format_number(stats.q3, 3) + ")");
+    rows.emplace_back("CV", format_number(stats.cv * 100, 2) + " %");
+  }
+  add("Speedup", "speedup", "\xC3\x97");
+  add("With copies", "speedup_with_transfers", "\xC3\x97");
+  rows.emplace_back("Verdict", verdict_words(record));
+  if (record.machine && !record.machine->label.empty())
+    rows.emplace_back("Machine", record.machine->label);
+  return rows;
+}
+
+FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index) {
+  const FigureData& data = figure.data;
+  const std::string prefix = "f" + std::to_string(index);
+  const auto axes = parse_axes(drawn.axes);
+  const SvgSize size = svg_size(data);
+  const auto& series_rows = data.panels.front().grid.rows;
+  const auto& overlays = data.panels.front().overlays;
+  const auto series_label = [&](size_t s) {
+    if (s < series_rows.size()) return shown(series_rows[s].label);
+    if (s - series_rows.size() < overlays.size()) return overlays[s - series_rows.size()].label;
+    return std::string();
+  };
+
+  const bool heatmap = data.declaration.type->name == "heatmap";
+  json records = json::array();
+  std::map<const Record*, size_t> record_index;
+  json points = json::array();
+  std::string layer = "<g class=\"hover-layer\">";
+  for (const HoverPoint& point : hover_points(data)) {
+    const auto panel = axes.find(point.panel);
+    if (panel == axes.end()) continue;
+    const PanelAxes& a = panel->second;
+    const auto fx = fraction(point.x, a.x_min, a.x_max, data.log_x && !heatmap);
+    const auto fy = fraction(point.y, a.y_min, a.y_max, data.log_y && !heatmap);
+    if (!fx || !fy || *fx < -0.01 || *fx > 1.01 || *fy < -0.01 || *fy > 1.01) continue;
+    const double px = a.left + *fx * (a.right - a.left);
+    const double py = size.height - (a.bottom + *fy * (a.top - a.bottom));
+    json entry = {{"series", point.series},
+                  {"panel", data.panels[point.panel].title},
+                  {"x", shown(tic_of(data.panels[point.panel].grid.columns[point.column]))},
+                  {"value", format_number(point.cell->value, 4)}};
+    if (heatmap) entry["y"] = shown(tic_of(data.panels[point.panel].grid.rows[point.series]));
+    if (const Record* record = point.cell->record) {
+      auto [it, added] = record_index.emplace(record, records.size());
+      if (added) records.push_back(record_rows(*record));
+      entry["record"] = it->second;
+    }
+    layer += "<circle class=\"hover-target\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) +
+             "\" r=\"" + (heatmap ? "14" : "7") + "\" data-point=\"" +
+             std::to_string(points.size()) + "\"" +
+             (heatmap ? std::string() : " data-series=\"" + std::to_string(point.series) + "\"") +
+             " fill=\"#000000\" fill-opacity=\"0\"/>";
+    points.push_back(std::move(entry));
+  }
+  layer += "</g>";
+
+  json series = json::array();
+  const size_t series_count = heatmap ? 0 : series_rows.size();
+  for (size_t s = 0; s < series_count + overlays.size(); ++s)
+    series.push_back({{"label", series_label(s)}});
+  const json figure_data = {{"name", data.declaration.name},
+                            {"type", std::string(data.declaration.type->name)},
+                            {"x_label", data.x_label},
+                            {"y_label", data.y_label},
+                            {"value_label", heatmap ? data.value_label : data.y_label},
+                            {"series", series},
+                            {"points", points},
+                            {"records", records}};
+
+  const auto plots = svg_plots(data);
+  SvgSanitizeOptions options;
+  options.id_prefix = prefix;
+  options.root_attributes = {{"xmlns", "http://www.w3.org/2000/svg"},
+                             {"xmlns:xlink", "http://www.w3.org/1999/xlink"},
+                             {"class", "plot-svg"},
+                             {"role", "img"},
+                             {"aria-label", figure.caption}};
+  options.annotate_group = [&](const std::string& id) -> SvgAttributes {
+    static const std::string kPlot = "gnuplot_plot_";
+    if (id.rfind(kPlot, 0) != 0) return {};
+    size_t digits = kPlot.size();
+    while (digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
+    if (digits == kPlot.size()) return {};
+    const size_t clause = std::stoul(id.substr(kPlot.size(), digits - kPlot.size()));
+    const size_t plot = plot_index(id.substr(digits));
+    if (plot >= plots.size() || clause == 0 || clause > plots[plot].size()) return {};
+    const SvgPlot& role = plots[plot][clause - 1];
+    const std::string s = std::to_string(role.series);
+    if (role.kind == SvgPlot::Kind::data) return {{"class", "series"}, {"data-series", s}};
+    if (role.kind == SvgPlot::Kind::key)
+      return {
+          {"class", "key-entry"},   {"data-series", s},
+          {"role", "button"},       {"tabindex", "0"},
+          {"aria-pressed", "true"}, {"aria-label", "Show or hide " + series_label(role.series)}};
+    return {};
+  };
+  FigureHtml out;
+  out.standalone =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + sanitize_svg(drawn.svg, options) + "\n";
+  options.append = layer;
+  const std::string inline_svg = sanitize_svg(drawn.svg, options);
+  const std::string id = "figure-" + html_id(data.declaration.name);
+  out.html = "<figure class=\"plot\" id=\"" + id + "\">\n<div class=\"plot-frame\">" + inline_svg +
+             "<div class=\"tooltip\" role=\"tooltip\" hidden=\"hidden\"></div></div>\n"
+             "<figcaption><span class=\"figure-number\">Figure " +
+             std::to_string(index + 1) + ".</span> " + html_escape(figure.caption) +
+             " <span class=\"hint\">" +
+             (heatmap ? "Hover a cell for its record."
+                      : "Hover a point for its record; click a key entry to hide its series.") +
+             "</span></figcaption>\n</figure>\n"
+             "<script type=\"application/json\" class=\"figure-data\">" +
+             script_json(figure_data) + "</script>\n";
+  return out;
+}
+
+}  // namespace convlab

@@ -1,0 +1,26 @@
+// The notebook's index: every experiment with its title, machines, commits, a headline figure,
+// its status counts and whether its results are stale, in a sortable, filterable table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "notebook/notebook.hpp"
+
+namespace convlab {
+
+struct IndexEntry {
+  const ExperimentNotebook* notebook = nullptr;
+  std::string page;      // the experiment's page relative to the index
+  std::string headline;  // its first figure's SVG relative to the index; empty when none
+};
+
+struct IndexContext {
+  std::string assets = "assets";
+  std::string generator;
+  bool katex = true;
+};
+
+std::string index_page(const std::vector<IndexEntry>& entries, const IndexContext& context);
+
+}  // namespace convlab
