@@ -195,6 +195,15 @@ FigureWork prepare_figure(const FigureCell& figure, const fs::path& folder,
   return {folder, outputs.svg, outputs.axes};
 }
 
+// The figure the index shows for an experiment: its first of one panel, which reads at the size
+// of a thumbnail, else its first.
+std::string headline_figure(const Experiment& e) {
+  const auto figures = e.notebook.cells_of<FigureCell>();
+  for (size_t i = 0; i < figures.size() && i < e.figure_files.size(); ++i)
+    if (figures[i]->data.panels.size() == 1) return e.figure_files[i];
+  return e.figure_files.empty() ? "" : e.figure_files.front();
+}
+
 // Pages of experiments that have no results any more, with their figures and pictures.
 void remove_gone_pages(const fs::path& out, const std::set<std::string>& pages) {
   for (const auto& entry : fs::directory_iterator(out)) {
@@ -295,7 +304,7 @@ int make_notebook(const NotebookOptions& options) {
 
   std::vector<IndexEntry> entries;
   for (const Experiment& e : experiments)
-    entries.push_back({&e.notebook, e.file, e.figure_files.empty() ? "" : e.figure_files.front()});
+    entries.push_back({&e.notebook, e.file, headline_figure(e)});
   IndexContext index;
   index.generator = generator;
   index.katex = katex;

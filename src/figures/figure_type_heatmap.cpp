@@ -50,7 +50,10 @@ void plot_heatmap_panel(PanelPlot& plot) {
   out << "set cblabel " << quoted(figure.value_label) << "\n";
   out << "set palette defined (0 '#fff7bc', 1 '#fec44f', 2 '#fe9929', 3 '#d95f0e')\n";
   out << "set colorbox\nunset key\n";
-  out << "plot " << plot.data << " skip 1 using 1:2:3 with image pixels notitle, \\\n     "
+  // One box per cell: cells without a point stay empty (an image needs every cell of the grid).
+  out << "plot " << plot.data
+      << " skip 1 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette "
+         "notitle, \\\n     "
       << plot.data << " skip 1 using 1:2:6 with labels notitle";
   end_plot(plot);
 }

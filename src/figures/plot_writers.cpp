@@ -222,8 +222,9 @@ std::string gnuplot_script(const FigureData& figure, const GnuplotOutputs& outpu
 SvgSize svg_size(const FigureData& figure) {
   const bool apart = figure.panels.size() > 1;
   const FigureLayout layout = figure_layout(figure, apart ? legend_entries(figure).size() : 0);
-  return {static_cast<int>(layout.width_in * kSvgPixelsPerInch),
-          static_cast<int>(layout.height_in() * kSvgPixelsPerInch)};
+  const double per_inch = apart ? kSvgPanelsPixelsPerInch : kSvgPixelsPerInch;
+  return {static_cast<int>(layout.width_in * per_inch),
+          static_cast<int>(layout.height_in() * per_inch)};
 }
 
 std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outputs) {

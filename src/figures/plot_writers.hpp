@@ -38,7 +38,10 @@ struct SvgOutputs {
 };
 std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outputs);
 
+// Pixels per inch of the SVG: a figure of several panels gets more, so that its panels' tics and
+// cell labels keep apart at the width a page gives it.
 inline constexpr double kSvgPixelsPerInch = 100.0;
+inline constexpr double kSvgPanelsPixelsPerInch = 125.0;
 struct SvgSize {
   int width = 0;
   int height = 0;

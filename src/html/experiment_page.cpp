@@ -210,8 +210,9 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
           page.figures.push_back({context.figure_files[index], html.standalone});
       } else {
         body += cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",
-                     "<p class=\"flag\">" + html_escape(figure->caption) +
-                         " (not drawn: gnuplot is missing)</p>\n");
+                     undrawn_figure_html(*figure, index,
+                                         "gnuplot is not installed (scripts/install-deps.sh "
+                                         "notebook installs it)"));
       }
     } else if (const auto* table = std::get_if<TableCell>(&c)) {
       const size_t index = tables++;

@@ -140,7 +140,19 @@ size_t plot_index(const std::string& letters) {
   return letters.empty() ? 0 : index - 1;
 }
 
+std::string figure_caption(const FigureCell& figure, size_t index, const std::string& hint) {
+  return "<figcaption><span class=\"figure-number\">Figure " + std::to_string(index + 1) +
+         ".</span> " + html_escape(figure.caption) + " <span class=\"hint\">" + html_escape(hint) +
+         "</span></figcaption>\n";
+}
+
 }  // namespace
+
+std::string undrawn_figure_html(const FigureCell& figure, size_t index, const std::string& why) {
+  return "<figure class=\"plot undrawn\" id=\"figure-" + html_id(figure.data.declaration.name) +
+         "\">\n<p class=\"flag\">Not drawn: " + html_escape(why) + "</p>\n" +
+         figure_caption(figure, index, "") + "</figure>\n";
+}
 
 std::vector<std::pair<std::string, std::string>> record_rows(const Record& record) {
   std::vector<std::pair<std::string, std::string>> rows;
@@ -266,16 +278,15 @@ FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + sanitize_svg(drawn.svg, options) + "\n";
   options.append = layer;
   const std::string inline_svg = sanitize_svg(drawn.svg, options);
-  const std::string id = "figure-" + html_id(data.declaration.name);
-  out.html = "<figure class=\"plot\" id=\"" + id + "\">\n<div class=\"plot-frame\">" + inline_svg +
-             "<div class=\"tooltip\" role=\"tooltip\" hidden=\"hidden\"></div></div>\n"
-             "<figcaption><span class=\"figure-number\">Figure " +
-             std::to_string(index + 1) + ".</span> " + html_escape(figure.caption) +
-             " <span class=\"hint\">" +
-             (heatmap ? "Hover a cell for its record."
-                      : "Hover a point for its record; click a key entry to hide its series.") +
-             "</span></figcaption>\n</figure>\n"
-             "<script type=\"application/json\" class=\"figure-data\">" +
+  out.html = "<figure class=\"plot" + std::string(data.panels.size() > 1 ? " wide" : "") +
+             "\" id=\"figure-" + html_id(data.declaration.name) +
+             "\">\n<div class=\"plot-frame\">" + inline_svg +
+             "<div class=\"tooltip\" role=\"tooltip\" hidden=\"hidden\"></div></div>\n" +
+             figure_caption(figure, index,
+                            heatmap ? "Hover a cell for its record."
+                                    : "Hover a point for its record; click a key entry to hide "
+                                      "its series.") +
+             "</figure>\n<script type=\"application/json\" class=\"figure-data\">" +
              script_json(figure_data) + "</script>\n";
   return out;
 }

@@ -25,6 +25,8 @@ struct FigureHtml {
 // `index`: the figure's position on the page, which makes its ids unique there. Throws SvgError
 // when gnuplot's output is not well-formed.
 FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index);
+// The same cell where gnuplot drew nothing: the caption, and why the figure is missing.
+std::string undrawn_figure_html(const FigureCell& figure, size_t index, const std::string& why);
 
 // The record of a point in words, as the tooltip lists it: label and text pairs.
 std::vector<std::pair<std::string, std::string>> record_rows(const Record& record);

@@ -20,6 +20,18 @@ std::string joined_html(const std::vector<std::string>& items, const char* separ
   return out;
 }
 
+// Staleness in a few words for the index; the page says it in full.
+std::string short_stale_words(const Freshness& f) {
+  std::vector<std::string> parts;
+  if (f.measured_settings_changed) parts.push_back("the config changed after the run");
+  if (f.unmeasured_points > 0)
+    parts.push_back(std::to_string(f.unmeasured_points) + " of " +
+                    std::to_string(f.planned_points) + " points not measured");
+  std::string words;
+  for (const auto& part : parts) words += (words.empty() ? "" : "; ") + part;
+  return words;
+}
+
 std::string entry_row(const IndexEntry& entry) {
   const ExperimentNotebook& notebook = *entry.notebook;
   std::vector<std::string> machines, commits;
@@ -30,7 +42,7 @@ std::string entry_row(const IndexEntry& entry) {
     }
   const VerificationCell* verification = notebook.first<VerificationCell>();
   const VerificationSummary summary = verification ? verification->summary : VerificationSummary{};
-  const std::string stale = stale_words(notebook.freshness);
+  const std::string stale = short_stale_words(notebook.freshness);
   std::string out = "<tr><th scope=\"row\" data-sort=\"" + html_escape(notebook.title) +
                     "\"><a href=\"" + html_escape(url_path(entry.page)) + "\">" +
                     html_escape(notebook.title) + "</a><br /><code>" + html_escape(notebook.name) +

@@ -91,7 +91,7 @@ std::string verification_html(const VerificationCell& verification) {
   out += header_cell("Implementation", false) + header_cell("Ok", true) +
          header_cell("Skipped", true) + header_cell("Failed", true) +
          header_cell("Largest error", true) + header_cell("Tolerance", true) +
-         header_cell("u8 values not exact", true) + header_cell("Points with such values", true);
+         header_cell("u8 values not exact", true) + header_cell("In points", true);
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : verification.implementations) {
     out += "<tr><th scope=\"row\" data-sort=\"" + html_escape(row.implementation) + "\"><code>" +
@@ -112,7 +112,7 @@ std::string verification_html(const VerificationCell& verification) {
                          std::to_string(row.points_not_exact), "");
     } else {
       out +=
-          "<td class=\"num empty\" data-sort=\"\">f32 only</td><td class=\"num empty\" "
+          "<td class=\"num empty\" data-sort=\"\">not counted</td><td class=\"num empty\" "
           "data-sort=\"\">&#8211;</td>";
     }
     out += "</tr>\n";

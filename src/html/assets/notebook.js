@@ -158,6 +158,32 @@
     });
   }
 
+  // The target nearest the pointer within its own radius; points drawn on top of each other are
+  // named in the tooltip as well.
+  function nearestTarget(targets, x, y) {
+    var best = null, bestDistance = Infinity;
+    targets.forEach(function (target) {
+      if (target.classList.contains('series-off')) return;
+      var box = target.getBoundingClientRect();
+      if (box.width === 0) return;
+      var distance = Math.hypot(box.left + box.width / 2 - x, box.top + box.height / 2 - y);
+      if (distance <= box.width / 2 + 2 && distance < bestDistance) {
+        best = target;
+        bestDistance = distance;
+      }
+    });
+    return best;
+  }
+
+  function coincident(targets, chosen) {
+    var a = chosen.getBoundingClientRect();
+    return targets.filter(function (target) {
+      if (target === chosen || target.classList.contains('series-off')) return false;
+      var b = target.getBoundingClientRect();
+      return Math.abs(a.left - b.left) < 1 && Math.abs(a.top - b.top) < 1;
+    });
+  }
+
   function interactiveFigures() {
     each(document.querySelectorAll('figure.plot'), function (figure) {
       var script = figure.nextElementSibling;
@@ -166,20 +192,37 @@
       var frame = figure.querySelector('.plot-frame');
       var svg = frame.querySelector('svg');
       var tooltip = frame.querySelector('.tooltip');
-      var hide = function () { tooltip.hidden = true; };
-      each(svg.querySelectorAll('.hover-target'), function (target) {
+      var targets = Array.prototype.slice.call(svg.querySelectorAll('.hover-target'));
+      var shown = null;
+      var hide = function () {
+        tooltip.hidden = true;
+        shown = null;
+      };
+      svg.addEventListener('mousemove', function (event) {
+        var target = nearestTarget(targets, event.clientX, event.clientY);
+        if (!target) return hide();
+        if (target === shown) return;
         var point = data.points[Number(target.getAttribute('data-point'))];
-        if (!point) return;
-        target.addEventListener('mouseenter', function () {
-          fillTooltip(tooltip, data, point);
-          placeTooltip(tooltip, frame, target);
-        });
-        target.addEventListener('mouseleave', hide);
+        if (!point) return hide();
+        fillTooltip(tooltip, data, point);
+        var others = coincident(targets, target).map(function (other) {
+          var p = data.points[Number(other.getAttribute('data-point'))];
+          var series = p && data.series[p.series];
+          return series ? series.label : '';
+        }).filter(function (label) { return label !== ''; });
+        if (others.length) {
+          tooltip.appendChild(element('div', 'tip-also', 'Also at this point: ' + others.join('; ')));
+        }
+        placeTooltip(tooltip, frame, target);
+        shown = target;
       });
       frame.addEventListener('mouseleave', hide);
       each(svg.querySelectorAll('.key-entry'), function (entry) {
         var series = entry.getAttribute('data-series');
-        entry.addEventListener('click', function () { toggleSeries(svg, series, entry); });
+        entry.addEventListener('click', function () {
+          toggleSeries(svg, series, entry);
+          hide();
+        });
         entry.addEventListener('keydown', function (event) {
           if (event.key === 'Enter' || event.key === ' ') {
             event.preventDefault();
