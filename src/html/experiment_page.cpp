@@ -24,18 +24,34 @@ std::string copy_button(const std::string& target, const std::string& what) {
          what + "\">Copy</button>";
 }
 
-std::string banner(const ExperimentNotebook& notebook) {
+std::string banner(const ExperimentNotebook& notebook, const PageContext& context) {
   const Freshness& f = notebook.freshness;
   std::string out;
   const std::string stale = stale_words(f);
   if (!stale.empty()) {
     out +=
         "<div class=\"banner stale\" role=\"alert\"><strong>stale:</strong> " + html_escape(stale);
+    if (!f.unmeasured_examples.empty()) {
+      out += "<details><summary>the points not measured" +
+             std::string(f.unmeasured_examples.size() < f.unmeasured_points
+                             ? " (the first " + std::to_string(f.unmeasured_examples.size()) + ")"
+                             : "") +
+             "</summary><ul class=\"plain points\">";
+      for (const auto& point : f.unmeasured_examples) out += "<li>" + html_escape(point) + "</li>";
+      out += "</ul></details>";
+    }
+    const RunCell* run = notebook.first<RunCell>();
+    const bool same_build = run && std::find(run->builds.begin(), run->builds.end(),
+                                             context.build_id) != run->builds.end();
     if (!f.update_command.empty())
       out += " <span class=\"fix\">Bring it up to date: <code id=\"update-command\">" +
              html_escape(f.update_command) + "</code> " +
              copy_button("update-command", "the command") +
-             " (measured points are kept), then <code>make notebook</code>.</span>";
+             (same_build || context.build_id.empty()
+                  ? std::string(" (the points this build measured are kept)")
+                  : std::string(" (with this build every point is measured again: measurements "
+                                "are kept per build and machine)")) +
+             ", then <code>make notebook</code>.</span>";
     out += "</div>\n";
   } else if (f.config_changed) {
     out += "<div class=\"banner note\">" + html_escape(f.change_words) +
@@ -187,7 +203,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += "<p class=\"subtitle\">Experiment <code>" + html_escape(notebook.name) + "</code>";
   if (config && !config->path.empty())
     body += " &#183; <code>" + html_escape(config->path) + "</code>";
-  body += "</p>\n" + banner(notebook);
+  body += "</p>\n" + banner(notebook, context);
   size_t figures = 0, tables = 0;
   for (const NotebookCell& c : notebook.cells) {
     if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "config/config.hpp"
+#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "plan/plan.hpp"
 #include "results/record.hpp"
@@ -33,6 +34,18 @@ std::string point_identity(json description) {
   return description.dump();
 }
 
+constexpr size_t kUnmeasuredExamples = 10;
+
+// "cpu_direct strips=0 threads=1 | noise-2048x2048-c3-s7 | gaussian3 | replicate | u8"
+std::string point_words(const json& description) {
+  std::string params;
+  for (auto it = description["params"].begin(); it != description["params"].end(); ++it)
+    params += " " + it.key() + "=" + field_text(*it);
+  return description.value("implementation", "") + params + " | " +
+         description["image"].value("name", "") + " | " + description["kernel"].value("name", "") +
+         " | " + description.value("border", "") + " | " + description.value("output", "");
+}
+
 void count_unmeasured(const ResultsDocument& results, const Config& config, Freshness& freshness) {
   std::set<std::string> recorded;
   for (const Record& record : results.file.records)
@@ -40,9 +53,13 @@ void count_unmeasured(const ResultsDocument& results, const Config& config, Fres
   const auto plan = expand_plan(config);
   freshness.unmeasured_known = true;
   freshness.planned_points = plan.size();
-  for (const Point& point : plan)
-    if (!recorded.count(point_identity(describe_point(config, point))))
-      ++freshness.unmeasured_points;
+  for (const Point& point : plan) {
+    const json description = describe_point(config, point);
+    if (recorded.count(point_identity(description))) continue;
+    ++freshness.unmeasured_points;
+    if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
+      freshness.unmeasured_examples.push_back(point_words(description));
+  }
 }
 
 }  // namespace

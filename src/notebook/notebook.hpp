@@ -46,6 +46,7 @@ struct Freshness {
   bool unmeasured_known = false;           // the current config could be expanded
   size_t planned_points = 0;               // points of the current config
   size_t unmeasured_points = 0;            // of which no record measures
+  std::vector<std::string> unmeasured_examples;  // the first few of them, in words
   std::string update_command;              // what brings the results up to date
   bool unknown_commit = false;             // some run recorded no commit
   bool stale() const { return measured_settings_changed || unmeasured_points > 0; }
