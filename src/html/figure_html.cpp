@@ -187,24 +187,36 @@ std::vector<std::pair<std::string, std::string>> record_rows(const Record& recor
   return rows;
 }
 
-FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index) {
-  const FigureData& data = figure.data;
-  const std::string prefix = "f" + std::to_string(index);
-  const auto axes = parse_axes(drawn.axes);
-  const SvgSize size = svg_size(data);
-  const auto& series_rows = data.panels.front().grid.rows;
-  const auto& overlays = data.panels.front().overlays;
-  const auto series_label = [&](size_t s) {
-    if (s < series_rows.size()) return shown(series_rows[s].label);
-    if (s - series_rows.size() < overlays.size()) return overlays[s - series_rows.size()].label;
-    return std::string();
-  };
+namespace {
 
-  const bool heatmap = data.declaration.type->name == "heatmap";
-  json records = json::array();
-  std::map<const Record*, size_t> record_index;
+bool is_heatmap(const FigureData& data) {
+  return data.declaration.type->name == "heatmap";
+}
+
+// The label of series `s`: a grid row, or after the rows an overlay line.
+std::string series_label(const FigureData& data, size_t s) {
+  const auto& rows = data.panels.front().grid.rows;
+  const auto& overlays = data.panels.front().overlays;
+  if (s < rows.size()) return shown(rows[s].label);
+  if (s - rows.size() < overlays.size()) return overlays[s - rows.size()].label;
+  return "";
+}
+
+// The points a reader can hover: a circle on each drawn point, placed from gnuplot's axis ranges,
+// and the data the tooltip shows for it.
+struct HoverLayer {
+  std::string markup;
   json points = json::array();
-  std::string layer = "<g class=\"hover-layer\">";
+  json records = json::array();
+};
+
+HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
+  const auto axes = parse_axes(axes_text);
+  const SvgSize size = svg_size(data);
+  const bool heatmap = is_heatmap(data);
+  HoverLayer layer;
+  std::map<const Record*, size_t> record_index;
+  layer.markup = "<g class=\"hover-layer\">";
   for (const HoverPoint& point : hover_points(data)) {
     const auto panel = axes.find(point.panel);
     if (panel == axes.end()) continue;
@@ -214,80 +226,98 @@ FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_
     if (!fx || !fy || *fx < -0.01 || *fx > 1.01 || *fy < -0.01 || *fy > 1.01) continue;
     const double px = a.left + *fx * (a.right - a.left);
     const double py = size.height - (a.bottom + *fy * (a.top - a.bottom));
+    const Grid& grid = data.panels[point.panel].grid;
     json entry = {{"series", point.series},
                   {"panel", data.panels[point.panel].title},
-                  {"x", shown(tic_of(data.panels[point.panel].grid.columns[point.column]))},
+                  {"x", shown(tic_of(grid.columns[point.column]))},
                   {"value", format_number(point.cell->value, 4)}};
-    if (heatmap) entry["y"] = shown(tic_of(data.panels[point.panel].grid.rows[point.series]));
+    if (heatmap) entry["y"] = shown(tic_of(grid.rows[point.series]));
     if (const Record* record = point.cell->record) {
-      auto [it, added] = record_index.emplace(record, records.size());
-      if (added) records.push_back(record_rows(*record));
+      auto [it, added] = record_index.emplace(record, layer.records.size());
+      if (added) layer.records.push_back(record_rows(*record));
       entry["record"] = it->second;
     }
-    layer += "<circle class=\"hover-target\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) +
-             "\" r=\"" + (heatmap ? "14" : "7") + "\" data-point=\"" +
-             std::to_string(points.size()) + "\"" +
-             (heatmap ? std::string() : " data-series=\"" + std::to_string(point.series) + "\"") +
-             " fill=\"#000000\" fill-opacity=\"0\"/>";
-    points.push_back(std::move(entry));
+    layer.markup +=
+        "<circle class=\"hover-target\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) +
+        "\" r=\"" + (heatmap ? "14" : "7") + "\" data-point=\"" +
+        std::to_string(layer.points.size()) + "\"" +
+        (heatmap ? std::string() : " data-series=\"" + std::to_string(point.series) + "\"") +
+        " fill=\"#000000\" fill-opacity=\"0\"/>";
+    layer.points.push_back(std::move(entry));
   }
-  layer += "</g>";
+  layer.markup += "</g>";
+  return layer;
+}
 
+// What the page's script reads about a figure.
+json figure_json(const FigureData& data, const HoverLayer& layer) {
   json series = json::array();
-  const size_t series_count = heatmap ? 0 : series_rows.size();
-  for (size_t s = 0; s < series_count + overlays.size(); ++s)
-    series.push_back({{"label", series_label(s)}});
-  const json figure_data = {{"name", data.declaration.name},
-                            {"type", std::string(data.declaration.type->name)},
-                            {"x_label", data.x_label},
-                            {"y_label", data.y_label},
-                            {"value_label", heatmap ? data.value_label : data.y_label},
-                            {"series", series},
-                            {"points", points},
-                            {"records", records}};
+  const size_t count = (is_heatmap(data) ? 0 : data.panels.front().grid.rows.size()) +
+                       data.panels.front().overlays.size();
+  for (size_t s = 0; s < count; ++s) series.push_back({{"label", series_label(data, s)}});
+  return {{"name", data.declaration.name},
+          {"type", std::string(data.declaration.type->name)},
+          {"x_label", data.x_label},
+          {"y_label", data.y_label},
+          {"value_label", is_heatmap(data) ? data.value_label : data.y_label},
+          {"series", series},
+          {"points", layer.points},
+          {"records", layer.records}};
+}
 
+// The attributes of gnuplot's group `id` (gnuplot_plot_<clause><plot letters>): its series, or
+// a key entry that shows and hides that series.
+SvgAttributes plot_group_attributes(const FigureData& data,
+                                    const std::vector<std::vector<SvgPlot>>& plots,
+                                    const std::string& id) {
+  static const std::string kPlot = "gnuplot_plot_";
+  if (id.rfind(kPlot, 0) != 0) return {};
+  size_t digits = kPlot.size();
+  while (digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
+  if (digits == kPlot.size()) return {};
+  const size_t clause = std::stoul(id.substr(kPlot.size(), digits - kPlot.size()));
+  const size_t plot = plot_index(id.substr(digits));
+  if (plot >= plots.size() || clause == 0 || clause > plots[plot].size()) return {};
+  const SvgPlot& role = plots[plot][clause - 1];
+  const std::string s = std::to_string(role.series);
+  if (role.kind == SvgPlot::Kind::data) return {{"class", "series"}, {"data-series", s}};
+  if (role.kind != SvgPlot::Kind::key) return {};
+  return {
+      {"class", "key-entry"},   {"data-series", s},
+      {"role", "button"},       {"tabindex", "0"},
+      {"aria-pressed", "true"}, {"aria-label", "Show or hide " + series_label(data, role.series)}};
+}
+
+}  // namespace
+
+FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index) {
+  const FigureData& data = figure.data;
+  const HoverLayer layer = hover_layer(data, drawn.axes);
   const auto plots = svg_plots(data);
   SvgSanitizeOptions options;
-  options.id_prefix = prefix;
+  options.id_prefix = "f" + std::to_string(index);
   options.root_attributes = {{"xmlns", "http://www.w3.org/2000/svg"},
                              {"xmlns:xlink", "http://www.w3.org/1999/xlink"},
                              {"class", "plot-svg"},
                              {"role", "img"},
                              {"aria-label", figure.caption}};
-  options.annotate_group = [&](const std::string& id) -> SvgAttributes {
-    static const std::string kPlot = "gnuplot_plot_";
-    if (id.rfind(kPlot, 0) != 0) return {};
-    size_t digits = kPlot.size();
-    while (digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
-    if (digits == kPlot.size()) return {};
-    const size_t clause = std::stoul(id.substr(kPlot.size(), digits - kPlot.size()));
-    const size_t plot = plot_index(id.substr(digits));
-    if (plot >= plots.size() || clause == 0 || clause > plots[plot].size()) return {};
-    const SvgPlot& role = plots[plot][clause - 1];
-    const std::string s = std::to_string(role.series);
-    if (role.kind == SvgPlot::Kind::data) return {{"class", "series"}, {"data-series", s}};
-    if (role.kind == SvgPlot::Kind::key)
-      return {
-          {"class", "key-entry"},   {"data-series", s},
-          {"role", "button"},       {"tabindex", "0"},
-          {"aria-pressed", "true"}, {"aria-label", "Show or hide " + series_label(role.series)}};
-    return {};
+  options.annotate_group = [&](const std::string& id) {
+    return plot_group_attributes(data, plots, id);
   };
   FigureHtml out;
   out.standalone =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + sanitize_svg(drawn.svg, options) + "\n";
-  options.append = layer;
-  const std::string inline_svg = sanitize_svg(drawn.svg, options);
+  options.append = layer.markup;
+  const std::string hint =
+      is_heatmap(data) ? "Hover a cell for its record."
+                       : "Hover a point for its record; click a key entry to hide its series.";
   out.html = "<figure class=\"plot" + std::string(data.panels.size() > 1 ? " wide" : "") +
              "\" id=\"figure-" + html_id(data.declaration.name) +
-             "\">\n<div class=\"plot-frame\">" + inline_svg +
+             "\">\n<div class=\"plot-frame\">" + sanitize_svg(drawn.svg, options) +
              "<div class=\"tooltip\" role=\"tooltip\" hidden=\"hidden\"></div></div>\n" +
-             figure_caption(figure, index,
-                            heatmap ? "Hover a cell for its record."
-                                    : "Hover a point for its record; click a key entry to hide "
-                                      "its series.") +
+             figure_caption(figure, index, hint) +
              "</figure>\n<script type=\"application/json\" class=\"figure-data\">" +
-             script_json(figure_data) + "</script>\n";
+             script_json(figure_json(data, layer)) + "</script>\n";
   return out;
 }
 
