@@ -135,6 +135,7 @@ void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>&
 // A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
 // or older than the PNG; the PNG itself when it cannot be read (the report then shows it as is).
 std::string print_picture(const fs::path& png, const fs::path& out) {
+  if (png.empty()) return "";
   const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
   if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
     return jpeg.generic_string();

@@ -111,6 +111,20 @@ std::string page_fingerprint(const Experiment& e, const std::string& discussion)
   return sha256_hex(inputs);
 }
 
+// The gallery's pictures drawn again where their saved outputs are newer, as `convlab gallery`
+// does before the report. A gallery that cannot be restored is not the page's end: it shows the
+// pictures that are there and says which are missing.
+void restore_gallery(const std::string& directory) {
+  try {
+    const GalleryRestore restore = restore_gallery_images(directory);
+    for (const auto& warning : restore.warnings)
+      std::cerr << "convlab notebook: " << warning << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "convlab notebook: " << error.what()
+              << "; the page shows the gallery's pictures that are there\n";
+  }
+}
+
 // The notebook's own script and style, and KaTeX with its fonts when Debian's libjs-katex is
 // installed; false when it is not (math then shows as TeX).
 bool write_assets(const fs::path& out) {
@@ -235,13 +249,11 @@ int make_notebook(const NotebookOptions& options) {
   for (const auto& dir : dirs) {
     Experiment e;
     e.results = load_results_document(dir);
-    if (e.results.file.gallery.is_array() && !e.results.file.gallery.empty()) {
-      const GalleryRestore restore = restore_gallery_images(e.results.directory);
-      for (const auto& warning : restore.warnings)
-        std::cerr << "convlab notebook: " << warning << "\n";
-    }
+    if (e.results.file.gallery.is_array() && !e.results.file.gallery.empty())
+      restore_gallery(e.results.directory);
     const std::string name = experiment_name(e.results);
-    const std::string discussion = (options.discussions / (name + ".md")).generic_string();
+    // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
+    const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
     e.notebook = build_notebook(e.results, NotebookSources{std::string("auto"), discussion});
     e.file = html_id(e.notebook.name) + ".html";
     if (!files.insert(e.file).second)

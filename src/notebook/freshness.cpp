@@ -1,5 +1,7 @@
 #include "notebook/freshness.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 
@@ -69,8 +71,13 @@ std::optional<std::string> config_to_read(const std::optional<std::string>& requ
   if (!requested || *requested != "auto") return requested;
   const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
   if (!recorded.empty() && fs::exists(recorded)) return recorded;
+  // The name comes from a results file: only a plain file name may point into configs/.
+  const bool plain =
+      !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
   const std::string by_name = "configs/" + name + ".yaml";
-  if (fs::exists(by_name)) return by_name;
+  if (plain && fs::exists(by_name)) return by_name;
   return std::nullopt;
 }
 

@@ -153,6 +153,16 @@ RichText label(const GalleryPicture& picture, const std::string& main) {
   return words.done();
 }
 
+// A picture named by the results file, inside its folder; empty when the name leads out of it
+// (an absolute path, or a .. component): a results file does not choose files elsewhere to show.
+std::string inside(const fs::path& directory, const std::string& name) {
+  const fs::path relative(name);
+  if (name.empty() || relative.is_absolute()) return "";
+  for (const auto& part : relative)
+    if (part == "..") return "";
+  return (directory / relative).generic_string();
+}
+
 // What a gallery picture was drawn from (results/gallery.hpp).
 void describe_source(const json& item, GalleryPicture& picture) {
   const json& source = item["source"];
@@ -191,11 +201,11 @@ GalleryCell gallery_cell(const ResultsDocument& results) {
       group = cell.groups.insert(cell.groups.end(), GalleryGroup{});
       group->image = image;
       group->border = item.value("border", "");
-      group->input_path = (directory / item.value("input", "")).generic_string();
+      group->input_path = inside(directory, item.value("input", ""));
     }
     GalleryPicture picture;
     picture.kernel = item.value("kernel", "");
-    picture.output_path = (directory / gallery_display_path(item)).generic_string();
+    picture.output_path = inside(directory, gallery_display_path(item));
     if (item.contains("source") && item["source"].is_object()) describe_source(item, picture);
     group->pictures.push_back(std::move(picture));
   }

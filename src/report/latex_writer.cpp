@@ -237,9 +237,13 @@ std::string gallery_latex(const GalleryCell& gallery) {
     out << "\\begin{figure}[p]\n\\centering\\scriptsize\n";
     size_t cell = 0;
     const auto place = [&](const std::string& path, const std::string& caption) {
-      out << "\\begin{minipage}[t]{0.24\\linewidth}\\centering\n"
-          << "\\includegraphics[width=\\linewidth,height=0.16\\textheight,keepaspectratio]{"
-          << path_argument(path) << "}\\\\" << caption << "\n\\end{minipage}";
+      out << "\\begin{minipage}[t]{0.24\\linewidth}\\centering\n";
+      if (path.empty())  // a picture the results file named outside its folder
+        out << "\\convlabflag{no picture}";
+      else
+        out << "\\includegraphics[width=\\linewidth,height=0.16\\textheight,keepaspectratio]{"
+            << path_argument(path) << "}";
+      out << "\\\\" << caption << "\n\\end{minipage}";
       out << (++cell % 4 == 0 ? "\\par\\medskip\n" : "\\hfill\n");
     };
     place(group.input_path, "input");

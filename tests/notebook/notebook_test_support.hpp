@@ -105,7 +105,8 @@ inline const std::string& hostile_text() {
 }
 
 // The fixture with hostile strings in the title, the description, kernel and image names, image
-// paths, params and the discussion; the config on disk carries them too.
+// paths, params and the discussion, and gallery pictures named outside its folder; the config on
+// disk carries the strings too.
 inline void add_hostile_fixture(const fs::path& root, const std::string& name = "hostile") {
   add_fixture(root, name);
   const fs::path results_path = root / "outputs" / name / "results.json";
@@ -122,6 +123,9 @@ inline void add_hostile_fixture(const fs::path& root, const std::string& name = 
     record["kernel"]["name"] = record["kernel"]["name"].get<std::string>() + evil;
     if (record["implementation"] == "openmp") record["params"]["schedule"] = "static" + evil;
   }
+  // Pictures named outside the results folder are not shown, whatever they are.
+  results["gallery"][0]["display"] = "/etc/passwd";
+  results["gallery"][0]["input"] = "../../../../../../etc/hostname";
   write_file(results_path, results.dump(1));
   std::string config = read_file(root / "configs" / (name + ".yaml"));
   config = std::regex_replace(config, std::regex("title: .*"),

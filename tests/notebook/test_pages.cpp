@@ -132,6 +132,12 @@ TEST_F(NotebookPages, HostileStringsShowAsTextAndRunNothing) {
       EXPECT_NE(page.find("\\u003cscript\\u003e"), std::string::npos);
     }
   }
+  // Files outside the results folder are neither copied nor linked.
+  EXPECT_FALSE(fs::exists(notebook() / "pictures" / "hostile" / "passwd"));
+  EXPECT_FALSE(fs::exists(notebook() / "pictures" / "hostile" / "hostname.jpg"));
+  const std::string hostile = read_file(notebook() / "hostile.html");
+  EXPECT_NE(hostile.find("<div class=\"missing\">picture not found"), std::string::npos);
+  EXPECT_EQ(hostile.find("etc/passwd"), std::string::npos);
   // Figures carry hostile labels as text too, in SVG.
   for (const auto& svg : files_with(notebook() / "figures" / "hostile", {".svg"})) {
     const std::string text = read_file(svg);
