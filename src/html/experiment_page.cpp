@@ -116,6 +116,14 @@ std::string run_html(const RunCell& run, const ExperimentNotebook& notebook,
   out += "</tbody></table></div>\n<dl class=\"facts\">\n";
   out += "<dt>Points</dt><dd>" + html_escape(run_counts_line(run.latest)) +
          " <span class=\"hint\">(kept: measured by an earlier run and not run again)</span></dd>\n";
+  const Freshness& fresh = notebook.freshness;
+  if (fresh.unmeasured_known)
+    out += "<dt>Plan</dt><dd>the config on disk makes " + std::to_string(fresh.planned_points) +
+           " points; " +
+           (fresh.unmeasured_points == 0
+                ? std::string("every one of them has a record")
+                : std::to_string(fresh.unmeasured_points) + " of them are not measured") +
+           "</dd>\n";
   if (!run.skip_reasons.empty()) {
     out += "<dt>Skipped</dt><dd><ul class=\"plain\">";
     for (const auto& reason : run.skip_reasons) out += "<li>" + html_escape(reason) + "</li>";

@@ -49,7 +49,6 @@ struct Freshness {
   std::vector<std::string> unmeasured_examples;  // the first few of them, in words
   std::string update_command;              // what brings the results up to date
   bool unknown_commit = false;             // some run recorded no commit
-  bool stale() const { return measured_settings_changed || unmeasured_points > 0; }
 };
 
 // A point whose timing varied more than the notebook trusts without a second look.
@@ -122,7 +121,6 @@ struct ExperimentNotebook {
   std::string name;
   std::string title;
   std::string results_path;  // the results.json
-  std::string results_directory;
   Freshness freshness;
   // In reading order: description, config, run, figures, tables, gallery, verification,
   // discussion. A renderer takes them in this order or places them as its medium needs.

@@ -176,7 +176,6 @@ ExperimentNotebook build_notebook(const ResultsDocument& results, const Notebook
   ExperimentNotebook notebook;
   notebook.name = experiment_name(results);
   notebook.results_path = results.path;
-  notebook.results_directory = results.directory;
   const auto config_path = config_to_read(sources.config, results, notebook.name);
   const LoadedDeclarations loaded = load_declarations(config_path, results);
   notebook.title =
