@@ -94,7 +94,8 @@ std::string generator_words() {
          build.value("id", std::string("?")).substr(0, 12) + ")";
 }
 
-// Every input of a page: results, config, discussion, gallery pictures and this convlab.
+// Every input of a page: results, config, discussion, gallery pictures, this convlab, and whether
+// KaTeX and gnuplot were there to draw it.
 std::string page_fingerprint(const Experiment& e, const std::string& discussion) {
   std::string inputs = "results " + file_hash(e.results.path) + "\n";
   if (const ConfigCell* config = e.notebook.first<ConfigCell>())
@@ -108,6 +109,7 @@ std::string page_fingerprint(const Experiment& e, const std::string& discussion)
     }
   inputs += "convlab " + build_id() + "\n";
   inputs += "katex " + std::string(fs::exists(kKatexDirectory) ? "yes" : "no") + "\n";
+  inputs += "gnuplot " + std::string(program_available("gnuplot") ? "yes" : "no") + "\n";
   return sha256_hex(inputs);
 }
 
