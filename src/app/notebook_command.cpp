@@ -232,6 +232,42 @@ void remove_gone_pages(const fs::path& out, const std::set<std::string>& pages) 
   }
 }
 
+// An experiment's results, notebook and page file; `make_page` false: only for the index.
+Experiment load_experiment(const std::string& dir, const NotebookOptions& options, bool make_page) {
+  Experiment e;
+  e.results = load_results_document(dir);
+  if (make_page && e.results.file.gallery.is_array() && !e.results.file.gallery.empty())
+    restore_gallery(e.results.directory);
+  const std::string name = experiment_name(e.results);
+  // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
+  const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
+  e.notebook = build_notebook(e.results, NotebookSources{std::string("auto"), discussion});
+  e.file = html_id(e.notebook.name) + ".html";
+  e.fingerprint = page_fingerprint(e, discussion);
+  const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
+  e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&
+                             read_text_file(stamp) == e.fingerprint + "\n");
+  for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
+    e.figure_files.push_back("figures/" + html_id(name) + "/" +
+                             html_id(figure->data.declaration.name) + ".svg");
+  return e;
+}
+
+// The results folders of the pages made earlier into `out` that still have results.
+std::vector<std::string> earlier_sources(const fs::path& out) {
+  std::vector<std::string> dirs;
+  if (!fs::is_directory(out / ".build")) return dirs;
+  for (const auto& entry : fs::directory_iterator(out / ".build")) {
+    const fs::path source = entry.path() / "source";
+    if (!fs::exists(source)) continue;
+    std::string dir = read_text_file(source);
+    while (!dir.empty() && dir.back() == '\n') dir.pop_back();
+    if (fs::exists(fs::path(dir) / "results.json")) dirs.push_back(dir);
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
 int make_notebook(const NotebookOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const std::vector<std::string> dirs =
@@ -248,28 +284,24 @@ int make_notebook(const NotebookOptions& options) {
 
   std::vector<Experiment> experiments;
   std::set<std::string> files;
-  for (const auto& dir : dirs) {
-    Experiment e;
-    e.results = load_results_document(dir);
-    if (e.results.file.gallery.is_array() && !e.results.file.gallery.empty())
-      restore_gallery(e.results.directory);
-    const std::string name = experiment_name(e.results);
-    // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
-    const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
-    e.notebook = build_notebook(e.results, NotebookSources{std::string("auto"), discussion});
-    e.file = html_id(e.notebook.name) + ".html";
+  const auto add = [&](const std::string& dir, bool make_page) {
+    Experiment e = load_experiment(dir, options, make_page);
     if (!files.insert(e.file).second)
       throw ExportError(dir + ": a second experiment named '" + e.notebook.name +
                         "'; each page is named after its experiment");
-    e.fingerprint = page_fingerprint(e, discussion);
-    const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
-    e.current = fs::exists(options.out / e.file) && fs::exists(stamp) &&
-                read_text_file(stamp) == e.fingerprint + "\n";
-    for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
-      e.figure_files.push_back("figures/" + html_id(name) + "/" +
-                               html_id(figure->data.declaration.name) + ".svg");
     experiments.push_back(std::move(e));
-  }
+  };
+  for (const auto& dir : dirs) add(dir, true);
+  // Pages made earlier of experiments not named this time stay in the index.
+  if (!options.results.empty())
+    for (const auto& dir : earlier_sources(options.out))
+      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end() &&
+          !files.count(html_id(fs::path(dir).filename().string()) + ".html"))
+        try {
+          add(dir, false);
+        } catch (const std::exception&) {
+          // A page of a renamed or broken experiment: it is left out of the index.
+        }
 
   // Figures of the pages to make, drawn by gnuplot side by side.
   std::vector<ChildJob> jobs;
@@ -312,6 +344,8 @@ int make_notebook(const NotebookOptions& options) {
     written += write_if_changed(options.out / e.file, page.html);
     write_if_changed(options.out / ".build" / html_id(e.notebook.name) / "inputs.sha256",
                      e.fingerprint + "\n");
+    write_if_changed(options.out / ".build" / html_id(e.notebook.name) / "source",
+                     e.results.directory + "\n");
   }
 
   if (options.results.empty()) remove_gone_pages(options.out, files);

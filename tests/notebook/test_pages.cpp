@@ -194,6 +194,17 @@ TEST(NotebookIncremental, AChangedExperimentRedoesOnlyItsPage) {
       << changed.output;
   EXPECT_EQ(fs::last_write_time(out / "first.html"), first_time);
   EXPECT_NE(fs::last_write_time(out / "second.html"), second_time);
+
+  // One experiment named: its page is made, and the index still lists the other.
+  fs::remove(out / "first.html");
+  const auto second_before = fs::last_write_time(out / "second.html");
+  const CommandRun one = convlab(scratch.path(), "notebook outputs/first");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_TRUE(fs::exists(out / "first.html"));
+  EXPECT_EQ(fs::last_write_time(out / "second.html"), second_before);
+  const std::string index = read_file(out / "index.html");
+  EXPECT_NE(index.find("href=\"first.html\""), std::string::npos);
+  EXPECT_NE(index.find("href=\"second.html\""), std::string::npos);
 }
 
 TEST(NotebookFreshness, AnEditedConfigMakesThePageStaleWithTheCommandThatUpdatesIt) {
