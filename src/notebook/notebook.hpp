@@ -41,14 +41,14 @@ struct ConfigCell {
 struct Freshness {
   bool config_gone = false;     // the recorded config and configs/<name>.yaml are both missing
   bool config_changed = false;  // the file differs from the one the run recorded
-  bool measured_settings_changed = false;  // not only its text (title, description, figures)
-  std::string change_words;                // what changed, in words; empty when nothing did
-  bool unmeasured_known = false;           // the current config could be expanded
-  size_t planned_points = 0;               // points of the current config
-  size_t unmeasured_points = 0;            // of which no record measures
+  bool measured_settings_changed = false;        // not only its text (title, description, figures)
+  std::string change_words;                      // what changed, in words; empty when nothing did
+  bool unmeasured_known = false;                 // the current config could be expanded
+  size_t planned_points = 0;                     // points of the current config
+  size_t unmeasured_points = 0;                  // of which no record measures
   std::vector<std::string> unmeasured_examples;  // the first few of them, in words
-  std::string update_command;              // what brings the results up to date
-  bool unknown_commit = false;             // some run recorded no commit
+  std::string update_command;                    // what brings the results up to date
+  bool unknown_commit = false;                   // some run recorded no commit
 };
 
 // A point whose timing varied more than the notebook trusts without a second look.
