@@ -21,7 +21,7 @@ commands:
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
                    with --format csv|md|tsv one flat row per record
   compare A B      compare two results point by point (exit 1 on a slowdown)
-  notebook [DIR...] every experiment as an HTML page and an index (outputs/notebook/)
+  notebook         every experiment as an HTML page, and an index (outputs/notebook/)
   version          version, commit, build type, compiler, optional parts (also --version)
 
 Run `convlab <command> --help` for the options of a command.
