@@ -60,7 +60,6 @@ struct FloatPath {
   static void store(Value* p, Vec v) { lanes::store(p, v); }
   static Vec splat(Weight w) { return lanes::splat(w); }
   static Vec multiply_add(Vec acc, Vec w, Vec x) { return acc + w * x; }  // one FMA
-  static Vec finish_row(Vec sum, int) { return sum; }
   static void store_block(HostOutput& out, size_t index, const Vec* sums, int) {
     store_sums<kBlockVectors>(out, index, sums, kBlockVectors * kWidth);
   }
@@ -72,8 +71,8 @@ struct FloatPath {
 // Integer arithmetic in 16-bit lanes for u8 output (word_weights.hpp): twice the lanes of a float
 // vector. kHighHalf false: exact integer weights, the low half of each product (vpmullw);
 // true: fixed-point weights in units of 2^-16, the high half (vpmulhuw). Sums start at the
-// weights' row_start / column_start (rounding halves, truncation biases); row sums are shifted
-// right by row_shift, column sums by shift, which gives the output.
+// weights' row_start / column_start (truncation biases, the final rounding half); the column
+// sums are shifted right by `shift`, which gives the output.
 template <bool kHighHalf>
 struct WordPath {
   using Value = std::uint16_t;
@@ -90,7 +89,6 @@ struct WordPath {
     else
       return acc + w * x;
   }
-  static Vec finish_row(Vec sum, int row_shift) { return row_shift == 0 ? sum : sum >> row_shift; }
   static void store_block(HostOutput& out, size_t index, const Vec* sums, int shift) {
     std::uint8_t* dst = out.u8_data() + index;
 #pragma GCC unroll 4
@@ -115,7 +113,7 @@ struct Arithmetic {
   const typename P::Weight* row = nullptr;
   const typename P::Weight* column = nullptr;
   typename P::Value row_start = 0, column_start = 0;
-  int input_shift = 0, row_shift = 0, shift = 0;
+  int input_shift = 0, shift = 0;
 };
 
 template <class P>
@@ -134,7 +132,7 @@ inline void multiply_add_into(typename P::Vec* acc, typename P::Weight w,
 }
 
 // line[i] = row_start + sum over k of w[k] * source[i + k * step], for i < count (a multiple of
-// the block), shifted right by row_shift. Two blocks at a time where the line has them:
+// the block). Two blocks at a time where the line has them:
 // 2 * kBlockVectors independent sums keep both multiply-add pipes busy through the latency of each.
 template <class P, int Taps>
 void row_pass(const typename P::Value* source, int step, const Arithmetic<P>& a, int runtime_taps,
@@ -156,8 +154,8 @@ void row_pass(const typename P::Value* source, int step, const Arithmetic<P>& a,
     }
 #pragma GCC unroll 4
     for (int b = 0; b < P::kBlockVectors; ++b) {
-      P::store(line + i + b * P::kWidth, P::finish_row(acc[b], a.row_shift));
-      P::store(line + i + kBlockValues + b * P::kWidth, P::finish_row(acc2[b], a.row_shift));
+      P::store(line + i + b * P::kWidth, acc[b]);
+      P::store(line + i + kBlockValues + b * P::kWidth, acc2[b]);
     }
   }
   for (; i < count; i += kBlockValues) {
@@ -169,8 +167,7 @@ void row_pass(const typename P::Value* source, int step, const Arithmetic<P>& a,
       multiply_add_into<P>(acc, a.row[k], x);
     }
 #pragma GCC unroll 4
-    for (int b = 0; b < P::kBlockVectors; ++b)
-      P::store(line + i + b * P::kWidth, P::finish_row(acc[b], a.row_shift));
+    for (int b = 0; b < P::kBlockVectors; ++b) P::store(line + i + b * P::kWidth, acc[b]);
   }
 }
 
@@ -297,7 +294,6 @@ class FusedPoint : public PreparedPoint {
     a.row_start = words_->row_start;
     a.column_start = words_->column_start;
     a.input_shift = words_->input_shift;
-    a.row_shift = words_->row_shift;
     a.shift = words_->shift;
     return a;
   }

@@ -125,6 +125,22 @@ std::optional<WordWeights> fixed_point_word_weights(const Filter& filter, Output
   return w;
 }
 
+std::uint32_t word_sum(const WordWeights& weights, const std::uint8_t* window) {
+  const bool high = weights.kind == WordWeights::Kind::fixed_point;
+  auto product = [high](std::uint32_t value, std::uint32_t weight) {
+    return high ? (value * weight) >> 16 : value * weight;
+  };
+  const size_t k = weights.row.size();
+  std::uint32_t sum = weights.column_start;
+  for (size_t ky = 0; ky < k; ++ky) {
+    std::uint32_t row = weights.row_start;
+    for (size_t kx = 0; kx < k; ++kx)
+      row += product(std::uint32_t{window[ky * k + kx]} << weights.input_shift, weights.row[kx]);
+    sum += product(row, weights.column[ky]);
+  }
+  return sum;
+}
+
 std::optional<WordWeights> word_weights(const Filter& filter, OutputType output) {
   if (auto exact = exact_word_weights(filter, output)) return exact;
   return fixed_point_word_weights(filter, output);

@@ -42,10 +42,9 @@ struct WordWeights {
   enum class Kind { exact, fixed_point };
   Kind kind = Kind::exact;
   std::vector<std::uint16_t> row, column;
-  int input_shift = 0;  // input bytes enter as x << input_shift
-  int row_shift = 0;    // row sums are shifted right by this before the column pass (exact only)
-  int shift = 0;        // the column sums are shifted right by this to give the output
-  std::uint16_t row_start = 0;     // initial row sum: rounding half of row_shift, truncation bias
+  int input_shift = 0;             // input bytes enter as x << input_shift
+  int shift = 0;                   // the column sums are shifted right by this to give the output
+  std::uint16_t row_start = 0;     // initial row sum: the truncation bias (fixed point)
   std::uint16_t column_start = 0;  // initial column sum: rounding half of shift, truncation bias
   double error_bound = 0.0;        // levels, before the final rounding (0: exact)
 };
@@ -57,6 +56,12 @@ std::optional<WordWeights> exact_word_weights(const Filter& filter, OutputType o
 // The fixed-point form, or nullopt when a factor has a negative weight, a sum could exceed 16 bits
 // or the error bound is not below 1 level.
 std::optional<WordWeights> fixed_point_word_weights(const Filter& filter, OutputType output);
+
+// The arithmetic of one output value done one value at a time, as the vector lanes do it: the
+// column sum S from a K x K window of input bytes (window[ky * K + kx], every row inside the
+// image); the output is S >> shift. For tests (the vector code must give the same bytes) and for
+// checking the error bound on chosen windows.
+std::uint32_t word_sum(const WordWeights& weights, const std::uint8_t* window);
 
 // What cpu_fused runs: the exact form where it exists, else the fixed-point form, else nullopt
 // (float arithmetic).
