@@ -19,13 +19,19 @@
 //   machine's Xeon, RGB 8192^2, one thread, median of five alternating runs: 12 / 8 / 16 % faster
 //   at K = 3 / 7 / 11 (docs/cpu.md). Other sizes take K at run time.
 // - Wide vectors (lanes::Floats: AVX-512 with -march=native on this project's machines).
-// - A 16-bit integer path for u8 output when both factors are small dyadic fractions (OpenCV's
-//   default Gaussians up to K = 9: [1 2 1]/4 ... [4 13 30 51 60 51 30 13 4]/256): the row pass
-//   sums integer weights times bytes, the column pass integer weights times those sums, and one
-//   shift rounds (half up) at the end: twice the lanes of a float vector. For K = 3 and 5 every
-//   sum fits 16 bits and the output is bit-identical to the correctly rounded reference; for
-//   K = 7 and 9 the row sums are rounded by a few bits first, which moves an output by at most
-//   0.125 and 0.5 levels (integer_weights), within the u8 tolerance.
+// - 16-bit integer lanes for u8 output (word_weights.hpp), twice the lanes of a float vector, for
+//   every kernel whose factors are non-negative: the exact form where the weights are small
+//   dyadic fractions whose sums fit 16 bits (OpenCV's K = 3 and 5 Gaussians; the output is the
+//   correctly rounded reference), otherwise fixed point (weights in units of 2^-16, the high half
+//   of each product, vpmulhuw) with an error bound computed per kernel and required below one
+//   level (0.015 at K = 7, 0.06 at K = 11, 0.12 at K = 21). Why it matters: the step from K = 7
+//   to K = 11 took about twice the time at 1.57 times the taps because K = 7 ran in 16-bit lanes
+//   and K = 11 in floats, and the float path costs about 1.55 times the 16-bit path at the same K
+//   (docs/cpu.md, "Where the time goes"); now both run in 16-bit lanes. Kernels with a negative
+//   weight and f32 output keep float arithmetic.
+// - Portable: the vector types follow the target (AVX-512BW, AVX2, SSE2; a plain loop elsewhere),
+//   chosen at compile time (-march=native unless CONVLAB_NATIVE_ARCH is off), the same source on
+//   each; only the conversions and the high-half multiply use intrinsics, each with a fallback.
 // - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count), and
 //   every (strip, column tile) pair is handed out one at a time (for_each_strip), so a thread
 //   whose core runs slower under load takes fewer; a strip filters r rows above and below itself
@@ -386,7 +392,8 @@ Implementation make_cpu_fused_implementation() {
   impl.thread_pool = "openmp";
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
-      "4 rows at a time (no image-sized intermediate); exact 16-bit integers for dyadic weights";
+      "4 rows at a time (no image-sized intermediate); u8 with non-negative weights in 16-bit "
+      "integers (exact for small dyadic weights, else fixed point within a proven bound)";
   impl.factored = true;
   impl.axes = strip_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
