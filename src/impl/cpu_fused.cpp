@@ -253,8 +253,9 @@ class FusedPoint : public PreparedPoint {
                                     : FloatPath::kBlockVectors * FloatPath::kWidth;
     const int tile_param = params.value("tile", 0);
     tiles_ = column_tiles(
-        in.width,
-        tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
+        in.width, tile_param > 0
+                      ? tile_param
+                      : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes, value_bytes));
     stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, block_values);
     const size_t segment = static_cast<size_t>(stride_) + (k - 1) * in.channels + block_values;
     auto floats_for = [&](size_t values) { return (values * value_bytes + 3) / 4; };

@@ -94,10 +94,12 @@ inline std::vector<ColumnTile> column_tiles(int width, int max_pixels) {
   return tiles;
 }
 
-// Widest tile whose `lines` float lines of `channels` values per pixel fit `budget_bytes` (the
-// ring stays in the core's L2 while the strip streams through it), at least 64 pixels.
-inline int tile_pixels_for(int lines, int channels, size_t budget_bytes) {
-  const size_t per_pixel = static_cast<size_t>(lines) * channels * sizeof(float);
+// Widest tile whose `lines` lines of `channels` values per pixel, `value_bytes` each (4 for float
+// rings, 2 for 16-bit ones), fit `budget_bytes` (the ring stays in the core's L2 while the strip
+// streams through it), at least 64 pixels.
+inline int tile_pixels_for(int lines, int channels, size_t budget_bytes,
+                           size_t value_bytes = sizeof(float)) {
+  const size_t per_pixel = static_cast<size_t>(lines) * channels * value_bytes;
   return std::max<int>(64, static_cast<int>(budget_bytes / per_pixel));
 }
 
