@@ -4,6 +4,7 @@
 #include "app/config_loading.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "core/file_io.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
@@ -114,6 +115,9 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << error.what() << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
+    std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  } catch (const FileError& error) {
     std::cerr << "convlab run: " << error.what() << "\n";
     return 2;
   } catch (const RunArgumentError& error) {
