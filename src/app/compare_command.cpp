@@ -46,7 +46,8 @@ otherwise the normal approximation with tie and continuity corrections), and a v
   --alpha P       significance level, 0.05 by default
   --metric FIELD  median_ms (default), end_to_end_ms, h2d_ms or d2h_ms
   --json FILE     also write every point's ratio, U, p-value and verdict, and the summary
-Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input.
+Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input or output that could
+not be written.
 )help";
 
 // printf formatting onto std::cout, whose writes are checked (core/standard_output.hpp).

@@ -67,7 +67,8 @@ With --format, one flat row per record instead (to FILE, or to standard output):
 params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
 the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
 is a table for people, with four significant digits.
-Exit codes: 0 written, 2 bad input (the message names the file and key).
+Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
+be written (PATH: write error: REASON; the earlier file is kept).
 )";
 
 // Writes only when the content differs, keeping modification times of unchanged files; whole or

@@ -30,7 +30,8 @@ options:
   -q, --quiet      no progress and no summary table (a failed point is still named)
   -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
 
-exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments
+exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments, or a
+results file that could not be read or written (every finished point is kept)
 )";
 
 bool take_value(const Arguments& args, size_t& i, std::string& value) {

@@ -68,8 +68,7 @@ int open_regular_for_reading(const std::string& path, Links links) {
   return fd;
 }
 
-const char* const kOwnedAdvice =
-    ", where convlab keeps a regular file of its own; move it away (nothing was written)";
+const char* const kOwnedAdvice = ", where convlab keeps a regular file of its own; move it away";
 
 std::string mebibytes(std::size_t bytes) {
   char text[32];
@@ -207,6 +206,8 @@ AtomicFile::AtomicFile(std::string path, WriteTarget target, Durability durabili
     temporary_.clear();
     throw FileError(path_ + ": write error: " + reason(code));
   }
+  // The file that is replaced keeps its permissions.
+  if (S_ISREG(info.st_mode)) ::fchmod(fd_, info.st_mode & 07777);
 }
 
 AtomicFile::~AtomicFile() {
@@ -299,8 +300,12 @@ std::optional<char> AppendFile::last_byte() const {
 
 void AppendFile::write(std::string_view text) {
   if (fd_ < 0) throw FileError(path_ + ": write error: the file is closed");
-  if (const int code = write_all(fd_, text.data(), text.size()))
+  struct stat before {};
+  const bool sized = ::fstat(fd_, &before) == 0;
+  if (const int code = write_all(fd_, text.data(), text.size())) {
+    if (sized) (void)::ftruncate(fd_, before.st_size);  // no partial line stays behind
     throw FileError(path_ + ": write error: " + reason(code));
+  }
 }
 
 void AppendFile::flush_to_disk() {
@@ -325,21 +330,22 @@ void require_owned_place(const std::string& path) {
   }
 }
 
+void require_folder_place(const std::string& path) {
+  for (std::filesystem::path part = path; !part.empty() && part != part.root_path();
+       part = part.parent_path()) {
+    struct stat info {};
+    if (::stat(part.c_str(), &info) != 0) continue;
+    if (S_ISDIR(info.st_mode)) return;
+    throw FileError(part.string() + ": is " + file_kind_words(info.st_mode) + ", not a folder" +
+                    (part == path ? "" : "; cannot create " + path));
+  }
+}
+
 void create_folders(const std::string& path) {
   std::error_code error;
   std::filesystem::create_directories(path, error);
   if (!error) return;
-  // The component in the way, when one is: "out: is a regular file, not a folder".
-  for (std::filesystem::path part = path; !part.empty() && part != part.root_path();
-       part = part.parent_path()) {
-    struct stat info {};
-    if (::stat(part.c_str(), &info) == 0) {
-      if (!S_ISDIR(info.st_mode))
-        throw FileError(part.string() + ": is " + file_kind_words(info.st_mode) +
-                        ", not a folder; cannot create " + path);
-      break;
-    }
-  }
+  require_folder_place(path);  // names the part in the way, when one is
   throw FileError(path + ": cannot create the folder (" + error.message() + ")");
 }
 

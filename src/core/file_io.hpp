@@ -113,7 +113,8 @@ bool write_file_if_changed(const std::string& path, std::string_view content, Wr
 // A file appended to and kept open (the results journal, the file of rejected journal lines): a
 // regular file or nothing must stand at `path`; a link or anything else is refused before it is
 // opened for writing. Writes, the flush to disk and the close are checked, each failure a
-// FileError "PATH: write error: REASON".
+// FileError "PATH: write error: REASON"; a write that fails part way is undone (the file is cut
+// back to its size before it), so that no partial line stays. Appenders hold a lock of their own.
 class AppendFile {
  public:
   explicit AppendFile(std::string path);
@@ -137,6 +138,10 @@ class AppendFile {
 // Throws FileError unless a regular file or nothing stands at `path` (a link is refused): for a
 // file convlab will replace or append to, checked before work that would otherwise be lost starts.
 void require_owned_place(const std::string& path);
+
+// Throws FileError unless `path` is a folder or could be created as one: the first part of it
+// that exists must be a folder ("out: is a regular file, not a folder").
+void require_folder_place(const std::string& path);
 
 // Creates a folder and its parents; a FileError names the path when one of them is a file or
 // cannot be made.

@@ -82,6 +82,11 @@ ResultsStore::ResultsStore(std::string out_dir)
       journal_path_(journal_path_for(results_path_)) {}
 
 ResultsFile ResultsStore::read() const {
+  try {
+    require_folder_place(out_dir_);
+  } catch (const FileError& error) {
+    throw ResultsFileError(std::string(error.what()) + "; choose another --out");
+  }
   std::error_code error;
   if (!fs::is_directory(out_dir_, error) || ::access(out_dir_.c_str(), W_OK) != 0)
     return read_results(results_path_);  // nobody can be writing here with convlab
