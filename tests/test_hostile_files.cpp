@@ -364,6 +364,28 @@ class ReadOnly {
   fs::path folder_;
 };
 
+// Values nested a million deep were copied and checked recursively until the stack ran out.
+TEST_F(HostileFiles, ValuesNestedAMillionDeepAreRefusedWithoutACrash) {
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  std::string text = good_results_;
+  const size_t params = text.find("\"params\": {}");
+  ASSERT_NE(params, std::string::npos);
+  text.replace(params, 13, "\"params\": {\"x\": " + deep + "}");
+  fs::create_directories(dir_ / "deep");
+  testing::write_text(dir_ / "deep/results.json", text);
+  for (const char* command :
+       {"show deep", "export deep --format csv", "compare deep out", "run small.yaml --out deep"})
+    expect_refused(convlab(command, dir_),
+                   "deep/results.json: nests lists or objects more than 256 deep");
+
+  testing::write_text(dir_ / "out/results.journal", "{\"record\": " + deep + "}\n");
+  const auto shown = convlab("show out", dir_);
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_TRUE(contains(shown.output, "line 1: skipped (nests lists or objects more than 256 deep)"))
+      << shown.output;
+  EXPECT_TRUE(contains(shown.output, "ok 3 ")) << shown.output;
+}
+
 // A folder this process may not write. Root may write anywhere: as root, convlab runs as the
 // unprivileged user nobody, for whom the test's folders are read-only.
 TEST_F(HostileFiles, AFolderThatCannotBeWrittenIsNamed) {

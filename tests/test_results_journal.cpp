@@ -10,6 +10,7 @@
 
 #include "results/results_journal.hpp"
 #include "results/results_merge.hpp"
+#include "results/results_schema.hpp"
 #include "results/results_store.hpp"
 #include "test_support.hpp"
 
@@ -202,6 +203,13 @@ measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
   EXPECT_NE(resumed.output.find("kept 3 "), std::string::npos) << resumed.output;
   EXPECT_FALSE(fs::exists(dir_ / "out/results.journal"));
   EXPECT_EQ(json::parse(testing::read_text(dir_ / "out/results.json"))["records"].size(), 3u);
+}
+
+TEST(ResultsNesting, CountsListsAndObjectsButNotBracketsInStrings) {
+  EXPECT_FALSE(nests_deeper_than(R"({"a": [1, {"b": []}]})", 4));
+  EXPECT_TRUE(nests_deeper_than(R"({"a": [1, {"b": []}]})", 3));
+  EXPECT_FALSE(nests_deeper_than(R"({"a": "[[[[{{{{", "b": "\"[[[["})", 1));
+  EXPECT_TRUE(nests_deeper_than(std::string(300, '[') + std::string(300, ']'), 256));
 }
 
 TEST(RecordMerger, ReplacesByKeyOrByPointOnOneMachineAndAddsEverythingElse) {

@@ -45,6 +45,9 @@ json read_checked_json(const std::string& path) {
     throw ExportError(error.what());
   }
   if (!text) throw ExportError(path + ": cannot open (no results here yet?)");
+  if (nests_deeper_than(*text, kMaxResultsNesting))
+    throw ExportError(path + ": nests lists or objects more than " +
+                      std::to_string(kMaxResultsNesting) + " deep, which no results file does");
   json content;
   try {
     content = json::parse(*text);

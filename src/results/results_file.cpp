@@ -20,6 +20,10 @@ ResultsFile read_results_file(const std::string& path) {
     throw ResultsFileError(std::string(error.what()) + "; move it away to start afresh");
   }
   if (!text) return results;
+  if (nests_deeper_than(*text, kMaxResultsNesting))
+    throw ResultsFileError(path + ": nests lists or objects more than " +
+                           std::to_string(kMaxResultsNesting) +
+                           " deep, which no results file does; move it away to start afresh");
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(*text);

@@ -77,6 +77,10 @@ void check_line(const JournalLine& line, const std::string& where) {
 
 // The line as a journal line, or why it is not one.
 std::optional<JournalLine> parse_line(const std::string& content, std::string& reason) {
+  if (nests_deeper_than(content, kMaxResultsNesting)) {
+    reason = "nests lists or objects more than " + std::to_string(kMaxResultsNesting) + " deep";
+    return std::nullopt;
+  }
   const json parsed = json::parse(content, nullptr, false);
   if (parsed.is_discarded()) {
     reason = "not JSON; a write cut short, or an edit";
