@@ -11,8 +11,8 @@
 namespace convlab {
 
 // How deeply lists and objects may nest in a results file or a journal line: far beyond what
-// convlab writes (a run block holds the config, itself nested at most 64 deep), and far below what
-// exhausts the stack where a value is copied or checked recursively (a million levels did).
+// convlab writes (about 10 levels), and far below what exhausts the stack where a value is copied
+// or checked recursively (a million levels did).
 constexpr int kMaxResultsNesting = 256;
 
 // Whether the JSON text nests lists and objects deeper than `max_depth` (text in strings is
