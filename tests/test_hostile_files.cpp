@@ -386,6 +386,22 @@ TEST_F(HostileFiles, ValuesNestedAMillionDeepAreRefusedWithoutACrash) {
   EXPECT_TRUE(contains(shown.output, "ok 3 ")) << shown.output;
 }
 
+// A picture whose decoding runs out of memory: stb_image gives no reason then, and the message
+// once read a null pointer.
+TEST_F(HostileFiles, AGalleryPictureTooLargeToDecodeIsNamedWithoutACrash) {
+  fs::path input;
+  for (const auto& entry : fs::directory_iterator(dir_ / "out/images"))
+    if (entry.is_regular_file()) input = entry.path();
+  ASSERT_FALSE(input.empty());
+  fs::copy_file(fs::path(CONVLAB_TEST_DATA) / "bomb-32000x32000.png", input,
+                fs::copy_options::overwrite_existing);
+  const auto exported = convlab("export out", dir_);  // 1 GiB cannot hold 32000x32000x3
+  EXPECT_EQ(exported.exit_code, 0) << exported.output;
+  EXPECT_TRUE(contains(exported.output,
+                       input.lexically_relative(dir_).string() + ": cannot decode image ("))
+      << exported.output;
+}
+
 // A folder this process may not write. Root may write anywhere: as root, convlab runs as the
 // unprivileged user nobody, for whom the test's folders are read-only.
 TEST_F(HostileFiles, AFolderThatCannotBeWrittenIsNamed) {

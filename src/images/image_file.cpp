@@ -72,6 +72,12 @@ void write_encoded(void* context, void* data, int size) {
   }
 }
 
+// Why stb_image failed; some of its failures (an allocation in the middle of a decode) set none.
+std::string failure_reason() {
+  const char* reason = stbi_failure_reason();
+  return reason != nullptr ? reason : "no reason given; out of memory?";
+}
+
 template <typename Encode>
 void write_encoded_file(const std::string& path, Encode encode) {
   AtomicFile file(path, WriteTarget::owned);
@@ -88,7 +94,7 @@ void probe_image_file(const std::string& path, int* width, int* height) {
   const ImageInput input(path);
   int components = 0;
   if (!stbi_info_from_file(input.get(), width, height, &components))
-    throw ImageFileError(path + ": not a readable image (" + stbi_failure_reason() + ")");
+    throw ImageFileError(path + ": not a readable image (" + failure_reason() + ")");
 }
 
 Image load_image_file(const std::string& path, int channels) {
@@ -99,7 +105,7 @@ Image load_image_file(const std::string& path, int channels) {
     data = stbi_load_from_file(input.get(), &width, &height, &file_channels, channels);
   }
   if (data == nullptr)
-    throw ImageFileError(path + ": cannot decode image (" + stbi_failure_reason() + ")");
+    throw ImageFileError(path + ": cannot decode image (" + failure_reason() + ")");
   Image image;
   image.width = width;
   image.height = height;
