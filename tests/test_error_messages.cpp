@@ -88,7 +88,7 @@ TEST_F(ErrorMessages, ResultsPathThatIsADirectoryIsNamed) {
   fs::create_directories(dir_ / "outputs/small/results.json");
   const auto run = testing::run_convlab("run small.yaml", dir_);
   EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("outputs/small/results.json: not a regular file"), std::string::npos)
+  EXPECT_NE(run.output.find("outputs/small/results.json: is a directory"), std::string::npos)
       << run.output;
 }
 

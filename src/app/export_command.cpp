@@ -4,29 +4,29 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "app/commands.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
-#include "app/commands.hpp"
 #include "report/declarations.hpp"
 #include "report/discussion_values.hpp"
 #include "report/figure_data.hpp"
 #include "report/flat_table.hpp"
 #include "report/latex_writer.hpp"
 #include "report/plot_writers.hpp"
-#include "results/record_fields.hpp"
 #include "report/report_outline.hpp"
 #include "report/report_summary.hpp"
-#include "results/results_document.hpp"
 #include "results/gallery.hpp"
+#include "results/record_fields.hpp"
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
@@ -67,34 +67,24 @@ With --format, one flat row per record instead (to FILE, or to standard output):
 params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
 the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
 is a table for people, with four significant digits.
-Exit codes: 0 written, 2 bad input (the message names the file and key).
+Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
+be written (PATH: write error: REASON; the earlier file is kept).
 )";
 
-// Writes only when the content differs, keeping modification times of unchanged files.
-void write_if_changed(const fs::path& path, const std::string& content) {
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream existing;
-      existing << in.rdbuf();
-      if (existing.str() == content) return;
-    }
-  }
-  fs::create_directories(path.parent_path());
-  const fs::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << content;
-    if (!out) throw ExportError(path.generic_string() + ": cannot write");
-  }
-  fs::rename(temporary, path);
+// Writes only when the content differs, keeping modification times of unchanged files; whole or
+// not at all (core/file_io.hpp). `target`: a file of the export folder (owned) or one named on
+// the command line.
+void write_if_changed(const fs::path& path, const std::string& content,
+                      WriteTarget target = WriteTarget::owned) {
+  if (path.has_parent_path()) create_folders(path.parent_path().string());
+  write_file_if_changed(path.string(), content, target);
 }
 
+// A discussion or summary is prose: anything larger is not one.
+constexpr size_t kMaxProseBytes = size_t(16) << 20;
+
 std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_file(path.string(), kMaxProseBytes);
 }
 
 std::string relative_to(const fs::path& target, const fs::path& base) {
@@ -262,16 +252,18 @@ void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>&
 
 // A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
 // or older than the PNG; the PNG itself when it cannot be read (the report then shows it as is).
+// Anything but a regular file where a picture goes (a FIFO would hang LaTeX) is refused.
 std::string print_picture(const fs::path& png, const fs::path& out) {
   const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
+  require_owned_place(png.string());
+  require_owned_place(jpeg.string());
   if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
     return jpeg.generic_string();
   try {
     const Image image = load_image_file(png.string(), 3);
-    fs::create_directories(jpeg.parent_path());
-    if (write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(),
-                   88))
-      return jpeg.generic_string();
+    create_folders(jpeg.parent_path().string());
+    write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(), 88);
+    return jpeg.generic_string();
   } catch (const ImageFileError& error) {
     std::cerr << "convlab export: " << error.what() << "; the gallery shows the PNG\n";
   }
@@ -304,6 +296,7 @@ std::vector<GalleryImage> gallery_images(const ResultsDocument& results, const f
     image.kernel = item.value("kernel", "");
     image.border = item.value("border", "");
     image.input_path = print_picture(directory / item.value("input", ""), out);
+    if (display.extension() == ".jpg") require_owned_place(display.string());
     image.output_path = display.extension() == ".jpg" ? display.generic_string()  // print-ready
                                                       : print_picture(display, out);
     if (item.contains("source") && item["source"].is_object()) describe_gallery_source(item, image);
@@ -400,7 +393,7 @@ int export_flat(const std::string& results_path, FlatFormat format,
   }
   std::ostringstream text;
   write_flat_table(table, format, text);
-  write_if_changed(fs::absolute(*out_file), text.str());
+  write_if_changed(*out_file, text.str(), WriteTarget::named);
   std::cerr << *out_file << ": " << table.rows.size() << " records\n";
   return 0;
 }
@@ -550,7 +543,8 @@ int export_index(const IndexInputs& inputs) {
     front.summary_values_path = (generated / "summary-values.tex").generic_string();
     write_if_changed(front.summary_values_path, summary_values(*inputs.summary, documents));
   }
-  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)));
+  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
+                   WriteTarget::named);
   return 0;
 }
 
@@ -616,6 +610,8 @@ int export_command(const std::vector<std::string>& args) {
     std::cerr << error.what() << "\n";
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+  } catch (const FileError& error) {
+    std::cerr << "convlab export: " << error.what() << "\n";
   } catch (const fs::filesystem_error& error) {
     std::cerr << "convlab export: " << error.what() << "\n";
   } catch (const std::exception& error) {
