@@ -35,6 +35,8 @@ const std::map<std::string, ImplementationStyle>& implementation_styles() {
       {"cuda_regblock", {"#882255", 11}},
       {"cuda_fused", {"#7B2FBE", 15}},
       {"cuda_tensor", {"#E41A1C", 3}},
+      {"cuda_streaming", {"#A6761D", 1}},
+      {"cuda_tensor_separable", {"#FF7F00", 2}},
       {"npp", {"#000000", 12}},
   };
   return styles;

@@ -423,7 +423,9 @@ class Run {
     record.run_id = run_id_;
     record.implementation = point.implementation->name;
     record.family = point.implementation->family;
-    record.factored = point.implementation->factored;
+    // 2K multiply-adds per value apply to rank-1 kernels only (an implementation that also runs
+    // other kernels computes those directly).
+    record.factored = point.implementation->factored && config_.filters[point.filter].separable;
     if (point.implementation->arithmetic != "fp32")
       record.arithmetic = point.implementation->arithmetic;
     record.params = point.params;
