@@ -32,11 +32,12 @@
 //
 // Geometry. A block covers a strip of 16 * n_tiles pixels, one warp per (channel, 16-pixel tile),
 // and walks down `rows` output rows in steps of 16. Each step stages 16 input rows (cp.async into
-// a raw buffer while the previous step computes, then converted to planar FP16), row-filters them
+// one of kStages raw buffers, five steps ahead, then converted to planar FP16), row-filters them
 // (2S mma per warp), and computes 16 output rows (2S mma per warp) into an output tile in shared
 // memory that leaves as 16-byte vectors.
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -53,6 +54,12 @@ namespace {
 
 constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr int kMaxSteps = 4;  // k-steps of 16 per pass: K <= 16 * 4 - 15 = 49
+// Raw row buffers of 16 rows each: kStages - 1 steps' copies are in flight while one is computed
+// (with two stages, one block per SM had too few bytes in flight to keep DRAM busy).
+constexpr int kStages = 6;
+// Threads per block at most (n_tiles * channels warps): the register cap that follows (85) lets
+// two blocks of 384 threads share an SM.
+constexpr int kMaxThreads = 768;
 constexpr int kMaxKernelSize = 16 * kMaxSteps - 15;
 constexpr int kStepRows = 16;
 constexpr float kLargestHalf = 65504.0f;
@@ -83,9 +90,9 @@ struct SeparableGeometry {
   __host__ __device__ size_t raw_offset(size_t value_bytes) const {
     return (staged_bytes() + out_bytes(value_bytes) + 15) / 16 * 16;
   }
-  // Staged rows, output tile, then two raw buffers (one lands while the other is converted).
+  // Staged rows, output tile, then kStages raw buffers.
   __host__ __device__ size_t shared_bytes(size_t value_bytes) const {
-    return raw_offset(value_bytes) + 2 * raw_buffer_bytes();
+    return raw_offset(value_bytes) + kStages * raw_buffer_bytes();
   }
 };
 
@@ -97,7 +104,7 @@ __device__ __forceinline__ std::uint32_t half2_bits(float lo, float hi) {
 
 // A fragments of both passes, [pass][s][lane] as uint4 (four f16x2 registers), built on the host.
 template <int S, int C, typename OutT>
-__global__ void tensor_separable_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
+__global__ void __launch_bounds__(kMaxThreads, 1) tensor_separable_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
                                         const uint4* __restrict__ fragments, int width, int height,
                                         int ksize, Border border, int n_tiles, int segment) {
   extern __shared__ __align__(16) unsigned char s_raw[];
@@ -107,8 +114,8 @@ __global__ void tensor_separable_kernel(const std::uint8_t* __restrict__ in, Out
                               kStepRows * g.pitch()};
   OutT* s_out = reinterpret_cast<OutT*>(s_raw + g.staged_bytes());
   std::uint8_t* raw_base = s_raw + g.raw_offset(sizeof(OutT));
-  auto raw = [&](int parity) {
-    return RawRows{raw_base + (parity ? g.raw_buffer_bytes() : 0), g.raw_pitch()};
+  auto raw = [&](int step) {
+    return RawRows{raw_base + (step % kStages) * g.raw_buffer_bytes(), g.raw_pitch()};
   };
   const RowSource source{in, in + static_cast<size_t>(width) * height * C, width, height, border};
 
@@ -142,17 +149,22 @@ __global__ void tensor_separable_kernel(const std::uint8_t* __restrict__ in, Out
 #pragma unroll
     for (int h = 0; h < 2; ++h) filtered[s][h][0] = filtered[s][h][1] = 0;
 
-  copy_rows_async<C>(raw(0), source, base, kStepRows, x0 - r, g.span());
-  for (int step = 0; step < steps; ++step) {
-    if (step + 1 < steps) {
-      copy_rows_async<C>(raw((step + 1) & 1), source, base + (step + 1) * kStepRows, kStepRows,
-                         x0 - r, g.span());
-      wait_async_copies<1>();
+  // One commit group per step (empty past the last), so waiting until kStages - 2 groups are
+  // pending means this step's rows have landed.
+  auto copy_step = [&](int step) {
+    if (step < steps) {
+      copy_rows_async<C>(raw(step), source, base + step * kStepRows, kStepRows, x0 - r, g.span());
     } else {
-      wait_async_copies<0>();
+      commit_async_copies();
     }
+  };
+  for (int step = 0; step < kStages - 1; ++step) copy_step(step);
+  for (int step = 0; step < steps; ++step) {
+    // Into the buffer converted in the previous step: every thread has passed the barrier after it.
+    copy_step(step + kStages - 1);
+    wait_async_copies<kStages - 1>();
     __syncthreads();  // this step's raw rows landed; the previous step's readers are done
-    convert_rows<C, __half>(staged, raw(step & 1), source, base + step * kStepRows, kStepRows,
+    convert_rows<C, __half>(staged, raw(step), source, base + step * kStepRows, kStepRows,
                             x0 - r, g.span());
     __syncthreads();
 
@@ -350,7 +362,7 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
   if (params.rows < 1) return std::string("rows must be positive");
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
   const long long threads = 32LL * params.n_tiles * channels;
-  const int max_threads = device_limits(device).max_threads_per_block;
+  const int max_threads = std::min(device_limits(device).max_threads_per_block, kMaxThreads);
   if (threads > max_threads)
     return "n_tiles " + std::to_string(params.n_tiles) + " x " + std::to_string(channels) +
            " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +

@@ -12,8 +12,8 @@
 //
 // Rolling accumulators. Input row t contributes to the K output rows t - r .. t + r. Each lane keeps
 // one accumulator per (output row in flight, value): K x V registers. The steps of the row loop are
-// unrolled in groups of G (a multiple of K), so the accumulator slot of every output row is a
-// compile-time index: no register array is ever indexed at run time. After the step of input row t,
+// unrolled in groups of K, so the accumulator slot of every output row is a compile-time index: no
+// register array is ever indexed at run time. After the step of input row t,
 // output row t - r is complete and is stored; its slot starts output row t + r + 1 on the next step.
 // Each input value is loaded once and converted once per warp.
 //
@@ -21,9 +21,12 @@
 // from the shuffled window) and the filtered row feeds the K rolling accumulators (K more): 2K per
 // value. Direct kernels: each input row feeds K x K multiply-adds per value into the accumulators.
 //
-// Prefetch. The G raw row vectors of the next group are loaded while the current group is
-// computed, so each lane has up to G 16-byte loads in flight: enough bytes in flight per SM to keep
-// DRAM busy at the occupancy these register counts allow.
+// Prefetch. Each lane copies (cp.async, 16 bytes) the row kRingRows = 8 steps ahead into its own
+// slot of a per-warp ring in shared memory and reads a row back when its turn comes, so 7 rows per
+// lane are in flight while it computes, without holding registers. (Holding the prefetched rows in
+// registers made the register allocator copy them between steps, and each copy waited for its
+// load: the first version ran at a third of DRAM bandwidth.) Only the lane that copied a slot reads
+// it, so the ring needs no barrier.
 //
 // Borders. A warp whose strip and halo lie inside the image rows, with rows 16-byte aligned,
 // ("interior") loads and stores whole vectors with no index arithmetic; only the row pointer of
@@ -71,10 +74,14 @@ __host__ __device__ constexpr int strip_bytes(int ksize, int channels, int value
   return (32 - 2 * halo_lanes(ksize, channels, values)) * values;
 }
 
-// Rows per unrolled group: a multiple of K (the accumulator slots repeat every K rows) of at least 4
-// (the prefetch distance in rows).
-__host__ __device__ constexpr int group_rows(int ksize) {
-  return ksize * ((4 + ksize - 1) / ksize);
+// Rows in flight per lane: each lane copies the row kRingRows steps ahead into its own slot of a
+// per-warp ring in shared memory (cp.async, no registers held), so kRingRows - 1 rows are on their
+// way while it computes.
+constexpr int kRingRows = 8;
+
+// Shared memory of a block: each warp's ring of kRingRows rows x 32 lanes x V bytes.
+__host__ __device__ constexpr int ring_bytes(int values, int warps) {
+  return warps * kRingRows * 32 * values;
 }
 
 // The weights travel as a kernel parameter: they land in the constant bank and the FMAs take them
@@ -138,23 +145,6 @@ struct RawRow {
   std::uint32_t word[V / 4];
 };
 
-template <int V>
-__device__ __forceinline__ RawRow<V> load_vector(const std::uint8_t* p) {
-  RawRow<V> r;
-  if constexpr (V == 16) {
-    const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
-    r.word[0] = v.x;
-    r.word[1] = v.y;
-    r.word[2] = v.z;
-    r.word[3] = v.w;
-  } else {
-    const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-    r.word[0] = v.x;
-    r.word[1] = v.y;
-  }
-  return r;
-}
-
 // Border path: byte b of a row (b may lie outside [0, width * C)), its column mapped by the border
 // rule; `row` is null for a row the zero border makes all zeros.
 template <int C>
@@ -184,16 +174,101 @@ __device__ __noinline__ RawRow<V> load_border(const std::uint8_t* row, int first
 
 // Where input row t comes from: the row itself inside the image, else the border rule's row, or
 // null for the zero border.
+// (The border rule is called, not inlined: it runs for 2r rows per warp, and inlined into each
+// unrolled step it would multiply the loop's code.)
+__device__ __noinline__ int border_row(int t, int height, Border border) {
+  return map_border_index(t, height, border);
+}
+
 __device__ __forceinline__ const std::uint8_t* source_row(const std::uint8_t* in, int t,
                                                           int height, int row_bytes,
                                                           Border border) {
   int y = t;
   if (t < 0 || t >= height) {
-    y = map_border_index(t, height, border);
+    y = border_row(t, height, border);
     if (y == kOutsideImage) return nullptr;
   }
   return in + static_cast<size_t>(y) * row_bytes;
 }
+
+// Border path of the stores: a lane's V results (u8 packed four to a word, or floats), each
+// written if its byte lies inside the row.
+template <int V>
+struct FloatRow {
+  float v[V];
+};
+template <int V>
+__device__ __noinline__ void store_border(std::uint8_t* row, int first_byte, int row_bytes,
+                                          RawRow<V> words) {
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    const int b = first_byte + j;
+    if (b >= 0 && b < row_bytes) row[b] = static_cast<std::uint8_t>(words.word[j / 4] >> (8 * (j % 4)));
+  }
+}
+template <int V>
+__device__ __noinline__ void store_border(float* row, int first_byte, int row_bytes,
+                                          FloatRow<V> values) {
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    const int b = first_byte + j;
+    if (b >= 0 && b < row_bytes) row[b] = values.v[j];
+  }
+}
+
+// A lane's slots of its warp's ring, and the rows that pass through them: row t of the image (its
+// index already border-mapped) is copied asynchronously into slot t mod kRingRows, one commit
+// group per row, so waiting until at most kRingRows - 1 groups are pending means the oldest row
+// has landed. A lane reads back only the bytes it copied itself: no barrier among the lanes.
+// Lanes of the border path (and rows the zero border makes 0) do not use the ring.
+template <int C, int V>
+struct RowRing {
+  std::uint8_t* lane_slots;  // slot k at lane_slots + k * 32 * V
+  const std::uint8_t* in;
+  int height, width, row_bytes, first_byte;
+  Border border;
+  bool vector_lane;
+
+  __device__ std::uint8_t* slot(int t) const {
+    return lane_slots + (static_cast<unsigned>(t + kRingRows * 1024) % kRingRows) * 32 * V;
+  }
+  // Starts the copy of row t (always one commit group, possibly empty).
+  __device__ void issue(int t) const {
+    if (vector_lane) {
+      const std::uint8_t* row = source_row(in, t, height, row_bytes, border);
+      if (row != nullptr) {
+        const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(slot(t)));
+        if constexpr (V == 16) {
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address),
+                       "l"(row + first_byte));
+        } else {
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(address),
+                       "l"(row + first_byte));
+        }
+      }
+    }
+    commit_async_copies();
+  }
+  // Row t's V bytes, once its copy has landed (wait first).
+  __device__ RawRow<V> fetch(int t) const {
+    const std::uint8_t* row = source_row(in, t, height, row_bytes, border);
+    if (!vector_lane) return load_border<C, V>(row, first_byte, width, border);
+    RawRow<V> r{};
+    if (row == nullptr) return r;
+    if constexpr (V == 16) {
+      const uint4 v = *reinterpret_cast<const uint4*>(slot(t));
+      r.word[0] = v.x;
+      r.word[1] = v.y;
+      r.word[2] = v.z;
+      r.word[3] = v.w;
+    } else {
+      const uint2 v = *reinterpret_cast<const uint2*>(slot(t));
+      r.word[0] = v.x;
+      r.word[1] = v.y;
+    }
+    return r;
+  }
+};
 
 template <int K, int C, bool kSeparable, class Arith, typename OutT>
 __global__ void __launch_bounds__(kMaxWarps * 32)
@@ -203,8 +278,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   constexpr int R = K / 2;
   constexpr int H = halo_lanes(K, C, V);
   constexpr int kStrip = strip_bytes(K, C, V);
-  constexpr int G = group_rows(K);
   constexpr int kWindow = V + 2 * R * C;  // values a lane's outputs read, its own in the middle
+  extern __shared__ __align__(16) std::uint8_t s_ring[];
 
   const int lane = threadIdx.x & 31;
   const int strip = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
@@ -219,14 +294,14 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   const bool vector_lane = args.vector_rows && first_byte >= 0 && first_byte + V <= row_bytes;
   const bool output_lane = lane >= H && lane < 32 - H;
 
-  auto load = [&](int t) -> RawRow<V> {
-    const std::uint8_t* row = source_row(args.in, t, args.height, row_bytes, args.border);
-    if (vector_lane) {
-      if (row == nullptr) return RawRow<V>{};
-      return load_vector<V>(row + first_byte);
-    }
-    return load_border<C, V>(row, first_byte, args.width, args.border);
-  };
+  const RowRing<C, V> ring{s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V,
+                           args.in,
+                           args.height,
+                           args.width,
+                           row_bytes,
+                           first_byte,
+                           args.border,
+                           vector_lane};
 
   Acc acc[K][V];
 #pragma unroll
@@ -236,23 +311,33 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
 
   const int steps = (ye - ys) + 2 * R;  // input rows ys - r .. ye + r - 1
   const int t0 = ys - R;
-  RawRow<V> raw[G];
-#pragma unroll
-  for (int s = 0; s < G; ++s)
-    if (s < steps) raw[s] = load(t0 + s);
+#pragma unroll 1
+  for (int k = 0; k < kRingRows; ++k) {
+    if (k < steps) {
+      ring.issue(t0 + k);
+    } else {
+      commit_async_copies();
+    }
+  }
 
-  for (int i0 = 0; i0 < steps; i0 += G) {
+  // Steps in groups of K, so that every output row's accumulator slot is a compile-time index.
+  for (int i0 = 0; i0 < steps; i0 += K) {
 #pragma unroll
-    for (int s = 0; s < G; ++s) {
+    for (int s = 0; s < K; ++s) {
       const int i = i0 + s;
       if (i >= steps) break;
-      const RawRow<V> cur = raw[s];
-      if (i + G < steps) raw[s] = load(t0 + i + G);
-
       // The window: own values in the middle, r C values of the neighbouring lanes either side.
+      // The slot is refilled (row i + kRingRows) only after its bytes have been converted.
+      wait_async_copies<kRingRows - 1>();
+      const RawRow<V> cur = ring.fetch(t0 + i);
       Acc x[kWindow];
 #pragma unroll
       for (int j = 0; j < V; ++j) x[R * C + j] = Arith::value(cur.word[j / 4], j % 4);
+      if (i + kRingRows < steps) {
+        ring.issue(t0 + i + kRingRows);
+      } else {
+        commit_async_copies();
+      }
 #pragma unroll
       for (int q = 0; q < R * C; ++q) {
         const int p = q - R * C;               // position left of the lane, -r C .. -1
@@ -300,39 +385,36 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
       const int y = ys + i - (K - 1);
       OutT* out_row = static_cast<OutT*>(args.out) + static_cast<size_t>(y) * row_bytes;
       if (!output_lane) continue;
-      if (vector_lane) {
-        if constexpr (sizeof(OutT) == 1) {
-          std::uint32_t words[V / 4];
+      if constexpr (sizeof(OutT) == 1) {
+        RawRow<V> words;
 #pragma unroll
-          for (int q = 0; q < V / 4; ++q)
-            words[q] = pack4(Arith::u8_bits(acc[done][4 * q], args.shift),
-                             Arith::u8_bits(acc[done][4 * q + 1], args.shift),
-                             Arith::u8_bits(acc[done][4 * q + 2], args.shift),
-                             Arith::u8_bits(acc[done][4 * q + 3], args.shift));
-          if constexpr (V == 16) {
-            __stcs(reinterpret_cast<uint4*>(out_row + first_byte),
-                   make_uint4(words[0], words[1], words[2], words[3]));
-          } else {
-            __stcs(reinterpret_cast<uint2*>(out_row + first_byte), make_uint2(words[0], words[1]));
-          }
+        for (int q = 0; q < V / 4; ++q)
+          words.word[q] = pack4(Arith::u8_bits(acc[done][4 * q], args.shift),
+                                Arith::u8_bits(acc[done][4 * q + 1], args.shift),
+                                Arith::u8_bits(acc[done][4 * q + 2], args.shift),
+                                Arith::u8_bits(acc[done][4 * q + 3], args.shift));
+        if (!vector_lane) {
+          store_border<V>(out_row, first_byte, row_bytes, words);
+        } else if constexpr (V == 16) {
+          __stcs(reinterpret_cast<uint4*>(out_row + first_byte),
+                 make_uint4(words.word[0], words.word[1], words.word[2], words.word[3]));
         } else {
-#pragma unroll
-          for (int q = 0; q < V / 4; ++q)
-            __stcs(reinterpret_cast<float4*>(out_row + first_byte) + q,
-                   make_float4(acc[done][4 * q], acc[done][4 * q + 1], acc[done][4 * q + 2],
-                               acc[done][4 * q + 3]));
+          __stcs(reinterpret_cast<uint2*>(out_row + first_byte),
+                 make_uint2(words.word[0], words.word[1]));
         }
       } else {
+        if (!vector_lane) {
+          FloatRow<V> values;
 #pragma unroll
-        for (int j = 0; j < V; ++j) {
-          const int b = first_byte + j;
-          if (b < 0 || b >= row_bytes) continue;
-          if constexpr (sizeof(OutT) == 1) {
-            out_row[b] = static_cast<std::uint8_t>(Arith::u8_bits(acc[done][j], args.shift));
-          } else {
-            out_row[b] = acc[done][j];
-          }
+          for (int j = 0; j < V; ++j) values.v[j] = acc[done][j];
+          store_border<V>(out_row, first_byte, row_bytes, values);
+          continue;
         }
+#pragma unroll
+        for (int q = 0; q < V / 4; ++q)
+          __stcs(reinterpret_cast<float4*>(out_row + first_byte) + q,
+                 make_float4(acc[done][4 * q], acc[done][4 * q + 1], acc[done][4 * q + 2],
+                             acc[done][4 * q + 3]));
       }
     }
   }
@@ -354,8 +436,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   constexpr int R = K / 2;
   constexpr int H = halo_lanes(K, C, V);
   constexpr int kStrip = strip_bytes(K, C, V);
-  constexpr int G = group_rows(K);
   constexpr int E0 = (R * C + 1) / 2;  // halo pairs on each side
+  extern __shared__ __align__(16) std::uint8_t s_ring[];
 
   const int lane = threadIdx.x & 31;
   const int strip = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
@@ -367,14 +449,14 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   const bool vector_lane = args.vector_rows && first_byte >= 0 && first_byte + V <= row_bytes;
   const bool output_lane = lane >= H && lane < 32 - H;
 
-  auto load = [&](int t) -> RawRow<V> {
-    const std::uint8_t* row = source_row(args.in, t, args.height, row_bytes, args.border);
-    if (vector_lane) {
-      if (row == nullptr) return RawRow<V>{};
-      return load_vector<V>(row + first_byte);
-    }
-    return load_border<C, V>(row, first_byte, args.width, args.border);
-  };
+  const RowRing<C, V> ring{s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V,
+                           args.in,
+                           args.height,
+                           args.width,
+                           row_bytes,
+                           first_byte,
+                           args.border,
+                           vector_lane};
 
   std::uint32_t acc[K][kPairs];
 #pragma unroll
@@ -384,24 +466,32 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
 
   const int steps = (ye - ys) + 2 * R;
   const int t0 = ys - R;
-  RawRow<V> raw[G];
-#pragma unroll
-  for (int s = 0; s < G; ++s)
-    if (s < steps) raw[s] = load(t0 + s);
+#pragma unroll 1
+  for (int k = 0; k < kRingRows; ++k) {
+    if (k < steps) {
+      ring.issue(t0 + k);
+    } else {
+      commit_async_copies();
+    }
+  }
 
-  for (int i0 = 0; i0 < steps; i0 += G) {
+  for (int i0 = 0; i0 < steps; i0 += K) {
 #pragma unroll
-    for (int s = 0; s < G; ++s) {
+    for (int s = 0; s < K; ++s) {
       const int i = i0 + s;
       if (i >= steps) break;
-      const RawRow<V> cur = raw[s];
-      if (i + G < steps) raw[s] = load(t0 + i + G);
-
+      wait_async_copies<kRingRows - 1>();
+      const RawRow<V> cur = ring.fetch(t0 + i);
       std::uint32_t pair[kPairs];
 #pragma unroll
       for (int q = 0; q < V / 4; ++q) {
         pair[2 * q] = __byte_perm(cur.word[q], 0u, 0x4140u);      // bytes 4q, 4q + 1
         pair[2 * q + 1] = __byte_perm(cur.word[q], 0u, 0x4342u);  // bytes 4q + 2, 4q + 3
+      }
+      if (i + kRingRows < steps) {
+        ring.issue(t0 + i + kRingRows);  // into the slot just read
+      } else {
+        commit_async_copies();
       }
 #pragma unroll
       for (int ky = 0; ky < K; ++ky) {
@@ -443,19 +533,15 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
       if (!output_lane) continue;
       std::uint8_t* out_row =
           static_cast<std::uint8_t*>(args.out) + static_cast<size_t>(ys + i - (K - 1)) * row_bytes;
+      RawRow<V> words;  // the high byte of each half: four results per word
+#pragma unroll
+      for (int q = 0; q < V / 4; ++q)
+        words.word[q] = __byte_perm(result[2 * q], result[2 * q + 1], 0x7531u);
       if (vector_lane) {
         __stcs(reinterpret_cast<uint4*>(out_row + first_byte),
-               make_uint4(__byte_perm(result[0], result[1], 0x7531u),
-                          __byte_perm(result[2], result[3], 0x7531u),
-                          __byte_perm(result[4], result[5], 0x7531u),
-                          __byte_perm(result[6], result[7], 0x7531u)));
+               make_uint4(words.word[0], words.word[1], words.word[2], words.word[3]));
       } else {
-#pragma unroll
-        for (int j = 0; j < V; ++j) {
-          const int b = first_byte + j;
-          if (b < 0 || b >= row_bytes) continue;
-          out_row[b] = static_cast<std::uint8_t>(result[j / 2] >> (16 * (j % 2) + 8));
-        }
+        store_border<V>(out_row, first_byte, row_bytes, words);
       }
     }
   }
@@ -520,7 +606,8 @@ void launch_one(const StreamLaunch& l, const typename Arith::Acc* taps, typename
                 cudaStream_t stream) {
   const auto args = stream_args<Arith, K, C>(l, taps, init, static_cast<int>(sizeof(OutT)));
   streaming_kernel<K, C, kSeparable, Arith, OutT>
-      <<<stream_grid(l, args.strips), 32 * l.warps, 0, stream>>>(args);
+      <<<stream_grid(l, args.strips), 32 * l.warps, ring_bytes(kLaneValues<K>, l.warps), stream>>>(
+          args);
   CONVLAB_CUDA_CHECK_LAUNCH("streaming_kernel");
 }
 
@@ -530,7 +617,8 @@ void launch_arith(const StreamLaunch& l, cudaStream_t stream) {
   if constexpr (K <= kMaxPairsK && kSeparable) {
     if (l.arithmetic == StreamArithmetic::int16_pairs) {
       const auto args = stream_args<IntArithmetic, K, C>(l, l.int_taps, int_init, 1);
-      paired_kernel<K, C><<<stream_grid(l, args.strips), 32 * l.warps, 0, stream>>>(args);
+      paired_kernel<K, C>
+          <<<stream_grid(l, args.strips), 32 * l.warps, ring_bytes(16, l.warps), stream>>>(args);
       CONVLAB_CUDA_CHECK_LAUNCH("paired_kernel");
       return;
     }
