@@ -176,7 +176,7 @@ __device__ __noinline__ RawRow<V> load_border(const std::uint8_t* row, int first
 // null for the zero border.
 // (The border rule is called, not inlined: it runs for 2r rows per warp, and inlined into each
 // unrolled step it would multiply the loop's code.)
-__device__ __noinline__ int border_row(int t, int height, Border border) {
+static __device__ __noinline__ int border_row(int t, int height, Border border) {
   return map_border_index(t, height, border);
 }
 
