@@ -145,30 +145,31 @@ struct RawRow {
   std::uint32_t word[V / 4];
 };
 
-// Border path: byte b of a row (b may lie outside [0, width * C)), its column mapped by the border
-// rule; `row` is null for a row the zero border makes all zeros.
+// Border path: where byte b of a row comes from (b may lie outside [0, width * C)): its column
+// mapped by the border rule, or -1 for the zero border. The same for every row, so a border lane
+// maps its V bytes once, before the row loop.
 template <int C>
-__device__ std::uint32_t border_byte(const std::uint8_t* row, int b, int width, Border border) {
-  if (row == nullptr) return 0;
-  if (b >= 0 && b < width * C) return row[b];
+__device__ int border_source(int b, int width, Border border) {
+  if (b >= 0 && b < width * C) return b;
   const int p = b >= 0 ? b / C : -((C - 1 - b) / C);  // floor(b / C)
   const int c = b - p * C;
   const int m = map_border_index(p, width, border);
-  return m == kOutsideImage ? 0u : row[m * C + c];
+  return m == kOutsideImage ? -1 : m * C + c;
 }
 
-template <int C, int V>
-__device__ __noinline__ RawRow<V> load_border(const std::uint8_t* row, int first_byte, int width,
-                                 Border border) {
-  RawRow<V> r;
+// A border lane's V bytes of one row (null for a row the zero border makes 0), all loads in
+// flight at once.
+template <int V>
+__device__ __noinline__ RawRow<V> load_border(const std::uint8_t* row, const int (&source)[V]) {
+  RawRow<V> r{};
+  if (row == nullptr) return r;
+  std::uint32_t bytes[V];
 #pragma unroll
-  for (int q = 0; q < V / 4; ++q) {
-    std::uint32_t w = 0;
-#pragma unroll 1
-    for (int e = 0; e < 4; ++e)
-      w |= border_byte<C>(row, first_byte + 4 * q + e, width, border) << (8 * e);
-    r.word[q] = w;
-  }
+  for (int j = 0; j < V; ++j) bytes[j] = source[j] >= 0 ? row[source[j]] : 0u;
+#pragma unroll
+  for (int q = 0; q < V / 4; ++q)
+    r.word[q] = bytes[4 * q] | (bytes[4 * q + 1] << 8) | (bytes[4 * q + 2] << 16) |
+                (bytes[4 * q + 3] << 24);
   return r;
 }
 
@@ -228,6 +229,22 @@ struct RowRing {
   int height, width, row_bytes, first_byte;
   Border border;
   bool vector_lane;
+  int source[V];  // border lanes: where each of the lane's bytes comes from in a row
+
+  __device__ RowRing(std::uint8_t* slots, const std::uint8_t* in_, int height_, int width_,
+                     int first_byte_, Border border_, bool vector_lane_)
+      : lane_slots(slots),
+        in(in_),
+        height(height_),
+        width(width_),
+        row_bytes(width_ * C),
+        first_byte(first_byte_),
+        border(border_),
+        vector_lane(vector_lane_) {
+    if (!vector_lane)
+#pragma unroll
+      for (int j = 0; j < V; ++j) source[j] = border_source<C>(first_byte + j, width, border);
+  }
 
   __device__ std::uint8_t* slot(int t) const {
     return lane_slots + (static_cast<unsigned>(t + kRingRows * 1024) % kRingRows) * 32 * V;
@@ -252,7 +269,7 @@ struct RowRing {
   // Row t's V bytes, once its copy has landed (wait first).
   __device__ RawRow<V> fetch(int t) const {
     const std::uint8_t* row = source_row(in, t, height, row_bytes, border);
-    if (!vector_lane) return load_border<C, V>(row, first_byte, width, border);
+    if (!vector_lane) return load_border<V>(row, source);
     RawRow<V> r{};
     if (row == nullptr) return r;
     if constexpr (V == 16) {
@@ -294,14 +311,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   const bool vector_lane = args.vector_rows && first_byte >= 0 && first_byte + V <= row_bytes;
   const bool output_lane = lane >= H && lane < 32 - H;
 
-  const RowRing<C, V> ring{s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V,
-                           args.in,
-                           args.height,
-                           args.width,
-                           row_bytes,
-                           first_byte,
-                           args.border,
-                           vector_lane};
+  const RowRing<C, V> ring(s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V, args.in,
+                           args.height, args.width, first_byte, args.border, vector_lane);
 
   Acc acc[K][V];
 #pragma unroll
@@ -449,14 +460,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
   const bool vector_lane = args.vector_rows && first_byte >= 0 && first_byte + V <= row_bytes;
   const bool output_lane = lane >= H && lane < 32 - H;
 
-  const RowRing<C, V> ring{s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V,
-                           args.in,
-                           args.height,
-                           args.width,
-                           row_bytes,
-                           first_byte,
-                           args.border,
-                           vector_lane};
+  const RowRing<C, V> ring(s_ring + ((threadIdx.x >> 5) * kRingRows * 32 + lane) * V, args.in,
+                           args.height, args.width, first_byte, args.border, vector_lane);
 
   std::uint32_t acc[K][kPairs];
 #pragma unroll
