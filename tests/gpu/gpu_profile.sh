@@ -2,7 +2,7 @@
 # Nsight Compute on every CUDA rung and NPP at K = 3 and K = 21 (RGB 8192x8192 noise, Gaussian,
 # replicate, u8; each rung with its best parameters of configs/npp_peer.yaml), one profiled run of
 # the benchmark driver per rung and K. Sections: SpeedOfLight (DRAM and SM throughput),
-# SchedulerStats (issue slots), WarpStateStats (stall reasons), Occupancy. Clocks are left as the
+# SchedulerStats (issue slots), WarpStateStats and the stall reasons per issued instruction, Occupancy. Clocks are left as the
 # machine has them (--clock-control none). Writes ncu-<rung>-k<K>.csv under $OUT (or
 # ./gpu-profile), from which the table of docs/cuda.md is read.
 # Usage, from the repository root: tests/gpu/gpu_profile.sh BUILD_DIR [K...]
@@ -26,6 +26,12 @@ RUNGS=(
   'cuda_tensor_separable|{"n_tiles":8,"rows":128}'
   'npp|{}'
 )
+# Stall reasons: cycles a warp spends stalled for each reason, per issued instruction.
+STALLS=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' long_scoreboard \
+  short_scoreboard barrier wait math_pipe_throttle mio_throttle lg_throttle not_selected \
+  dispatch_stall drain membar no_instruction branch_resolving imc_miss tex_throttle selected \
+  sleeping misc)
+STALLS=${STALLS%,}
 for k in $KS; do
   for entry in "${RUNGS[@]}"; do
     rung=${entry%%|*}
@@ -36,7 +42,7 @@ for k in $KS; do
     CONVLAB_GPU_BENCH=1 CONVLAB_GPU_BENCH_IMPLS=$rung CONVLAB_GPU_BENCH_PARAMS=$params \
       CONVLAB_GPU_BENCH_KS=$k timeout 120 ncu --clock-control none --launch-skip 3 \
       --launch-count 2 --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
-      --section Occupancy --csv --page details --log-file "$LOGS/ncu-$rung-k$k.csv" "$TESTS" \
+      --section Occupancy --metrics "$STALLS" --csv --page details --log-file "$LOGS/ncu-$rung-k$k.csv" "$TESTS" \
       --gtest_filter='CudaBenchmark.*' >"$LOGS/ncu-$rung-k$k.out" 2>&1
     echo "$rung K=$k: rc=$?, $(( $(date +%s) - t0 )) s"
   done
