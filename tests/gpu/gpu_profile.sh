@@ -2,7 +2,8 @@
 # Nsight Compute on every CUDA rung and NPP at K = 3 and K = 21 (RGB 8192x8192 noise, Gaussian,
 # replicate, u8; each rung with its best parameters of configs/npp_peer.yaml), one profiled run of
 # the benchmark driver per rung and K. Sections: SpeedOfLight (DRAM and SM throughput),
-# SchedulerStats (issue slots), WarpStateStats and the stall reasons per issued instruction, Occupancy. Clocks are left as the
+# SchedulerStats (issue slots), WarpStateStats and the stall reasons per issued instruction,
+# Occupancy. Clocks are left as the
 # machine has them (--clock-control none). Writes ncu-<rung>-k<K>.csv under $OUT (or
 # ./gpu-profile), from which the table of docs/cuda.md is read.
 # Usage, from the repository root: tests/gpu/gpu_profile.sh BUILD_DIR [K...]
