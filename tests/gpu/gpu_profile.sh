@@ -3,8 +3,7 @@
 # replicate, u8; each rung with its best parameters of configs/npp_peer.yaml), one profiled run of
 # the benchmark driver per rung and K. Sections: SpeedOfLight (DRAM and SM throughput),
 # SchedulerStats (issue slots), WarpStateStats and the stall reasons per issued instruction,
-# Occupancy. Clocks are left as the
-# machine has them (--clock-control none). Writes ncu-<rung>-k<K>.csv under $OUT (or
+# Occupancy. Clocks are left as the machine has them (--clock-control none). Writes ncu-<rung>-k<K>.csv under $OUT (or
 # ./gpu-profile), from which the table of docs/cuda.md is read.
 # Usage, from the repository root: tests/gpu/gpu_profile.sh BUILD_DIR [K...]
 set -u
@@ -23,8 +22,8 @@ RUNGS=(
   'cuda_regblock|{"per_thread":[8,4],"block":[8,8]}'
   'cuda_fused|{"strip":[64,256],"chunk":16,"rows_per_thread":4,"threads":256}'
   'cuda_tensor|{"n_tiles":8,"warp_rows":2,"weights":"fp16"}'
-  'cuda_streaming|{"rows":64,"warps":4}'
-  'cuda_tensor_separable|{"n_tiles":8,"rows":128}'
+  'cuda_streaming|{"rows":16,"warps":4}'
+  'cuda_tensor_separable|{"n_tiles":4,"rows":512}'
   'npp|{}'
 )
 # Stall reasons: cycles a warp spends stalled for each reason, per issued instruction.
