@@ -306,7 +306,7 @@ RungTraits tensor_traits() {
   return traits;
 }
 // Rung 8 runs rank-1 kernels as two passes (2K multiply-adds per value) and others directly; the
-// runner counts 2K only for separable kernels.
+// runner counts 2K only for its points with a separable kernel (factored_rank1_only).
 RungTraits streaming_traits() {
   RungTraits traits;
   traits.factored = true;
@@ -431,6 +431,7 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
   impl.family = "cuda";
   impl.description = rung.description;
   impl.factored = traits.factored;  // roofline counts 2K multiply-adds per value
+  impl.factored_rank1_only = traits.factored && !traits.rank1_only;
   impl.arithmetic = traits.arithmetic;
   if (rung.variant == Variant::tensor_separable) {
     // Three roundings to FP16: the row factor, the filtered value between the passes and the
