@@ -220,8 +220,8 @@ inline GridCounts check_grid(const Implementation& impl, const Params& params,
             const Problem problem{image, filter, border, output};
             std::ostringstream where;
             where << impl.name << " " << params.dump() << " " << family.label << " image "
-                  << size.width << "x" << size.height << "x" << channels << " K=" << k
-                  << " border " << to_string(border) << " output " << to_string(output);
+                  << size.width << "x" << size.height << "x" << channels << " K=" << k << " border "
+                  << to_string(border) << " output " << to_string(output);
             const auto reason = impl.unsupported(problem, params, context);
             if (family.skipped(k)) {
               EXPECT_TRUE(reason.has_value()) << where.str() << ": expected a skip";
@@ -255,8 +255,8 @@ inline GridCounts check_grid(const Implementation& impl, const Params& params,
                               << " values beyond tolerance " << result.tolerance << ", "
                               << not_exact << " not exact, max error " << result.max_error
                               << " at value " << result.worst << " (pixel "
-                              << result.worst / channels << ", channel "
-                              << result.worst % channels << ")";
+                              << result.worst / channels << ", channel " << result.worst % channels
+                              << ")";
               }
             }
             ++counts.checked;

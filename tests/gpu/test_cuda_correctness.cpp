@@ -284,8 +284,7 @@ TEST(CudaLarge, GenericKAndL2Flush) {
     if (impl.name == "npp") continue;
     const bool rank1_only = impl.name == "cuda_separable" || impl.name == "cuda_fused" ||
                             impl.name == "cuda_tensor_separable";
-    const Filter& filter =
-        impl.name == "cuda_streaming" ? streaming : (rank1_only ? rank1 : dense);
+    const Filter& filter = impl.name == "cuda_streaming" ? streaming : (rank1_only ? rank1 : dense);
     const Problem problem{image, filter, Border::reflect, OutputType::f32};
     Params params = Params::object();  // every axis at its default, as a config leaves them
     for (const auto& axis : impl.axes) params[axis.name] = axis.default_value;

@@ -56,9 +56,10 @@ KernelFamily dense_dyadic() {
 KernelFamily library_dyadic() {
   return {"library",
           [](int k, std::mt19937& rng) {
-            if (k == 3) return std::uniform_int_distribution<int>(0, 1)(rng) == 0
-                                   ? library_filter("laplacian", 3)
-                                   : library_filter("prewitt_y", 3);
+            if (k == 3)
+              return std::uniform_int_distribution<int>(0, 1)(rng) == 0
+                         ? library_filter("laplacian", 3)
+                         : library_filter("prewitt_y", 3);
             if (k == 9) return library_filter("sobel_x", 9);
             return library_filter("gaussian", k);
           },
@@ -92,8 +93,8 @@ TEST_P(CudaStreaming, MatchesDoubleReference) {
   const Implementation& impl = gpu_test::cuda_implementation(implementations, "cuda_streaming");
   const std::vector<Size> sizes =
       quick() ? std::vector<Size>{{1, 1}, {7, 13}, {528, 19}}
-              : std::vector<Size>{{1, 1},  {7, 13},   {1000, 3}, {3, 200}, {1, 40},
-                                  {40, 1}, {37, 61},  {130, 67}, {528, 19}, {1024, 37}};
+              : std::vector<Size>{{1, 1},  {7, 13},  {1000, 3}, {3, 200},  {1, 40},
+                                  {40, 1}, {37, 61}, {130, 67}, {528, 19}, {1024, 37}};
   using Sizes = std::vector<int>;
   std::vector<std::pair<KernelFamily, Sizes>> families = {
       {dense_float(), quick() ? Sizes{3, 7, 9} : Sizes{1, 3, 5, 7, 9}},

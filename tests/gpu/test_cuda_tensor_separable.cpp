@@ -51,9 +51,8 @@ TEST_P(CudaTensorSeparable, MatchesDoubleReference) {
       [](int k) { return k > kLimit; }, false};
   const std::vector<Size> small = {{1, 1}, {7, 13}, {1, 40}, {40, 1}, {37, 61}};
   const std::vector<Size> all =
-      quick() ? small
-              : std::vector<Size>{{1, 1},   {7, 13},   {1000, 3}, {3, 200},
-                                  {1, 40},  {40, 1},   {37, 61},  {130, 67}, {528, 19}};
+      quick() ? small : std::vector<Size>{{1, 1},  {7, 13},  {1000, 3}, {3, 200}, {1, 40},
+                                          {40, 1}, {37, 61}, {130, 67}, {528, 19}};
   std::mt19937 rng(8765);
   gpu_test::GridCounts total;
   auto run = [&](const std::vector<Size>& sizes, const std::vector<int>& ksizes) {

@@ -142,8 +142,7 @@ bool non_negative(const std::vector<int>& values) {
 // 16-bit pairs: non-negative factors, total shift at most 8 (the row factor is scaled up to
 // exactly 8), column sums and the scaled full sums plus the rounding bias below 2^16.
 std::optional<Arithmetic> paired_arithmetic(const IntFactors& f, int k) {
-  if (k > streaming::kMaxPairsK || f.shift > 8 || !non_negative(f.row) ||
-      !non_negative(f.column))
+  if (k > streaming::kMaxPairsK || f.shift > 8 || !non_negative(f.row) || !non_negative(f.column))
     return std::nullopt;
   const double column_sum = abs_sum(f.column);
   const double row_sum = abs_sum(f.row) * std::ldexp(1.0, 8 - f.shift);
@@ -268,12 +267,13 @@ std::optional<std::string> streaming_unsupported(const ProblemDesc& problem,
   const int k = problem.ksize;
   if (rank1(problem)) {
     if (k > kMaxSeparableK)
-      return "rank-1 kernel of size " + std::to_string(k) + ": cuda_streaming keeps K rolling "
+      return "rank-1 kernel of size " + std::to_string(k) +
+             ": cuda_streaming keeps K rolling "
              "accumulators per value in registers and is compiled up to K = " +
              std::to_string(kMaxSeparableK) + " (cuda_tensor_separable takes larger ones)";
   } else if (k > kMaxDirectK) {
-    return "kernel " + std::to_string(k) + "x" +
-           std::to_string(k) + " is not separable: cuda_streaming's direct path keeps K x 16 "
+    return "kernel " + std::to_string(k) + "x" + std::to_string(k) +
+           " is not separable: cuda_streaming's direct path keeps K x 16 "
            "rolling accumulators per lane in registers and is compiled up to K = " +
            std::to_string(kMaxDirectK);
   }

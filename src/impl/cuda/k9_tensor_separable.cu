@@ -104,14 +104,14 @@ __device__ __forceinline__ std::uint32_t half2_bits(float lo, float hi) {
 
 // A fragments of both passes, [pass][s][lane] as uint4 (four f16x2 registers), built on the host.
 template <int S, int C, typename OutT>
-__global__ void __launch_bounds__(kMaxThreads, 1) tensor_separable_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
-                                        const uint4* __restrict__ fragments, int width, int height,
-                                        int ksize, Border border, int n_tiles, int segment) {
+__global__ void __launch_bounds__(kMaxThreads, 1)
+    tensor_separable_kernel(const std::uint8_t* __restrict__ in, OutT* __restrict__ out,
+                            const uint4* __restrict__ fragments, int width, int height, int ksize,
+                            Border border, int n_tiles, int segment) {
   extern __shared__ __align__(16) unsigned char s_raw[];
   const SeparableGeometry g{n_tiles, C, ksize};
   const int r = ksize / 2;
-  const Planar<__half> staged{reinterpret_cast<__half*>(s_raw), g.pitch(),
-                              kStepRows * g.pitch()};
+  const Planar<__half> staged{reinterpret_cast<__half*>(s_raw), g.pitch(), kStepRows * g.pitch()};
   OutT* s_out = reinterpret_cast<OutT*>(s_raw + g.staged_bytes());
   std::uint8_t* raw_base = s_raw + g.raw_offset(sizeof(OutT));
   auto raw = [&](int step) {
@@ -164,8 +164,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1) tensor_separable_kernel(const 
     copy_step(step + kStages - 1);
     wait_async_copies<kStages - 1>();
     __syncthreads();  // this step's raw rows landed; the previous step's readers are done
-    convert_rows<C, __half>(staged, raw(step), source, base + step * kStepRows, kStepRows,
-                            x0 - r, g.span());
+    convert_rows<C, __half>(staged, raw(step), source, base + step * kStepRows, kStepRows, x0 - r,
+                            g.span());
     __syncthreads();
 
     // Row pass: k-step `step` of filtered rows, as the column pass's B fragments.
@@ -236,8 +236,8 @@ void append_toeplitz(std::vector<uint4>& fragments, const std::vector<float>& fa
         return tap >= 0 && tap < k ? half_bits(factor[tap]) : 0u;
       };
       auto pair = [&](int m, int col) { return entry(m, col) | (entry(m, col + 1) << 16); };
-      fragments.push_back(
-          make_uint4(pair(gr, 2 * t), pair(gr + 8, 2 * t), pair(gr, 2 * t + 8), pair(gr + 8, 2 * t + 8)));
+      fragments.push_back(make_uint4(pair(gr, 2 * t), pair(gr + 8, 2 * t), pair(gr, 2 * t + 8),
+                                     pair(gr + 8, 2 * t + 8)));
     }
 }
 
@@ -371,8 +371,8 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
   const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
-    return "strip of " + std::to_string(g.strip_w()) + " pixels with K=" +
-           std::to_string(problem.ksize) + " and " + std::to_string(channels) +
+    return "strip of " + std::to_string(g.strip_w()) +
+           " pixels with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
            " channel(s) needs " + std::to_string(bytes) +
            " bytes of shared memory, more than the device's " + std::to_string(limit) +
            " per block";

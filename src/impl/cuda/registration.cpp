@@ -125,11 +125,11 @@ std::vector<AxisSpec> streaming_axes() {
 
 // Rung 9's axes: 16-pixel tiles per block and rows per block.
 std::vector<AxisSpec> tensor_separable_axes() {
-  return {integer_axis("n_tiles",
-                       "16-pixel tiles across a block's strip, one warp per tile and channel",
-                       4, 32),
-          integer_axis("rows", "output rows one block walks down in steps of 16", 128, 1 << 20),
-          layout_axis(), streams_axis()};
+  return {
+      integer_axis("n_tiles",
+                   "16-pixel tiles across a block's strip, one warp per tile and channel", 4, 32),
+      integer_axis("rows", "output rows one block walks down in steps of 16", 128, 1 << 20),
+      layout_axis(), streams_axis()};
 }
 
 AxisSpec layout_axis() {

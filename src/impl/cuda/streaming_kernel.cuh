@@ -10,12 +10,12 @@
 // warp's output strip is the (32 - 2H) * V bytes of the lanes in between, and consecutive warps'
 // strips abut, so their loads overlap by 2H vectors (L1/L2 hits, not DRAM traffic).
 //
-// Rolling accumulators. Input row t contributes to the K output rows t - r .. t + r. Each lane keeps
-// one accumulator per (output row in flight, value): K x V registers. The steps of the row loop are
-// unrolled in groups of K, so the accumulator slot of every output row is a compile-time index: no
-// register array is ever indexed at run time. After the step of input row t,
-// output row t - r is complete and is stored; its slot starts output row t + r + 1 on the next step.
-// Each input value is loaded once and converted once per warp.
+// Rolling accumulators. Input row t contributes to the K output rows t - r .. t + r. Each lane
+// keeps one accumulator per (output row in flight, value): K x V registers. The steps of the row
+// loop are unrolled in groups of K, so the accumulator slot of every output row is a compile-time
+// index: no register array is ever indexed at run time. After the step of input row t, output row t
+// - r is complete and is stored; its slot starts output row t + r + 1 on the next step. Each input
+// value is loaded once and converted once per warp.
 //
 // Separable kernels (rank 1): each input row is filtered along x first (K multiply-adds per value,
 // from the shuffled window) and the filtered row feeds the K rolling accumulators (K more): 2K per
@@ -133,7 +133,7 @@ struct StreamArgs {
   int rows;    // output rows per warp (segment height)
   int strips;  // strips across a row
   Border border;
-  bool vector_rows;  // rows start 16-byte aligned in the input and the output
+  bool vector_rows;          // rows start 16-byte aligned in the input and the output
   typename Arith::Acc init;  // 0.5 or 2^(shift - 1) for u8 output, 0 for f32
   int shift;                 // IntArithmetic: the weights are integers over 2^shift
   Taps<typename Arith::Acc> taps;
@@ -181,9 +181,8 @@ static __device__ __noinline__ int border_row(int t, int height, Border border) 
   return map_border_index(t, height, border);
 }
 
-__device__ __forceinline__ const std::uint8_t* source_row(const std::uint8_t* in, int t,
-                                                          int height, int row_bytes,
-                                                          Border border) {
+__device__ __forceinline__ const std::uint8_t* source_row(const std::uint8_t* in, int t, int height,
+                                                          int row_bytes, Border border) {
   int y = t;
   if (t < 0 || t >= height) {
     y = border_row(t, height, border);
@@ -204,7 +203,8 @@ __device__ __noinline__ void store_border(std::uint8_t* row, int first_byte, int
 #pragma unroll
   for (int j = 0; j < V; ++j) {
     const int b = first_byte + j;
-    if (b >= 0 && b < row_bytes) row[b] = static_cast<std::uint8_t>(words.word[j / 4] >> (8 * (j % 4)));
+    if (b >= 0 && b < row_bytes)
+      row[b] = static_cast<std::uint8_t>(words.word[j / 4] >> (8 * (j % 4)));
   }
 }
 template <int V>
@@ -288,8 +288,7 @@ struct RowRing {
 };
 
 template <int K, int C, bool kSeparable, class Arith, typename OutT>
-__global__ void __launch_bounds__(kMaxWarps * 32)
-    streaming_kernel(const StreamArgs<Arith> args) {
+__global__ void __launch_bounds__(kMaxWarps * 32) streaming_kernel(const StreamArgs<Arith> args) {
   using Acc = typename Arith::Acc;
   constexpr int V = kLaneValues<K>;
   constexpr int R = K / 2;
@@ -351,10 +350,10 @@ __global__ void __launch_bounds__(kMaxWarps * 32)
       }
 #pragma unroll
       for (int q = 0; q < R * C; ++q) {
-        const int p = q - R * C;               // position left of the lane, -r C .. -1
-        const int d = (-p + V - 1) / V;        // lanes to the left
+        const int p = q - R * C;         // position left of the lane, -r C .. -1
+        const int d = (-p + V - 1) / V;  // lanes to the left
         x[q] = __shfl_up_sync(0xffffffffu, x[R * C + p + d * V], d);
-        const int pr = V + q;                  // position right of the lane
+        const int pr = V + q;  // position right of the lane
         const int dr = pr / V;
         x[R * C + V + q] = __shfl_down_sync(0xffffffffu, x[R * C + pr - dr * V], dr);
       }
