@@ -90,7 +90,8 @@ TEST_P(CudaStreaming, MatchesDoubleReference) {
   CONVLAB_SKIP_WITHOUT_GPU();
   const Case& test_case = GetParam();
   const auto implementations = make_cuda_implementations();
-  const Implementation& impl = gpu_test::cuda_implementation(implementations, "cuda_streaming");
+  const std::string name = "cuda_streaming";
+  const Implementation& impl = gpu_test::cuda_implementation(implementations, name);
   const std::vector<Size> sizes =
       quick() ? std::vector<Size>{{1, 1}, {7, 13}, {528, 19}}
               : std::vector<Size>{{1, 1},  {7, 13},  {1000, 3}, {3, 200},  {1, 40},
@@ -126,7 +127,8 @@ INSTANTIATE_TEST_SUITE_P(Params, CudaStreaming, ::testing::ValuesIn(cases()),
 TEST(CudaStreamingSkips, ReasonsBeyondTheLimits) {
   CONVLAB_SKIP_WITHOUT_GPU();
   const auto implementations = make_cuda_implementations();
-  const Implementation& impl = gpu_test::cuda_implementation(implementations, "cuda_streaming");
+  const std::string name = "cuda_streaming";
+  const Implementation& impl = gpu_test::cuda_implementation(implementations, name);
   std::mt19937 rng(5);
   const Image image = gpu_test::random_image(64, 48, 3, rng);
   RunContext context;

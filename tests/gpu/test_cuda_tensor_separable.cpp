@@ -44,8 +44,8 @@ TEST_P(CudaTensorSeparable, MatchesDoubleReference) {
   CONVLAB_SKIP_WITHOUT_GPU();
   const Case& test_case = GetParam();
   const auto implementations = make_cuda_implementations();
-  const Implementation& impl =
-      gpu_test::cuda_implementation(implementations, "cuda_tensor_separable");
+  const std::string name = "cuda_tensor_separable";
+  const Implementation& impl = gpu_test::cuda_implementation(implementations, name);
   const KernelFamily rank1{
       "rank1", [](int k, std::mt19937& rng) { return gpu_test::random_separable_filter(k, rng); },
       [](int k) { return k > kLimit; }, false};
