@@ -111,6 +111,12 @@ std::string quoted(const std::string& text) {
   return "\"" + plot_text(text) + "\"";
 }
 
+std::string panel_title(const FigureData& figure, const std::string& title) {
+  const size_t limit = figure.panels.size() > 1 ? 48 : 90;
+  if (title.size() <= limit) return quoted(title);
+  return "\"" + wrap_tic(plot_text(title), limit) + "\"";
+}
+
 std::string tsv_text(std::string text) {
   std::replace(text.begin(), text.end(), '\t', ' ');
   std::replace(text.begin(), text.end(), '\n', ' ');

@@ -101,7 +101,7 @@ void write_legend_band(std::ostringstream& out, const FigureLayout& layout,
 void write_panel(std::ostringstream& out, const FigureData& figure, size_t p,
                  const std::string& data_path, bool titled) {
   const FigurePanel& panel = figure.panels[p];
-  if (!panel.title.empty()) out << "set title " << quoted(panel.title) << "\n";
+  if (!panel.title.empty()) out << "set title " << panel_title(figure, panel.title) << "\n";
   out << "unset xtics; unset ytics; set xtics nomirror; set ytics nomirror\n";
   out << "unset logscale\nset autoscale xy\nset grid lc rgb '#dddddd'\nset border 3 lc rgb "
          "'#444444'\n";
