@@ -31,9 +31,11 @@
 // Borders. A warp whose strip and halo lie inside the image rows, with rows 16-byte aligned,
 // ("interior") loads and stores whole vectors with no index arithmetic; only the row pointer of
 // each step is computed (the vertical border mapping, done once per row and warp, is a no-op inside
-// the image). Warps at the left or right edge, and images whose rows are not 16-byte multiples,
-// take the border path: each byte's column is mapped by the border rule. The branch is uniform
-// across the warp.
+// the image; the test is uniform across the warp). In the warps at the left or right edge, the
+// lanes whose bytes reach outside the row, and every lane of an image whose rows are not 16-byte
+// multiples, take the border path: each of the lane's bytes has its column mapped by the border
+// rule once, before the row loop, and a row's bytes are then loaded all at once. That path
+// diverges from the vector path only inside the two edge warps of each row of warps.
 //
 // Arithmetic. FloatArithmetic: bytes become floats exactly with a byte permute and an add
 // (planar_staging.cuh), FP32 FMAs with the weights as kernel-parameter (constant bank) operands.
