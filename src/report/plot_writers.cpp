@@ -125,12 +125,16 @@ void write_figure_body(std::ostringstream& out, const FigureData& figure,
     return;
   }
   out << "set multiplot title " << quoted(figure.declaration.title) << "\n";
-  // The top band holds the figure's title.
-  out << "set tmargin 2\n";
+  // The top band holds the figure's title, and a line more when a panel's title takes two.
+  bool two_line_titles = false;
+  for (const auto& panel : figure.panels)
+    two_line_titles |= panel_title(figure, panel.title).find("\\n") != std::string::npos;
+  out << "set tmargin " << (two_line_titles ? 3 : 2) << "\n";
   for (size_t p = 0; p < figure.panels.size(); ++p) {
     place_panel(out, layout, p);
     write_panel(out, figure, p, outputs.panel_data[p], false);
   }
+  if (two_line_titles) out << "set tmargin 2\n";  // the legend band as without them
   if (!entries.empty()) write_legend_band(out, layout, entries);
   out << "unset multiplot\n";
 }
