@@ -2,6 +2,7 @@
 // short by a crash is ignored, compaction folds the journal into results.json exactly once, and
 // records merge by key and by point on one machine.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "results/results_journal.hpp"
 #include "results/results_merge.hpp"
+#include "results/results_schema.hpp"
 #include "results/results_store.hpp"
 #include "test_support.hpp"
 
@@ -74,18 +76,67 @@ TEST_F(Journal, LinesAreReadBackInOrderAndATornLastLineIsIgnored) {
   EXPECT_EQ(lines[3].value["key"], "c");
 }
 
-TEST_F(Journal, ALineOfAnotherShapeIsRefusedNamingTheLine) {
-  append_journal(journal_path(), {{Kind::run, run_block("r")}});
-  testing::write_text(journal_path(), testing::read_text(journal_path()) + "{\"recods\": {}}\n");
+// A line that is not a journal line, in the middle: an edit, a disk error or a write cut short
+// that a later append ended. It is skipped with a warning naming it, every line before and after
+// it is read, and compaction sets it aside, as it was, in results.journal.rejected.
+TEST_F(Journal, AMalformedLineInTheMiddleIsSkippedNamedAndSetAside) {
+  const ResultsStore store(dir_.string());
+  store.append({{Kind::experiment, {{"name", "x"}}},
+                {Kind::run, run_block("r")},
+                {Kind::record, record("a", "pa", "r")}});
+  const std::vector<std::string> bad{R"({"point_id": 5, "status": ["ok"]})",
+                                     R"({"record": {"key": 3}})", R"({"record": {"key": "b", "po)"};
+  std::string text = testing::read_text(journal_path());
+  for (const auto& line : bad) text += line + "\n";
+  testing::write_text(journal_path(), text);
+  store.append({{Kind::record, record("c", "pc", "r")}});
+  {
+    std::ofstream torn(journal_path(), std::ios::app);
+    torn << R"({"record": {"key": "d", "po)";  // a last line cut short: ignored, as before
+  }
+
+  const JournalContents contents = read_journal_contents(journal_path());
+  ASSERT_EQ(contents.lines.size(), 4u);
+  EXPECT_EQ(contents.lines[2].value["key"], "a");
+  EXPECT_EQ(contents.lines[3].value["key"], "c");
+  ASSERT_EQ(contents.rejected.size(), 3u);
+  for (size_t i = 0; i < bad.size(); ++i) {
+    EXPECT_EQ(contents.rejected[i].number, 4 + i);
+    EXPECT_EQ(contents.rejected[i].text, bad[i]);
+  }
+  EXPECT_EQ(contents.rejected[0].reason, "expected one of experiment, run, record or gallery");
+  EXPECT_EQ(contents.rejected[1].reason.rfind("record.key: expected a string", 0), 0u)
+      << contents.rejected[1].reason;
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(read_results(results_path()).records.size(), 2u);
+  const std::string warnings = ::testing::internal::GetCapturedStderr();
+  for (const char* needle : {"results.journal: line 4: skipped (expected one of experiment",
+                             "results.journal: line 5: skipped (record.key: expected a string",
+                             "results.journal: line 6: skipped (not JSON"})
+    EXPECT_NE(warnings.find(needle), std::string::npos) << warnings;
+  EXPECT_EQ(warnings.find("line 8"), std::string::npos) << "the torn last line is not rejected";
+  EXPECT_FALSE(fs::exists(dir_ / "results.journal.rejected")) << "a reader writes nothing";
+
+  const ResultsFile compacted = store.compact();
+  ASSERT_EQ(compacted.records.size(), 2u);
+  EXPECT_FALSE(store.has_journal());
+  EXPECT_EQ(testing::read_text(dir_ / "results.journal.rejected"),
+            bad[0] + "\n" + bad[1] + "\n" + bad[2] + "\n");
+  EXPECT_EQ(json::parse(testing::read_text(results_path()))["records"].size(), 2u);
+}
+
+TEST_F(Journal, AJournalThatIsNotARegularFileIsRefusedWithoutBlocking) {
+  ASSERT_EQ(::mkfifo(journal_path().c_str(), 0644), 0);
   try {
     read_journal(journal_path());
-    FAIL() << "a foreign line was accepted";
+    FAIL() << "a FIFO was read as a journal";
   } catch (const ResultsFileError& error) {
-    EXPECT_NE(std::string(error.what()).find("results.journal: line 2"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("results.journal: is a FIFO"), std::string::npos)
         << error.what();
   }
-  testing::write_text(journal_path(), "{\"record\": {\"key\": 3}}\n");
-  EXPECT_THROW(read_journal(journal_path()), ResultsFileError);
+  EXPECT_THROW(append_journal(journal_path(), {{Kind::run, run_block("r")}}), ResultsFileError);
+  EXPECT_THROW(ResultsStore(dir_.string()).read(), ResultsFileError);
 }
 
 TEST_F(Journal, ReadersSeeTheJournalAndCompactionFoldsItInOnce) {
@@ -152,6 +203,13 @@ measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
   EXPECT_NE(resumed.output.find("kept 3 "), std::string::npos) << resumed.output;
   EXPECT_FALSE(fs::exists(dir_ / "out/results.journal"));
   EXPECT_EQ(json::parse(testing::read_text(dir_ / "out/results.json"))["records"].size(), 3u);
+}
+
+TEST(ResultsNesting, CountsListsAndObjectsButNotBracketsInStrings) {
+  EXPECT_FALSE(nests_deeper_than(R"({"a": [1, {"b": []}]})", 4));
+  EXPECT_TRUE(nests_deeper_than(R"({"a": [1, {"b": []}]})", 3));
+  EXPECT_FALSE(nests_deeper_than(R"({"a": "[[[[{{{{", "b": "\"[[[["})", 1));
+  EXPECT_TRUE(nests_deeper_than(std::string(300, '[') + std::string(300, ']'), 256));
 }
 
 TEST(RecordMerger, ReplacesByKeyOrByPointOnOneMachineAndAddsEverythingElse) {

@@ -339,7 +339,7 @@ implementations:
   openmp: {threads: [1, 2]}
   cpu_fused: {threads: [1, 2]}
   opencv_gaussianblur: {threads: [1, 2]}
-measure: {interleave: true, warmup: 1, min_reps: 2, max_reps: 4, max_seconds: 0.05}
+measure: {interleave: true, warmup: 1, min_reps: 2, max_reps: 4, max_seconds: 10}
 )");
   const auto first = testing::run_convlab("run tiny.yaml", dir_);
   ASSERT_EQ(first.exit_code, 0) << first.output;

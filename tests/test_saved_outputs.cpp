@@ -146,7 +146,7 @@ TEST(SavedOutputs, EveryPointWritesItsOwnOutputListedInItsRecord) {
 TEST(SavedOutputs, PfmKeepsEveryFloatAndStoresRowsBottomUp) {
   const fs::path dir = testing::fresh_directory("pfm");
   const std::vector<float> values{0.1f, -2.5f, 1e-20f, 3.0f, 255.75f, -0.0f};  // 3x2, gray
-  ASSERT_TRUE(write_pfm((dir / "a.pfm").string(), 3, 2, 1, values.data()));
+  write_pfm((dir / "a.pfm").string(), 3, 2, 1, values.data());
   const std::string text = testing::read_text(dir / "a.pfm");
   const std::string header = "Pf\n3 2\n-1.0\n";
   ASSERT_EQ(text.size(), header.size() + 6 * sizeof(float));
@@ -160,6 +160,11 @@ TEST(SavedOutputs, PfmKeepsEveryFloatAndStoresRowsBottomUp) {
   EXPECT_EQ(w, 3);
   EXPECT_EQ(h, 2);
   EXPECT_EQ(c, 1);
+  // A header promising more values than the file holds is not read, nor allocated for.
+  testing::write_text(dir / "short.pfm", "PF\n100000 100000\n-1.0\n" + text.substr(header.size()));
+  EXPECT_TRUE(read_pfm((dir / "short.pfm").string(), &w, &h, &c).empty());
+  testing::write_text(dir / "cut.pfm", text.substr(0, text.size() - 1));
+  EXPECT_TRUE(read_pfm((dir / "cut.pfm").string(), &w, &h, &c).empty());
   fs::remove_all(dir);
 }
 

@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +50,20 @@ CommandResult run_shell(const std::string& command_line, const std::filesystem::
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+std::string device_for_test(const std::string& name, const std::filesystem::path& directory) {
+  const std::string system = "/dev/" + name;
+  if (::geteuid() != 0) return system;  // others cannot replace what /dev holds
+  struct stat info {};
+  const std::string copy = (directory / name).string();
+  if (::stat(system.c_str(), &info) != 0 || !S_ISCHR(info.st_mode) ||
+      ::mknod(copy.c_str(), S_IFCHR | 0666, info.st_rdev) != 0)
+    return "";
+  const int fd = ::open(copy.c_str(), O_WRONLY | O_NONBLOCK);  // a nodev mount refuses
+  if (fd < 0) return "";
+  ::close(fd);
+  return copy;
 }
 
 std::string read_text(const std::filesystem::path& path) {

@@ -48,6 +48,18 @@ class DirectoryTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+// A character device to use as a hostile target: /dev/<name> (null, zero, full, urandom). As root,
+// a node of the same device made in `directory` instead, so that a writer that wrongly replaces its
+// target (a rename over it) replaces that node, never the system's /dev/<name>. Empty when, as
+// root, no usable node can be made there (a file system mounted nodev): skip the test then.
+std::string device_for_test(const std::string& name, const std::filesystem::path& directory);
+
+#define CONVLAB_DEVICE_OR_SKIP(variable, name, directory)                              \
+  const std::string variable = ::convlab::testing::device_for_test(name, directory);   \
+  if (variable.empty())                                                                \
+  GTEST_SKIP() << "running as root, and no device node can be made in " << (directory) \
+               << " (nodev?) to stand for /dev/" << (name) << " without risking the system's"
+
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);
 

@@ -4,19 +4,20 @@
 // builds being compared.
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
 
-#include "measure/mann_whitney.hpp"
 #include "app/commands.hpp"
+#include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
+#include "measure/mann_whitney.hpp"
+#include "results/machine.hpp"
 #include "results/record_fields.hpp"
 #include "results/results_document.hpp"
-#include "results/machine.hpp"
 
 namespace convlab {
 namespace {
@@ -45,8 +46,23 @@ otherwise the normal approximation with tie and continuity corrections), and a v
   --alpha P       significance level, 0.05 by default
   --metric FIELD  median_ms (default), end_to_end_ms, h2d_ms or d2h_ms
   --json FILE     also write every point's ratio, U, p-value and verdict, and the summary
-Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input.
+Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input or output that could
+not be written.
 )help";
+
+// printf formatting onto std::cout, whose writes are checked (core/standard_output.hpp).
+__attribute__((format(printf, 1, 2))) void print(const char* format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  va_list again;
+  va_copy(again, arguments);
+  const int size = std::vsnprintf(nullptr, 0, format, arguments);
+  va_end(arguments);
+  std::string text(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+  if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  std::cout << text;
+}
 
 struct Comparison {
   const Record* a;
@@ -211,24 +227,23 @@ std::vector<double> all_ratios(const CompareOutcome& outcome) {
 }
 
 void print_comparisons(const CompareOutcome& outcome, const CompareOptions& options) {
-  std::printf("%-10s %-24s %12s %12s %9s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "p",
-              "point");
+  print("%-10s %-24s %12s %12s %9s  %s\n", "B/A", "verdict", "A [ms]", "B [ms]", "p", "point");
   for (const auto& c : outcome.comparisons)
-    std::printf("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
-                format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
-                format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
+    print("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
+          format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
+          format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
   const std::vector<double> ratios = all_ratios(outcome);
   const double overall = geometric_mean(ratios);
-  std::printf("\ngeometric mean of B/A: %s (%s) over %zu points\n",
-              format_number(overall, 4).c_str(), percent_change(overall).c_str(), ratios.size());
+  print("\ngeometric mean of B/A: %s (%s) over %zu points\n", format_number(overall, 4).c_str(),
+        percent_change(overall).c_str(), ratios.size());
   for (const auto& [implementation, list] : ratios_by_implementation(outcome)) {
     const double mean = geometric_mean(list);
-    std::printf("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
-                format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
+    print("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
+          format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
   }
   const size_t faster = count_verdicts(outcome, "faster"),
                slower = count_verdicts(outcome, "slower");
-  std::printf(
+  print(
       "\n%zu points compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
       "slower, %zu same; %zu only in A, %zu only in B\n",
       outcome.comparisons.size(), options.metric.c_str(),
@@ -279,9 +294,7 @@ void write_verdicts(const CompareOutcome& outcome, const CompareOptions& options
                          {"same", outcome.comparisons.size() - faster - slower},
                          {"only_in_a", outcome.only_in_a},
                          {"only_in_b", outcome.only_in_b}};
-  std::ofstream out(*options.json_path);
-  out << verdicts.dump(1) << "\n";
-  if (!out) throw ExportError("convlab compare: --json: cannot write " + *options.json_path);
+  write_file(*options.json_path, verdicts.dump(1) + "\n", WriteTarget::named);
 }
 
 std::string machines_words(const std::set<std::string>& labels) {
@@ -310,13 +323,16 @@ int compare_command(const std::vector<std::string>& args) {
     if (options->json_path) write_verdicts(outcome, *options, a, b);
     const size_t slower = count_verdicts(outcome, "slower");
     if (slower > 0) {
-      std::printf("regression: %zu points of %s are slower than in %s\n", slower, b.path.c_str(),
-                  a.path.c_str());
+      print("regression: %zu points of %s are slower than in %s\n", slower, b.path.c_str(),
+            a.path.c_str());
       return 1;
     }
     return 0;
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const FileError& error) {
+    std::cerr << "convlab compare: " << error.what() << "\n";
     return 2;
   } catch (const std::exception& error) {
     std::string files;

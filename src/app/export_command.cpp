@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "config/config_error.hpp"
+#include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
 #include "figures/plot_writers.hpp"
 #include "images/image_source.hpp"
@@ -60,7 +61,8 @@ With --format, one flat row per record instead (to FILE, or to standard output):
 params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
 the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
 is a table for people, with four significant digits.
-Exit codes: 0 written, 2 bad input (the message names the file and key).
+Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
+be written (PATH: write error: REASON; the earlier file is kept).
 )";
 
 std::string relative_to(const fs::path& target, const fs::path& base) {
@@ -134,17 +136,19 @@ void remove_stale_exports(const ExportPaths& paths, const std::set<std::string>&
 
 // A gallery picture as JPEG for print (the PNG stays the lossless record): written when missing
 // or older than the PNG; the PNG itself when it cannot be read (the report then shows it as is).
+// Anything but a regular file where a picture goes (a FIFO would hang LaTeX) is refused.
 std::string print_picture(const fs::path& png, const fs::path& out) {
   if (png.empty()) return "";
   const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
+  require_owned_place(png.string());
+  require_owned_place(jpeg.string());
   if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
     return jpeg.generic_string();
   try {
     const Image image = load_image_file(png.string(), 3);
-    fs::create_directories(jpeg.parent_path());
-    if (write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(),
-                   88))
-      return jpeg.generic_string();
+    create_folders(jpeg.parent_path().string());
+    write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(), 88);
+    return jpeg.generic_string();
   } catch (const ImageFileError& error) {
     std::cerr << "convlab export: " << error.what() << "; the gallery shows the PNG\n";
   }
@@ -159,9 +163,12 @@ void use_print_pictures(ExperimentNotebook& notebook, const fs::path& out) {
     if (!gallery) continue;
     for (auto& group : gallery->groups) {
       group.input_path = print_picture(group.input_path, out);
-      for (auto& picture : group.pictures)
+      for (auto& picture : group.pictures) {
         if (fs::path(picture.output_path).extension() != ".jpg")
           picture.output_path = print_picture(picture.output_path, out);
+        else if (!picture.output_path.empty())
+          require_owned_place(picture.output_path);
+      }
     }
   }
 }
@@ -213,7 +220,7 @@ int export_flat(const std::string& results_path, FlatFormat format,
   }
   std::ostringstream text;
   write_flat_table(table, format, text);
-  write_if_changed(fs::absolute(*out_file), text.str());
+  write_if_changed(*out_file, text.str(), WriteTarget::named);
   std::cerr << *out_file << ": " << table.rows.size() << " records\n";
   return 0;
 }
@@ -301,7 +308,7 @@ std::string resolved_summary(const std::string& summary_path,
   for (const auto& [name, document] : documents) points[name] = latest_ok_points(document);
   std::vector<std::string> warnings;
   const std::string text = resolve_summary(
-      read_text_file(summary_path), summary_path,
+      read_text_file(summary_path, kMaxProseBytes), summary_path,
       [&](const std::string& experiment) -> const std::vector<const Record*>* {
         const auto it = points.find(experiment);
         return it == points.end() ? nullptr : &it->second;
@@ -330,7 +337,8 @@ int export_index(const IndexInputs& inputs) {
     front.summary_path = (generated / "summary.tex").generic_string();
     write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
-  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)));
+  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
+                   WriteTarget::named);
   return 0;
 }
 
@@ -396,6 +404,8 @@ int export_command(const std::vector<std::string>& args) {
     std::cerr << error.what() << "\n";
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+  } catch (const FileError& error) {
+    std::cerr << "convlab export: " << error.what() << "\n";
   } catch (const fs::filesystem_error& error) {
     std::cerr << "convlab export: " << error.what() << "\n";
   } catch (const std::exception& error) {

@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "core/file_io.hpp"
 #include "results/gallery.hpp"
 #include "results/results_file.hpp"
 
@@ -35,6 +36,9 @@ int gallery_command(const Arguments& args) {
                    "to show the implementations' outputs\n";
     return 0;
   } catch (const ResultsFileError& error) {
+    std::cerr << "convlab gallery: " << error.what() << "\n";
+    return 2;
+  } catch (const FileError& error) {
     std::cerr << "convlab gallery: " << error.what() << "\n";
     return 2;
   }

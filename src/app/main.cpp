@@ -7,6 +7,7 @@
 
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
+#include "core/standard_output.hpp"
 
 namespace {
 
@@ -40,13 +41,9 @@ void release_reserve_and_fail() {
   throw std::bad_alloc();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command's exit code; what it printed is checked by main.
+int run_convlab(int argc, char** argv) {
   using namespace convlab;
-  pin_openmp_threads(argv);  // may re-execute: before anything else
-  emergency_reserve = new (std::nothrow) char[16 << 20];
-  std::set_new_handler(release_reserve_and_fail);
   const Arguments full(argv, argv + argc);
   if (argc < 2 || full[1] == "--help" || full[1] == "-h" || full[1] == "help") {
     std::cout << kUsage;
@@ -75,4 +72,21 @@ int main(int argc, char** argv) {
   }
   std::cerr << "convlab: unknown command '" << command << "'\n" << kUsage;
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  convlab::pin_openmp_threads(argv);  // may re-execute: before anything else
+  emergency_reserve = new (std::nothrow) char[16 << 20];
+  std::set_new_handler(release_reserve_and_fail);
+  convlab::use_checked_standard_output();
+  const int status = run_convlab(argc, argv);
+  // Output that did not arrive is a failure, whatever the command made of its work.
+  if (const auto error = convlab::finish_standard_output()) {
+    std::cerr << "convlab" << (argc > 1 ? std::string(" ") + argv[1] : std::string())
+              << ": standard output: " << *error << "\n";
+    return 2;
+  }
+  return status;
 }

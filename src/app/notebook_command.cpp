@@ -154,24 +154,25 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
   const auto place = [&](const std::string& source) {
     if (!fs::exists(source)) return;
     const fs::path source_path(source);
-    if (source_path.extension() == ".jpg" || source_path.extension() == ".jpeg") {
-      const fs::path target = folder / source_path.filename();
-      write_if_changed(out / target, read_text_file(source));
-      urls[source] = target.generic_string();
-      return;
-    }
     const fs::path target = folder / (source_path.stem().string() + ".jpg");
     try {
+      if (source_path.extension() == ".jpg" || source_path.extension() == ".jpeg") {
+        write_if_changed(out / folder / source_path.filename(), read_text_file(source));
+        urls[source] = (folder / source_path.filename()).generic_string();
+        return;
+      }
       if (!fs::exists(out / target) ||
           fs::last_write_time(out / target) < fs::last_write_time(source)) {
         const Image image = load_image_file(source, 3);
-        fs::create_directories((out / target).parent_path());
-        if (!write_jpeg((out / target).string(), image.width, image.height, image.channels,
-                        image.pixels.data(), kGalleryJpegQuality))
-          return;
+        create_folders((out / target).parent_path().string());
+        write_jpeg((out / target).string(), image.width, image.height, image.channels,
+                   image.pixels.data(), kGalleryJpegQuality);
       }
       urls[source] = target.generic_string();
     } catch (const ImageFileError& error) {
+      std::cerr << "convlab notebook: " << error.what()
+                << "; the page says the picture is missing\n";
+    } catch (const FileError& error) {
       std::cerr << "convlab notebook: " << error.what()
                 << "; the page says the picture is missing\n";
     }
@@ -405,6 +406,8 @@ int notebook_command(const Arguments& args) {
     std::cerr << error.what() << "\n";
   } catch (const ExportError& error) {
     std::cerr << error.what() << "\n";
+  } catch (const FileError& error) {
+    std::cerr << "convlab notebook: " << error.what() << "\n";
   } catch (const fs::filesystem_error& error) {
     std::cerr << "convlab notebook: " << error.what() << "\n";
   } catch (const std::exception& error) {

@@ -4,6 +4,7 @@
 #include "app/config_loading.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "core/file_io.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
@@ -29,7 +30,8 @@ options:
   -q, --quiet      no progress and no summary table (a failed point is still named)
   -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
 
-exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments
+exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments, or a
+results file that could not be read or written (every finished point is kept)
 )";
 
 bool take_value(const Arguments& args, size_t& i, std::string& value) {
@@ -114,6 +116,9 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << error.what() << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
+    std::cerr << "convlab run: " << error.what() << "\n";
+    return 2;
+  } catch (const FileError& error) {
     std::cerr << "convlab run: " << error.what() << "\n";
     return 2;
   } catch (const RunArgumentError& error) {

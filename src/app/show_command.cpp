@@ -18,7 +18,8 @@ prints it at the end, without running anything: one row per measured point, skip
 line per reason, the noisy points and the counts.
 
   --filter EXPR   only the records matching EXPR (as convlab run --filter)
-Exit codes: 0 printed, 2 no such results file, not a results file, or bad arguments.
+Exit codes: 0 printed, 2 no such results file, not a results file, bad arguments, or output
+that could not be written (standard output: write error: ...).
 )";
 
 }  // namespace

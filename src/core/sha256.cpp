@@ -1,8 +1,12 @@
 #include "core/sha256.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <vector>
+
+#include "core/file_io.hpp"
 
 namespace convlab {
 namespace {
@@ -117,15 +121,23 @@ std::string sha256_hex(const void* data, size_t size) {
 }
 
 std::string sha256_file_hex(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return {};
+  int fd = -1;
+  try {
+    fd = open_regular_file(path);  // a FIFO or a device is never read
+  } catch (const FileError&) {
+    return {};
+  }
   Sha256 hash;
   std::vector<char> chunk(1 << 16);
-  while (file) {
-    file.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    hash.update(chunk.data(), static_cast<size_t>(file.gcount()));
+  while (true) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return n == 0 ? hash.finish_hex() : std::string();
+    }
+    hash.update(chunk.data(), static_cast<size_t>(n));
   }
-  return hash.finish_hex();
 }
 
 }  // namespace convlab

@@ -29,7 +29,8 @@ std::string sha256_hex(const void* data, size_t size);
 inline std::string sha256_hex(std::string_view text) {
   return sha256_hex(text.data(), text.size());
 }
-// Hash of a file's bytes; empty string when it cannot be read.
+// Hash of a regular file's bytes; empty string when it cannot be read or is not a regular file (a
+// FIFO or a device is never opened for reading).
 std::string sha256_file_hex(const std::string& path);
 
 }  // namespace convlab

@@ -35,6 +35,8 @@ const std::map<std::string, ImplementationStyle>& implementation_styles() {
       {"cuda_regblock", {"#882255", 11}},
       {"cuda_fused", {"#7B2FBE", 15}},
       {"cuda_tensor", {"#E41A1C", 3}},
+      {"cuda_streaming", {"#A6761D", 1}},
+      {"cuda_tensor_separable", {"#FF7F00", 2}},
       {"npp", {"#000000", 12}},
   };
   return styles;
@@ -107,6 +109,12 @@ std::string plot_text(const std::string& text) {
 
 std::string quoted(const std::string& text) {
   return "\"" + plot_text(text) + "\"";
+}
+
+std::string panel_title(const FigureData& figure, const std::string& title) {
+  const size_t limit = figure.panels.size() > 1 ? 48 : 90;
+  if (title.size() <= limit) return quoted(title);
+  return "\"" + wrap_tic(plot_text(title), limit) + "\"";
 }
 
 std::string tsv_text(std::string text) {

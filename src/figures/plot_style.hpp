@@ -15,6 +15,9 @@ namespace convlab {
 // Text inside a gnuplot string: "16x16" as 16×16, quotes and backslashes escaped.
 std::string plot_text(const std::string& text);
 std::string quoted(const std::string& text);
+// A panel's title, quoted, broken at its commas (and spaces) into lines as wide as the panel when
+// it is longer (a machine's label over one of two panels side by side).
+std::string panel_title(const FigureData& figure, const std::string& title);
 // A TSV cell: no tabs or newlines.
 std::string tsv_text(std::string text);
 

@@ -118,7 +118,7 @@ void write_panel(std::ostringstream& out, const FigureData& figure, size_t p,
                  const std::string& data_path, bool titled,
                  const std::vector<std::string>& key_entries = {}) {
   const FigurePanel& panel = figure.panels[p];
-  if (!panel.title.empty()) out << "set title " << quoted(panel.title) << "\n";
+  if (!panel.title.empty()) out << "set title " << panel_title(figure, panel.title) << "\n";
   out << "unset xtics; unset ytics; set xtics nomirror; set ytics nomirror\n";
   out << "unset logscale\nset autoscale xy\nset grid lc rgb '#dddddd'\nset border 3 lc rgb "
          "'#444444'\n";
@@ -147,13 +147,17 @@ void write_figure_body(std::ostringstream& out, const FigureData& figure,
     return;
   }
   out << "set multiplot title " << quoted(figure.declaration.title) << "\n";
-  // The top band holds the figure's title.
-  out << "set tmargin 2\n";
+  // The top band holds the figure's title, and a line more when a panel's title takes two.
+  bool two_line_titles = false;
+  for (const auto& panel : figure.panels)
+    two_line_titles |= panel_title(figure, panel.title).find("\\n") != std::string::npos;
+  out << "set tmargin " << (two_line_titles ? 3 : 2) << "\n";
   for (size_t p = 0; p < figure.panels.size(); ++p) {
     place_panel(out, layout, p);
     write_panel(out, figure, p, panel_data[p], false);
     if (options.print_axes) print_axes(out, p);
   }
+  if (two_line_titles) out << "set tmargin 2\n";  // the legend band as without them
   if (!entries.empty()) write_legend_band(out, layout, entries);
   out << "unset multiplot\n";
 }

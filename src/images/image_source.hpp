@@ -37,24 +37,29 @@ class ImageFileError : public std::runtime_error {
 };
 
 // Decodes PNG, JPEG, BMP, PNM (and what else stb_image reads) and converts to `channels` (1 or 3).
+// Only a regular file is read: anything else (a FIFO, a device, a directory) is an ImageFileError
+// naming the path, before a byte is read.
 Image load_image_file(const std::string& path, int channels);
 
 // Reads only the header: width, height; throws ImageFileError when it is not a readable image.
 void probe_image_file(const std::string& path, int* width, int* height);
 
-// Writes 8-bit interleaved pixels as PNG; false when the file cannot be written.
-bool write_png(const std::string& path, int width, int height, int channels,
+// Writes 8-bit interleaved pixels as PNG, whole or not at all (core/file_io.hpp AtomicFile, a file
+// of convlab's own: anything but a regular file at `path` is refused); a FileError
+// "PATH: write error: REASON" when it cannot be written.
+void write_png(const std::string& path, int width, int height, int channels,
                const std::uint8_t* pixels);
 // The same as baseline JPEG (quality 1..100), for pictures in print: a fraction of the PNG size.
-bool write_jpeg(const std::string& path, int width, int height, int channels,
+void write_jpeg(const std::string& path, int width, int height, int channels,
                 const std::uint8_t* pixels, int quality);
 
 // Float images as PFM (Portable Float Map: "Pf" gray or "PF" RGB, then "width height", then -1.0
 // for little-endian 32-bit floats, rows stored bottom to top), which keeps every value exactly and
 // is read by OpenCV's imread (IMREAD_UNCHANGED), ImageMagick and GIMP. Values are interleaved
-// top row first in memory, as convlab's outputs are. write_pfm: false when the file cannot be
-// written; read_pfm: empty when the file is not a little-endian PFM.
-bool write_pfm(const std::string& path, int width, int height, int channels, const float* values);
+// top row first in memory, as convlab's outputs are. write_pfm writes as write_png does; read_pfm:
+// empty when the file is not a little-endian PFM or holds fewer values than its header says, a
+// FileError when it is not a regular file or cannot be read.
+void write_pfm(const std::string& path, int width, int height, int channels, const float* values);
 std::vector<float> read_pfm(const std::string& path, int* width, int* height, int* channels);
 
 }  // namespace convlab

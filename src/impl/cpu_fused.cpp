@@ -19,13 +19,19 @@
 //   machine's Xeon, RGB 8192^2, one thread, median of five alternating runs: 12 / 8 / 16 % faster
 //   at K = 3 / 7 / 11 (docs/cpu.md). Other sizes take K at run time.
 // - Wide vectors (lanes::Floats: AVX-512 with -march=native on this project's machines).
-// - A 16-bit integer path for u8 output when both factors are small dyadic fractions (OpenCV's
-//   default Gaussians up to K = 9: [1 2 1]/4 ... [4 13 30 51 60 51 30 13 4]/256): the row pass
-//   sums integer weights times bytes, the column pass integer weights times those sums, and one
-//   shift rounds (half up) at the end: twice the lanes of a float vector. For K = 3 and 5 every
-//   sum fits 16 bits and the output is bit-identical to the correctly rounded reference; for
-//   K = 7 and 9 the row sums are rounded by a few bits first, which moves an output by at most
-//   0.125 and 0.5 levels (integer_weights), within the u8 tolerance.
+// - 16-bit integer lanes for u8 output (word_weights.hpp), twice the lanes of a float vector, for
+//   every kernel whose factors are non-negative: the exact form where the weights are small
+//   dyadic fractions whose sums fit 16 bits (OpenCV's K = 3 and 5 Gaussians; the output is the
+//   correctly rounded reference), otherwise fixed point (weights in units of 2^-16, the high half
+//   of each product, vpmulhuw) with an error bound computed per kernel and required below one
+//   level (0.015 at K = 7, 0.06 at K = 11, 0.12 at K = 21). Why it matters: the step from K = 7
+//   to K = 11 took about twice the time at 1.57 times the taps because K = 7 ran in 16-bit lanes
+//   and K = 11 in floats, and the float path costs about 1.55 times the 16-bit path at the same K
+//   (docs/cpu.md, "Where the time goes"); now both run in 16-bit lanes. Kernels with a negative
+//   weight and f32 output keep float arithmetic.
+// - Portable: the vector types follow the target (AVX-512BW, AVX2, SSE2; a plain loop elsewhere),
+//   chosen at compile time (-march=native unless CONVLAB_NATIVE_ARCH is off), the same source on
+//   each; only the conversions and the high-half multiply use intrinsics, each with a fallback.
 // - Parallel: the image is cut into horizontal strips (up to four per thread, strip_count), and
 //   every (strip, column tile) pair is handed out one at a time (for_each_strip), so a thread
 //   whose core runs slower under load takes fewer; a strip filters r rows above and below itself
@@ -36,9 +42,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "impl/registry.hpp"
 #include "impl/strip_lines.hpp"
+#include "impl/word_weights.hpp"
 
 namespace convlab {
 namespace {
@@ -57,15 +65,21 @@ struct FloatPath {
   static Vec load(const Value* p) { return lanes::load(p); }
   static void store(Value* p, Vec v) { lanes::store(p, v); }
   static Vec splat(Weight w) { return lanes::splat(w); }
-  static Vec finish_row(Vec sum, int) { return sum; }
-  static void store_output(HostOutput& out, size_t index, const Vec* sums, int count, int) {
+  static Vec multiply_add(Vec acc, Vec w, Vec x) { return acc + w * x; }  // one FMA
+  static void store_block(HostOutput& out, size_t index, const Vec* sums, int) {
+    store_sums<kBlockVectors>(out, index, sums, kBlockVectors * kWidth);
+  }
+  static void store_part(HostOutput& out, size_t index, const Vec* sums, int count, int) {
     store_sums<kBlockVectors>(out, index, sums, count);
   }
 };
 
-// Integer arithmetic in 16-bit lanes: u8 output, weights a / 2^s with small a (see
-// integer_weights). Row sums are rounded by row_shift bits (0: kept exact) so the column sums fit
-// 16 bits; the output is (sum + 2^(shift-1)) >> shift, rounded half up.
+// Integer arithmetic in 16-bit lanes for u8 output (word_weights.hpp): twice the lanes of a float
+// vector. kHighHalf false: exact integer weights, the low half of each product (vpmullw);
+// true: fixed-point weights in units of 2^-16, the high half (vpmulhuw). Sums start at the
+// weights' row_start / column_start (truncation biases, the final rounding half); the column
+// sums are shifted right by `shift`, which gives the output.
+template <bool kHighHalf>
 struct WordPath {
   using Value = std::uint16_t;
   using Vec = lanes::Words;
@@ -75,75 +89,38 @@ struct WordPath {
   static Vec load(const Value* p) { return lanes::load(p); }
   static void store(Value* p, Vec v) { lanes::store(p, v); }
   static Vec splat(Weight w) { return lanes::splat_word(w); }
-  static Vec finish_row(Vec sum, int row_shift) {
-    if (row_shift == 0) return sum;
-    return (sum + std::uint16_t(1u << (row_shift - 1))) >> row_shift;
+  static Vec multiply_add(Vec acc, Vec w, Vec x) {
+    if constexpr (kHighHalf)
+      return acc + lanes::mulhi(x, w);
+    else
+      return acc + w * x;
   }
-  static void store_output(HostOutput& out, size_t index, const Vec* sums, int count, int shift) {
-    const std::uint16_t half = shift > 0 ? std::uint16_t(1u << (shift - 1)) : 0;
+  static void store_block(HostOutput& out, size_t index, const Vec* sums, int shift) {
     std::uint8_t* dst = out.u8_data() + index;
-    if (count == kBlockVectors * kWidth) {
 #pragma GCC unroll 4
-      for (int b = 0; b < kBlockVectors; ++b)
-        lanes::store_words_u8(dst + b * kWidth, (sums[b] + half) >> shift, out.streaming());
-      return;
-    }
+    for (int b = 0; b < kBlockVectors; ++b)
+      lanes::store_words_u8(dst + b * kWidth, sums[b] >> shift, out.streaming());
+  }
+  static void store_part(HostOutput& out, size_t index, const Vec* sums, int count, int shift) {
+    std::uint8_t* dst = out.u8_data() + index;
     for (int b = 0; b < kBlockVectors && b * kWidth < count; ++b) {
-      const Vec rounded = (sums[b] + half) >> shift;
+      const Vec rounded = sums[b] >> shift;
       for (int i = 0; i < std::min(kWidth, count - b * kWidth); ++i)
         dst[b * kWidth + i] = static_cast<std::uint8_t>(rounded[i]);
     }
   }
 };
+using ExactWords = WordPath<false>;
+using FixedWords = WordPath<true>;
 
-// The factors as integers over a power of two, when the 16-bit path can run them.
-struct IntegerWeights {
-  std::vector<std::uint16_t> row, column;
-  int row_shift = 0;  // bits the row sums are rounded by before the column pass
-  int shift = 0;      // bits the column sums are rounded by: row_shift + shift = s_row + s_column
+// How one path forms its sums: the factors, the initial sums and the shifts (0 for floats).
+template <class P>
+struct Arithmetic {
+  const typename P::Weight* row = nullptr;
+  const typename P::Weight* column = nullptr;
+  typename P::Value row_start = 0, column_start = 0;
+  int input_shift = 0, shift = 0;
 };
-
-// Smallest s <= 8 with every weight w = a / 2^s, a a non-negative integer, or -1.
-int dyadic_exponent(const std::vector<float>& weights) {
-  for (int s = 0; s <= 8; ++s) {
-    const bool integral = std::all_of(weights.begin(), weights.end(), [s](float w) {
-      const double a = std::ldexp(double(w), s);
-      return a >= 0 && a == std::floor(a);
-    });
-    if (integral) return s;
-  }
-  return -1;
-}
-
-std::optional<IntegerWeights> integer_weights(const Filter& filter, OutputType output) {
-  if (output != OutputType::u8 || !filter.separable) return std::nullopt;
-  const int s_row = dyadic_exponent(filter.row), s_column = dyadic_exponent(filter.column);
-  if (s_row < 0 || s_column < 0) return std::nullopt;
-  IntegerWeights w;
-  long row_sum = 0, column_sum = 0;
-  for (float v : filter.row) w.row.push_back(std::uint16_t(std::ldexp(double(v), s_row)));
-  for (float v : filter.column) w.column.push_back(std::uint16_t(std::ldexp(double(v), s_column)));
-  for (auto a : w.row) row_sum += a;
-  for (auto a : w.column) column_sum += a;
-  // Weights summing to at most 1 keep outputs within 0..255.
-  const int total = s_row + s_column;
-  if (row_sum * column_sum > (1L << total) || 255 * row_sum > 65535 - 128) return std::nullopt;
-  // The fewest row bits to drop so the column sums (and their rounding half) fit 16 bits. Each
-  // rounded row sum is off by at most half of 2^t, which moves an output by at most
-  // 2^(t-1) * column_sum / 2^total levels: below 1, an output stays within 1 of the reference
-  // (and is exact when t = 0: OpenCV's K = 3 and 5 Gaussians).
-  for (int t = 0; t <= total; ++t) {
-    const long row_max = (255 * row_sum + (t > 0 ? 1L << (t - 1) : 0)) >> t;
-    const long half = total - t > 0 ? 1L << (total - t - 1) : 0;
-    const double moved = t > 0 ? std::ldexp(double(column_sum), t - 1 - total) : 0.0;
-    if (row_max * column_sum + half <= 65535 && moved < 1.0) {
-      w.row_shift = t;
-      w.shift = total - t;
-      return w;
-    }
-  }
-  return std::nullopt;
-}
 
 template <class P>
 inline void load_block(const typename P::Value* line, typename P::Vec (&x)[P::kBlockVectors]) {
@@ -157,58 +134,66 @@ inline void multiply_add_into(typename P::Vec* acc, typename P::Weight w,
                               const typename P::Vec (&x)[P::kBlockVectors]) {
   const typename P::Vec wk = P::splat(w);
 #pragma GCC unroll 4
-  for (int b = 0; b < P::kBlockVectors; ++b) acc[b] += wk * x[b];
+  for (int b = 0; b < P::kBlockVectors; ++b) acc[b] = P::multiply_add(acc[b], wk, x[b]);
 }
 
-// line[i] = sum over k of w[k] * source[i + k * step], for i < count (a multiple of the block).
-// Two blocks at a time where the line has them: 2 * kBlockVectors independent sums keep both
-// multiply-add pipes busy through the latency of each.
+// line[i] = row_start + sum over k of w[k] * source[i + k * step], for i < count (a multiple of
+// the block). Two blocks at a time where the line has them:
+// 2 * kBlockVectors independent sums keep both multiply-add pipes busy through the latency of each.
 template <class P, int Taps>
-void row_pass(const typename P::Value* source, int step, const typename P::Weight* w,
-              int runtime_taps, int row_shift, typename P::Value* line, int count) {
+void row_pass(const typename P::Value* source, int step, const Arithmetic<P>& a, int runtime_taps,
+              typename P::Value* line, int count) {
+  using Vec = typename P::Vec;
   constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
   const int taps = Taps > 0 ? Taps : runtime_taps;  // Taps > 0: K fixed at compile time
+  const Vec start = P::splat(a.row_start);
   int i = 0;
   for (; i + 2 * kBlockValues <= count; i += 2 * kBlockValues) {
-    typename P::Vec acc[P::kBlockVectors] = {}, acc2[P::kBlockVectors] = {}, x[P::kBlockVectors],
-                    x2[P::kBlockVectors];
+    Vec acc[P::kBlockVectors], acc2[P::kBlockVectors], x[P::kBlockVectors], x2[P::kBlockVectors];
+#pragma GCC unroll 4
+    for (int b = 0; b < P::kBlockVectors; ++b) acc[b] = acc2[b] = start;
     for (int k = 0; k < taps; ++k) {
       load_block<P>(source + i + k * step, x);
       load_block<P>(source + i + kBlockValues + k * step, x2);
-      multiply_add_into<P>(acc, w[k], x);
-      multiply_add_into<P>(acc2, w[k], x2);
+      multiply_add_into<P>(acc, a.row[k], x);
+      multiply_add_into<P>(acc2, a.row[k], x2);
     }
 #pragma GCC unroll 4
     for (int b = 0; b < P::kBlockVectors; ++b) {
-      P::store(line + i + b * P::kWidth, P::finish_row(acc[b], row_shift));
-      P::store(line + i + kBlockValues + b * P::kWidth, P::finish_row(acc2[b], row_shift));
+      P::store(line + i + b * P::kWidth, acc[b]);
+      P::store(line + i + kBlockValues + b * P::kWidth, acc2[b]);
     }
   }
   for (; i < count; i += kBlockValues) {
-    typename P::Vec acc[P::kBlockVectors] = {}, x[P::kBlockVectors];
+    Vec acc[P::kBlockVectors], x[P::kBlockVectors];
+#pragma GCC unroll 4
+    for (int b = 0; b < P::kBlockVectors; ++b) acc[b] = start;
     for (int k = 0; k < taps; ++k) {
       load_block<P>(source + i + k * step, x);
-      multiply_add_into<P>(acc, w[k], x);
+      multiply_add_into<P>(acc, a.row[k], x);
     }
 #pragma GCC unroll 4
-    for (int b = 0; b < P::kBlockVectors; ++b)
-      P::store(line + i + b * P::kWidth, P::finish_row(acc[b], row_shift));
+    for (int b = 0; b < P::kBlockVectors; ++b) P::store(line + i + b * P::kWidth, acc[b]);
   }
 }
 
 // Output rows y .. y + Rows - 1 from ring lines lines[0 .. K + Rows - 2] (line j holds input row
-// y - r + j): row p = sum over ky of w[ky] * lines[p + ky]. Each line is loaded once per block and
-// feeds every row whose window holds it, so a sweep loads K + Rows - 1 lines for Rows * K
-// multiply-adds; the Rows x kBlockVectors sums stay in registers.
+// y - r + j): row p = column_start + sum over ky of w[ky] * lines[p + ky]. Each line is loaded once
+// per block and feeds every row whose window holds it, so a sweep loads K + Rows - 1 lines for
+// Rows * K multiply-adds; the Rows x kBlockVectors sums stay in registers.
 template <class P, int Rows, int Taps>
-void column_sweep(const typename P::Value* const* lines, const typename P::Weight* w,
-                  int runtime_taps, int values, int shift, HostOutput& out,
-                  const size_t* row_index) {
+void column_sweep(const typename P::Value* const* lines, const Arithmetic<P>& a, int runtime_taps,
+                  int values, HostOutput& out, const size_t* row_index) {
   using Vec = typename P::Vec;
   constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
   const int taps = Taps > 0 ? Taps : runtime_taps;  // Taps > 0: K fixed, the line loop unrolls
-  for (int i = 0; i < values; i += kBlockValues) {
-    // One array of sums per output row, each zeroed vector by vector: a single Rows x blocks
+  const typename P::Weight* w = a.column;
+  const Vec start = P::splat(a.column_start);
+  // One block of kBlockValues values of every row; whole blocks store straight from registers,
+  // and only the last block of a row that ends inside it (kWhole false) goes through memory, in
+  // its own copy of the loop so the whole blocks' sums are never spilled for it.
+  auto block = [&](int i, auto whole) {
+    // One array of sums per output row, each set vector by vector: a single Rows x blocks
     // array is too large for the compiler to keep in registers (it went to the stack, zeroed by
     // a memset per block).
     Vec acc0[P::kBlockVectors], acc1[P::kBlockVectors], acc2[P::kBlockVectors],
@@ -216,7 +201,7 @@ void column_sweep(const typename P::Value* const* lines, const typename P::Weigh
     static_assert(Rows <= 4, "four arrays of sums");
     Vec* const acc[4] = {acc0, acc1, acc2, acc3};
 #pragma GCC unroll 4
-    for (int b = 0; b < P::kBlockVectors; ++b) acc0[b] = acc1[b] = acc2[b] = acc3[b] = Vec{};
+    for (int b = 0; b < P::kBlockVectors; ++b) acc0[b] = acc1[b] = acc2[b] = acc3[b] = start;
     for (int j = 0; j < taps + Rows - 1; ++j) {
       load_block<P>(lines[j] + i, x);
       if (j >= Rows - 1 && j < taps) {  // every row's window holds line j: no test per row
@@ -228,10 +213,17 @@ void column_sweep(const typename P::Value* const* lines, const typename P::Weigh
           if (j - p >= 0 && j - p < taps) multiply_add_into<P>(acc[p], w[j - p], x);
       }
     }
-    const int count = std::min(kBlockValues, values - i);
 #pragma GCC unroll 4
-    for (int p = 0; p < Rows; ++p) P::store_output(out, row_index[p] + i, acc[p], count, shift);
-  }
+    for (int p = 0; p < Rows; ++p) {
+      if constexpr (decltype(whole)::value)
+        P::store_block(out, row_index[p] + i, acc[p], a.shift);
+      else
+        P::store_part(out, row_index[p] + i, acc[p], values - i, a.shift);
+    }
+  };
+  int i = 0;
+  for (; i + kBlockValues <= values; i += kBlockValues) block(i, std::true_type{});
+  if (i < values) block(i, std::false_type{});
 }
 
 // Per-thread memory, allocated when the point is prepared; float or 16-bit values by the path.
@@ -240,8 +232,8 @@ struct Scratch {
   lanes::AlignedFloats ring;               // ring_lines lines of `stride` values
   std::vector<const float*> float_window;  // the ring lines of one sweep
   std::vector<const std::uint16_t*> word_window;
-  const float** window(FloatPath) { return float_window.data(); }
-  const std::uint16_t** window(WordPath) { return word_window.data(); }
+  const float** window(const float*) { return float_window.data(); }
+  const std::uint16_t** window(const std::uint16_t*) { return word_window.data(); }
 };
 
 class FusedPoint : public PreparedPoint {
@@ -251,18 +243,19 @@ class FusedPoint : public PreparedPoint {
         threads_(params.value("threads", 1)),
         strips_(params.value("strips", 0)),
         out_(problem.output, problem.input.value_count()),
-        integer_(integer_weights(problem.filter, problem.output)) {
+        words_(word_weights(problem.filter, problem.output)) {
     out_.set_streaming(params.value("stream", std::string("auto")));
     const Image& in = problem.input;
     const int k = problem.filter.size;
     ring_lines_ = k + kRowsPerSweep - 1;
-    const size_t value_bytes = integer_ ? sizeof(std::uint16_t) : sizeof(float);
-    const int block_values = integer_ ? WordPath::kBlockVectors * WordPath::kWidth
-                                      : FloatPath::kBlockVectors * FloatPath::kWidth;
+    const size_t value_bytes = words_ ? sizeof(std::uint16_t) : sizeof(float);
+    const int block_values = words_ ? ExactWords::kBlockVectors * ExactWords::kWidth
+                                    : FloatPath::kBlockVectors * FloatPath::kWidth;
     const int tile_param = params.value("tile", 0);
     tiles_ = column_tiles(
-        in.width,
-        tile_param > 0 ? tile_param : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes));
+        in.width, tile_param > 0
+                      ? tile_param
+                      : tile_pixels_for(ring_lines_, in.channels, kRingBudgetBytes, value_bytes));
     stride_ = lanes::round_up(widest_tile(tiles_) * in.channels, block_values);
     const size_t segment = static_cast<size_t>(stride_) + (k - 1) * in.channels + block_values;
     auto floats_for = [&](size_t values) { return (values * value_bytes + 3) / 4; };
@@ -276,52 +269,68 @@ class FusedPoint : public PreparedPoint {
   }
 
   std::optional<PhaseTimes> execute() override {
-    for_each_strip(threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
-                   [this](RowRange strip, ColumnTile tile, int thread) {
-                     if (integer_)
-                       filter_tile_for_size<WordPath>(strip, tile, scratch_[thread],
-                                                      integer_->row.data(), integer_->column.data(),
-                                                      integer_->row_shift, integer_->shift);
-                     else
-                       filter_tile_for_size<FloatPath>(strip, tile, scratch_[thread],
-                                                       problem_.filter.row.data(),
-                                                       problem_.filter.column.data(), 0, 0);
-                   });
+    for_each_strip(
+        threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
+        [this](RowRange strip, ColumnTile tile, int thread) {
+          Scratch& s = scratch_[thread];
+          if (!words_)
+            filter_tile_for_size<FloatPath>(strip, tile, s, float_arithmetic());
+          else if (words_->kind == WordWeights::Kind::exact)
+            filter_tile_for_size<ExactWords>(strip, tile, s, word_arithmetic<ExactWords>());
+          else
+            filter_tile_for_size<FixedWords>(strip, tile, s, word_arithmetic<FixedWords>());
+        });
     return std::nullopt;
   }
 
   OutputView output() const override { return out_.view(); }
 
  private:
+  Arithmetic<FloatPath> float_arithmetic() const {
+    Arithmetic<FloatPath> a;
+    a.row = problem_.filter.row.data();
+    a.column = problem_.filter.column.data();
+    return a;
+  }
+
+  template <class P>
+  Arithmetic<P> word_arithmetic() const {
+    Arithmetic<P> a;
+    a.row = words_->row.data();
+    a.column = words_->column.data();
+    a.row_start = words_->row_start;
+    a.column_start = words_->column_start;
+    a.input_shift = words_->input_shift;
+    a.shift = words_->shift;
+    return a;
+  }
+
   // K = 3 .. 11 compiled with K fixed (the common sizes: the tap loops unroll and each row's
   // window test is decided at compile time); any other K with K taken at run time.
   template <class P>
-  void filter_tile_for_size(RowRange strip, ColumnTile tile, Scratch& s,
-                            const typename P::Weight* row_w, const typename P::Weight* column_w,
-                            int row_shift, int shift) {
+  void filter_tile_for_size(RowRange strip, ColumnTile tile, Scratch& s, const Arithmetic<P>& a) {
     switch (problem_.filter.size) {
       case 3:
-        return filter_tile<P, 3>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 3>(strip, tile, s, a);
       case 5:
-        return filter_tile<P, 5>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 5>(strip, tile, s, a);
       case 7:
-        return filter_tile<P, 7>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 7>(strip, tile, s, a);
       case 9:
-        return filter_tile<P, 9>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 9>(strip, tile, s, a);
       case 11:
-        return filter_tile<P, 11>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 11>(strip, tile, s, a);
       default:
-        return filter_tile<P, 0>(strip, tile, s, row_w, column_w, row_shift, shift);
+        return filter_tile<P, 0>(strip, tile, s, a);
     }
   }
 
   template <class P, int Taps>
-  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, const typename P::Weight* row_w,
-                   const typename P::Weight* column_w, int row_shift, int shift) {
+  void filter_tile(RowRange strip, ColumnTile tile, Scratch& s, const Arithmetic<P>& a) {
     using Value = typename P::Value;
     constexpr int kBlockValues = P::kBlockVectors * P::kWidth;
-    using Sweep = void (*)(const Value* const*, const typename P::Weight*, int, int, int,
-                           HostOutput&, const size_t*);
+    using Sweep =
+        void (*)(const Value* const*, const Arithmetic<P>&, int, int, HostOutput&, const size_t*);
     static constexpr Sweep kSweeps[kRowsPerSweep] = {
         column_sweep<P, 1, Taps>, column_sweep<P, 2, Taps>, column_sweep<P, 3, Taps>,
         column_sweep<P, 4, Taps>};
@@ -343,12 +352,12 @@ class FusedPoint : public PreparedPoint {
         return;
       }
       convert_row_segment(in, sy, tile.begin - r, tile.end - tile.begin + 2 * r, problem_.border,
-                          segment);
+                          segment, a.input_shift);
       // The rows of the next sweep are converted after this sweep: fetch them meanwhile.
       prefetch_row_segment(in, v + kRowsPerSweep, tile.begin - r, tile.end - tile.begin + 2 * r);
-      row_pass<P, Taps>(segment, c, row_w, k, row_shift, line, padded);
+      row_pass<P, Taps>(segment, c, a, k, line, padded);
     };
-    const Value** lines = s.window(P{});
+    const Value** lines = s.window(segment);
     int next = strip.begin - r;  // next virtual input row to enter the ring
     for (int y = strip.begin; y < strip.end; y += kRowsPerSweep) {
       const int rows = std::min(kRowsPerSweep, strip.end - y);
@@ -360,7 +369,7 @@ class FusedPoint : public PreparedPoint {
       // The output rows of the next sweep: fetched now, their stores do not wait for them.
       for (int p = y + kRowsPerSweep; p < std::min(y + 2 * kRowsPerSweep, strip.end); ++p)
         prefetch_output(out_, (static_cast<size_t>(p) * in.width + tile.begin) * c, values);
-      kSweeps[rows - 1](lines, column_w, k, values, shift, out_, row_index);
+      kSweeps[rows - 1](lines, a, k, values, out_, row_index);
     }
   }
 
@@ -368,7 +377,7 @@ class FusedPoint : public PreparedPoint {
   int threads_;
   int strips_;
   HostOutput out_;
-  std::optional<IntegerWeights> integer_;
+  std::optional<WordWeights> words_;  // 16-bit arithmetic, when the kernel and output allow it
   int ring_lines_ = 0;
   int stride_ = 0;  // values per ring line
   std::vector<ColumnTile> tiles_;
@@ -384,7 +393,8 @@ Implementation make_cpu_fused_implementation() {
   impl.thread_pool = "openmp";
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
-      "4 rows at a time (no image-sized intermediate); exact 16-bit integers for dyadic weights";
+      "4 rows at a time (no image-sized intermediate); u8 with non-negative weights in 16-bit "
+      "integers (exact for small dyadic weights, else fixed point within a proven bound)";
   impl.factored = true;
   impl.axes = strip_axes();
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {

@@ -86,6 +86,9 @@ struct Implementation {
   // True when the algorithm does 2K multiply-adds per value (separable passes) instead of K^2;
   // roofline fractions then use that count.
   bool factored = false;
+  // With `factored`: the implementation also runs kernels of rank > 1, directly (K^2), so only its
+  // points with a separable kernel count 2K.
+  bool factored_rank1_only = false;
   // The unit the multiply-adds run on: "fp32" (FMA pipes) or "tensor_fp16" (tensor cores, FP16
   // inputs, FP32 accumulation). Roofline floors use the calibrated rate of that unit.
   std::string arithmetic = "fp32";

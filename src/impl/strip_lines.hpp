@@ -94,10 +94,12 @@ inline std::vector<ColumnTile> column_tiles(int width, int max_pixels) {
   return tiles;
 }
 
-// Widest tile whose `lines` float lines of `channels` values per pixel fit `budget_bytes` (the
-// ring stays in the core's L2 while the strip streams through it), at least 64 pixels.
-inline int tile_pixels_for(int lines, int channels, size_t budget_bytes) {
-  const size_t per_pixel = static_cast<size_t>(lines) * channels * sizeof(float);
+// Widest tile whose `lines` lines of `channels` values per pixel, `value_bytes` each (4 for float
+// rings, 2 for 16-bit ones), fit `budget_bytes` (the ring stays in the core's L2 while the strip
+// streams through it), at least 64 pixels.
+inline int tile_pixels_for(int lines, int channels, size_t budget_bytes,
+                           size_t value_bytes = sizeof(float)) {
+  const size_t per_pixel = static_cast<size_t>(lines) * channels * value_bytes;
   return std::max<int>(64, static_cast<int>(budget_bytes / per_pixel));
 }
 
@@ -108,18 +110,26 @@ inline void widen(const std::uint8_t* src, float* dst, int n) {
   for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
-inline void widen(const std::uint8_t* src, std::uint16_t* dst, int n) {
+inline void widen(const std::uint8_t* src, float* dst, int n, int shift) {
+  (void)shift;  // floats take bytes as they are
+  widen(src, dst, n);
+}
+
+// To words shifted left by `shift` bits (fixed-point arithmetic takes bytes in units of 2^-8).
+inline void widen(const std::uint8_t* src, std::uint16_t* dst, int n, int shift) {
   int i = 0;
   for (; i + lanes::kWordWidth <= n; i += lanes::kWordWidth)
-    lanes::store(dst + i, lanes::load_u8_words(src + i));
-  for (; i < n; ++i) dst[i] = src[i];
+    lanes::store(dst + i, lanes::load_u8_words(src + i) << shift);
+  for (; i < n; ++i) dst[i] = static_cast<std::uint16_t>(src[i] << shift);
 }
 
 // Converts input row `y`, pixels [first, first + count) -- which may reach outside the image by
 // any amount -- to values at `out` (count * channels of them, float or 16-bit), mapping outside
-// pixels through the border rule (0 for the zero border).
+// pixels through the border rule (0 for the zero border). 16-bit values are shifted left by
+// `shift` bits.
 template <typename Value>
-void convert_row_segment(const Image& in, int y, int first, int count, Border border, Value* out) {
+void convert_row_segment(const Image& in, int y, int first, int count, Border border, Value* out,
+                         int shift = 0) {
   const int c = in.channels;
   const std::uint8_t* row = &in.pixels[static_cast<size_t>(y) * in.width * c];
   const int inside_begin = std::clamp(first, 0, in.width);
@@ -127,12 +137,14 @@ void convert_row_segment(const Image& in, int y, int first, int count, Border bo
   auto outside_pixel = [&](int p) {
     const int sx = map_border_index(p, in.width, border);
     Value* dst = out + static_cast<size_t>(p - first) * c;
-    for (int k = 0; k < c; ++k) dst[k] = sx == kOutsideImage ? Value(0) : Value(row[sx * c + k]);
+    for (int k = 0; k < c; ++k)
+      dst[k] = sx == kOutsideImage ? Value(0) : Value(row[sx * c + k] << shift);
   };
   for (int p = first; p < std::min(inside_begin, first + count); ++p) outside_pixel(p);
   if (inside_begin < inside_end)
     widen(row + static_cast<size_t>(inside_begin) * c,
-          out + static_cast<size_t>(inside_begin - first) * c, (inside_end - inside_begin) * c);
+          out + static_cast<size_t>(inside_begin - first) * c, (inside_end - inside_begin) * c,
+          shift);
   for (int p = std::max(inside_end, first); p < first + count; ++p) outside_pixel(p);
 }
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__AVX2__)
+#if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -52,6 +52,25 @@ inline Words load_u8_words(const std::uint8_t* p) {
   Words v;
   for (int i = 0; i < kWordWidth; ++i) v[i] = p[i];
   return v;
+#endif
+}
+
+// The high half of each 32-bit product a * b (vpmulhuw): floor(a b / 2^16), for fixed-point
+// weights in units of 2^-16.
+inline Words mulhi(Words a, Words b) {
+#if defined(__AVX512BW__)
+  return reinterpret_cast<Words>(
+      _mm512_mulhi_epu16(reinterpret_cast<__m512i>(a), reinterpret_cast<__m512i>(b)));
+#elif defined(__AVX2__)
+  return reinterpret_cast<Words>(
+      _mm256_mulhi_epu16(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+#elif defined(__SSE2__)
+  return reinterpret_cast<Words>(
+      _mm_mulhi_epu16(reinterpret_cast<__m128i>(a), reinterpret_cast<__m128i>(b)));
+#else
+  using Wide = std::uint32_t __attribute__((vector_size(kWordWidth * sizeof(std::uint32_t))));
+  return __builtin_convertvector(
+      (__builtin_convertvector(a, Wide) * __builtin_convertvector(b, Wide)) >> 16, Words);
 #endif
 }
 

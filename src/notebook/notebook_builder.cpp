@@ -9,6 +9,7 @@
 
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "figures/declarations.hpp"
 #include "notebook/freshness.hpp"
@@ -21,11 +22,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// A discussion is prose, a config a page or two: anything larger is not one.
+constexpr size_t kMaxTextBytes = size_t(16) << 20;
+
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_file(path, kMaxTextBytes);
 }
 
 const json& resolved_config(const ResultsDocument& results) {

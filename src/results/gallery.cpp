@@ -1,12 +1,15 @@
 #include "results/gallery.hpp"
 
 #include <stb/stb_image.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
 #include "config/config.hpp"
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
 #include "images/image_source.hpp"
@@ -71,6 +74,7 @@ struct LoadedOutput {
   std::string sha256;
 };
 
+// Nullopt when the file does not decode; a FileError when it is not a regular file.
 std::optional<LoadedOutput> load_output(const std::string& path, const std::string& output) {
   LoadedOutput loaded;
   if (output == "f32") {
@@ -80,8 +84,15 @@ std::optional<LoadedOutput> load_output(const std::string& path, const std::stri
                                loaded.f32.size() * sizeof(float));
     return loaded;
   }
+  const int fd = open_regular_file(path);
+  FILE* file = ::fdopen(fd, "rb");
+  if (file == nullptr) {
+    ::close(fd);
+    return std::nullopt;
+  }
   unsigned char* pixels =
-      stbi_load(path.c_str(), &loaded.width, &loaded.height, &loaded.channels, 0);
+      stbi_load_from_file(file, &loaded.width, &loaded.height, &loaded.channels, 0);
+  std::fclose(file);
   if (!pixels) return std::nullopt;
   loaded.u8.assign(pixels, pixels + size_t(loaded.width) * loaded.height * loaded.channels);
   stbi_image_free(pixels);
@@ -95,12 +106,19 @@ std::string display_name(const std::string& image, const std::string& kernel,
 }
 
 // Draws the entry's picture from its source output; false (with `problem` set) when the output
-// cannot be read or no longer holds the bytes the entry names. `level` receives the stretch.
+// cannot be read or no longer holds the bytes the entry names. `level` receives the stretch. A
+// picture that cannot be written is a FileError.
 bool draw_picture(const std::string& out_dir, const json& entry, std::string& problem,
                   double* level = nullptr) {
   const json& source = entry["source"];
   const std::string file = source.value("file", "");
-  const auto loaded = load_output(out_dir + "/" + file, source.value("output", ""));
+  std::optional<LoadedOutput> loaded;
+  try {
+    loaded = load_output(out_dir + "/" + file, source.value("output", ""));
+  } catch (const FileError& error) {
+    problem = error.what();
+    return false;
+  }
   if (!loaded) {
     problem = out_dir + "/" + file + ": cannot be read as a saved " + source.value("output", "") +
               " output";
@@ -118,12 +136,9 @@ bool draw_picture(const std::string& out_dir, const json& entry, std::string& pr
       loaded->f32.empty() ? display_from_u8(loaded->u8) : display_from_f32(loaded->f32, mapping);
   if (level) *level = display.level;
   const std::string path = out_dir + "/" + gallery_display_path(entry);
-  fs::create_directories(fs::path(path).parent_path());
-  if (!write_jpeg(path, loaded->width, loaded->height, loaded->channels, display.pixels.data(),
-                  kGalleryJpegQuality)) {
-    problem = path + ": cannot be written";
-    return false;
-  }
+  create_folders(fs::path(path).parent_path().string());
+  write_jpeg(path, loaded->width, loaded->height, loaded->channels, display.pixels.data(),
+             kGalleryJpegQuality);
   return true;
 }
 
@@ -228,6 +243,7 @@ bool restore_display(const std::string& out_dir, const json& entry,
                      std::vector<std::string>& warnings) {
   const std::string display = out_dir + "/" + gallery_display_path(entry);
   const std::string source = out_dir + "/" + entry["source"].value("file", "");
+  require_owned_place(display);
   const bool have_display = fs::exists(display);
   if (!fs::exists(source)) {
     if (have_display) return false;
@@ -252,8 +268,9 @@ std::string gallery_display_path(const nlohmann::json& entry) {
 void write_gallery_input(const std::string& out_dir, const Image& image,
                          const std::string& image_name) {
   const std::string path = out_dir + "/images/" + image_name + "__input.png";
+  require_owned_place(path);
   if (fs::exists(path)) return;
-  fs::create_directories(out_dir + "/images");
+  create_folders(out_dir + "/images");
   write_png(path, image.width, image.height, image.channels, image.pixels.data());
 }
 
@@ -284,26 +301,27 @@ GalleryRestore restore_gallery_images(const std::string& out_dir) {
   GalleryRestore restore;
   for (const auto& entry : results.gallery) {
     const std::string input = out_dir + "/" + entry.value("input", "");
+    require_owned_place(input);
     const bool from_source = entry.contains("source") && entry["source"].is_object();
     if (from_source && restore_display(out_dir, entry, restore.warnings)) ++restore.written;
     const std::string display = out_dir + "/" + gallery_display_path(entry);
+    require_owned_place(display);
     const bool legacy_missing = !from_source && !fs::exists(display);
     if (fs::exists(input) && !legacy_missing) continue;
     const auto [image, filter] = entry_image_and_filter(results, out_dir, entry);
     if (!fs::exists(input)) {
-      fs::create_directories(fs::path(input).parent_path());
-      if (write_png(input, image.width, image.height, image.channels, image.pixels.data()))
-        ++restore.written;
+      create_folders(fs::path(input).parent_path().string());
+      write_png(input, image.width, image.height, image.channels, image.pixels.data());
+      ++restore.written;
     }
     if (legacy_missing) {
       const Border border =
           parse_border(entry.value("border", "replicate")).value_or(Border::replicate);
       const std::vector<std::uint8_t> pixels = reference_picture(image, filter, border);
-      fs::create_directories(fs::path(display).parent_path());
-      if (write_png(display, image.width, image.height, image.channels, pixels.data())) {
-        ++restore.written;
-        ++restore.from_reference;
-      }
+      create_folders(fs::path(display).parent_path().string());
+      write_png(display, image.width, image.height, image.channels, pixels.data());
+      ++restore.written;
+      ++restore.from_reference;
     }
   }
   return restore;

@@ -39,14 +39,15 @@ struct GalleryPlan {
   std::vector<GalleryItem> items;
 };
 
-// The input picture, written once per image when missing.
+// The input picture, written once per image when missing. Throws FileError when it cannot be
+// written or something other than a regular file stands in its place.
 void write_gallery_input(const std::string& out_dir, const Image& image,
                          const std::string& image_name);
 
 // Chooses the output shown for every item and draws its picture; returns the entries, which
 // replace those of the same image, kernel and border. An item with no usable output keeps its
 // earlier entry when that entry's picture is there; otherwise it is left out and `warnings` says
-// why.
+// why. A picture that cannot be written is a FileError (core/file_io.hpp).
 std::vector<nlohmann::json> build_gallery(const std::vector<Record>& records,
                                           const std::string& out_dir, const GalleryPlan& plan,
                                           const std::vector<nlohmann::json>& earlier,
@@ -61,7 +62,9 @@ struct GalleryRestore {
 // Writes the gallery pictures of a results folder again: a display picture when its source output
 // file is there and newer than it or the picture is missing; an input when missing. Throws
 // ResultsFileError naming the file when a picture and the output it is drawn from are both missing
-// (or the output no longer holds the bytes the entry names), or an input's source is gone.
+// (or the output no longer holds the bytes the entry names), or an input's source is gone; throws
+// FileError (core/file_io.hpp) when a picture cannot be written or something other than a regular
+// file stands in its place.
 GalleryRestore restore_gallery_images(const std::string& out_dir);
 
 }  // namespace convlab

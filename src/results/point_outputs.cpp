@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/file_io.hpp"
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
@@ -38,14 +39,15 @@ SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& 
                               const OutputView& output) {
   const std::string relative = point_output_path(description);
   const std::string path = out_dir + "/" + relative;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  create_folders(std::filesystem::path(path).parent_path().string());
   const int width = description["image"]["width"];
   const int height = description["image"]["height"];
   const int channels = description["image"]["channels"];
   const bool f32 = output.type == OutputType::f32;
-  const bool written = f32 ? write_pfm(path, width, height, channels, output.f32())
-                           : write_png(path, width, height, channels, output.u8());
-  if (!written) throw std::runtime_error(path + ": cannot write the point's output");
+  if (f32)
+    write_pfm(path, width, height, channels, output.f32());
+  else
+    write_png(path, width, height, channels, output.u8());
   const size_t bytes = output.count * bytes_per_value(output.type);
   return {relative, f32 ? "pfm" : "png",
           sha256_hex(static_cast<const std::uint8_t*>(output.data), bytes)};

@@ -17,7 +17,8 @@ namespace convlab {
 std::string point_output_path(const nlohmann::json& description);
 
 // Writes the output under out_dir; returns the file relative to out_dir, its format (png or pfm)
-// and the sha256 of the output values' bytes. Throws std::runtime_error when it cannot be written.
+// and the sha256 of the output values' bytes. Throws FileError (core/file_io.hpp) naming the file
+// when it cannot be written or something other than a regular file stands in its place.
 SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& description,
                               const OutputView& output);
 

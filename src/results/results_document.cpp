@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
+#include "core/file_io.hpp"
 #include "results/derive.hpp"
 #include "results/machine.hpp"
 #include "results/record_queries.hpp"
@@ -37,11 +38,19 @@ void label_machines(std::vector<Record>& records,
 
 // The parsed file, its version and types checked.
 json read_checked_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ExportError(path + ": cannot open (no results here yet?)");
+  std::optional<std::string> text;
+  try {
+    text = read_file_if_present(path);  // a FIFO or a device is refused before it is read
+  } catch (const FileError& error) {
+    throw ExportError(error.what());
+  }
+  if (!text) throw ExportError(path + ": cannot open (no results here yet?)");
+  if (nests_deeper_than(*text, kMaxResultsNesting))
+    throw ExportError(path + ": nests lists or objects more than " +
+                      std::to_string(kMaxResultsNesting) + " deep, which no results file does");
   json content;
   try {
-    content = json::parse(in);
+    content = json::parse(*text);
   } catch (const json::exception& error) {
     throw ExportError(path + ": not valid JSON: " + error.what());
   }
@@ -112,10 +121,6 @@ ResultsDocument load_results_document(const std::string& path) {
   ResultsDocument results;
   results.path = file.generic_string();
   results.directory = file.parent_path().empty() ? "." : file.parent_path().generic_string();
-  const auto status = fs::status(file, error);
-  if (status.type() != fs::file_type::regular && status.type() != fs::file_type::not_found)
-    throw ExportError(results.path + ": " +
-                      (error ? error.message() : std::string("not a regular file")));
   const json content = read_checked_json(results.path);
   try {
     read_typed(content, results);

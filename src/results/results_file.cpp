@@ -1,15 +1,8 @@
 #include "results/results_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <optional>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <random>
-
+#include "core/file_io.hpp"
 #include "results/derive.hpp"
 #include "results/machine.hpp"
 #include "results/results_journal.hpp"
@@ -18,30 +11,22 @@
 namespace convlab {
 namespace {
 
-std::string temporary_name(const std::string& path) {
-  std::random_device entropy;
-  char suffix[32];
-  std::snprintf(suffix, sizeof suffix, ".%ld.%08x.tmp", static_cast<long>(::getpid()), entropy());
-  return path + suffix;
-}
-
-}  // namespace
-
-namespace {
-
 ResultsFile read_results_file(const std::string& path) {
   ResultsFile results;
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (status.type() == std::filesystem::file_type::not_found) return results;
-  if (error) throw ResultsFileError(path + ": cannot read (" + error.message() + ")");
-  if (status.type() != std::filesystem::file_type::regular)
-    throw ResultsFileError(path + ": not a regular file; move it away to start afresh");
-  std::ifstream file(path);
-  if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
+  std::optional<std::string> text;
+  try {
+    text = read_file_if_present(path);
+  } catch (const FileError& error) {
+    throw ResultsFileError(std::string(error.what()) + "; move it away to start afresh");
+  }
+  if (!text) return results;
+  if (nests_deeper_than(*text, kMaxResultsNesting))
+    throw ResultsFileError(path + ": nests lists or objects more than " +
+                           std::to_string(kMaxResultsNesting) +
+                           " deep, which no results file does; move it away to start afresh");
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(file);
+    document = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception& parse_error) {
     throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
@@ -70,11 +55,14 @@ ResultsFile read_results_file(const std::string& path) {
 
 }  // namespace
 
-ResultsFile read_results(const std::string& path) {
+ResultsFile read_results(const std::string& path, std::vector<RejectedLine>* rejected) {
   ResultsFile results = read_results_file(path);
-  const std::vector<JournalLine> journal = read_journal(journal_path_for(path));
-  if (journal.empty()) return results;
-  fold_journal(results, journal, path);
+  const std::string journal_path = journal_path_for(path);
+  JournalContents journal = read_journal_contents(journal_path);
+  warn_of_rejected_lines(journal_path, journal.rejected);
+  if (rejected) *rejected = std::move(journal.rejected);
+  if (journal.lines.empty()) return results;
+  fold_journal(results, journal.lines, path);
   derive_metrics(results);
   return results;
 }
@@ -97,31 +85,10 @@ nlohmann::json to_json(const ResultsFile& results) {
 }
 
 void write_results_atomically(const std::string& path, const ResultsFile& results) {
-  const std::string temporary = temporary_name(path);
-  const std::string text = to_json(results).dump(1) + "\n";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw ResultsFileError(temporary + ": cannot write (" + std::strerror(errno) + ")");
-  const auto fail = [&](const std::string& what) {
-    const int code = errno;
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw ResultsFileError(temporary + ": " + what + " (" + std::strerror(code) + ")");
-  };
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed");
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) fail("cannot flush to disk");
-  ::close(fd);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int code = errno;
-    ::unlink(temporary.c_str());
-    throw ResultsFileError(path + ": cannot replace (" + std::strerror(code) + ")");
+  try {
+    write_file(path, to_json(results).dump(1) + "\n", WriteTarget::owned, Durability::on_disk);
+  } catch (const FileError& error) {
+    throw ResultsFileError(error.what());
   }
 }
 

@@ -1,17 +1,14 @@
 #include "results/results_journal.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <iostream>
+#include <mutex>
 #include <optional>
-#include <sstream>
+#include <set>
 #include <stdexcept>
 
+#include "core/file_io.hpp"
 #include "results/results_merge.hpp"
 #include "results/results_schema.hpp"
 
@@ -41,29 +38,6 @@ std::optional<JournalLine::Kind> kind_named(const std::string& name) {
   return std::nullopt;
 }
 
-void write_all(int fd, const std::string& text, const std::string& path) {
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int code = errno;
-      ::close(fd);
-      throw ResultsFileError(path + ": cannot append (" + std::strerror(code) + ")");
-    }
-    written += static_cast<size_t>(n);
-  }
-}
-
-// A new file's name is durable once its folder is flushed too.
-void flush_folder(const std::string& path) {
-  const std::string folder = std::filesystem::path(path).parent_path().string();
-  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
 // Checks a line's value as results.json's checks would check it there, naming the journal line.
 void check_line(const JournalLine& line, const std::string& where) {
   json document = json::object();
@@ -82,13 +56,53 @@ void check_line(const JournalLine& line, const std::string& where) {
       break;
   }
   check_results_types(document, where);
-  if (line.kind == JournalLine::Kind::record) {
-    try {
-      record_from_json(line.value);
-    } catch (const std::invalid_argument& error) {
-      throw ResultsFileError(where + ": record." + error.what());
+  // What fold_journal reads of the line, read once here so that folding cannot fail on it.
+  try {
+    switch (line.kind) {
+      case JournalLine::Kind::record:
+        record_from_json(line.value);
+        break;
+      case JournalLine::Kind::run:
+        run_block_from_json(line.value);
+        break;
+      case JournalLine::Kind::experiment:
+      case JournalLine::Kind::gallery:
+        for (const char* key : {"name", "image", "kernel", "border"}) line.value.value(key, "");
+        break;
     }
+  } catch (const std::exception& error) {
+    throw ResultsFileError(where + ": " + kind_name(line.kind) + "." + error.what());
   }
+}
+
+// The line as a journal line, or why it is not one.
+std::optional<JournalLine> parse_line(const std::string& content, std::string& reason) {
+  if (nests_deeper_than(content, kMaxResultsNesting)) {
+    reason = "nests lists or objects more than " + std::to_string(kMaxResultsNesting) + " deep";
+    return std::nullopt;
+  }
+  const json parsed = json::parse(content, nullptr, false);
+  if (parsed.is_discarded()) {
+    reason = "not JSON; a write cut short, or an edit";
+    return std::nullopt;
+  }
+  if (!parsed.is_object() || parsed.size() != 1 || !kind_named(parsed.begin().key())) {
+    reason = "expected one of experiment, run, record or gallery";
+    return std::nullopt;
+  }
+  JournalLine line{*kind_named(parsed.begin().key()), parsed.begin().value()};
+  try {
+    check_line(line, "journal");
+  } catch (const ResultsFileError& error) {
+    // "journal: records[0].key: ..." as results.json's checks word it: "record.key: ...".
+    reason = std::string(error.what()).substr(std::string("journal: ").size());
+    for (const char* list : {"records[0]", "gallery[0]"})
+      if (reason.rfind(list, 0) == 0)
+        reason = kind_name(line.kind) + reason.substr(std::string(list).size());
+    reason = reason.substr(0, reason.find(" (docs/results-schema.md;"));  // advice for a file
+    return std::nullopt;
+  }
+  return line;
 }
 
 }  // namespace
@@ -97,55 +111,88 @@ std::string journal_path_for(const std::string& results_path) {
   return std::filesystem::path(results_path).replace_extension(".journal").string();
 }
 
+std::string rejected_path_for(const std::string& journal_path) {
+  return journal_path + ".rejected";
+}
+
 void append_journal(const std::string& journal_path, const std::vector<JournalLine>& lines) {
   std::string text;
   for (const auto& line : lines) text += json{{kind_name(line.kind), line.value}}.dump() + "\n";
-  const bool created = !std::filesystem::exists(journal_path);
-  const int fd = ::open(journal_path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw ResultsFileError(journal_path + ": cannot append (" + std::strerror(errno) + ")");
-  // A line cut short by a crash is ended first, so that it stays one ignorable line.
-  const off_t size = ::lseek(fd, 0, SEEK_END);
-  char last = '\n';
-  if (size > 0 && ::pread(fd, &last, 1, size - 1) == 1 && last != '\n') text.insert(0, "\n");
-  write_all(fd, text, journal_path);
-  if (::fsync(fd) != 0) {
-    const int code = errno;
-    ::close(fd);
-    throw ResultsFileError(journal_path + ": cannot flush to disk (" + std::strerror(code) + ")");
+  try {
+    AppendFile journal(journal_path);
+    // A line cut short by a crash is ended first, so that it stays one ignorable line.
+    const auto last = journal.last_byte();
+    if (last && *last != '\n') text.insert(0, "\n");
+    journal.write(text);
+    journal.flush_to_disk();
+    journal.close();
+  } catch (const FileError& error) {
+    throw ResultsFileError(error.what());
   }
-  ::close(fd);
-  if (created) flush_folder(journal_path);
 }
 
-std::vector<JournalLine> read_journal(const std::string& journal_path) {
-  std::vector<JournalLine> lines;
-  std::error_code error;
-  if (!std::filesystem::exists(journal_path, error)) return lines;
-  std::ifstream file(journal_path, std::ios::binary);
-  if (!file) throw ResultsFileError(journal_path + ": cannot read (" + std::strerror(errno) + ")");
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  const std::string text = buffer.str();
+JournalContents read_journal_contents(const std::string& journal_path) {
+  JournalContents contents;
+  std::optional<std::string> read;
+  try {
+    read = read_file_if_present(journal_path);
+  } catch (const FileError& error) {
+    throw ResultsFileError(std::string(error.what()) + "; move it away");
+  }
+  if (!read) return contents;
+  const std::string& text = *read;
   size_t start = 0, number = 0;
   while (start < text.size()) {
     const size_t end = text.find('\n', start);
     if (end == std::string::npos) break;  // cut short by a crash: never reported done
-    const std::string content = text.substr(start, end - start);
+    std::string content = text.substr(start, end - start);
     start = end + 1;
     ++number;
-    const std::string where = journal_path + ": line " + std::to_string(number);
-    const json parsed = json::parse(content, nullptr, false);
-    if (parsed.is_discarded()) continue;  // a torn write that a later append ended
-    if (!parsed.is_object() || parsed.size() != 1 || !kind_named(parsed.begin().key()))
-      throw ResultsFileError(where +
-                             ": expected one of experiment, run, record or gallery; move the "
-                             "journal away to start afresh from results.json");
-    JournalLine line{*kind_named(parsed.begin().key()), parsed.begin().value()};
-    check_line(line, where);
-    lines.push_back(std::move(line));
+    std::string reason;
+    if (auto line = parse_line(content, reason))
+      contents.lines.push_back(std::move(*line));
+    else
+      contents.rejected.push_back({number, std::move(content), reason});
   }
-  return lines;
+  return contents;
+}
+
+std::vector<JournalLine> read_journal(const std::string& journal_path) {
+  JournalContents contents = read_journal_contents(journal_path);
+  warn_of_rejected_lines(journal_path, contents.rejected);
+  return std::move(contents.lines);
+}
+
+void warn_of_rejected_lines(const std::string& journal_path,
+                            const std::vector<RejectedLine>& rejected) {
+  // Readers of one process (the runner reads, then folds) say it once.
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& line : rejected) {
+    if (!warned.insert(journal_path + "\n" + std::to_string(line.number) + "\n" + line.text).second)
+      continue;
+    std::cerr << "convlab: " << journal_path << ": line " << line.number << ": skipped ("
+              << line.reason << "); every other line is read, and this one is set aside in "
+              << rejected_path_for(journal_path) << " when the journal is folded into "
+              << "results.json\n";
+  }
+}
+
+void set_aside_rejected_lines(const std::string& journal_path,
+                              const std::vector<RejectedLine>& rejected) {
+  if (rejected.empty()) return;
+  std::string text;
+  for (const auto& line : rejected) text += line.text + "\n";
+  try {
+    AppendFile file(rejected_path_for(journal_path));
+    if (const auto last = file.last_byte(); last && *last != '\n') text.insert(0, "\n");
+    file.write(text);
+    file.flush_to_disk();
+    file.close();
+  } catch (const FileError& error) {
+    throw ResultsFileError(std::string(error.what()) + "; the journal is kept as it is");
+  }
 }
 
 void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,

@@ -6,8 +6,18 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace convlab {
+
+// How deeply lists and objects may nest in a results file or a journal line: far beyond what
+// convlab writes (about 10 levels), and far below what exhausts the stack where a value is copied
+// or checked recursively (a million levels did).
+constexpr int kMaxResultsNesting = 256;
+
+// Whether the JSON text nests lists and objects deeper than `max_depth` (text in strings is
+// skipped). One pass over the text, before it is parsed.
+bool nests_deeper_than(std::string_view text, int max_depth);
 
 // Throws ResultsFileError "<path>: <json path>: <problem>" at the first field of the wrong type.
 // Fields convlab does not read, and optional fields that are absent, are not looked at.

@@ -1,6 +1,5 @@
 #include "results/results_store.hpp"
 
-#include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -11,6 +10,8 @@
 #include <iostream>
 #include <system_error>
 #include <thread>
+
+#include "core/file_io.hpp"
 
 namespace convlab {
 namespace {
@@ -26,18 +27,22 @@ bool is_temporary_name(const std::string& name) {
 }
 
 void create_folder(const std::string& out_dir) {
-  std::error_code error;
-  fs::create_directories(out_dir, error);
-  if (error)
-    throw ResultsFileError(out_dir + ": cannot create the folder (" + error.message() + ")");
+  try {
+    create_folders(out_dir);
+  } catch (const FileError& error) {
+    throw ResultsFileError(error.what());
+  }
 }
 
 }  // namespace
 
 ResultsLock::ResultsLock(const std::string& out_dir) {
   const std::string path = out_dir + "/results.lock";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw ResultsFileError(path + ": cannot open (" + std::strerror(errno) + ")");
+  try {
+    fd_ = open_lock_file(path);
+  } catch (const FileError& error) {
+    throw ResultsFileError(error.what());
+  }
   // Writes take milliseconds: a short wait is normal when runs share the folder. A long one is
   // announced, once per process.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
@@ -77,10 +82,23 @@ ResultsStore::ResultsStore(std::string out_dir)
       journal_path_(journal_path_for(results_path_)) {}
 
 ResultsFile ResultsStore::read() const {
+  try {
+    require_folder_place(out_dir_);
+  } catch (const FileError& error) {
+    throw ResultsFileError(std::string(error.what()) + "; choose another --out");
+  }
   std::error_code error;
   if (!fs::is_directory(out_dir_, error) || ::access(out_dir_.c_str(), W_OK) != 0)
     return read_results(results_path_);  // nobody can be writing here with convlab
   const ResultsLock lock(out_dir_);
+  // What a run will replace or append to is looked at before any point runs.
+  for (const auto& path : {results_path_, journal_path_, rejected_path_for(journal_path_)}) {
+    try {
+      require_owned_place(path);
+    } catch (const FileError& error) {
+      throw ResultsFileError(error.what());
+    }
+  }
   return read_results(results_path_);
 }
 
@@ -94,9 +112,12 @@ ResultsFile ResultsStore::compact() const {
   create_folder(out_dir_);
   const ResultsLock lock(out_dir_);
   remove_stale_temporaries(out_dir_);
-  ResultsFile results = read_results(results_path_);
+  std::vector<RejectedLine> rejected;
+  ResultsFile results = read_results(results_path_, &rejected);
   std::error_code error;
   if (!fs::exists(journal_path_, error)) return results;
+  // Set aside first: a crash before the journal is removed sets them aside again, losing nothing.
+  set_aside_rejected_lines(journal_path_, rejected);
   write_results_atomically(results_path_, results);
   // Folding the journal in again would change nothing, so a crash before this line loses nothing.
   if (!fs::remove(journal_path_, error) && error)

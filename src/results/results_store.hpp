@@ -33,15 +33,19 @@ class ResultsStore {
   const std::string& out_dir() const { return out_dir_; }
   const std::string& results_path() const { return results_path_; }
 
-  // The file as it is now (empty when the folder or file does not exist yet).
+  // The file as it is now (empty when the folder or file does not exist yet). In a folder this
+  // process can write, what stands where results.json, the journal and the file of rejected
+  // journal lines go must be a regular file or nothing (a FIFO, a directory or a link is refused
+  // with a ResultsFileError naming it), so that a run is refused before any point runs.
   ResultsFile read() const;
 
   // Creates the folder, takes the lock and appends the lines to the journal, flushed to disk.
   void append(const std::vector<JournalLine>& lines) const;
 
   // Takes the lock, removes temporary files that dead writers left, reads the file with the
-  // journal folded in, writes it atomically, removes the journal and returns what was written.
-  // Does nothing but read when there is no journal.
+  // journal folded in, sets the journal's rejected lines aside (results_journal.hpp), writes the
+  // file atomically, removes the journal and returns what was written. Does nothing but read when
+  // there is no journal.
   ResultsFile compact() const;
 
   bool has_journal() const;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iostream>
 #include <mutex>
 #include <thread>
 
@@ -51,6 +52,7 @@ void say(const std::string& line) {
           std::string("interrupted; the results could not be brought up to date: ") + error.what();
     }
   }
+  std::cout.flush();  // its writes are checked and buffered apart from C's stdout
   std::fflush(stdout);
   say("\n" + line);
   ::_exit(128 + signal);

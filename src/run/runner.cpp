@@ -423,7 +423,11 @@ class Run {
     record.run_id = run_id_;
     record.implementation = point.implementation->name;
     record.family = point.implementation->family;
-    record.factored = point.implementation->factored;
+    // An implementation that also runs kernels of rank > 1 (directly) is factored only on rank-1
+    // kernels.
+    const Implementation& impl = *point.implementation;
+    record.factored =
+        impl.factored && (!impl.factored_rank1_only || config_.filters[point.filter].separable);
     if (point.implementation->arithmetic != "fp32")
       record.arithmetic = point.implementation->arithmetic;
     record.params = point.params;

@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,31 @@ inline Filter random_separable_filter(int size, std::mt19937& rng) {
   f.weights.resize(static_cast<size_t>(size) * size);
   for (int ky = 0; ky < size; ++ky)
     for (int kx = 0; kx < size; ++kx) f.weights[ky * size + kx] = f.column[ky] * f.row[kx];
+  return f;
+}
+
+// A dyadic kernel: small integers over 2^shift, so every sum of u8 values is exact in double and
+// its correctly rounded u8 value is known exactly. Rank 1 (integer factors) when `rank1`.
+inline Filter random_dyadic_filter(int size, bool rank1, int shift, std::mt19937& rng) {
+  std::uniform_int_distribution<int> value(-3, 9);
+  Filter f;
+  f.type = "custom";
+  f.name = std::string(rank1 ? "dyadic_rank1_" : "dyadic_") + std::to_string(size);
+  f.size = size;
+  f.weights.resize(static_cast<size_t>(size) * size);
+  const float scale = std::ldexp(1.0f, -shift);
+  if (rank1) {
+    f.separable = true;
+    f.column.resize(size);
+    f.row.resize(size);
+    for (auto& w : f.column) w = static_cast<float>(value(rng)) * scale;
+    for (auto& w : f.row) w = static_cast<float>(value(rng));
+    if (size > 1) f.column[size / 2] = 4 * scale;  // no all-zero factor
+    for (int ky = 0; ky < size; ++ky)
+      for (int kx = 0; kx < size; ++kx) f.weights[ky * size + kx] = f.column[ky] * f.row[kx];
+  } else {
+    for (auto& w : f.weights) w = static_cast<float>(value(rng)) * scale;
+  }
   return f;
 }
 
@@ -147,6 +174,98 @@ inline const Implementation& cuda_implementation(const std::vector<Implementatio
   for (const auto& impl : all)
     if (impl.name == name) return impl;
   throw std::runtime_error("no implementation " + name);
+}
+
+}  // namespace convlab::gpu_test
+
+namespace convlab::gpu_test {
+
+struct Size {
+  int width, height;
+};
+
+// One family of kernels a grid runs: how to make one of size K, whether the implementation must
+// skip that size (with a reason), and whether u8 results must equal the correctly rounded
+// reference exactly (dyadic kernels summed in integers).
+struct KernelFamily {
+  std::string label;
+  std::function<Filter(int, std::mt19937&)> make;
+  std::function<bool(int)> skipped;
+  bool exact_u8 = false;
+};
+
+struct GridCounts {
+  int checked = 0;
+  int skipped = 0;
+  int failures = 0;
+};
+
+// Every size x channels x K x border x output of `family` through `impl` with `params`, each point
+// executed twice and compared with the double reference (u8 within 1 level, or exactly; f32 within
+// the implementation's tolerance). Failures are reported with the point; the counts are returned.
+inline GridCounts check_grid(const Implementation& impl, const Params& params,
+                             const std::vector<Size>& sizes, const std::vector<int>& ksizes,
+                             const KernelFamily& family, std::mt19937& rng) {
+  GridCounts counts;
+  RunContext context;
+  const double roundoff = weight_roundoff(impl, params);
+  for (const Size size : sizes)
+    for (int channels : {1, 3}) {
+      const Image image = random_image(size.width, size.height, channels, rng);
+      for (int k : ksizes) {
+        const Filter filter = family.make(k, rng);
+        for (Border border : all_borders()) {
+          std::vector<double> sums;
+          for (OutputType output : {OutputType::u8, OutputType::f32}) {
+            const Problem problem{image, filter, border, output};
+            std::ostringstream where;
+            where << impl.name << " " << params.dump() << " " << family.label << " image "
+                  << size.width << "x" << size.height << "x" << channels << " K=" << k << " border "
+                  << to_string(border) << " output " << to_string(output);
+            const auto reason = impl.unsupported(problem, params, context);
+            if (family.skipped(k)) {
+              EXPECT_TRUE(reason.has_value()) << where.str() << ": expected a skip";
+              ++counts.skipped;
+              continue;
+            }
+            if (reason) {
+              ADD_FAILURE() << where.str() << ": unexpected skip: " << *reason;
+              ++counts.failures;
+              continue;
+            }
+            if (sums.empty()) sums = reference_sums(image, filter, border);
+            auto point = impl.prepare(problem, params, context);
+            for (int rep = 0; rep < 2; ++rep) {
+              const auto phases = point->execute();
+              if (!phases) {
+                ADD_FAILURE() << where.str() << ": no timing";
+                ++counts.failures;
+                break;
+              }
+              const OutputView view = point->output();
+              const bool exact = family.exact_u8 && output == OutputType::u8;
+              const auto result = compare(view, sums, filter, roundoff);
+              size_t not_exact = 0;
+              if (exact)
+                for (size_t i = 0; i < sums.size(); ++i)
+                  not_exact += view.u8()[i] != to_u8(sums[i]);
+              if (result.beyond > 0 || not_exact > 0) {
+                ++counts.failures;
+                ADD_FAILURE() << where.str() << " rep " << rep << ": " << result.beyond
+                              << " values beyond tolerance " << result.tolerance << ", "
+                              << not_exact << " not exact, max error " << result.max_error
+                              << " at value " << result.worst << " (pixel "
+                              << result.worst / channels << ", channel " << result.worst % channels
+                              << ")";
+              }
+            }
+            ++counts.checked;
+            if (counts.failures > 20) return counts;
+          }
+        }
+      }
+    }
+  return counts;
 }
 
 }  // namespace convlab::gpu_test

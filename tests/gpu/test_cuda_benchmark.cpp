@@ -1,5 +1,6 @@
 // Benchmark driver, not a unit test: runs only with CONVLAB_GPU_BENCH=1 and asserts nothing about
-// speed. RGB 8192x8192 noise, Gaussian K = 3, 5, 7, 9, 11, 15, 21 (kernel library), replicate
+// speed. RGB 8192x8192 noise, Gaussian K = 3, 5, 7, 9, 11, 15, 21 (kernel library; another type
+// with CONVLAB_GPU_BENCH_TYPE), replicate
 // border, u8 output; prints the median of 20 event-timed kernel times (after 3 warm-ups) per
 // implementation and parameter set, with the median upload and download, and checks every output
 // against cuda_global
@@ -50,7 +51,7 @@ TEST(CudaBenchmark, Gaussian8192) {
   const Image image = gpu_test::random_image(8192, 8192, 3, rng);
   const auto implementations = make_cuda_implementations();
   using nlohmann::json;
-  const std::vector<std::pair<std::string, json>> runs = {
+  std::vector<std::pair<std::string, json>> runs = {
       {"cuda_global", {{"block", {32, 8}}}},
       {"cuda_constant", {{"block", {32, 8}}}},
       {"cuda_shared", {{"tile", 32}, {"block", {32, 8}}}},
@@ -74,18 +75,39 @@ TEST(CudaBenchmark, Gaussian8192) {
       {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 4}, {"weights", "fp16"}}},
       {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 1}, {"weights", "fp16"}}},
       {"cuda_tensor", {{"n_tiles", 8}, {"warp_rows", 4}, {"weights", "fp16x2"}}},
+      {"cuda_streaming", {{"rows", 16}, {"warps", 4}}},
+      {"cuda_streaming", {{"rows", 32}, {"warps", 4}}},
+      {"cuda_streaming", {{"rows", 64}, {"warps", 4}}},
+      {"cuda_streaming", {{"rows", 16}, {"warps", 8}}},
+      {"cuda_streaming", {{"rows", 32}, {"warps", 8}}},
+      {"cuda_tensor_separable", {{"n_tiles", 4}, {"rows", 256}}},
+      {"cuda_tensor_separable", {{"n_tiles", 4}, {"rows", 512}}},
+      {"cuda_tensor_separable", {{"n_tiles", 2}, {"rows", 512}}},
       {"npp", json::object()},
   };
 
-  std::printf("\n%-15s %-58s %3s %10s %9s %9s %9s\n", "implementation", "params", "K", "kernel_ms",
+  std::printf("\n%-21s %-58s %3s %10s %9s %9s %9s\n", "implementation", "params", "K", "kernel_ms",
               "h2d_ms", "d2h_ms", "max_diff");
   // CONVLAB_GPU_BENCH_IMPLS (comma-separated names) and CONVLAB_GPU_BENCH_KS (comma-separated
-  // sizes) narrow the runs, e.g. for a profiler.
+  // sizes) narrow the runs, e.g. for a profiler; CONVLAB_GPU_BENCH_PARAMS (a JSON object) replaces
+  // the parameter sets of each named implementation by that one.
   const std::string only = env_or("CONVLAB_GPU_BENCH_IMPLS", "");
+  const std::string only_params = env_or("CONVLAB_GPU_BENCH_PARAMS", "");
+  if (!only.empty() && !only_params.empty()) {
+    runs.clear();
+    size_t start = 0;
+    while (start <= only.size()) {
+      const size_t comma = std::min(only.find(',', start), only.size());
+      runs.push_back({only.substr(start, comma - start), json::parse(only_params)});
+      start = comma + 1;
+    }
+  }
   const std::vector<int> ks = sizes_from(env_or("CONVLAB_GPU_BENCH_KS", "3,5,7,9,11,15,21"));
+  // CONVLAB_GPU_BENCH_TYPE: the kernel library's type (gaussian unless set, e.g. log).
+  const std::string type = env_or("CONVLAB_GPU_BENCH_TYPE", "gaussian");
   for (int k : ks) {
     FilterRequest request;
-    request.type = "gaussian";
+    request.type = type;
     request.size = k;
     const Filter filter = make_filter(request);
     const Problem problem{image, filter, Border::replicate, OutputType::u8};
@@ -94,7 +116,7 @@ TEST(CudaBenchmark, Gaussian8192) {
       if (!only.empty() && ("," + only + ",").find("," + name + ",") == std::string::npos) continue;
       const Implementation& impl = gpu_test::cuda_implementation(implementations, name);
       if (auto reason = impl.unsupported(problem, params, context)) {
-        std::printf("%-15s %-58s %3d skipped: %s\n", name.c_str(), params.dump().c_str(), k,
+        std::printf("%-21s %-58s %3d skipped: %s\n", name.c_str(), params.dump().c_str(), k,
                     reason->c_str());
         continue;
       }
@@ -116,7 +138,7 @@ TEST(CudaBenchmark, Gaussian8192) {
           max_diff = std::max(max_diff, std::abs(int{out.u8()[i]} - int{baseline[i]}));
       }
       EXPECT_LE(max_diff, 2) << name << " " << params.dump() << " K=" << k;
-      std::printf("%-15s %-58s %3d %10.3f %9.3f %9.3f %9d\n", name.c_str(), params.dump().c_str(),
+      std::printf("%-21s %-58s %3d %10.3f %9.3f %9.3f %9d\n", name.c_str(), params.dump().c_str(),
                   k, median(kernel), median(h2d), median(d2h), max_diff);
       std::fflush(stdout);
     }

@@ -277,12 +277,14 @@ TEST(CudaLarge, GenericKAndL2Flush) {
   const Image image = gpu_test::random_image(301, 157, 3, rng);
   const Filter dense = gpu_test::random_filter(45, rng);
   const Filter rank1 = gpu_test::random_separable_filter(45, rng);
+  const Filter streaming = gpu_test::random_filter(7, rng);  // cuda_streaming's direct limit
   RunContext context;
   context.l2_flush = true;
   for (const auto& impl : implementations) {
     if (impl.name == "npp") continue;
-    const bool rank1_only = impl.name == "cuda_separable" || impl.name == "cuda_fused";
-    const Filter& filter = rank1_only ? rank1 : dense;
+    const bool rank1_only = impl.name == "cuda_separable" || impl.name == "cuda_fused" ||
+                            impl.name == "cuda_tensor_separable";
+    const Filter& filter = impl.name == "cuda_streaming" ? streaming : (rank1_only ? rank1 : dense);
     const Problem problem{image, filter, Border::reflect, OutputType::f32};
     Params params = Params::object();  // every axis at its default, as a config leaves them
     for (const auto& axis : impl.axes) params[axis.name] = axis.default_value;

@@ -60,6 +60,8 @@ struct LaunchParams {
   int n_tiles = 8;          // rung 7: 8-column mma tiles per warp
   int warp_rows = 2;        // rung 7: warps stacked vertically per channel plane
   int weight_parts = 1;     // rung 7: 1 = fp16 weights, 2 = fp16x2 (high and low parts)
+  int rows = 64;            // rung 8: output rows one warp walks down
+  int warps = 4;            // rung 8: warps per block, each its own strip
 };
 
 // One prepared point: device buffers allocated, input staged in pinned memory, constants ready.

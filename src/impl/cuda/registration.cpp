@@ -113,6 +113,25 @@ std::vector<AxisSpec> tensor_axes() {
           weights, layout_axis(), streams_axis()};
 }
 
+// Rung 8's axes: rows per warp and warps per block.
+std::vector<AxisSpec> streaming_axes() {
+  return {integer_axis("rows",
+                       "output rows one warp walks down (its segment); more rows amortise the "
+                       "2r rows of the window's prologue, fewer make more warps",
+                       64, 1 << 20),
+          integer_axis("warps", "warps per block (1 to 8), each walking its own strip", 4, 8),
+          layout_axis(), streams_axis()};
+}
+
+// Rung 9's axes: 16-pixel tiles per block and rows per block.
+std::vector<AxisSpec> tensor_separable_axes() {
+  return {
+      integer_axis("n_tiles",
+                   "16-pixel tiles across a block's strip, one warp per tile and channel", 4, 32),
+      integer_axis("rows", "output rows one block walks down in steps of 16", 128, 1 << 20),
+      layout_axis(), streams_axis()};
+}
+
 AxisSpec layout_axis() {
   AxisSpec axis;
   axis.name = "layout";
@@ -172,6 +191,8 @@ cuda::LaunchParams launch_params(const Params& params) {
   if (params.contains("threads")) launch.threads = params.at("threads").get<int>();
   if (params.contains("n_tiles")) launch.n_tiles = params.at("n_tiles").get<int>();
   if (params.contains("warp_rows")) launch.warp_rows = params.at("warp_rows").get<int>();
+  if (params.contains("rows")) launch.rows = params.at("rows").get<int>();
+  if (params.contains("warps")) launch.warps = params.at("warps").get<int>();
   if (params.contains("weights"))
     launch.weight_parts = params.at("weights").get<std::string>() == "fp16x2" ? 2 : 1;
   return launch;
@@ -238,6 +259,14 @@ std::optional<LaunchShape> tensor_shape(const cuda::LaunchParams& p, int planes)
   return LaunchShape{32LL * p.warp_rows * planes, "warp_rows", 8LL * p.n_tiles,
                      16LL * p.warp_rows,          "warp_rows", true};
 }
+// Rung 8: a block of `warps` warps, each one strip (at least one pixel wide), `rows` rows high.
+std::optional<LaunchShape> streaming_shape(const cuda::LaunchParams& p, int) {
+  return LaunchShape{32LL * p.warps, "warps", p.warps, p.rows, "rows"};
+}
+// Rung 9: a warp per 16-pixel tile and channel plane; a block walks `rows` rows.
+std::optional<LaunchShape> tensor_separable_shape(const cuda::LaunchParams& p, int planes) {
+  return LaunchShape{32LL * p.n_tiles * planes, "n_tiles", 16LL * p.n_tiles, p.rows, "rows", true};
+}
 std::optional<LaunchShape> no_shape(const cuda::LaunchParams&, int) {
   return std::nullopt;  // the vendor's launch is its own
 }
@@ -273,6 +302,20 @@ RungTraits rank1_traits() {
 }
 RungTraits tensor_traits() {
   RungTraits traits;
+  traits.arithmetic = "tensor_fp16";
+  return traits;
+}
+// Rung 8 runs rank-1 kernels as two passes (2K multiply-adds per value) and others directly; the
+// runner counts 2K only for its points with a separable kernel (factored_rank1_only).
+RungTraits streaming_traits() {
+  RungTraits traits;
+  traits.factored = true;
+  return traits;
+}
+RungTraits tensor_separable_traits() {
+  RungTraits traits;
+  traits.factored = true;
+  traits.rank1_only = true;
   traits.arithmetic = "tensor_fp16";
   return traits;
 }
@@ -388,8 +431,13 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
   impl.family = "cuda";
   impl.description = rung.description;
   impl.factored = traits.factored;  // roofline counts 2K multiply-adds per value
+  impl.factored_rank1_only = traits.factored && !traits.rank1_only;
   impl.arithmetic = traits.arithmetic;
-  if (traits.arithmetic == "tensor_fp16") {
+  if (rung.variant == Variant::tensor_separable) {
+    // Three roundings to FP16: the row factor, the filtered value between the passes and the
+    // column factor (k9_tensor_separable.cu).
+    impl.weight_roundoff = [](const Params&) { return 3.0 * std::ldexp(1.0, -11); };
+  } else if (traits.arithmetic == "tensor_fp16") {
     // fp16: each weight rounded to FP16 (2^-11); fp16x2: high part plus FP16-rounded remainder.
     impl.weight_roundoff = [](const Params& params) {
       return params.value("weights", std::string("fp16")) == "fp16x2" ? std::ldexp(1.0, -22)

@@ -34,5 +34,13 @@
       "CUDA, direct convolution on the tensor cores: each kernel row as a banded Toeplitz "      \
       "matrix times 16 input rows (mma.sync m16n8k16, u8 values exact in FP16, FP32 "            \
       "accumulation)")                                                                           \
+  ROW(streaming, "cuda_streaming", streaming_axes, streaming_shape, streaming_traits,            \
+      "CUDA, each warp walks down a strip with the window in registers: 16-byte loads, "         \
+      "shuffles for the horizontal halo, rolling vertical accumulators, 16-byte stores; rank-1 " \
+      "kernels as row and column passes, dyadic kernels summed exactly in integers")             \
+  ROW(tensor_separable, "cuda_tensor_separable", tensor_separable_axes, tensor_separable_shape,  \
+      tensor_separable_traits,                                                                   \
+      "CUDA, rank-1 kernels only: row and column passes on the tensor cores (mma.sync with "     \
+      "banded Toeplitz factors); the row pass's accumulators are the column pass's operand")     \
   ROW(npp, "npp", peer_axes, no_shape, npp_traits,                                               \
       "NVIDIA NPP nppiFilterBorder32f_8u_C1R/C3R (vendor peer; replicate border, u8 output)")
