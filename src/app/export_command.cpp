@@ -40,11 +40,13 @@ using nlohmann::ordered_json;
 
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
-       convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] [--best [--by FIELD]]
+       convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR]
+                      [--best [--by FIELD]]
        convlab export --index FILE RESULTS...
 
 Turns a results.json (or the directory holding it) into what the report needs:
-  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full precision)
+  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
+                             precision)
   DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
   DIR/values.tex             the numbers the discussion quotes with \convlabvalue
@@ -58,20 +60,24 @@ declarations, median time and speedup against image size are made.
   --config FILE      read figures:/tables: from this config instead of the copy in results.json,
                      so edited declarations apply without re-running; "auto": the config path
                      the run recorded, when that file exists
-  --discussion FILE  the experiment's prose (experiments/<name>.tex); each \convlabvalue{filter}{field}
-                     in it must match exactly one ok point
+  --discussion FILE  the experiment's prose (experiments/<name>.tex); each
+                     \convlabvalue{filter}{field} in it must match exactly one ok point
   --index FILE       write the report's front part and section list for the given results
   --outline FILE     with --index: the parts, their order and the summary figures
                      (report/outline.yaml)
   --summary FILE     with --index: the hand-written summary; its
                      \convlabvalueof{experiment}{filter}{field} are resolved like \convlabvalue
 
-With --format, one flat row per record instead (to FILE, or to standard output): implementation,
-params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
-the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
-is a table for people, with four significant digits. --filter EXPR keeps the records matching
-EXPR (as convlab run --filter; one matching nothing is an error). --best writes the winners
-instead, one row per problem (as convlab show --best), and --by FIELD its pivot.
+With --format, one table instead (to FILE, or to standard output):
+  --format csv|md|tsv  one row per record: implementation, params.*, image.*, kernel.*, border,
+                       output, status, reason, repetitions, timing statistics in ms, the device
+                       phases' medians, derived metrics and verification; csv and tsv keep full
+                       precision, md is a table for people with four significant digits
+  --filter EXPR        only the records matching EXPR (as convlab run --filter); a filter that
+                       matches no record is an error
+  --best               the winners instead, one row per problem, as convlab show --best prints
+                       them (csv and tsv: every column, in full precision)
+  --by FIELD           with --best: one row per value of FIELD, one column per implementation
 Exit codes: 0 written, 2 bad input (the message names the file and key).
 )";
 
