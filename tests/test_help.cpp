@@ -4,9 +4,9 @@
 
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
-#include <sstream>
 
 #include "test_support.hpp"
 
@@ -14,7 +14,7 @@ namespace convlab {
 namespace {
 
 const std::vector<std::string> kCommands = {"",        "run",    "validate", "list",   "show",
-                                           "gallery", "export", "compare",  "version"};
+                                            "gallery", "export", "compare",  "version"};
 
 class Help : public ::testing::TestWithParam<std::string> {};
 
@@ -38,7 +38,7 @@ TEST_P(Help, FitsAHundredColumnsAndExplainsEveryOption) {
     if (line.empty()) in_usage = false;
     if (in_usage) usage += line + "\n";
     std::smatch option;
-    if (std::regex_search(line, option, std::regex("^ +(--[a-z-]+)"))) explained.insert(option[1]);
+    if (std::regex_search(line, option, std::regex("^  (--[a-z-]+)"))) explained.insert(option[1]);
   }
   const std::regex named("\\[(--[a-z-]+)");
   for (auto it = std::sregex_iterator(usage.begin(), usage.end(), named);
@@ -47,10 +47,9 @@ TEST_P(Help, FitsAHundredColumnsAndExplainsEveryOption) {
                                            << result.output;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryCommand, Help, ::testing::ValuesIn(kCommands),
-                         [](const auto& info) {
-                           return info.param.empty() ? std::string("convlab") : info.param;
-                         });
+INSTANTIATE_TEST_SUITE_P(EveryCommand, Help, ::testing::ValuesIn(kCommands), [](const auto& info) {
+  return info.param.empty() ? std::string("convlab") : info.param;
+});
 
 }  // namespace
 }  // namespace convlab

@@ -21,8 +21,9 @@ using json = nlohmann::json;
 
 TEST(PlanCounts, OneCauseOnOneLineSeveralOnTheirOwn) {
   using Skip = std::optional<PlannedSkip>;
-  const Skip gaussian = PlannedSkip{SkipCause::config, "opencv_gaussianblur needs a Gaussian kernel",
-                                    "kernel 'box3' is not a Gaussian"};
+  const Skip gaussian =
+      PlannedSkip{SkipCause::config, "opencv_gaussianblur needs a Gaussian kernel",
+                  "kernel 'box3' is not a Gaussian"};
   const Skip device = PlannedSkip{SkipCause::machine, "no CUDA device", "no CUDA device"};
   std::vector<Skip> skips(42);
   for (int i = 0; i < 6; ++i) skips.push_back(gaussian);
@@ -66,8 +67,8 @@ TEST(UnmetNeeds, AreWhatUnsupportedSaysFirst) {
         }
   }
   EXPECT_GT(unmet, 20);
-  const auto need_of = [&](const char* name, const Filter& filter, Border border,
-                           OutputType output, Params params) {
+  const auto need_of = [&](const char* name, const Filter& filter, Border border, OutputType output,
+                           Params params) {
     const Implementation* impl = find_implementation(name);
     const auto need = impl->unmet_need(Problem{image, filter, border, output}, params);
     return need ? need->needs : std::string();
@@ -78,10 +79,10 @@ TEST(UnmetNeeds, AreWhatUnsupportedSaysFirst) {
             "a separable (rank-1) kernel");
   EXPECT_EQ(need_of("npp", gaussian, Border::reflect, OutputType::u8, {}), "the replicate border");
   EXPECT_EQ(need_of("npp", gaussian, Border::replicate, OutputType::f32, {}), "u8 output");
-  EXPECT_EQ(need_of("cuda_shared", gaussian, Border::replicate, OutputType::u8,
-                    {{"tile", 16}, {"block", {16, 16}}, {"layout", "interleaved"},
-                     {"streams", true}}),
-            "layout: planar with streams: true");
+  EXPECT_EQ(
+      need_of("cuda_shared", gaussian, Border::replicate, OutputType::u8,
+              {{"tile", 16}, {"block", {16, 16}}, {"layout", "interleaved"}, {"streams", true}}),
+      "layout: planar with streams: true");
   EXPECT_EQ(need_of("cpu_fused", gaussian, Border::wrap, OutputType::f32, {}), "");
 }
 
@@ -139,7 +140,8 @@ TEST_F(PlanSkips, ValidateDryRunAndRunAgreeOnWhatIsSkipped) {
   for (const auto& record : records) {
     ran += record["status"] != "skipped";
     if (record["implementation"] == "opencv_gaussianblur" && record["kernel"]["name"] == "box3") {
-      EXPECT_EQ(record["reason"], "kernel 'box3' is not a Gaussian (GaussianBlur makes only those)");
+      EXPECT_EQ(record["reason"],
+                "kernel 'box3' is not a Gaussian (GaussianBlur makes only those)");
     }
     if (record["implementation"] == "npp" && record["border"] == "reflect") {
       EXPECT_NE(record["reason"].get<std::string>().find("supports only the replicate border"),
@@ -162,9 +164,9 @@ TEST(FlowBrackets, FindsTheBracketLeftOpenAndNothingElse) {
   EXPECT_EQ(unclosed->column, 4);
   EXPECT_EQ(unclosed->found_line, 0);  // the end of the file
   // Closed across lines, inside quotes, in a comment, in plain text and in a block scalar.
-  for (const char* fine : {"a: {x: 1,\n     y: 2}\nb: 3\n", "a: \"{ [\"\nb: '{'\n",
-                           "a: 1  # {\n", "title: speed {fast}\n",
-                           "description: |\n  {open\nb: [1]\n", "a: 'it''s {'\n"})
+  for (const char* fine :
+       {"a: {x: 1,\n     y: 2}\nb: 3\n", "a: \"{ [\"\nb: '{'\n", "a: 1  # {\n",
+        "title: speed {fast}\n", "description: |\n  {open\nb: [1]\n", "a: 'it''s {'\n"})
     EXPECT_FALSE(find_unclosed_bracket(fine).has_value()) << fine;
 }
 

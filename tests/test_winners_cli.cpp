@@ -102,7 +102,8 @@ TEST_F(WinnersCli, ExportBestNamesTheFastestPointOfEveryProblem) {
   ASSERT_LT(column("median_ms"), header.size()) << lines[0];
   // The fastest median of each problem, from results.json itself.
   std::map<std::string, double> fastest;
-  const json records = json::parse(testing::read_text(dir_ / "outputs/small/results.json"))["records"];
+  const json records =
+      json::parse(testing::read_text(dir_ / "outputs/small/results.json"))["records"];
   for (const auto& r : records) {
     const std::string problem = r["image"]["name"].get<std::string>() + "|" +
                                 r["kernel"]["name"].get<std::string>() + "|" +
@@ -168,8 +169,8 @@ TEST_F(WinnersCli, FilterMatchingNothingIsRefusedWithRunsMessageEverywhere) {
   for (const auto& [name, command] : commands) {
     const auto result = run(command + " --filter " + expression);
     EXPECT_EQ(result.exit_code, 2) << command << ": " << result.output;
-    EXPECT_EQ(result.output, "convlab " + name + ": no point of " + file +
-                                 " matches --filter kernel.size>=9\n")
+    EXPECT_EQ(result.output,
+              "convlab " + name + ": no point of " + file + " matches --filter kernel.size>=9\n")
         << command;
     const auto misspelt = run(command + " --filter kernel.sise=3");
     EXPECT_EQ(misspelt.exit_code, 2) << command;
@@ -187,13 +188,15 @@ TEST_F(WinnersCli, FilterMatchingNothingIsRefusedWithRunsMessageEverywhere) {
 }
 
 TEST_F(WinnersCli, ExportFormatKeepsOnlyTheRecordsTheFilterMatches) {
-  const auto csv = run("export outputs/small --format csv --filter 'implementation=openmp,"
-                       "params.threads=2'");
+  const auto csv =
+      run("export outputs/small --format csv --filter 'implementation=openmp,"
+          "params.threads=2'");
   ASSERT_EQ(csv.exit_code, 0) << csv.output;
   const auto lines = lines_of(csv.output);
   EXPECT_EQ(lines.size(), kProblems + 1) << csv.output;
   for (size_t i = 1; i < lines.size(); ++i) EXPECT_EQ(lines[i].rfind("openmp,", 0), 0u) << lines[i];
-  const auto compared = run("compare outputs/small outputs/small --filter implementation=sequential");
+  const auto compared =
+      run("compare outputs/small outputs/small --filter implementation=sequential");
   EXPECT_EQ(compared.exit_code, 0) << compared.output;
   EXPECT_NE(compared.output.find(std::to_string(kProblems) + " points compared"), std::string::npos)
       << compared.output;
