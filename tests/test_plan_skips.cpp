@@ -152,6 +152,34 @@ TEST_F(PlanSkips, ValidateDryRunAndRunAgreeOnWhatIsSkipped) {
   EXPECT_EQ(ran, to_run);
 }
 
+// A figure is tried on the plan's points; the points the config rules out are not among them.
+TEST_F(PlanSkips, FiguresAreTriedOnThePointsThatCanRun) {
+  testing::write_text(dir_ / "figure.yaml", R"(name: figure
+images:
+  - {type: generated, sizes: [16], channels: 1}
+kernels:
+  - {type: box, size: 3}
+  - {type: gaussian, size: 3}
+implementations:
+  openmp: {threads: 1}
+  opencv_gaussianblur: {}
+figures:
+  - {name: cpu, x: kernel.name, y: median_ms, series: family, where: kernel.type=box}
+)");
+  // Both implementations are of family cpu, but GaussianBlur never runs the box kernel.
+  const auto valid = testing::run_convlab("validate figure.yaml", dir_);
+  EXPECT_EQ(valid.exit_code, 0) << valid.output;
+  testing::write_text(dir_ / "figure.yaml",
+                      std::regex_replace(testing::read_text(dir_ / "figure.yaml"),
+                                         std::regex("kernel.type=box"), "kernel.type=gaussian"));
+  const auto refused = testing::run_convlab("validate figure.yaml", dir_);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("figures[0]: figure 'cpu': 2 points fall on 'cpu' at 'gaussian3' "
+                                "(they differ in implementation, params)"),
+            std::string::npos)
+      << refused.output;
+}
+
 TEST(FlowBrackets, FindsTheBracketLeftOpenAndNothingElse) {
   auto unclosed = find_unclosed_bracket("a:\n  - {x: 1, y: 2\nb: 3\n");
   ASSERT_TRUE(unclosed.has_value());

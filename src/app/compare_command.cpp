@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "core/count_words.hpp"
 #include "measure/mann_whitney.hpp"
 #include "app/commands.hpp"
 #include "report/figure_data.hpp"
@@ -232,19 +233,20 @@ void print_comparisons(const CompareOutcome& outcome, const CompareOptions& opti
                 format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
   const std::vector<double> ratios = all_ratios(outcome);
   const double overall = geometric_mean(ratios);
-  std::printf("\ngeometric mean of B/A: %s (%s) over %zu points\n",
-              format_number(overall, 4).c_str(), percent_change(overall).c_str(), ratios.size());
+  std::printf("\ngeometric mean of B/A: %s (%s) over %s\n", format_number(overall, 4).c_str(),
+              percent_change(overall).c_str(), count_words(ratios.size(), "point").c_str());
   for (const auto& [implementation, list] : ratios_by_implementation(outcome)) {
     const double mean = geometric_mean(list);
-    std::printf("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
-                format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
+    std::printf("  %-20s %s (%s) over %s\n", implementation.c_str(),
+                format_number(mean, 4).c_str(), percent_change(mean).c_str(),
+                count_words(list.size(), "point").c_str());
   }
   const size_t faster = count_verdicts(outcome, "faster"),
                slower = count_verdicts(outcome, "slower");
   std::printf(
-      "\n%zu points compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
+      "\n%s compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
       "slower, %zu same; %zu only in A, %zu only in B\n",
-      outcome.comparisons.size(), options.metric.c_str(),
+      count_words(outcome.comparisons.size(), "point").c_str(), options.metric.c_str(),
       format_number(options.threshold * 100, 3).c_str(), format_exact(options.alpha).c_str(),
       faster, slower, outcome.comparisons.size() - faster - slower, outcome.only_in_a,
       outcome.only_in_b);

@@ -4,6 +4,7 @@
 
 #include "plan/plan.hpp"
 #include "report/declarations.hpp"
+#include "report/plan_declarations.hpp"
 #include "report/where_values.hpp"
 
 namespace convlab {
@@ -21,6 +22,7 @@ Config load_config_for_command(const std::string& path) {
     for (const Point& point : expand_plan(config)) points.push_back(describe_point(config, point));
     return points;
   });
+  check_declarations_on_plan(root, YamlLocation{path, ""}, config);
   return config;
 }
 

@@ -2,7 +2,8 @@
 // and tables: are checked by the report at the same place in the file (config.hpp,
 // ConfigSectionCheck), so `convlab run` and `convlab validate` refuse a bad figure before anything
 // runs; once the plan is known, a figure's or table's where: that asks for a value no point has
-// is refused too (report/where_values.hpp).
+// is refused too (report/where_values.hpp), and so is a declaration whose cells would hold
+// several of the plan's points (report/plan_declarations.hpp).
 #pragma once
 
 #include <string>

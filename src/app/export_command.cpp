@@ -13,6 +13,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
+#include "core/count_words.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "app/commands.hpp"
@@ -395,8 +396,9 @@ int export_experiment(const ExportOptions& options) {
   else
     write_if_changed(paths.out / "gallery.tex", gallery_latex(section));
 
-  std::cout << name << ": " << section.figures.size() << " figures, " << section.tables.size()
-            << " tables, " << values.size() << " quoted values -> " << paths.out.generic_string()
+  std::cout << name << ": " << count_words(section.figures.size(), "figure") << ", "
+            << count_words(section.tables.size(), "table") << ", "
+            << count_words(values.size(), "quoted value") << " -> " << paths.out.generic_string()
             << "\n";
   return 0;
 }

@@ -81,7 +81,9 @@ void print_summary_table(const std::vector<Record>& records, const RunBlock& run
   const bool filtered =
       run.argv && std::find(run.argv->begin(), run.argv->end(), "--filter") != run.argv->end();
   const SpeedupContext speedups{context ? *context : records,
-                                run.resolved_config.value("baseline", nlohmann::json::object()),
+                                run.resolved_config.is_object()
+                                    ? run.resolved_config.value("baseline", nlohmann::json::object())
+                                    : nlohmann::json::object(),
                                 filtered};
   if (!measured.empty()) print_rows(measured, speedups, out);
   if (!measured.empty() && !skipped.empty()) out << "\n";

@@ -128,7 +128,9 @@ WinnersTable find_winners(const ResultsDocument& results, const std::vector<cons
                           const WinnersOptions& options) {
   WinnersTable table;
   table.swept = swept_params(points);
-  const json baseline = results.file.experiment.value("baseline", json::object());
+  const json& experiment = results.file.experiment;
+  const json baseline =
+      experiment.is_object() ? experiment.value("baseline", json::object()) : json::object();
   table.baseline = baseline_words(baseline);
   table.alpha = options.alpha;
   const bool filtered = fewer_than_all(results, points);
