@@ -175,6 +175,28 @@ TEST(Winners, EveryProblemIsARowAndConstantFieldsAreNamed) {
   EXPECT_FALSE(table.several_machines);
 }
 
+TEST(Winners, EachMachineRanksItsOwnPoints) {
+  auto document = document_of({{"cpu_fused", json::object(), "gaussian", 3, 1.0},
+                               {"opencv_gaussianblur", json::object(), "gaussian", 3, 2.0},
+                               {"cpu_fused", json::object(), "gaussian", 3, 5.0},
+                               {"opencv_gaussianblur", json::object(), "gaussian", 3, 4.0}},
+                              kSequential);
+  for (size_t i : {2u, 3u}) {
+    document.file.records[i].machine->hostname = "other";
+    document.file.records[i].machine->host_id = "h2";
+  }
+  attach_machine_identities(document.file);
+  const WinnersTable table = find_winners(document, ok_points(document));
+  ASSERT_EQ(table.rows.size(), 2u);  // never the first machine's 1 ms against the other's 4 ms
+  EXPECT_TRUE(table.several_machines);
+  EXPECT_EQ(table.rows[0].winner->implementation, "cpu_fused");
+  EXPECT_EQ(table.rows[1].winner->implementation, "opencv_gaussianblur");
+  EXPECT_DOUBLE_EQ(*table.rows[1].runner_up_ratio, 5.0 / 4.0);
+  std::ostringstream md;
+  write_winners(table, FlatFormat::md, md);
+  EXPECT_NE(md.str().find("| machine | fastest |"), std::string::npos) << md.str();
+}
+
 TEST(WinnersPivot, KernelSizeRowsPerKernelTypeWithOneColumnPerImplementation) {
   const auto document = document_of({{"openmp", {{"threads", 1}}, "gaussian", 7, 9.0},
                                      {"openmp", {{"threads", 2}}, "gaussian", 7, 5.0},

@@ -502,6 +502,13 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
   return sweeps;
 }
 
+// " (openmp, cpu_fused)": the implementations a config names, for messages about another one.
+std::string implementations_words(const std::vector<ImplementationSweep>& sweeps) {
+  std::string words;
+  for (const auto& sweep : sweeps) words += (words.empty() ? "" : ", ") + sweep.name;
+  return " (" + words + ")";
+}
+
 // Params as --filter writes them: "threads=1 schedule=static".
 std::string params_words(const Params& params) {
   std::string words;
@@ -543,8 +550,9 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   const auto sweep = std::find_if(sweeps.begin(), sweeps.end(),
                                   [&](const auto& s) { return s.name == baseline.implementation; });
   if (sweep == sweeps.end())
-    where.fail(node, "baseline '" + baseline.implementation +
-                         "' is not one of this config's implementations");
+    where.fail(node, "'" + baseline.implementation +
+                         "' is not one of this config's implementations" +
+                         implementations_words(sweeps));
   const bool any =
       std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
         for (const auto& [k, v] : baseline.params.items())
@@ -571,8 +579,9 @@ GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const Ya
                   [&](const auto& s) { return s.name == gallery.implementation; });
   if (!configured)
     where.child("implementation")
-        .fail(node["implementation"],
-              "'" + gallery.implementation + "' is not one of this config's implementations");
+        .fail(node["implementation"], "'" + gallery.implementation +
+                                          "' is not one of this config's implementations" +
+                                          implementations_words(config.implementations));
   return gallery;
 }
 
@@ -819,8 +828,9 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
           std::any_of(config.implementations.begin(), config.implementations.end(),
                       [&](const auto& s) { return s.name == name; });
       if (!configured)
-        at.child(name).fail(entry.first,
-                            "'" + name + "' is not one of this config's implementations");
+        at.child(name).fail(entry.first, "'" + name +
+                                             "' is not one of this config's implementations" +
+                                             implementations_words(config.implementations));
       config.measure_overrides[name] =
           parse_measure(entry.second, at.child(name), config.measure, false);
     }
