@@ -14,6 +14,7 @@
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
 #include "core/file_io.hpp"
+#include "core/count_words.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "report/declarations.hpp"
@@ -22,11 +23,14 @@
 #include "report/flat_table.hpp"
 #include "report/latex_writer.hpp"
 #include "report/plot_writers.hpp"
+#include "report/winners_writer.hpp"
 #include "report/report_outline.hpp"
 #include "report/report_summary.hpp"
 #include "results/gallery.hpp"
 #include "results/record_fields.hpp"
+#include "results/record_queries.hpp"
 #include "results/results_document.hpp"
+#include "results/winners.hpp"
 
 namespace convlab {
 namespace {
@@ -37,11 +41,13 @@ using nlohmann::ordered_json;
 
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
-       convlab export RESULTS --format csv|md|tsv [--out FILE]
+       convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR]
+                      [--best [--by FIELD]]
        convlab export --index FILE RESULTS...
 
 Turns a results.json (or the directory holding it) into what the report needs:
-  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full precision)
+  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
+                             precision)
   DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
   DIR/values.tex             the numbers the discussion quotes with \convlabvalue
@@ -55,18 +61,24 @@ declarations, median time and speedup against image size are made.
   --config FILE      read figures:/tables: from this config instead of the copy in results.json,
                      so edited declarations apply without re-running; "auto": the config path
                      the run recorded, when that file exists
-  --discussion FILE  the experiment's prose (experiments/<name>.tex); each \convlabvalue{filter}{field}
-                     in it must match exactly one ok point
+  --discussion FILE  the experiment's prose (experiments/<name>.tex); each
+                     \convlabvalue{filter}{field} in it must match exactly one ok point
   --index FILE       write the report's front part and section list for the given results
   --outline FILE     with --index: the parts, their order and the summary figures
                      (report/outline.yaml)
   --summary FILE     with --index: the hand-written summary; its
                      \convlabvalueof{experiment}{filter}{field} are resolved like \convlabvalue
 
-With --format, one flat row per record instead (to FILE, or to standard output): implementation,
-params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
-the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
-is a table for people, with four significant digits.
+With --format, one table instead (to FILE, or to standard output):
+  --format csv|md|tsv  one row per record: implementation, params.*, image.*, kernel.*, border,
+                       output, status, reason, repetitions, timing statistics in ms, the device
+                       phases' medians, derived metrics and verification; csv and tsv keep full
+                       precision, md is a table for people with four significant digits
+  --filter EXPR        only the records matching EXPR (as convlab run --filter); a filter that
+                       matches no record is an error
+  --best               the winners instead, one row per problem, as convlab show --best prints
+                       them (csv and tsv: every column, in full precision)
+  --by FIELD           with --best: one row per value of FIELD, one column per implementation
 Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
 be written (PATH: write error: REASON; the earlier file is kept).
 )";
@@ -377,24 +389,64 @@ int export_experiment(const ExportOptions& options) {
   else
     write_if_changed(paths.out / "gallery.tex", gallery_latex(section));
 
-  std::cout << name << ": " << section.figures.size() << " figures, " << section.tables.size()
-            << " tables, " << values.size() << " quoted values -> " << paths.out.generic_string()
+  std::cout << name << ": " << count_words(section.figures.size(), "figure") << ", "
+            << count_words(section.tables.size(), "table") << ", "
+            << count_words(values.size(), "quoted value") << " -> " << paths.out.generic_string()
             << "\n";
   return 0;
 }
 
-int export_flat(const std::string& results_path, FlatFormat format,
-                const std::optional<std::string>& out_file) {
+// What --format writes: every record (or those --filter keeps), or the winners table.
+struct FlatRequest {
+  FlatFormat format = FlatFormat::csv;
+  std::optional<std::string> out_file;
+  std::optional<PointFilter> filter;
+  bool best = false;
+  std::optional<std::string> by;
+};
+
+// The text of the table and how many rows it has.
+std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
+                                         const FlatRequest& request) {
+  std::ostringstream text;
+  if (request.best) {
+    std::vector<const Record*> points = latest_ok_points(results);
+    if (request.filter) points = select_records(points, *request.filter, results.path);
+    if (request.by) {
+      const WinnersPivot pivot = pivot_winners(points, *request.by);
+      write_pivot(pivot, request.format, text);
+      return {text.str(), pivot_flat_table(pivot, request.format).rows.size()};
+    }
+    const WinnersTable winners = find_winners(results, points);
+    write_winners(winners, request.format, text);
+    return {text.str(), winners.rows.size()};
+  }
+  std::vector<const Record*> all;
+  for (const Record& record : results.file.records) all.push_back(&record);
+  std::vector<Record> records;
+  for (const Record* record :
+       request.filter ? select_records(all, *request.filter, results.path) : all)
+    records.push_back(*record);
+  const FlatTable table = flatten_records(records, request.format);
+  write_flat_table(table, request.format, text);
+  return {text.str(), table.rows.size()};
+}
+
+int export_flat(const std::string& results_path, const FlatRequest& request) {
   const ResultsDocument results = load_results_document(results_path);
-  const FlatTable table = flatten_records(results.file.records, format);
-  if (!out_file) {
-    write_flat_table(table, format, std::cout);
+  std::string text;
+  size_t rows = 0;
+  try {
+    std::tie(text, rows) = flat_text(results, request);
+  } catch (const ExportError& error) {
+    throw ExportError(std::string("convlab export: ") + error.what());
+  }
+  if (!request.out_file) {
+    std::cout << text;
     return 0;
   }
-  std::ostringstream text;
-  write_flat_table(table, format, text);
-  write_if_changed(*out_file, text.str(), WriteTarget::named);
-  std::cerr << *out_file << ": " << table.rows.size() << " records\n";
+  write_if_changed(*request.out_file, text, WriteTarget::named);
+  std::cerr << *request.out_file << ": " << rows << (request.best ? " rows" : " records") << "\n";
   return 0;
 }
 
@@ -554,6 +606,7 @@ int export_command(const std::vector<std::string>& args) {
   ExportOptions options;
   std::optional<std::string> index, outline, summary;
   std::optional<FlatFormat> format;
+  FlatRequest flat;
   std::vector<std::string> positional;
   try {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -580,6 +633,15 @@ int export_command(const std::vector<std::string>& args) {
         outline = value();
       else if (arg == "--summary")
         summary = value();
+      else if (arg == "--filter") {
+        const std::string text = value();
+        std::string error;
+        flat.filter = parse_point_filter(text, &error);
+        if (!flat.filter) throw ExportError("convlab export: --filter: " + error);
+      } else if (arg == "--best")
+        flat.best = true;
+      else if (arg == "--by")
+        flat.by = value();
       else if (arg == "--format") {
         const std::string text = value();
         format = parse_flat_format(text);
@@ -603,8 +665,16 @@ int export_command(const std::vector<std::string>& args) {
         throw ExportError(
             "convlab export: --format writes one table; --figures, --config and --discussion "
             "are for the report export");
-      return export_flat(options.results, *format, options.out);
+      if (flat.by && !flat.best)
+        throw ExportError("convlab export: --by pivots the winners table; give --best with it");
+      flat.format = *format;
+      flat.out_file = options.out;
+      return export_flat(options.results, flat);
     }
+    if (flat.filter || flat.best || flat.by)
+      throw ExportError(
+          "convlab export: --filter, --best and --by choose the rows of --format csv|md|tsv; "
+          "the report export takes its points from the config's figures and tables");
     return export_experiment(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

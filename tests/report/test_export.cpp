@@ -9,8 +9,8 @@
 #include "app/commands.hpp"
 #include "report/discussion_values.hpp"
 #include "report/figure_data.hpp"
-#include "results/results_document.hpp"
 #include "report_test_support.hpp"
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
@@ -108,7 +108,7 @@ TEST(ExportErrors, MissingFileAndBadDeclarationExitTwo) {
   EXPECT_EQ(export_command({(dir.path() / "bad").string()}), 2);
   const std::string message = testing::internal::GetCapturedStderr();
   EXPECT_NE(message.find("results.json: run.config.resolved.figures[0].serie: unknown key "
-                         "'serie'; did you mean 'series'?"),
+                         "'serie' (did you mean 'series'?); allowed: "),
             std::string::npos)
       << message;
 }
