@@ -62,5 +62,15 @@ TEST(MannWhitney, NoEvidenceWithoutVariationOrSamples) {
   EXPECT_DOUBLE_EQ(mann_whitney_u({}, {1, 2}).p_value, 1.0);
 }
 
+TEST(MannWhitney, SmallestPossiblePValueBySampleSize) {
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(3, 3), 0.1);  // 2 / (6 choose 3)
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(2, 3), 0.2);
+  EXPECT_NEAR(mann_whitney_smallest_p(5, 5), 2.0 / 252, 1e-15);
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(1, 1), 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(8, 8), 0.0);  // the normal approximation reaches any p
+  // It is the p of samples that do not overlap.
+  EXPECT_DOUBLE_EQ(mann_whitney_u({1, 2, 3, 4}, {5, 6, 7}).p_value, mann_whitney_smallest_p(4, 3));
+}
+
 }  // namespace
 }  // namespace convlab

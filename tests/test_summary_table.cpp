@@ -73,6 +73,34 @@ TEST(SummaryTable, NoisyPointsAreCountedAndTheWorstListed) {
   EXPECT_EQ(quiet.str(), "");  // 2 % and exactly 10 % are not noisy
 }
 
+TEST(SummaryTable, AnEmptySpeedupSaysWhy) {
+  RunBlock run;
+  run.resolved_config = {
+      {"baseline", {{"implementation", "sequential"}, {"params", json::object()}}}};
+  const Record openmp = record_from_json(record("openmp", "ok", "", 2.0));
+  const auto row_of = [&](const std::vector<Record>& records) {
+    std::ostringstream out;
+    print_summary_table(records, run, out);
+    const std::string text = out.str();
+    const size_t at = text.find("| openmp |");
+    return at == std::string::npos ? text : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_EQ(
+      row_of({record_from_json(record("sequential", "skipped", "no CUDA device", 0)), openmp}),
+      "| openmp | - | noise-64x64-c1-s1 | gaussian7 | replicate | u8 | 2.000 | 0 | baseline "
+      "skipped | ok |");
+  EXPECT_NE(row_of({openmp}).find("| baseline not run | ok |"), std::string::npos);
+  run.argv =
+      std::vector<std::string>{"convlab", "run", "x.yaml", "--filter", "implementation=openmp"};
+  EXPECT_NE(row_of({openmp}).find("| baseline filtered out | ok |"), std::string::npos);
+  // The table of a part of the file looks for the baseline in the whole file.
+  const std::vector<Record> file{record_from_json(record("sequential", "failed", "error", 1.0)),
+                                 openmp};
+  std::ostringstream out;
+  print_summary_table({openmp}, run, out, &file);
+  EXPECT_NE(out.str().find("| baseline failed | ok |"), std::string::npos) << out.str();
+}
+
 TEST(SummaryTable, CountsLine) {
   EXPECT_EQ(run_counts_line({3, 12, 45, 1, 0}),
             "kept 3 \u00b7 ran 12 \u00b7 skipped 45 \u00b7 failed 1");

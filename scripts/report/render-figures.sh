@@ -16,9 +16,13 @@ command -v gnuplot >/dev/null 2>&1 || {
 outputs_of() { sed -n "s/^set output \"\(.*\)\"$/\1/p" "$1"; }
 
 rendered=0
+figures=()   # every figure's PNG, where it was written (or already is)
 for script in "$plots_dir"/*.gp; do
   [[ -e "$script" ]] || continue
   name=$(basename "$script" .gp)
+  while IFS= read -r output; do
+    [[ "$output" == *.png ]] && figures+=("$(realpath -m --relative-to="$PWD" "$plots_dir/$output")")
+  done < <(outputs_of "$script")
   inputs=("$script" "$export_dir"/data/"$name".tsv "$export_dir"/data/"$name"--panel*.tsv)
   stale=0
   while IFS= read -r output; do
@@ -36,4 +40,15 @@ for script in "$plots_dir"/*.gp; do
   fi
   rendered=$((rendered + 1))
 done
-echo "$export_dir: $rendered figures rendered"
+# Where the figures are: the folder, and each figure's PNG (its PDF lies beside it).
+if [[ ${#figures[@]} -eq 0 ]]; then
+  echo "$export_dir: no figures declared"
+  exit 0
+fi
+folder=$(dirname "${figures[0]}")
+noun=figures; [[ ${#figures[@]} -eq 1 ]] && noun=figure
+if [[ $rendered -eq 0 ]]; then state="up to date"
+elif [[ $rendered -eq ${#figures[@]} ]]; then state="drawn now"
+else state="$rendered drawn now, the others up to date"; fi
+echo "convlab: ${#figures[@]} $noun in $folder/ ($state):"
+for figure in "${figures[@]}"; do echo "  $figure (and .pdf)"; done

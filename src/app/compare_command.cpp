@@ -11,12 +11,15 @@
 #include <optional>
 #include <set>
 
+#include "core/count_words.hpp"
+#include "measure/mann_whitney.hpp"
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
 #include "measure/mann_whitney.hpp"
 #include "results/machine.hpp"
 #include "results/record_fields.hpp"
+#include "results/record_queries.hpp"
 #include "results/results_document.hpp"
 
 namespace convlab {
@@ -25,7 +28,8 @@ namespace {
 using nlohmann::json;
 
 const char* const kCompareHelp =
-    R"help(usage: convlab compare A B [--threshold PERCENT] [--alpha P] [--metric FIELD] [--json FILE]
+    R"help(usage: convlab compare A B [--threshold PERCENT] [--alpha P] [--metric FIELD]
+                         [--filter EXPR] [--json FILE]
 
 Compares two results (results.json files or the directories holding them), point by point, for
 every ok point present in both; points are matched by implementation, params, image, kernel,
@@ -36,15 +40,16 @@ A and B (two-sided; exact when the smaller sample has fewer than 8 values and no
 otherwise the normal approximation with tie and continuity corrections), and a verdict:
   slower  ratio > 1 + threshold and p < alpha
   faster  ratio < 1 / (1 + threshold) and p < alpha
-  same    otherwise: "same (within noise)" when beyond the threshold but p >= alpha,
-                  and"same (too few samples)" when the sample counts cannot reach p <
-                      alpha at all The summary gives the geometric mean of the ratios,
-                  over all points and per implementation.
+  same    otherwise; "same (within noise)" when beyond the threshold but p >= alpha, and
+          "same (too few samples)" when the sample counts cannot reach p < alpha at all
+The summary gives the geometric mean of the ratios, over all points and per implementation.
 
-                      --threshold T 5 %
-                      by default; "5%", "5" and "0.05" all mean five percent
+  --threshold T   the change that counts, 5 % by default; "5%", "5" and "0.05" all mean five
+                  percent
   --alpha P       significance level, 0.05 by default
   --metric FIELD  median_ms (default), end_to_end_ms, h2d_ms or d2h_ms
+  --filter EXPR   only the points matching EXPR (as convlab run --filter), in A and in B; a
+                  filter that matches no point of A or of B is an error
   --json FILE     also write every point's ratio, U, p-value and verdict, and the summary
 Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input or output that could
 not be written.
@@ -93,21 +98,14 @@ double parse_alpha(const std::string& text) {
   return value;
 }
 
-// The smallest two-sided p-value samples of these sizes can give (exact test, no ties).
-double smallest_p(size_t m, size_t n) {
-  if (std::min(m, n) >= 8) return 0.0;
-  double arrangements = 1;  // (m + n choose m)
-  for (size_t i = 1; i <= m; ++i) arrangements = arrangements * double(n + i) / double(i);
-  return std::min(1.0, 2 / arrangements);
-}
-
 std::string verdict_for(const Comparison& c, size_t a_count, size_t b_count, double threshold,
                         double alpha) {
   const bool significant = c.test.p_value < alpha;
   if (c.ratio > 1 + threshold && significant) return "slower";
   if (c.ratio < 1 / (1 + threshold) && significant) return "faster";
   if (std::fabs(c.ratio - 1) > threshold)
-    return smallest_p(a_count, b_count) >= alpha ? "same (too few samples)" : "same (within noise)";
+    return mann_whitney_smallest_p(a_count, b_count) >= alpha ? "same (too few samples)"
+                                                              : "same (within noise)";
   return "same";
 }
 
@@ -128,6 +126,7 @@ struct CompareOptions {
   double alpha = 0.05;
   std::string metric = "median_ms";
   std::optional<std::string> json_path;
+  std::optional<PointFilter> filter;
 };
 
 // Returns nullopt after printing the help.
@@ -139,14 +138,18 @@ std::optional<CompareOptions> parse_compare_options(const std::vector<std::strin
       std::cout << kCompareHelp;
       return std::nullopt;
     }
-    const bool takes_value =
-        arg == "--threshold" || arg == "--metric" || arg == "--alpha" || arg == "--json";
+    const bool takes_value = arg == "--threshold" || arg == "--metric" || arg == "--alpha" ||
+                             arg == "--json" || arg == "--filter";
     if (takes_value && i + 1 >= args.size())
       throw ExportError("convlab compare: " + arg + " needs a value");
     if (arg == "--threshold") {
       options.threshold = parse_threshold(args[++i]);
     } else if (arg == "--alpha") {
       options.alpha = parse_alpha(args[++i]);
+    } else if (arg == "--filter") {
+      std::string error;
+      options.filter = parse_point_filter(args[++i], &error);
+      if (!options.filter) throw ExportError("convlab compare: --filter: " + error);
     } else if (arg == "--json") {
       options.json_path = args[++i];
     } else if (arg == "--metric") {
@@ -172,16 +175,28 @@ struct CompareOutcome {
   std::set<std::string> a_machines, b_machines;
 };
 
+// The latest ok points of one side, those --filter keeps when it is given.
+std::vector<const Record*> selected_points(const ResultsDocument& results,
+                                           const CompareOptions& options) {
+  const std::vector<const Record*> points = latest_ok_points(results);
+  if (!options.filter) return points;
+  try {
+    return select_records(points, *options.filter, results.path);
+  } catch (const ExportError& error) {
+    throw ExportError(std::string("convlab compare: ") + error.what());
+  }
+}
+
 // The points of B matched with the same point measured on the same machine in A.
 CompareOutcome compare_points(const ResultsDocument& a, const ResultsDocument& b,
                               const CompareOptions& options) {
   CompareOutcome outcome;
   std::map<std::string, const Record*> a_points;
-  for (const Record* record : latest_ok_points(a)) {
+  for (const Record* record : selected_points(a, options)) {
     a_points[point_definition(*record) + machine_key(*record)] = record;
     outcome.a_machines.insert(machine_label(*record, true));
   }
-  for (const Record* record : latest_ok_points(b)) {
+  for (const Record* record : selected_points(b, options)) {
     outcome.b_machines.insert(machine_label(*record, true));
     const auto match = a_points.find(point_definition(*record) + machine_key(*record));
     if (match == a_points.end()) {
@@ -234,19 +249,20 @@ void print_comparisons(const CompareOutcome& outcome, const CompareOptions& opti
           format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
   const std::vector<double> ratios = all_ratios(outcome);
   const double overall = geometric_mean(ratios);
-  print("\ngeometric mean of B/A: %s (%s) over %zu points\n", format_number(overall, 4).c_str(),
-        percent_change(overall).c_str(), ratios.size());
+  print("\ngeometric mean of B/A: %s (%s) over %s\n", format_number(overall, 4).c_str(),
+              percent_change(overall).c_str(), count_words(ratios.size(), "point").c_str());
   for (const auto& [implementation, list] : ratios_by_implementation(outcome)) {
     const double mean = geometric_mean(list);
-    print("  %-20s %s (%s) over %zu points\n", implementation.c_str(),
-          format_number(mean, 4).c_str(), percent_change(mean).c_str(), list.size());
+    print("  %-20s %s (%s) over %s\n", implementation.c_str(),
+          format_number(mean, 4).c_str(), percent_change(mean).c_str(),
+          count_words(list.size(), "point").c_str());
   }
   const size_t faster = count_verdicts(outcome, "faster"),
                slower = count_verdicts(outcome, "slower");
   print(
-      "\n%zu points compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
+      "\n%s compared on %s (threshold %s%%, Mann-Whitney U at alpha %s): %zu faster, %zu "
       "slower, %zu same; %zu only in A, %zu only in B\n",
-      outcome.comparisons.size(), options.metric.c_str(),
+      count_words(outcome.comparisons.size(), "point").c_str(), options.metric.c_str(),
       format_number(options.threshold * 100, 3).c_str(), format_exact(options.alpha).c_str(),
       faster, slower, outcome.comparisons.size() - faster - slower, outcome.only_in_a,
       outcome.only_in_b);

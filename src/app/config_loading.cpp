@@ -1,13 +1,29 @@
 #include "app/config_loading.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include "figures/declarations.hpp"
+#include "figures/plan_declarations.hpp"
+#include "figures/where_values.hpp"
+#include "plan/plan.hpp"
 
 namespace convlab {
 
 Config load_config_for_command(const std::string& path) {
-  return load_config(path, [](const YAML::Node& root, const YamlLocation& top) {
-    parse_report_declarations(root, top);  // validation only; export re-reads the resolved config
+  YAML::Node root;
+  Config config =
+      load_config(path, [&root](const YAML::Node& config_root, const YamlLocation& top) {
+        parse_report_declarations(config_root, top);  // validation only; export re-reads it
+        root = config_root;
+      });
+  // The values a figure's where asks for can be checked once the plan is known.
+  check_where_values(root, YamlLocation{path, ""}, [&config] {
+    std::vector<nlohmann::json> points;
+    for (const Point& point : expand_plan(config)) points.push_back(describe_point(config, point));
+    return points;
   });
+  check_declarations_on_plan(root, YamlLocation{path, ""}, config);
+  return config;
 }
 
 }  // namespace convlab

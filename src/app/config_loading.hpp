@@ -1,7 +1,9 @@
 // Loading a config for a command: config/ checks everything it owns, and the report's figures:
 // and tables: are checked by the report at the same place in the file (config.hpp,
 // ConfigSectionCheck), so `convlab run` and `convlab validate` refuse a bad figure before anything
-// runs.
+// runs; once the plan is known, a figure's or table's where: that asks for a value no point has
+// is refused too (report/where_values.hpp), and so is a declaration whose cells would hold
+// several of the plan's points (report/plan_declarations.hpp).
 #pragma once
 
 #include <string>

@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "config/config_error.hpp"
+#include "core/count_words.hpp"
 #include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
 #include "figures/plot_writers.hpp"
@@ -23,6 +24,8 @@
 #include "results/flat_table.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_document.hpp"
+#include "results/winners.hpp"
+#include "results/winners_writer.hpp"
 
 namespace convlab {
 namespace {
@@ -32,11 +35,13 @@ using nlohmann::json;
 
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
-       convlab export RESULTS --format csv|md|tsv [--out FILE]
+       convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR]
+                      [--best [--by FIELD]]
        convlab export --index FILE RESULTS...
 
 Turns a results.json (or the directory holding it) into what the report needs:
-  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full precision)
+  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
+                             precision)
   DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
   DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
@@ -57,10 +62,16 @@ declarations, median time and speedup against image size are made.
   --summary FILE     with --index: the hand-written summary (LaTeX); its
                      {{experiment: field[filter]}} are resolved like a discussion's values
 
-With --format, one flat row per record instead (to FILE, or to standard output): implementation,
-params.*, image.*, kernel.*, border, output, status, reason, repetitions, timing statistics in ms,
-the device phases' medians, derived metrics and verification. csv and tsv keep full precision; md
-is a table for people, with four significant digits.
+With --format, one table instead (to FILE, or to standard output):
+  --format csv|md|tsv  one row per record: implementation, params.*, image.*, kernel.*, border,
+                       output, status, reason, repetitions, timing statistics in ms, the device
+                       phases' medians, derived metrics and verification; csv and tsv keep full
+                       precision, md is a table for people with four significant digits
+  --filter EXPR        only the records matching EXPR (as convlab run --filter); a filter that
+                       matches no record is an error
+  --best               the winners instead, one row per problem, as convlab show --best prints
+                       them (csv and tsv: every column, in full precision)
+  --by FIELD           with --best: one row per value of FIELD, one column per implementation
 Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
 be written (PATH: write error: REASON; the earlier file is kept).
 )";
@@ -204,24 +215,64 @@ int export_experiment(const ExportOptions& options) {
   if (!written.count(kGalleryFile)) fs::remove(paths.out / kGalleryFile);
 
   const MarkdownCell* discussion = notebook.markdown(MarkdownCell::Role::discussion);
-  std::cout << notebook.name << ": " << figure_names.size() << " figures, " << table_names.size()
-            << " tables, " << (discussion ? discussion->values.size() : 0) << " quoted values -> "
+  std::cout << notebook.name << ": " << count_words(figure_names.size(), "figure") << ", "
+            << count_words(table_names.size(), "table") << ", "
+            << count_words(discussion ? discussion->values.size() : 0, "quoted value") << " -> "
             << paths.out.generic_string() << "\n";
   return 0;
 }
 
-int export_flat(const std::string& results_path, FlatFormat format,
-                const std::optional<std::string>& out_file) {
+// What --format writes: every record (or those --filter keeps), or the winners table.
+struct FlatRequest {
+  FlatFormat format = FlatFormat::csv;
+  std::optional<std::string> out_file;
+  std::optional<PointFilter> filter;
+  bool best = false;
+  std::optional<std::string> by;
+};
+
+// The text of the table and how many rows it has.
+std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
+                                         const FlatRequest& request) {
+  std::ostringstream text;
+  if (request.best) {
+    std::vector<const Record*> points = latest_ok_points(results);
+    if (request.filter) points = select_records(points, *request.filter, results.path);
+    if (request.by) {
+      const WinnersPivot pivot = pivot_winners(points, *request.by);
+      write_pivot(pivot, request.format, text);
+      return {text.str(), pivot_flat_table(pivot, request.format).rows.size()};
+    }
+    const WinnersTable winners = find_winners(results, points);
+    write_winners(winners, request.format, text);
+    return {text.str(), winners.rows.size()};
+  }
+  std::vector<const Record*> all;
+  for (const Record& record : results.file.records) all.push_back(&record);
+  std::vector<Record> records;
+  for (const Record* record :
+       request.filter ? select_records(all, *request.filter, results.path) : all)
+    records.push_back(*record);
+  const FlatTable table = flatten_records(records, request.format);
+  write_flat_table(table, request.format, text);
+  return {text.str(), table.rows.size()};
+}
+
+int export_flat(const std::string& results_path, const FlatRequest& request) {
   const ResultsDocument results = load_results_document(results_path);
-  const FlatTable table = flatten_records(results.file.records, format);
-  if (!out_file) {
-    write_flat_table(table, format, std::cout);
+  std::string text;
+  size_t rows = 0;
+  try {
+    std::tie(text, rows) = flat_text(results, request);
+  } catch (const ExportError& error) {
+    throw ExportError(std::string("convlab export: ") + error.what());
+  }
+  if (!request.out_file) {
+    std::cout << text;
     return 0;
   }
-  std::ostringstream text;
-  write_flat_table(table, format, text);
-  write_if_changed(*out_file, text.str(), WriteTarget::named);
-  std::cerr << *out_file << ": " << table.rows.size() << " records\n";
+  write_if_changed(*request.out_file, text, WriteTarget::named);
+  std::cerr << *request.out_file << ": " << rows << (request.best ? " rows" : " records") << "\n";
   return 0;
 }
 
@@ -348,6 +399,7 @@ int export_command(const std::vector<std::string>& args) {
   ExportOptions options;
   std::optional<std::string> index, outline, summary;
   std::optional<FlatFormat> format;
+  FlatRequest flat;
   std::vector<std::string> positional;
   try {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -374,6 +426,15 @@ int export_command(const std::vector<std::string>& args) {
         outline = value();
       else if (arg == "--summary")
         summary = value();
+      else if (arg == "--filter") {
+        const std::string text = value();
+        std::string error;
+        flat.filter = parse_point_filter(text, &error);
+        if (!flat.filter) throw ExportError("convlab export: --filter: " + error);
+      } else if (arg == "--best")
+        flat.best = true;
+      else if (arg == "--by")
+        flat.by = value();
       else if (arg == "--format") {
         const std::string text = value();
         format = parse_flat_format(text);
@@ -397,8 +458,16 @@ int export_command(const std::vector<std::string>& args) {
         throw ExportError(
             "convlab export: --format writes one table; --figures, --config and --discussion "
             "are for the report export");
-      return export_flat(options.results, *format, options.out);
+      if (flat.by && !flat.best)
+        throw ExportError("convlab export: --by pivots the winners table; give --best with it");
+      flat.format = *format;
+      flat.out_file = options.out;
+      return export_flat(options.results, flat);
     }
+    if (flat.filter || flat.best || flat.by)
+      throw ExportError(
+          "convlab export: --filter, --best and --by choose the rows of --format csv|md|tsv; "
+          "the report export takes its points from the config's figures and tables");
     return export_experiment(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

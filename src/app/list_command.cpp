@@ -32,9 +32,11 @@ std::string axis_kind(const AxisSpec& axis) {
 
 int list_command(const Arguments& args) {
   if (!args.empty()) {
-    std::cout << "usage: convlab list\n\nLists implementations (with their parameter axes and "
-                 "defaults), kernel types, borders and output types.\n";
-    return args[0] == "--help" || args[0] == "-h" ? 0 : 2;
+    const bool help = args[0] == "--help" || args[0] == "-h";
+    (help ? std::cout : std::cerr) << "usage: convlab list\n\nLists implementations (with their "
+                                      "parameter axes and defaults), kernel types, borders and\n"
+                                      "output types.\n";
+    return help ? 0 : 2;
   }
   std::cout << "implementations:\n";
   for (const auto& impl : implementation_registry()) {

@@ -17,10 +17,11 @@ commands:
   run CONFIG       run an experiment and write outputs/<name>/results.json
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
-  show DIR         print the summary of DIR/results.json, running nothing
+  show DIR         print the summary of DIR/results.json, running nothing; with --best,
+                   the fastest implementation and configuration of every problem
   gallery DIR      write the gallery pictures of DIR/results.json again (from saved outputs)
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
-                   with --format csv|md|tsv one flat row per record
+                   with --format csv|md|tsv one flat row per record (or the winners)
   compare A B      compare two results point by point (exit 1 on a slowdown)
   notebook         every experiment as an HTML page, and an index (outputs/notebook/)
   version          version, commit, build type, compiler, optional parts (also --version)

@@ -16,15 +16,17 @@ const char* kRunUsage = R"(usage: convlab run CONFIG [options]
 
 Runs every point of the config (images x kernels x borders x outputs x implementation
 parameters), verifies each output against the reference and writes outputs/<name>/results.json;
-every finished point is kept (in results.journal until the run ends or is stopped). Points already measured with the same build on the same machine
-are kept, not re-run.
+every finished point is kept (in results.journal until the run ends or is stopped). Points
+already measured with the same build on the same machine are kept, not re-run.
 
 options:
   --out DIR        write DIR/results.json instead of outputs/<name>/results.json
   --filter EXPR    run only matching points, e.g. 'implementation=openmp,kernel.size>=7'
-                   (clauses: field=a|b, field!=v, field<v, <=, >, >=, field~text; see docs/config.md)
+                   (clauses: field=a|b, field!=v, field<v, <=, >, >=, field~text;
+                   see docs/config.md)
   --force          re-run points that already have a result
-  --dry-run        print the plan and its estimated cost, run nothing
+  --dry-run        print the plan, the points that will be skipped and why, and the
+                   estimated cost of the others; run nothing
   --device N       CUDA device to use (default 0)
   --max-points N   stop after running N points (the rest can be resumed later)
   -q, --quiet      no progress and no summary table (a failed point is still named)

@@ -2,57 +2,124 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "core/count_words.hpp"
 #include "core/point_filter.hpp"
+#include "results/winners_writer.hpp"
 #include "results/record_fields.hpp"
+#include "results/record_queries.hpp"
 #include "results/results_file.hpp"
 #include "results/results_journal.hpp"
 #include "results/summary_table.hpp"
+#include "results/winners.hpp"
 
 namespace convlab {
 namespace {
 
-const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR]
+const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR] [--best [--by FIELD]]
 
 Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
 prints it at the end, without running anything: one row per measured point, skipped points one
 line per reason, the noisy points and the counts.
 
-  --filter EXPR   only the records matching EXPR (as convlab run --filter)
+  --filter EXPR  only the records matching EXPR (as convlab run --filter); a filter that
+                 matches no record is an error
+  --best         the winners instead: for every problem (image, kernel, border, output), the
+                 fastest implementation and configuration, its median, its ratio to the
+                 runner-up and to the baseline, and whether the two differ beyond noise
+                 (two-sided Mann-Whitney U on the raw samples, p < 0.05)
+  --by FIELD     with --best: one row per value of FIELD (kernel.size, image.size,
+                 params.threads, ...) and one column per implementation, each cell the median
+                 of that implementation's fastest configuration
 Exit codes: 0 printed, 2 no such results file, not a results file, bad arguments, or output
 that could not be written (standard output: write error: ...).
 )";
 
+struct ShowOptions {
+  std::string path;
+  std::optional<PointFilter> filter;
+  bool best = false;
+  std::optional<std::string> by;
+};
+
+// Returns nullopt after printing help or an error; *exit_code says which.
+std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_code) {
+  ShowOptions options;
+  *exit_code = 2;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kShowUsage;
+      *exit_code = 0;
+      return std::nullopt;
+    }
+    const bool takes_value = arg == "--filter" || arg == "--by";
+    if (takes_value && i + 1 >= args.size()) {
+      std::cerr << "convlab show: " << arg << " needs a value\n";
+      return std::nullopt;
+    }
+    if (arg == "--filter") {
+      std::string error;
+      if (!(options.filter = parse_point_filter(args[++i], &error))) {
+        std::cerr << "convlab show: --filter: " << error << "\n";
+        return std::nullopt;
+      }
+    } else if (arg == "--by") {
+      options.by = args[++i];
+    } else if (arg == "--best") {
+      options.best = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "convlab show: unknown option '" << arg << "'\n" << kShowUsage;
+      return std::nullopt;
+    } else if (options.path.empty()) {
+      options.path = arg;
+    } else {
+      std::cerr << "convlab show: only one DIR, got '" << options.path << "' and '" << arg << "'\n";
+      return std::nullopt;
+    }
+  }
+  if (options.path.empty()) {
+    std::cerr << kShowUsage;
+    return std::nullopt;
+  }
+  if (options.by && !options.best) {
+    std::cerr << "convlab show: --by pivots the winners table; give --best with it\n";
+    return std::nullopt;
+  }
+  return options;
+}
+
+void print_records(const ResultsFile& results, const std::vector<const Record*>& selected) {
+  std::vector<Record> records;
+  for (const Record* record : selected) records.push_back(*record);
+  const std::string name = results.experiment.value("name", "");
+  std::cout << "# " << results.experiment.value("title", name) << " (" << name
+            << "): " << records.size() << " of " << count_words(results.records.size(), "record")
+            << ", " << count_words(results.runs.size(), "run") << "\n\n";
+  const RunBlock last_run = results.runs.empty() ? RunBlock{} : results.runs.back();
+  print_summary_table(records, last_run, std::cout, &results.records);
+  print_noisy_points(records, std::cout);
+  std::cout << "\n" << status_counts_line(records) << "\n";
+}
+
+void print_best(const ResultsDocument& document, const ShowOptions& options) {
+  std::vector<const Record*> points = latest_ok_points(document);
+  if (options.filter) points = select_records(points, *options.filter, document.path);
+  const std::string name = document.experiment_text("name", "");
+  std::cout << "# " << document.experiment_text("title", name) << " (" << name
+            << "): the fastest of " << count_words(points.size(), "ok point") << "\n\n";
+  if (options.by)
+    write_pivot(pivot_winners(points, *options.by), FlatFormat::md, std::cout);
+  else
+    write_winners(find_winners(document, points), FlatFormat::md, std::cout);
+}
+
 }  // namespace
 
 int show_command(const Arguments& args) {
-  std::string path;
-  std::optional<PointFilter> filter;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kShowUsage;
-      return 0;
-    }
-    if (args[i] == "--filter") {
-      std::string error;
-      if (i + 1 >= args.size() || !(filter = parse_point_filter(args[++i], &error))) {
-        std::cerr << "convlab show: --filter: " << (error.empty() ? "needs a value" : error)
-                  << "\n";
-        return 2;
-      }
-    } else if (!args[i].empty() && args[i][0] == '-') {
-      std::cerr << "convlab show: unknown option '" << args[i] << "'\n" << kShowUsage;
-      return 2;
-    } else if (path.empty()) {
-      path = args[i];
-    } else {
-      std::cerr << "convlab show: only one DIR, got '" << path << "' and '" << args[i] << "'\n";
-      return 2;
-    }
-  }
-  if (path.empty()) {
-    std::cerr << kShowUsage;
-    return 2;
-  }
+  int exit_code = 0;
+  const auto options = parse_show_options(args, &exit_code);
+  if (!options) return exit_code;
+  const std::string& path = options->path;
   const std::string file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0
                                ? path
                                : path + "/results.json";
@@ -61,20 +128,19 @@ int show_command(const Arguments& args) {
       std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";
       return 2;
     }
+    if (options->best) {
+      print_best(results_document_of(file, read_results(file)), *options);
+      return 0;
+    }
     const ResultsFile results = read_results(file);
-    std::vector<Record> records;
-    for (const auto& record : results.records)
-      if (!filter || record_matches(*filter, record)) records.push_back(record);
-    const std::string name = results.experiment.value("name", "");
-    std::cout << "# " << results.experiment.value("title", name) << " (" << name
-              << "): " << records.size() << " of " << results.records.size() << " records, "
-              << results.runs.size() << (results.runs.size() == 1 ? " run" : " runs") << "\n\n";
-    const RunBlock last_run = results.runs.empty() ? RunBlock{} : results.runs.back();
-    print_summary_table(records, last_run, std::cout);
-    print_noisy_points(records, std::cout);
-    std::cout << "\n" << status_counts_line(records) << "\n";
+    std::vector<const Record*> all;
+    for (const auto& record : results.records) all.push_back(&record);
+    print_records(results, options->filter ? select_records(all, *options->filter, file) : all);
     return 0;
   } catch (const ResultsFileError& error) {
+    std::cerr << "convlab show: " << error.what() << "\n";
+    return 2;
+  } catch (const ExportError& error) {
     std::cerr << "convlab show: " << error.what() << "\n";
     return 2;
   }

@@ -1,24 +1,49 @@
 #include <iostream>
+#include <numeric>
 
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "core/count_words.hpp"
 #include "plan/plan.hpp"
+#include "plan/skips.hpp"
+#include "run/plan_report.hpp"
+#include "run/progress.hpp"
 
 namespace convlab {
+namespace {
+
+const char* kValidateUsage = R"(usage: convlab validate CONFIG
+
+Checks the config (keys, types, kernel sizes, image files, figures and tables) without running
+anything, then prints the size of its plan: how many points will run, how many will be skipped
+and why (the config's reasons, which hold on every machine, apart from this machine's), and a
+rough cost of the points to run. Exit codes: 0 valid, 2 not valid (the message names the file,
+line and key).
+)";
+
+}  // namespace
 
 int validate_command(const Arguments& args) {
   if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: convlab validate CONFIG\n\nChecks the config (keys, types, kernel sizes, "
-                 "image files) and prints the size of its plan. Exit 0 when valid, 2 otherwise.\n";
+    (args.size() == 1 ? std::cout : std::cerr) << kValidateUsage;
     return args.size() == 1 ? 0 : 2;
   }
   try {
     const Config config = load_config_for_command(args[0]);
-    std::cout << args[0] << ": valid; " << config.images.size() << " images, "
-              << config.filters.size() << " kernels, " << config.borders.size() << " borders, "
-              << config.outputs.size() << " outputs, " << expand_plan(config).size() << " points\n";
+    const std::vector<Point> plan = expand_plan(config);
+    const auto skips = planned_skips(config, plan, RunContext{});
+    const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
+    const double seconds = std::accumulate(estimates.begin(), estimates.end(), 0.0);
+    std::cout << args[0] << ": valid; " << count_words(config.images.size(), "image") << ", "
+              << count_words(config.filters.size(), "kernel") << ", "
+              << count_words(config.borders.size(), "border") << ", "
+              << count_words(config.outputs.size(), "output") << "\n"
+              << plan_counts_text(count_plan(skips)) << "\n";
+    if (estimates.size() > 0 && seconds > 0)
+      std::cout << "The points to run take roughly " << format_duration(seconds)
+                << " (nominal rates; `convlab run " << args[0] << " --dry-run` lists them)\n";
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

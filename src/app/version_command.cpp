@@ -22,9 +22,11 @@ std::string trimmed(const std::string& text) {
 
 int version_command(const Arguments& args) {
   if (!args.empty()) {
-    std::cout << "usage: convlab --version (or convlab version)\n\nPrints the version, the source "
-                 "commit, the build type, the compiler and which optional parts are built in.\n";
-    return args[0] == "--help" || args[0] == "-h" ? 0 : 2;
+    const bool help = args[0] == "--help" || args[0] == "-h";
+    (help ? std::cout : std::cerr)
+        << "usage: convlab --version (or convlab version)\n\nPrints the version, the source "
+           "commit, the build type, the compiler and which optional\nparts are built in.\n";
+    return help ? 0 : 2;
   }
   const nlohmann::json build = build_facts();
   const GitFacts git = git_facts();

@@ -16,6 +16,7 @@
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/closest_name.hpp"
+#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
 #include "images/image_source.hpp"
@@ -87,6 +88,15 @@ std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where)
   return channels;
 }
 
+// "2048x1536" reads as a name, not a size; the message says how to write one.
+void refuse_size_with_x(const YAML::Node& size, const YamlLocation& at) {
+  std::smatch parts;
+  const std::string text = size.IsScalar() ? size.Scalar() : "";
+  if (std::regex_match(text, parts, std::regex(R"(\s*([0-9]+)\s*[xX*]\s*([0-9]+)\s*)")))
+    at.fail(size, "'" + text + "' is not a size: write [" + parts[1].str() + ", " + parts[2].str() +
+                      "] (width, height), or one number for a square");
+}
+
 void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
                          std::vector<ImageSpec>& images) {
   require_known_keys(set, where, {"type", "sizes", "channels", "seed", "pattern"});
@@ -115,6 +125,7 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
       width = read_integer(size[0], at.index(0));
       height = read_integer(size[1], at.index(1));
     } else {
+      refuse_size_with_x(size, at);
       width = height = read_integer(size, at);
     }
     for (int channels : channel_list) {
@@ -491,6 +502,30 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
   return sweeps;
 }
 
+// " (openmp, cpu_fused)": the implementations a config names, for messages about another one.
+std::string implementations_words(const std::vector<ImplementationSweep>& sweeps) {
+  std::string words;
+  for (const auto& sweep : sweeps) words += (words.empty() ? "" : ", ") + sweep.name;
+  return " (" + words + ")";
+}
+
+// Params as --filter writes them: "threads=1 schedule=static".
+std::string params_words(const Params& params) {
+  std::string words;
+  for (const auto& [key, value] : params.items())
+    words += (words.empty() ? "" : " ") + key + "=" + field_text(value);
+  return words.empty() ? "{}" : words;
+}
+
+std::string combinations_words(const std::vector<Params>& combinations) {
+  const size_t shown = std::min<size_t>(combinations.size(), 8);
+  std::string words;
+  for (size_t i = 0; i < shown; ++i) words += (i ? "; " : "") + params_words(combinations[i]);
+  if (combinations.size() > shown)
+    words += "; ... (" + std::to_string(combinations.size()) + " in all)";
+  return words;
+}
+
 BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<ImplementationSweep>& sweeps,
                             const YamlLocation& where) {
   BaselineSpec baseline;
@@ -515,8 +550,9 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   const auto sweep = std::find_if(sweeps.begin(), sweeps.end(),
                                   [&](const auto& s) { return s.name == baseline.implementation; });
   if (sweep == sweeps.end())
-    where.fail(node, "baseline '" + baseline.implementation +
-                         "' is not one of this config's implementations");
+    where.fail(node, "'" + baseline.implementation +
+                         "' is not one of this config's implementations" +
+                         implementations_words(sweeps));
   const bool any =
       std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
         for (const auto& [k, v] : baseline.params.items())
@@ -524,7 +560,9 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
         return true;
       });
   if (!any)
-    where.fail(node, "no combination of '" + baseline.implementation + "' has these params");
+    where.fail(node, "no combination of '" + baseline.implementation + "' has the params " +
+                         params_words(baseline.params) +
+                         "; its combinations: " + combinations_words(sweep->combinations));
   return baseline;
 }
 
@@ -541,9 +579,27 @@ GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const Ya
                   [&](const auto& s) { return s.name == gallery.implementation; });
   if (!configured)
     where.child("implementation")
-        .fail(node["implementation"],
-              "'" + gallery.implementation + "' is not one of this config's implementations");
+        .fail(node["implementation"], "'" + gallery.implementation +
+                                          "' is not one of this config's implementations" +
+                                          implementations_words(config.implementations));
   return gallery;
+}
+
+// "1s", "500ms", "2min": max_seconds is a plain number of seconds; the message gives it.
+void refuse_unit(const YAML::Node& node, const YamlLocation& at) {
+  std::smatch parts;
+  const std::string text = node.IsScalar() ? node.Scalar() : "";
+  if (!std::regex_match(text, parts, std::regex(R"(\s*([0-9]*\.?[0-9]+)\s*(ms|s|sec|min|m)\s*)")))
+    return;
+  const double number = std::stod(parts[1].str());
+  const std::string unit = parts[2].str();
+  const double seconds = unit == "ms"                   ? number / 1000
+                         : unit == "min" || unit == "m" ? number * 60
+                                                        : number;
+  std::ostringstream plain;
+  plain << seconds;
+  at.fail(node, "expected a number of seconds, got '" + text + "'; write " + plain.str() +
+                    " (the unit is in the key's name)");
 }
 
 MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
@@ -571,6 +627,7 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
   read_count("min_reps", measure.min_reps, 1);
   read_count("max_reps", measure.max_reps, 1);
   if (node["max_seconds"]) {
+    refuse_unit(node["max_seconds"], where.child("max_seconds"));
     measure.max_seconds = read_number(node["max_seconds"], where.child("max_seconds"));
     if (measure.max_seconds <= 0)
       where.child("max_seconds").fail(node["max_seconds"], "max_seconds must be positive");
@@ -771,8 +828,9 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
           std::any_of(config.implementations.begin(), config.implementations.end(),
                       [&](const auto& s) { return s.name == name; });
       if (!configured)
-        at.child(name).fail(entry.first,
-                            "'" + name + "' is not one of this config's implementations");
+        at.child(name).fail(entry.first, "'" + name +
+                                             "' is not one of this config's implementations" +
+                                             implementations_words(config.implementations));
       config.measure_overrides[name] =
           parse_measure(entry.second, at.child(name), config.measure, false);
     }

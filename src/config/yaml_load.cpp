@@ -13,6 +13,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include "config/config_error.hpp"
+#include "config/flow_brackets.hpp"
 
 namespace convlab {
 namespace {
@@ -263,6 +264,25 @@ std::string read_config_file(const std::string& path, std::size_t max_bytes) {
   return bytes;
 }
 
+namespace {
+
+// A bracket left open makes the parser fail further on, where nothing is wrong; when one opened
+// before the place of the failure, it is the mistake to report.
+void report_unclosed_bracket(const std::string& text, const std::string& path, int failed_line) {
+  const auto unclosed = find_unclosed_bracket(text);
+  if (!unclosed || unclosed->line > failed_line) return;
+  const char closing = unclosed->bracket == '{' ? '}' : ']';
+  const std::string where = unclosed->found_line > 0
+                                ? "before line " + std::to_string(unclosed->found_line)
+                                : "before the end of the file";
+  throw ConfigError(path, unclosed->line, unclosed->column, "",
+                    std::string("unclosed '") + unclosed->bracket + "': the " +
+                        (unclosed->bracket == '{' ? "mapping" : "list") +
+                        " opened here is not closed; add '" + closing + "' " + where);
+}
+
+}  // namespace
+
 YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,
                               const YamlLimits& limits) {
   try {
@@ -273,8 +293,12 @@ YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,
     }
     return YAML::Load(text);
   } catch (const YAML::Exception& error) {
+    report_unclosed_bracket(text, path, error.mark.line + 1);
     throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "",
                       "YAML syntax error: " + error.msg);
+  } catch (const ConfigError& error) {
+    report_unclosed_bracket(text, path, error.line() > 0 ? error.line() : 1 << 30);
+    throw;
   }
 }
 

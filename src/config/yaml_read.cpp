@@ -44,27 +44,43 @@ void require_known_keys(const YAML::Node& map, const YamlLocation& where,
   }
 }
 
+// What a node holds, for messages: the scalar as written, or its kind.
+std::string got(const YAML::Node& node) {
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+// A quoted scalar ("3", '3') is text: a number or a flag is written without quotes, so that what
+// the file says is what is read. yaml-cpp would convert it anyway; convlab refuses it.
+void refuse_quoted(const YAML::Node& node, const YamlLocation& where, const std::string& expected) {
+  if (node.IsScalar() && node.Tag() == "!")
+    where.fail(node, "expected " + expected + ", got the quoted text \"" + node.Scalar() +
+                         "\"; write " + node.Scalar() + " without quotes");
+}
+
 long long read_integer(const YAML::Node& node, const YamlLocation& where) {
+  refuse_quoted(node, where, "an integer");
   long long value = 0;
   if (!node.IsScalar() || !try_convert(node, value))
-    where.fail(node,
-               "expected an integer, got '" +
-                   (node.IsScalar() ? node.Scalar()
-                                    : "a " + std::string(node.IsSequence() ? "list" : "mapping")) +
-                   "'");
+    where.fail(node, "expected an integer, got " + got(node));
   return value;
 }
 
 double read_number(const YAML::Node& node, const YamlLocation& where) {
+  refuse_quoted(node, where, "a number");
   double value = 0;
   if (!node.IsScalar() || !try_convert(node, value) || !std::isfinite(value))
-    where.fail(node, "expected a number");
+    where.fail(node, "expected a number, got " + got(node));
   return value;
 }
 
 bool read_bool(const YAML::Node& node, const YamlLocation& where) {
+  refuse_quoted(node, where, "true or false");
   bool value = false;
-  if (!node.IsScalar() || !try_convert(node, value)) where.fail(node, "expected true or false");
+  if (!node.IsScalar() || !try_convert(node, value))
+    where.fail(node, "expected true or false, got " + got(node));
   return value;
 }
 

@@ -33,8 +33,8 @@ void reject_unknown_keys(const YAML::Node& map, const YamlLocation& where,
     const std::string suggestion = closest_name(key, allowed);
     where.child(key).fail(entry.first,
                           "unknown key '" + key + "'" +
-                              (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
-                              " (allowed: " + quoted_list(allowed) + ")");
+                              (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
+                              "; allowed: " + quoted_list(allowed));
   }
 }
 
@@ -48,8 +48,8 @@ std::string field_name(const YAML::Node& node, const YamlLocation& where) {
   std::string suggestion;
   if (!is_known_field(field, &suggestion))
     where.fail(node, "unknown field '" + field + "'" +
-                         (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
-                         " (docs/report.md lists the fields)");
+                         (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
+                         "; docs/report.md lists the fields");
   return field;
 }
 

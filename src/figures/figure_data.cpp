@@ -246,6 +246,13 @@ bool Grid::empty() const {
   return true;
 }
 
+bool Grid::row_has_values(size_t row) const {
+  if (row >= cells.size()) return false;
+  for (const auto& cell : cells[row])
+    if (cell) return true;
+  return false;
+}
+
 namespace {
 
 // --- Labels a reader needs: no parameter that is constant in the figure or at its default -------

@@ -36,6 +36,9 @@ struct Grid {
   std::vector<Category> columns;
   std::vector<std::vector<std::optional<Cell>>> cells;  // [row][column]
   bool empty() const;
+  // Whether row `row` has a value in some column: every panel has the same rows, and a series
+  // without points in a panel (a Gaussian-only peer in the box kernel's panel) is not drawn there.
+  bool row_has_values(size_t row) const;
 };
 
 // A reference line over a panel: an overlay the declaration asks for (the hardware floor), or the

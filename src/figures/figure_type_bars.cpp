@@ -36,15 +36,19 @@ void plot_bars_panel(PanelPlot& plot) {
   plot.out << (errors ? "set style histogram errorbars gap 1 lw 1\n"
                       : "set style histogram clustered gap 1\n");
   plot.out << "plot ";
+  // A series without a value in this panel is left out: gnuplot would only warn.
+  const char* separator = "";
   for (size_t r = 0; r < grid.rows.size(); ++r) {
+    if (!grid.row_has_values(r)) continue;
     const size_t column = series_column(figure, r);
-    plot.out << (r ? ", \\\n     " : "") << plot.data << " skip 1 using " << column;
+    plot.out << separator << plot.data << " skip 1 using " << column;
     if (errors) plot.out << ":" << column + 1 << ":" << column + 2;
     const SeriesStyle style = series_style(figure, r);
     plot.out << " " << bar_fill(style) << " lc rgb '" << style.colour << "'"
              << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
+    separator = ", \\\n     ";
   }
-  end_plot(plot);
+  end_plot(plot, *separator != '\0');
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ void plot_heatmap_panel(PanelPlot& plot) {
       << " skip 1 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette "
          "notitle, \\\n     "
       << plot.data << " skip 1 using 1:2:6 with labels notitle";
-  end_plot(plot);
+  end_plot(plot, true);
 }
 
 // The colour bar is the legend; rows are labelled on the y axis.

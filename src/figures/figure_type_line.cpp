@@ -1,5 +1,7 @@
 // type: line — one line per series against a numeric or categorical x, optional q1..q3 error bars,
 // logarithmic axes and overlay lines (the hardware floor, ideal scaling).
+#include <algorithm>
+
 #include "core/number_text.hpp"
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
@@ -53,17 +55,26 @@ void plot_line_panel(PanelPlot& plot) {
     out << "set xrange [-0.5:" << grid.columns.size() - 0.5 << "]\n";
   }
   out << "set autoscale y\nplot ";
+  // Series and overlays without a value in this panel are left out: gnuplot would only warn.
+  const char* separator = "";
   for (size_t r = 0; r < grid.rows.size(); ++r) {
+    if (!grid.row_has_values(r)) continue;
     const size_t column = series_column(figure, r);
-    out << (r ? ", \\\n     " : "") << plot.data << " skip 1 using 1:" << column;
+    out << separator << plot.data << " skip 1 using 1:" << column;
     if (figure.declaration.error_bars) out << ":" << column + 1 << ":" << column + 2;
     out << " " << line_style(figure, r)
         << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
+    separator = ", \\\n     ";
   }
   const auto& overlays = figure.panels[plot.panel].overlays;
-  for (size_t o = 0; o < overlays.size(); ++o)
-    out << ", \\\n     " << overlay_clause(figure, o, plot.data, plot.titled);
-  end_plot(plot);
+  for (size_t o = 0; o < overlays.size(); ++o) {
+    const auto& values = overlays[o].values;
+    if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+      continue;
+    out << separator << overlay_clause(figure, o, plot.data, plot.titled);
+    separator = ", \\\n     ";
+  }
+  end_plot(plot, *separator != '\0');
 }
 
 FigureTypeRules line_rules() {

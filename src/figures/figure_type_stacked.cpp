@@ -33,7 +33,7 @@ void plot_stacked_panel(PanelPlot& plot) {
              << series_style(figure, r).colour << "'"
              << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
   }
-  end_plot(plot);
+  end_plot(plot, !grid.rows.empty());
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ std::string figure_type_names() {
   return names;
 }
 
-void end_plot(PanelPlot& plot) {
+void end_plot(PanelPlot& plot, bool any_clause) {
+  if (!any_clause) plot.out << "NaN notitle";
   for (const auto& entry : plot.key_entries) plot.out << ", \\\n     " << entry;
   plot.out << "\n";
 }

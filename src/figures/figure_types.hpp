@@ -40,8 +40,9 @@ struct PanelPlot {
   std::vector<std::string> key_entries;
 };
 
-// Ends a panel's plot command, with its key entries.
-void end_plot(PanelPlot& plot);
+// Ends a panel's plot command, with its key entries; `any_clause` false: nothing was drawn, and
+// a plot of nothing keeps the command whole.
+void end_plot(PanelPlot& plot, bool any_clause);
 
 struct FigureTypeDescriptor {
   std::string_view name;

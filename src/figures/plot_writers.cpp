@@ -247,14 +247,24 @@ std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outpu
 std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure) {
   const size_t rows = figure.panels.front().grid.rows.size();
   const size_t overlays = figure.panels.front().overlays.size();
-  const bool series =
-      figure.declaration.type->rules.series || figure.declaration.type->rules.y_list;
-  std::vector<SvgPlot> data;
-  if (series) {
-    for (size_t r = 0; r < rows + overlays; ++r) data.push_back({SvgPlot::Kind::data, r});
-  } else {  // a heatmap: the cells and their printed values
-    data = {{SvgPlot::Kind::other, 0}, {SvgPlot::Kind::other, 0}};
-  }
+  const std::string_view type = figure.declaration.type->name;
+  // What a panel's plot command draws, in order: the series and overlays with a value in it
+  // (line and bars leave the others out; stacked draws every part), or one plot of nothing.
+  const auto panel_data = [&](const FigurePanel& panel) {
+    std::vector<SvgPlot> data;
+    if (type == "heatmap")
+      return std::vector<SvgPlot>{{SvgPlot::Kind::other, 0}, {SvgPlot::Kind::other, 0}};
+    for (size_t r = 0; r < rows; ++r)
+      if (type == "stacked" || panel.grid.row_has_values(r))
+        data.push_back({SvgPlot::Kind::data, r});
+    for (size_t o = 0; o < overlays; ++o) {
+      const auto& values = panel.overlays[o].values;
+      if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+        data.push_back({SvgPlot::Kind::data, rows + o});
+    }
+    if (data.empty()) data.push_back({SvgPlot::Kind::other, 0});
+    return data;
+  };
   std::vector<SvgPlot> keys;
   const auto entries = legend_entries(figure);
   for (size_t r = 0; r < rows && !entries.empty(); ++r)
@@ -263,13 +273,11 @@ std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure) {
   for (size_t o = 0; o < overlays && !entries.empty(); ++o)
     keys.push_back({SvgPlot::Kind::key, rows + o});
   std::vector<std::vector<SvgPlot>> plots;
-  if (figure.panels.size() == 1) {
-    plots.push_back(data);
+  for (const FigurePanel& panel : figure.panels) plots.push_back(panel_data(panel));
+  if (figure.panels.size() == 1)
     plots.back().insert(plots.back().end(), keys.begin(), keys.end());
-    return plots;
-  }
-  for (size_t p = 0; p < figure.panels.size(); ++p) plots.push_back(data);
-  if (!keys.empty()) plots.push_back(keys);
+  else if (!keys.empty())
+    plots.push_back(keys);
   return plots;
 }
 

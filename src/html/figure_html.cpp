@@ -61,6 +61,18 @@ struct HoverPoint {
   const Cell* cell = nullptr;
 };
 
+// The series a panel's plot draws, and the place of row `row` among them.
+size_t drawn_rows(const Grid& grid) {
+  size_t n = 0;
+  for (size_t r = 0; r < grid.rows.size(); ++r) n += grid.row_has_values(r);
+  return n;
+}
+size_t drawn_rank(const Grid& grid, size_t row) {
+  size_t rank = 0;
+  for (size_t r = 0; r < row; ++r) rank += grid.row_has_values(r);
+  return rank;
+}
+
 // Where each cell's point (or bar top, stack segment, heatmap cell) lies in data coordinates.
 std::vector<HoverPoint> hover_points(const FigureData& figure) {
   std::vector<HoverPoint> points;
@@ -75,10 +87,12 @@ std::vector<HoverPoint> hover_points(const FigureData& figure) {
         if (!cell) continue;
         HoverPoint point{p, r, c, 0, 0, &*cell};
         if (type == "bars") {
-          // gnuplot's clustered histogram: bar r of n at c + (r - (n-1)/2) / (n + gap), gap 1.
-          point.x = static_cast<double>(c) +
-                    (static_cast<double>(r) - (static_cast<double>(rows) - 1) / 2.0) /
-                        (static_cast<double>(rows) + 1.0);
+          // gnuplot's clustered histogram: bar i of the n drawn series at
+          // c + (i - (n-1)/2) / (n + gap), gap 1; series without a value in the panel are not
+          // drawn (figure_type_bars.cpp).
+          const double n = static_cast<double>(drawn_rows(grid));
+          const double i = static_cast<double>(drawn_rank(grid, r));
+          point.x = static_cast<double>(c) + (i - (n - 1) / 2.0) / (n + 1.0);
           point.y = cell->value;
         } else if (type == "stacked") {
           const double bottom = stacked[c];

@@ -72,8 +72,8 @@ std::string table_html(const TableCell& table, size_t index) {
 
 std::string verification_html(const VerificationCell& verification) {
   const VerificationSummary& v = verification.summary;
-  std::string out = "<p class=\"summary-line\"><strong>" + std::to_string(v.ok) +
-                    "</strong> points ok, <strong>" + std::to_string(v.skipped) +
+  std::string out = "<p class=\"summary-line\"><strong>" + std::to_string(v.ok) + "</strong> " +
+                    (v.ok == 1 ? "point" : "points") + " ok, <strong>" + std::to_string(v.skipped) +
                     "</strong> skipped, <strong" + (v.failed ? " class=\"bad\"" : "") + ">" +
                     std::to_string(v.failed) + "</strong> failed";
   if (v.has_worst)

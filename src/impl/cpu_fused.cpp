@@ -397,8 +397,9 @@ Implementation make_cpu_fused_implementation() {
       "integers (exact for small dyadic weights, else fixed point within a proven bound)";
   impl.factored = true;
   impl.axes = strip_axes();
+  impl.unmet_need = [](const Problem& problem, const Params&) { return unless_separable(problem); };
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
-    return unless_separable(problem);
+    return reason_of(unless_separable(problem));
   };
   impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {
     return std::unique_ptr<PreparedPoint>(new FusedPoint(problem, params));

@@ -79,8 +79,9 @@ Implementation make_cpu_separable_implementation() {
   impl.description = "rank-1 kernels as a row pass then a column pass in float, OpenMP";
   impl.factored = true;
   impl.axes = openmp_axes();
+  impl.unmet_need = [](const Problem& problem, const Params&) { return unless_separable(problem); };
   impl.unsupported = [](const Problem& problem, const Params&, const RunContext&) {
-    return unless_separable(problem);
+    return reason_of(unless_separable(problem));
   };
   impl.prepare = [](const Problem& problem, const Params& params, const RunContext&) {
     return std::unique_ptr<PreparedPoint>(new SeparablePoint(problem, params));

@@ -70,10 +70,24 @@ struct ParamsProblem {
   std::string message;
 };
 
-// The skip reason of implementations that need a rank-1 kernel, or nullopt when it is one.
-inline std::optional<std::string> unless_separable(const Problem& problem) {
+// What a point asks that an implementation cannot give on any machine: `needs` in a few words,
+// for counting points before a run ("a Gaussian kernel"), and `reason` as a skipped record says
+// it ("kernel 'box3' is not a Gaussian (GaussianBlur makes only those)").
+struct UnmetNeed {
+  std::string needs;
+  std::string reason;
+};
+
+inline std::optional<std::string> reason_of(const std::optional<UnmetNeed>& need) {
+  if (!need) return std::nullopt;
+  return need->reason;
+}
+
+// The unmet need of implementations that need a rank-1 kernel, or nullopt when it is one.
+inline std::optional<UnmetNeed> unless_separable(const Problem& problem) {
   if (problem.filter.separable) return std::nullopt;
-  return "kernel '" + problem.filter.name + "' is not separable (rank > 1)";
+  return UnmetNeed{"a separable (rank-1) kernel",
+                   "kernel '" + problem.filter.name + "' is not separable (rank > 1)"};
 }
 
 struct Implementation {
@@ -101,8 +115,14 @@ struct Implementation {
   // weights alone can move a value further); empty for 1. Documented where it is set.
   std::function<double(const Problem&)> u8_tolerance;
   // A reason the point cannot run here (no CUDA device, kernel not separable, ...), or nullopt.
+  // Its unmet need (below), when it has one, comes first: it holds on every machine.
   std::function<std::optional<std::string>(const Problem&, const Params&, const RunContext&)>
       unsupported;
+  // Optional: why a point cannot run on any machine, from the config alone (its kernel, border,
+  // output or params do not suit the implementation). The plan asks it before anything runs,
+  // so validate and --dry-run count those points apart (plan/skips.hpp); the input image has
+  // its shape there but no pixels.
+  std::function<std::optional<UnmetNeed>(const Problem&, const Params&)> unmet_need;
   std::function<std::unique_ptr<PreparedPoint>(const Problem&, const Params&, const RunContext&)>
       prepare;
   // Optional: a problem when no device whatever could run `params` on a width x height image of

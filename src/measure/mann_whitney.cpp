@@ -75,4 +75,11 @@ MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
   return result;
 }
 
+double mann_whitney_smallest_p(size_t m, size_t n) {
+  if (std::min(m, n) >= 8) return 0.0;
+  double arrangements = 1;  // (m + n choose m)
+  for (size_t i = 1; i <= m; ++i) arrangements = arrangements * double(n + i) / double(i);
+  return std::min(1.0, 2 / arrangements);
+}
+
 }  // namespace convlab

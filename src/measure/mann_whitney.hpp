@@ -3,6 +3,7 @@
 // timings are skewed and heavy-tailed, so a rank test fits better than a t-test.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace convlab {
@@ -18,5 +19,11 @@ struct MannWhitney {
 // the normal approximation with the tie correction of the variance and a continuity correction of
 // 0.5. Empty samples give p = 1.
 MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
+
+// The smallest two-sided p-value samples of m and n values can give (exact test, no ties): below
+// 8 values in the smaller sample, 2 / (m + n choose m); 0 from 8 on, where the normal
+// approximation can reach any level. When it is not below alpha, no difference, however large,
+// can be shown significant at alpha with so few samples.
+double mann_whitney_smallest_p(size_t m, size_t n);
 
 }  // namespace convlab

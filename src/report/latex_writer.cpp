@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/count_words.hpp"
 #include "report/latex_markdown.hpp"
 #include "results/record_fields.hpp"
 
@@ -43,7 +44,8 @@ void write_provenance_line(std::ostringstream& out, const std::vector<Provenance
 }
 
 void write_verification_line(std::ostringstream& out, const VerificationSummary& v) {
-  out << "\\noindent\\textbf{Verification.} " << v.ok << " points ok, " << v.skipped << " skipped, "
+  out << "\\noindent\\textbf{Verification.} " << count_words(v.ok, "point") << " ok, " << v.skipped
+      << " skipped, "
       << v.failed << " failed";
   if (v.has_worst)
     out << "; largest error " << format_number(v.worst_abs_error, 3) << " (tolerance "

@@ -1,7 +1,9 @@
 #include "results/record_queries.hpp"
 
+#include <algorithm>
 #include <map>
 
+#include "core/closest_name.hpp"
 #include "core/point_filter.hpp"
 #include "results/machine.hpp"
 #include "results/record_fields.hpp"
@@ -68,6 +70,57 @@ std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
     }
   }
   return points;
+}
+
+namespace {
+
+// The free-form fields (params.X, kernel.parameters.X) the records have, for suggestions.
+std::vector<std::string> free_form_fields(const std::vector<const Record*>& records) {
+  std::vector<std::string> fields;
+  const auto add = [&](const std::string& prefix, const nlohmann::json& part) {
+    if (!part.is_object()) return;
+    for (const auto& [key, value] : part.items())
+      if (std::find(fields.begin(), fields.end(), prefix + key) == fields.end())
+        fields.push_back(prefix + key);
+  };
+  for (const Record* record : records) {
+    add("params.", record->params);
+    add("kernel.parameters.", record->kernel.parameters);
+  }
+  return fields;
+}
+
+std::string unknown_field_message(const std::string& field, const std::string& suggestion) {
+  return "--filter: unknown field '" + field + "'" +
+         (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)");
+}
+
+void check_filter_fields(const std::vector<const Record*>& records, const PointFilter& filter) {
+  for (const auto& clause : filter.clauses) {
+    std::string suggestion;
+    if (!is_known_field(clause.field, &suggestion))
+      throw ExportError(unknown_field_message(clause.field, suggestion));
+    const bool free_form =
+        clause.field.rfind("params.", 0) == 0 || clause.field.rfind("kernel.parameters.", 0) == 0;
+    const bool present = std::any_of(records.begin(), records.end(), [&](const Record* record) {
+      return field_value(*record, clause.field).has_value();
+    });
+    if (free_form && !present && !records.empty())
+      throw ExportError(unknown_field_message(
+          clause.field, closest_name(clause.field, free_form_fields(records))));
+  }
+}
+
+}  // namespace
+
+std::vector<const Record*> select_records(const std::vector<const Record*>& records,
+                                          const PointFilter& filter, const std::string& file) {
+  check_filter_fields(records, filter);
+  std::vector<const Record*> kept;
+  for (const Record* record : records)
+    if (record_matches(filter, *record)) kept.push_back(record);
+  if (kept.empty()) throw ExportError("no point of " + file + " matches --filter " + filter.text);
+  return kept;
 }
 
 std::vector<const Record*> filter_points(const std::vector<const Record*>& points,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/point_filter.hpp"
 #include "results/record.hpp"
 #include "results/results_document.hpp"
 
@@ -22,6 +23,13 @@ std::string describe_point(const Record& record);
 // point on one machine, the record of the latest run (by order in "runs", then by position in
 // "records") wins; measurements of other machines are other points.
 std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
+
+// The records `filter` keeps, as `convlab run --filter` chooses points, with its messages: throws
+// ExportError "--filter: unknown field 'kernel.sise' (did you mean 'kernel.size'?)" when a clause
+// names a field no record can have, and "no point of FILE matches --filter EXPR" when none is
+// kept, so show, export and compare refuse a filter as run does (exit 2).
+std::vector<const Record*> select_records(const std::vector<const Record*>& records,
+                                          const PointFilter& filter, const std::string& file);
 
 // Records of `points` the point filter expression keeps (all when the expression is empty).
 std::vector<const Record*> filter_points(const std::vector<const Record*>& points,

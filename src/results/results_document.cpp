@@ -113,6 +113,17 @@ std::string ResultsDocument::experiment_text(const char* key, const std::string&
   return experiment[key].get<std::string>();
 }
 
+ResultsDocument results_document_of(const std::string& path, ResultsFile file) {
+  ResultsDocument results;
+  const std::filesystem::path at(path);
+  results.path = at.generic_string();
+  results.directory = at.parent_path().empty() ? "." : at.parent_path().generic_string();
+  results.file = std::move(file);
+  if (!results.file.runs.empty()) results.latest_run = results.file.runs.back();
+  attach_machine_identities(results.file);
+  return results;
+}
+
 ResultsDocument load_results_document(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path file(path);

@@ -44,6 +44,10 @@ struct ResultsDocument {
 // recomputed so that none relates two machines.
 ResultsDocument load_results_document(const std::string& path);
 
+// A results file already read (read_results, which folds in a journal) as a document, with its
+// machines identified as load_results_document does.
+ResultsDocument results_document_of(const std::string& path, ResultsFile file);
+
 // The part of loading that identifies machines and recomputes the metrics, on typed results.
 void attach_machine_identities(ResultsFile& results);
 

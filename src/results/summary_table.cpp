@@ -4,6 +4,7 @@
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "results/speedup_gap.hpp"
 
 namespace convlab {
 namespace {
@@ -26,7 +27,20 @@ std::string point_words(const Record& r, const std::string& separator) {
          r.kernel.name + " | " + r.border + " | " + r.output;
 }
 
-void print_rows(const std::vector<const Record*>& rows, std::ostream& out) {
+// The speedup, or why there is none: the baseline of the run's config, looked up in `context`.
+struct SpeedupContext {
+  const std::vector<Record>& records;
+  nlohmann::json baseline;
+  bool filtered = false;
+};
+
+std::string speedup_cell(const Record& r, const SpeedupContext& context) {
+  if (r.derived.speedup) return format_number(*r.derived.speedup, 3) + "x";
+  return missing_speedup_reason(r, context.records, context.baseline, context.filtered);
+}
+
+void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& context,
+                std::ostream& out) {
   out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
          "speedup | verdict |\n";
   out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
@@ -34,7 +48,7 @@ void print_rows(const std::vector<const Record*>& rows, std::ostream& out) {
     const Record& r = *row;
     const std::string median = r.timing ? format_number(r.timing->compute.stats.median, 4) : "";
     const std::string cv = r.timing ? format_number(r.timing->compute.stats.cv * 100, 2) : "";
-    const std::string speedup = r.derived.speedup ? format_number(*r.derived.speedup, 3) + "x" : "";
+    const std::string speedup = speedup_cell(r, context);
     out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
         << " | " << verdict(r) << " |\n";
   }
@@ -59,12 +73,19 @@ void print_skipped(const std::vector<const Record*>& skipped, std::ostream& out)
 
 }  // namespace
 
-void print_summary_table(const std::vector<Record>& records, const RunBlock& run,
-                         std::ostream& out) {
+void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
+                         const std::vector<Record>* context) {
   std::vector<const Record*> measured, skipped;
   for (const auto& record : records)
     (record.status == Status::skipped ? skipped : measured).push_back(&record);
-  if (!measured.empty()) print_rows(measured, out);
+  const bool filtered =
+      run.argv && std::find(run.argv->begin(), run.argv->end(), "--filter") != run.argv->end();
+  const SpeedupContext speedups{context ? *context : records,
+                                run.resolved_config.is_object()
+                                    ? run.resolved_config.value("baseline", nlohmann::json::object())
+                                    : nlohmann::json::object(),
+                                filtered};
+  if (!measured.empty()) print_rows(measured, speedups, out);
   if (!measured.empty() && !skipped.empty()) out << "\n";
   print_skipped(skipped, out);
   // Without a device the CUDA points are skipped, and their line above says why.

@@ -20,9 +20,11 @@ struct RunCounts {
 };
 
 // One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
-// most frequent reason first; then the GPU of the run block, when it had one.
-void print_summary_table(const std::vector<Record>& records, const RunBlock& run,
-                         std::ostream& out);
+// most frequent reason first; then the GPU of the run block, when it had one. An ok row without a
+// speedup says why (speedup_gap.hpp), looking for its baseline among `context` (the whole file's
+// records, when the table shows a part of them) or else among `records`.
+void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
+                         const std::vector<Record>* context = nullptr);
 
 // Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the
 // `shown` worst, or nothing when none is.

@@ -32,11 +32,22 @@ bool same_reference(const Point& a, const Point& b) {
 }  // namespace
 
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan) {
+  return estimated_plan_seconds(config, plan, std::vector<std::optional<PlannedSkip>>(plan.size()));
+}
+
+std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan,
+                                           const std::vector<std::optional<PlannedSkip>>& skips) {
   std::vector<double> seconds;
+  const Point* last_run = nullptr;  // the last point that runs: its problem's reference is made
   for (size_t i = 0; i < plan.size(); ++i) {
+    if (skips[i]) {
+      seconds.push_back(0.0);
+      continue;
+    }
     double point = estimated_point_seconds(config, plan[i]);
-    if (i == 0 || !same_reference(plan[i], plan[i - 1]))
+    if (last_run == nullptr || !same_reference(plan[i], *last_run))
       point += point_macs(config, plan[i]) / kReferenceRate;
+    last_run = &plan[i];
     seconds.push_back(point);
   }
   return seconds;
@@ -50,31 +61,35 @@ double estimated_point_seconds(const Config& config, const Point& point) {
   return call * (m.warmup + repetitions);
 }
 
-void print_plan(const Config& config, const std::vector<Point>& plan, std::ostream& out) {
+void print_plan(const Config& config, const std::vector<Point>& plan,
+                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out) {
   out << "# " << config.title << " (" << config.name << ")\n\n";
   out << "| # | implementation | params | image | kernel | border | output | GMAC | est. s |\n";
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double total_seconds = 0, total_macs = 0;
-  const std::vector<double> estimates = estimated_plan_seconds(config, plan);
+  const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
     std::string params;
     for (const auto& [key, value] : p.params.items())
       params += (params.empty() ? "" : " ") + key + "=" + field_text(value);
     const double macs = point_macs(config, p);
-    const double seconds = estimates[i];
-    total_seconds += seconds;
-    total_macs += macs;
-    char numbers[64];
-    std::snprintf(numbers, sizeof numbers, "%.3f | %.2f", macs / 1e9, seconds);
+    char numbers[96];
+    if (skips[i]) {
+      std::snprintf(numbers, sizeof numbers, "%.3f | skipped", macs / 1e9);
+    } else {
+      std::snprintf(numbers, sizeof numbers, "%.3f | %.2f", macs / 1e9, estimates[i]);
+      total_seconds += estimates[i];
+      total_macs += macs;
+    }
     out << "| " << i + 1 << " | " << p.implementation->name << " | " << params << " | "
         << config.images[p.image].name << " | " << config.filters[p.filter].name << " | "
         << to_string(p.border) << " | " << to_string(p.output) << " | " << numbers << " |\n";
   }
-  out << "\n"
-      << plan.size() << " points, " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
+  out << "\n" << plan_counts_text(count_plan(skips)) << "\n";
+  out << "The points to run: " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
       << format_duration(total_seconds)
-      << " (estimate from nominal rates; points already in results.json are skipped)\n";
+      << " (estimate from nominal rates; points already in results.json are not run again)\n";
 }
 
 std::optional<std::string> mixed_thread_pools_warning(const Config& config,

@@ -111,14 +111,15 @@ class Run {
 
   int execute() {
     if (options_.dry_run) {
-      print_plan(config_, plan_, std::cout);
+      print_plan(config_, plan_, planned_skips(config_, plan_, context_), std::cout);
       return 0;
     }
     // What a killed run left in the journal is folded into results.json before anything else.
     if (store_.has_journal()) results_ = store_.compact();
     start_run_block();
     const InterruptScope interrupts(*this);
-    const std::vector<double> estimates = estimated_plan_seconds(config_, plan_);
+    const std::vector<double> estimates =
+        estimated_plan_seconds(config_, plan_, planned_skips(config_, plan_, context_));
     const std::vector<double> cost_after = estimated_costs_after(estimates);
     Progress progress(plan_.size(), cost_after[0],
                       Progress::style_for_stderr(options_.verbosity == Verbosity::quiet,

@@ -68,7 +68,7 @@ figures:
 
 TEST(ReportDeclarations, MisspeltFieldSuggestsTheKnownOne) {
   const std::string error = error_of("figures:\n  - {x: image.width, y: median_m}\n");
-  EXPECT_NE(error.find("figures[0].y: unknown field 'median_m'; did you mean 'median_ms'?"),
+  EXPECT_NE(error.find("figures[0].y: unknown field 'median_m' (did you mean 'median_ms'?)"),
             std::string::npos)
       << error;
   EXPECT_NE(error_of("figures:\n  - {x: image.widht, y: median_ms}\n").find("'image.width'"),
@@ -112,7 +112,7 @@ TEST(ReportDeclarations, JsonDeclarationsReportTheResultsKeyPath) {
   } catch (const ConfigError& error) {
     EXPECT_NE(std::string(error.what())
                   .find("outputs/x/results.json: run.config.resolved.figures[0].y: unknown field "
-                        "'speedupp'; did you mean 'speedup'?"),
+                        "'speedupp' (did you mean 'speedup'?)"),
               std::string::npos)
         << error.what();
   }

@@ -109,7 +109,7 @@ TEST(ExportErrors, MissingFileAndBadDeclarationExitTwo) {
   EXPECT_EQ(export_command({(dir.path() / "bad").string()}), 2);
   const std::string message = testing::internal::GetCapturedStderr();
   EXPECT_NE(message.find("results.json: run.config.resolved.figures[0].serie: unknown key "
-                         "'serie'; did you mean 'series'?"),
+                         "'serie' (did you mean 'series'?); allowed: "),
             std::string::npos)
       << message;
 }

@@ -277,17 +277,18 @@ struct RungTraits {
   bool rank1_only = false;  // needs a separable kernel
   std::string arithmetic = "fp32";
   bool needs_npp = false;
-  std::optional<std::string> (*requirements)(const Problem&) = nullptr;
+  std::optional<UnmetNeed> (*requirements)(const Problem&) = nullptr;
 };
 
-std::optional<std::string> npp_requirements(const Problem& problem) {
+std::optional<UnmetNeed> npp_requirements(const Problem& problem) {
   if (problem.border != Border::replicate)
-    return "NPP's nppiFilterBorder32f_8u supports only the replicate border, not " +
-           std::string(to_string(problem.border));
+    return UnmetNeed{"the replicate border",
+                     "NPP's nppiFilterBorder32f_8u supports only the replicate border, not " +
+                         std::string(to_string(problem.border))};
   if (problem.output != OutputType::u8)
-    return std::string(
-        "NPP's nppiFilterBorder32f_8u filters 8u to 8u: f32 output is not "
-        "available");
+    return UnmetNeed{"u8 output",
+                     "NPP's nppiFilterBorder32f_8u filters 8u to 8u: f32 output is not "
+                     "available"};
   return std::nullopt;
 }
 
@@ -369,34 +370,37 @@ std::optional<ParamsProblem> impossible_launch(const CudaRung& rung, const Param
   return std::nullopt;
 }
 
-// Reasons that hold on any device, checked after the build and the device.
-std::optional<std::string> semantic_unsupported(const CudaRung& rung, const RungTraits& traits,
-                                                const Problem& problem,
-                                                const cuda::LaunchParams& launch) {
+// Reasons that hold on any device, checked before the build and the device: what the point asks
+// of the rung (the plan counts these points apart before anything runs).
+std::optional<UnmetNeed> unmet_need(const CudaRung& rung, const RungTraits& traits,
+                                    const Problem& problem, const cuda::LaunchParams& launch) {
   const Image& image = problem.input;
   const Filter& filter = problem.filter;
   if (image.channels != 1 && image.channels != 3)
-    return "CUDA implementations handle 1 or 3 channels, not " + std::to_string(image.channels);
-  if (image.width <= 0 || image.height <= 0) return std::string("empty image");
+    return UnmetNeed{"1 or 3 channels", "CUDA implementations handle 1 or 3 channels, not " +
+                                            std::to_string(image.channels)};
+  if (image.width <= 0 || image.height <= 0) return UnmetNeed{"a non-empty image", "empty image"};
   if (filter.size <= 0 || filter.size % 2 == 0 ||
       filter.weights.size() != static_cast<size_t>(filter.size) * filter.size)
-    return "kernel must be KxK with odd K, got size " + std::to_string(filter.size);
+    return UnmetNeed{"a KxK kernel with odd K",
+                     "kernel must be KxK with odd K, got size " + std::to_string(filter.size)};
   if (launch.streams && launch.layout != cuda::Layout::planar)
-    return std::string(
-        "streams overlap the transfers and kernels of separate channel planes: they need "
-        "layout: planar");
+    return UnmetNeed{"layout: planar with streams: true",
+                     "streams overlap the transfers and kernels of separate channel planes: they "
+                     "need layout: planar"};
   if (launch.block_x < 1 || launch.block_y < 1 || launch.tile < 1)
-    return std::string("block and tile must be positive");
+    return UnmetNeed{"a positive block and tile", "block and tile must be positive"};
   if (traits.rank1_only) {
     if (!filter.separable)
-      return "kernel " + filter.name + " is not separable (rank > 1): " + rung.name +
-             " needs a rank-1 kernel";
+      return UnmetNeed{"a separable (rank-1) kernel",
+                       "kernel " + filter.name + " is not separable (rank > 1): " + rung.name +
+                           " needs a rank-1 kernel"};
     if (filter.row.size() != static_cast<size_t>(filter.size) ||
         filter.column.size() != static_cast<size_t>(filter.size))
-      return "kernel " + filter.name +
-             " is marked separable but its row/column factors are not "
-             "of size " +
-             std::to_string(filter.size);
+      return UnmetNeed{"row and column factors of size K",
+                       "kernel " + filter.name +
+                           " is marked separable but its row/column factors are not of size " +
+                           std::to_string(filter.size)};
   }
   if (traits.requirements) return traits.requirements(problem);
   return std::nullopt;
@@ -445,13 +449,16 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
     };
   }
   impl.axes = rung.axes();
+  impl.unmet_need = [&rung, traits](const Problem& problem, const Params& params) {
+    return unmet_need(rung, traits, problem, launch_params(params));
+  };
   impl.unsupported = [&rung, traits](const Problem& problem, const Params& params,
                                      const RunContext& context) -> std::optional<std::string> {
+    const cuda::LaunchParams launch = launch_params(params);
+    if (auto need = unmet_need(rung, traits, problem, launch)) return need->reason;
     if (!cuda::built()) return cuda::device_unavailable(context.cuda_device);
     if (traits.needs_npp && !cuda::npp_built()) return std::string("NPP not found at build time");
     if (auto reason = cuda::device_unavailable(context.cuda_device)) return reason;
-    const cuda::LaunchParams launch = launch_params(params);
-    if (auto reason = semantic_unsupported(rung, traits, problem, launch)) return reason;
     const Variant variant = rung.variant;
     return cuda::variant_unsupported(variant, problem_desc(problem), launch, context.cuda_device);
   };

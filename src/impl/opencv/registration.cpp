@@ -14,13 +14,15 @@ namespace {
 
 using opencv::Function;
 
-std::optional<std::string> semantic_unsupported(Function function, const Problem& problem) {
+std::optional<UnmetNeed> unmet_need(Function function, const Problem& problem) {
   if (problem.border == Border::wrap)
-    return std::string("OpenCV's filters do not support the wrap border");
+    return UnmetNeed{"a border other than wrap", "OpenCV's filters do not support the wrap border"};
   const Filter& filter = problem.filter;
   if (function == Function::sepfilter2d && !filter.separable) return unless_separable(problem);
   if (function == Function::gaussianblur && filter.type != "gaussian")
-    return "kernel '" + filter.name + "' is not a Gaussian (GaussianBlur makes only those)";
+    return UnmetNeed{
+        "a Gaussian kernel",
+        "kernel '" + filter.name + "' is not a Gaussian (GaussianBlur makes only those)"};
   return std::nullopt;
 }
 
@@ -69,10 +71,14 @@ Implementation make_peer(std::string name, Function function, std::string descri
   impl.factored = function != Function::filter2d;
   impl.axes = {{"threads", AxisKind::integer, "cv::setNumThreads", 1, {}, 1, 1024}};
   if (function == Function::gaussianblur) impl.u8_tolerance = gaussianblur_u8_tolerance;
+  impl.unmet_need = [function](const Problem& problem, const Params&) {
+    return unmet_need(function, problem);
+  };
   impl.unsupported = [function](const Problem& problem, const Params&,
                                 const RunContext&) -> std::optional<std::string> {
+    if (auto need = unmet_need(function, problem)) return need->reason;
     if (!opencv_built()) return std::string("OpenCV not found at build time");
-    return semantic_unsupported(function, problem);
+    return std::nullopt;
   };
   impl.prepare = [function](const Problem& problem, const Params& params, const RunContext&) {
     opencv::PeerRequest request;

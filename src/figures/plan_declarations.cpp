@@ -1,0 +1,107 @@
+#include "figures/plan_declarations.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include "figures/declarations.hpp"
+#include "figures/figure_data.hpp"
+#include "plan/plan.hpp"
+#include "plan/skips.hpp"
+
+namespace convlab {
+namespace {
+
+// Every statistic 1 ms: the values do not matter, only which fields a record has.
+SampleBlock one_millisecond() {
+  SampleBlock block;
+  block.samples_ms = {1.0};
+  SampleStats& stats = block.stats;
+  stats.min = stats.q1 = stats.median = stats.mean = stats.q3 = stats.max = 1.0;
+  return block;
+}
+
+// The record the run would write for `point`, with the fields it would have: timing (with the
+// copies for CUDA points), throughput, speedup, parallel efficiency where there are threads, the
+// floor of CUDA points, verification.
+Record planned_record(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const Filter& filter = config.filters[point.filter];
+  const Implementation& impl = *point.implementation;
+  Record record;
+  record.implementation = impl.name;
+  record.family = impl.family;
+  record.factored = impl.factored;
+  record.params = point.params;
+  const std::string source =
+      image.kind == ImageSpec::Kind::file
+          ? image.path
+          : "generated:" + image.pattern + " seed=" + std::to_string(image.seed);
+  record.image = {image.name, source, "", image.width, image.height, image.channels};
+  record.kernel = {filter.name, filter.type, filter.size, filter.separable, filter.parameters};
+  record.border = to_string(point.border);
+  record.output = to_string(point.output);
+  record.status = Status::ok;
+  RecordTiming timing;
+  timing.repetitions = 1;
+  timing.compute = one_millisecond();
+  if (record.is_cuda()) timing.h2d = timing.d2h = timing.end_to_end = one_millisecond();
+  record.timing = timing;
+  DerivedMetrics& derived = record.derived;
+  for (std::optional<double> DerivedMetrics::*metric :
+       {&DerivedMetrics::pixels, &DerivedMetrics::macs, &DerivedMetrics::bytes,
+        &DerivedMetrics::mpix_per_s, &DerivedMetrics::gmac_per_s, &DerivedMetrics::gb_per_s,
+        &DerivedMetrics::ns_per_mac, &DerivedMetrics::speedup})
+    derived.*metric = 1.0;
+  if (point.params.contains("threads")) derived.speedup_vs_threads1 = derived.efficiency = 1.0;
+  if (record.is_cuda())
+    derived.speedup_with_transfers = derived.floor_ms = derived.roofline_fraction = 1.0;
+  Verification verification;
+  verification.ok = true;
+  verification.exactness_counted = point.output == OutputType::u8;
+  record.verification = verification;
+  return record;
+}
+
+std::vector<Record> planned_records(const Config& config) {
+  const std::vector<Point> plan = expand_plan(config);
+  const auto skips = planned_skips(config, plan, RunContext{});
+  std::vector<Record> records;
+  for (size_t i = 0; i < plan.size(); ++i)
+    if (!skips[i] || skips[i]->cause != SkipCause::config)
+      records.push_back(planned_record(config, plan[i]));
+  return records;
+}
+
+template <typename Extract>
+void try_on_plan(const YAML::Node& node, const YamlLocation& at, Extract extract) {
+  try {
+    extract();
+  } catch (const NoDataError&) {
+    // Whether points match or have the value is for the results to say.
+  } catch (const ExportError& error) {
+    at.fail(node, error.what());
+  }
+}
+
+}  // namespace
+
+void check_declarations_on_plan(const YAML::Node& config_root, const YamlLocation& top,
+                                const Config& config) {
+  if (!config_root.IsMap() || (!config_root["figures"] && !config_root["tables"])) return;
+  const ReportDeclarations declared = parse_report_declarations(config_root, top);
+  if (declared.figures.empty() && declared.tables.empty()) return;
+  const std::vector<Record> records = planned_records(config);
+  std::vector<const Record*> points;
+  for (const Record& record : records) points.push_back(&record);
+  for (size_t i = 0; i < declared.figures.size(); ++i) {
+    const FigureDeclaration& figure = declared.figures[i];
+    try_on_plan(config_root["figures"][i], top.child("figures").index(i),
+                [&] { extract_figure(figure, points, "figure '" + figure.name + "'"); });
+  }
+  for (size_t i = 0; i < declared.tables.size(); ++i) {
+    const TableDeclaration& table = declared.tables[i];
+    try_on_plan(config_root["tables"][i], top.child("tables").index(i),
+                [&] { extract_table(table, points, "table '" + table.name + "'"); });
+  }
+}
+
+}  // namespace convlab
