@@ -5,15 +5,23 @@
 #include <string>
 #include <vector>
 
+#include "run/runner.hpp"
+
 namespace convlab {
 
 using Arguments = std::vector<std::string>;
 
 int run_command(const Arguments& args, const Arguments& full_argv);
+int merge_command(const Arguments& args);
+int slurm_command(const Arguments& args, const Arguments& full_argv);
 int validate_command(const Arguments& args);
 int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
 int show_command(const Arguments& args);
 int version_command(const Arguments& args);
+
+// Loads options.config_path and runs it (run/runner.hpp); a bad config, results file or argument
+// is reported as "convlab COMMAND: ..." with exit status 2.
+int run_loaded_config(const RunOptions& options, const std::string& command);
 
 }  // namespace convlab

@@ -64,6 +64,13 @@ ResultsFile read_results_file(const std::string& path) {
     }
   }
   results.gallery = document.value("gallery", nlohmann::json::array());
+  if (document.contains("part")) {
+    try {
+      results.part = part_block_from_json(document["part"]);
+    } catch (const std::invalid_argument& error) {
+      throw ResultsFileError(path + ": part." + error.what() + " (docs/results-schema.md)");
+    }
+  }
   attach_machines(results.records, results.runs);
   return results;
 }
@@ -88,12 +95,15 @@ nlohmann::json records_json(const std::vector<Record>& records) {
 nlohmann::json to_json(const ResultsFile& results) {
   nlohmann::json runs_json = nlohmann::json::array();
   for (const auto& run : results.runs) runs_json.push_back(to_json(run));
-  return {{"schema_version", kResultsSchemaVersion},
-          {"experiment", results.experiment},
-          {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
-          {"runs", runs_json},
-          {"records", records_json(results.records)},
-          {"gallery", results.gallery}};
+  nlohmann::json document{
+      {"schema_version", kResultsSchemaVersion},
+      {"experiment", results.experiment},
+      {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
+      {"runs", runs_json},
+      {"records", records_json(results.records)},
+      {"gallery", results.gallery}};
+  if (results.part) document["part"] = to_json(*results.part);
+  return document;
 }
 
 void write_results_atomically(const std::string& path, const ResultsFile& results) {

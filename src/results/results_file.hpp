@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "results/part_block.hpp"
 #include "results/record.hpp"
 #include "results/run_block.hpp"
 
@@ -18,6 +19,7 @@ struct ResultsFile {
   std::vector<RunBlock> runs;                            // run blocks, oldest first
   std::vector<Record> records;
   nlohmann::json gallery = nlohmann::json::array();  // saved input/output images
+  std::optional<PartBlock> part;  // files of a shard or a device worker (part_block.hpp)
 };
 
 class ResultsFileError : public std::runtime_error {

@@ -30,13 +30,15 @@ const char* kind_name(JournalLine::Kind kind) {
       return "record";
     case JournalLine::Kind::gallery:
       return "gallery";
+    case JournalLine::Kind::part:
+      return "part";
   }
   return "";
 }
 
 std::optional<JournalLine::Kind> kind_named(const std::string& name) {
   for (auto kind : {JournalLine::Kind::experiment, JournalLine::Kind::run,
-                    JournalLine::Kind::record, JournalLine::Kind::gallery})
+                    JournalLine::Kind::record, JournalLine::Kind::gallery, JournalLine::Kind::part})
     if (name == kind_name(kind)) return kind;
   return std::nullopt;
 }
@@ -79,6 +81,13 @@ void check_line(const JournalLine& line, const std::string& where) {
       break;
     case JournalLine::Kind::gallery:
       document["gallery"] = json::array({line.value});
+      break;
+    case JournalLine::Kind::part:
+      try {
+        part_block_from_json(line.value);
+      } catch (const std::invalid_argument& error) {
+        throw ResultsFileError(where + ": part." + error.what());
+      }
       break;
   }
   check_results_types(document, where);
@@ -139,7 +148,7 @@ std::vector<JournalLine> read_journal(const std::string& journal_path) {
     if (parsed.is_discarded()) continue;  // a torn write that a later append ended
     if (!parsed.is_object() || parsed.size() != 1 || !kind_named(parsed.begin().key()))
       throw ResultsFileError(where +
-                             ": expected one of experiment, run, record or gallery; move the "
+                             ": expected one of experiment, run, record, gallery or part; move the "
                              "journal away to start afresh from results.json");
     JournalLine line{*kind_named(parsed.begin().key()), parsed.begin().value()};
     check_line(line, where);
@@ -191,6 +200,9 @@ void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
           results.gallery.push_back(line.value);
         break;
       }
+      case JournalLine::Kind::part:
+        results.part = part_block_from_json(line.value);
+        break;
     }
   }
   keep_referenced_runs(results.runs, results.records, journal_runs);

@@ -5,8 +5,9 @@
 // journal in and removes it (compaction, results_store.hpp).
 //
 // Lines: {"experiment": {...}}, {"run": {...}} (a run block, the newest line of an id wins),
-// {"record": {...}} (replaces the record of the same point, as in results.json) and
-// {"gallery": {...}}. A last line cut short by a crash is ignored: its point was never reported
+// {"record": {...}} (replaces the record of the same point, as in results.json),
+// {"gallery": {...}} and {"part": {...}} (the part block of a shard's or worker's file; the
+// newest wins). A last line cut short by a crash is ignored: its point was never reported
 // done.
 #pragma once
 
@@ -22,7 +23,7 @@ namespace convlab {
 std::string journal_path_for(const std::string& results_path);
 
 struct JournalLine {
-  enum class Kind { experiment, run, record, gallery } kind;
+  enum class Kind { experiment, run, record, gallery, part } kind;
   nlohmann::json value;
 };
 

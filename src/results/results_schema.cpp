@@ -20,7 +20,7 @@ struct Field {
 const std::vector<Field> kTopFields{
     {"experiment", Kind::object, false},  {"runs", Kind::array, false},
     {"records", Kind::array, false},      {"gallery", Kind::array, false},
-    {"run", Kind::object_or_null, false},
+    {"run", Kind::object_or_null, false},  {"part", Kind::object, false},
 };
 
 const std::vector<Field> kExperimentFields{
@@ -94,6 +94,8 @@ const std::vector<Field> kRecordFields{
     {"machine.host_id", Kind::string_or_null, false},
     {"machine.gpu", Kind::string_or_null, false},
     {"machine.gpu_driver", Kind::string_or_null, false},
+    {"machine.gpu_uuid", Kind::string_or_null, false},
+    {"machine.gpu_index", Kind::number, false},
 };
 
 const std::vector<Field> kGalleryFields{
