@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages convlab needs, and only the missing ones.
-# Usage: scripts/install-deps.sh [build|report|photos|all]
-#        scripts/install-deps.sh --list [build|report|photos|all]   (print the packages, install nothing)
+# Usage: scripts/install-deps.sh [build|report|photos|test|all]
+#        scripts/install-deps.sh --list [build|report|photos|test|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
+#   test   - what `make test` needs beyond the build: a one-node SLURM cluster for the SLURM test
+#            (munge, slurmctld, slurmd, slurm-client; scripts/slurm-cluster.sh starts it)
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
 # script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
 # Packages are installed without their recommendations, so every package a file comes from is
@@ -17,6 +19,7 @@ build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev lib
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 photo_packages=(opencv-doc)
+test_packages=(munge slurmctld slurmd slurm-client)
 
 list_only=0
 if [[ "${1:-}" == "--list" ]]; then
@@ -28,8 +31,10 @@ case "${1:-build}" in
   build) wanted=("${build_packages[@]}") ;;
   report) wanted=("${report_packages[@]}") ;;
   photos) wanted=("${photo_packages[@]}") ;;
-  all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${photo_packages[@]}") ;;
-  *) echo "usage: $0 [--list] [build|report|photos|all]" >&2; exit 2 ;;
+  test) wanted=("${test_packages[@]}") ;;
+  all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${photo_packages[@]}"
+               "${test_packages[@]}") ;;
+  *) echo "usage: $0 [--list] [build|report|photos|test|all]" >&2; exit 2 ;;
 esac
 if [[ $list_only -eq 1 ]]; then
   printf '%s\n' "${wanted[@]}"
