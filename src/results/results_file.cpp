@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "results/derive.hpp"
@@ -37,11 +38,13 @@ ResultsFile read_results_file(const std::string& path) {
   if (error) throw ResultsFileError(path + ": cannot read (" + error.message() + ")");
   if (status.type() != std::filesystem::file_type::regular)
     throw ResultsFileError(path + ": not a regular file; move it away to start afresh");
-  std::ifstream file(path);
+  std::ifstream file(path, std::ios::binary);
   if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
+  // Parsing from memory is about a third faster than from the stream, character by character.
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(file);
+    document = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& parse_error) {
     throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
@@ -92,7 +95,10 @@ nlohmann::json records_json(const std::vector<Record>& records) {
   return list;
 }
 
-nlohmann::json to_json(const ResultsFile& results) {
+namespace {
+
+// Every member of the file but the records, which are left an empty list.
+nlohmann::json document_without_records(const ResultsFile& results) {
   nlohmann::json runs_json = nlohmann::json::array();
   for (const auto& run : results.runs) runs_json.push_back(to_json(run));
   nlohmann::json document{
@@ -100,15 +106,57 @@ nlohmann::json to_json(const ResultsFile& results) {
       {"experiment", results.experiment},
       {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
       {"runs", runs_json},
-      {"records", records_json(results.records)},
+      {"records", nlohmann::json::array()},
       {"gallery", results.gallery}};
   if (results.part) document["part"] = to_json(*results.part);
   return document;
 }
 
+}  // namespace
+
+nlohmann::json to_json(const ResultsFile& results) {
+  nlohmann::json document = document_without_records(results);
+  document["records"] = records_json(results.records);
+  return document;
+}
+
+namespace {
+
+// `value` as dump(1) writes it at `depth` inside the document: every line after the first
+// indented by `depth` more spaces (JSON text holds no raw newline but between tokens).
+std::string dump_at_depth(const nlohmann::json& value, int depth) {
+  std::string text = value.dump(1);
+  const std::string indent = "\n" + std::string(static_cast<size_t>(depth), ' ');
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + indent.size()))
+    text.replace(at, 1, indent);
+  return text;
+}
+
+}  // namespace
+
+void write_results_text(const ResultsFile& results, const std::function<void(const std::string&)>& emit) {
+  // The members in the order a JSON object keeps them (by name), records one at a time, so that
+  // no document of the whole file is ever built.
+  const nlohmann::json rest = document_without_records(results);
+  emit("{");
+  bool first = true;
+  for (auto member = rest.begin(); member != rest.end(); ++member) {
+    emit(std::string(first ? "\n" : ",\n") + " " + nlohmann::json(member.key()).dump() + ": ");
+    first = false;
+    if (member.key() != "records" || results.records.empty()) {
+      emit(dump_at_depth(member.value(), 1));
+      continue;
+    }
+    emit("[");
+    for (size_t i = 0; i < results.records.size(); ++i)
+      emit((i ? ",\n  " : "\n  ") + dump_at_depth(to_json(results.records[i]), 2));
+    emit("\n ]");
+  }
+  emit("\n}\n");
+}
+
 void write_results_atomically(const std::string& path, const ResultsFile& results) {
   const std::string temporary = temporary_name(path);
-  const std::string text = to_json(results).dump(1) + "\n";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw ResultsFileError(temporary + ": cannot write (" + std::strerror(errno) + ")");
   const auto fail = [&](const std::string& what) {
@@ -117,15 +165,24 @@ void write_results_atomically(const std::string& path, const ResultsFile& result
     ::unlink(temporary.c_str());
     throw ResultsFileError(temporary + ": " + what + " (" + std::strerror(code) + ")");
   };
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed");
+  std::string buffer;
+  const auto flush = [&] {
+    size_t written = 0;
+    while (written < buffer.size()) {
+      const ssize_t n = ::write(fd, buffer.data() + written, buffer.size() - written);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail("write failed");
+      }
+      written += static_cast<size_t>(n);
     }
-    written += static_cast<size_t>(n);
-  }
+    buffer.clear();
+  };
+  write_results_text(results, [&](const std::string& piece) {
+    buffer += piece;
+    if (buffer.size() >= (size_t(1) << 20)) flush();
+  });
+  flush();
   if (::fsync(fd) != 0) fail("cannot flush to disk");
   ::close(fd);
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {

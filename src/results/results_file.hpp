@@ -1,6 +1,7 @@
 // results.json on disk: read (for resuming and exporting) and atomic rewrite.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,10 @@ class ResultsFileError : public std::runtime_error {
 ResultsFile read_results(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
 nlohmann::json records_json(const std::vector<Record>& records);
+// The text write_results_atomically writes, to_json(results).dump(1) and a newline, handed to
+// `emit` in pieces: a record at a time, so that a large file never exists as one document.
+void write_results_text(const ResultsFile& results,
+                        const std::function<void(const std::string&)>& emit);
 // Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then
 // renames it over path: readers and interrupted runs only ever see a complete file. On failure
 // the temporary file is removed. Concurrent writers go through ResultsStore (results_store.hpp).

@@ -3,14 +3,18 @@
 // problem on one device), each into a file of its own (results/part_files.hpp), while this process
 // waits; their files are then folded into the results file, and this process measures the CPU
 // units alone, so that no CPU point shares the machine with another point. The device loop
-// stands outside the points: each worker is an ordinary in-process run on its device.
+// stands outside the points: each worker is an ordinary in-process run on its device, with its
+// own slice of the CPUs for its host work.
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
@@ -72,10 +76,49 @@ std::vector<std::string> worker_arguments(const RunJob& job, int position) {
   return args;
 }
 
-pid_t spawn(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
+// The CPUs this process may run on, in order.
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  return cpus;
+}
+
+// The environment of worker `position` of `count`. convlab pins OpenMP threads from the first
+// core on (app/thread_pinning.hpp); every worker doing so would put all their first threads on
+// core 0, where their host work (launches, copies, verification, the reference) would queue.
+// Each worker gets its own slice of the CPUs instead, unless the user chose OMP_PLACES.
+std::vector<std::string> worker_environment(int position, int count) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  const char* pinning = std::getenv("CONVLAB_OMP_PINNING");
+  const std::vector<int> cpus = allowed_cpus();
+  if (!pinning || std::string(pinning) != "convlab" || cpus.size() < static_cast<size_t>(count))
+    return environment;
+  const size_t begin = cpus.size() * position / count, end = cpus.size() * (position + 1) / count;
+  std::string places;
+  for (size_t i = begin; i < end; ++i) places += (places.empty() ? "{" : ",{") + std::to_string(cpus[i]) + "}";
+  const auto set = [&](const std::string& name, const std::string& value) {
+    environment.erase(std::remove_if(environment.begin(), environment.end(),
+                                     [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
+                      environment.end());
+    environment.push_back(name + "=" + value);
+  };
+  set("OMP_PLACES", places);
+  set("OMP_PROC_BIND", "close");
+  set("OMP_NUM_THREADS", std::to_string(end - begin));
+  return environment;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& environment) {
+  std::vector<char*> argv, envp;
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  for (const auto& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
   // The signals this process blocks for its watcher (run/interrupt.hpp) are unblocked in the
   // worker, which sets up its own.
   posix_spawnattr_t attributes;
@@ -85,7 +128,7 @@ pid_t spawn(const std::vector<std::string>& args) {
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
-  const int error = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
+  const int error = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), envp.data());
   posix_spawnattr_destroy(&attributes);
   if (error != 0)
     throw std::runtime_error("cannot start a device worker (" + args[0] + "): " +
@@ -221,7 +264,7 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
     Worker worker;
     worker.position = position;
     worker.device = job.devices[position];
-    worker.pid = spawn(worker_arguments(job, position));
+    worker.pid = spawn(worker_arguments(job, position), worker_environment(position, count));
     workers.push_back(worker);
   }
   WorkerFiles files;

@@ -57,7 +57,10 @@ class LocalRun {
     recorder_.fold_leftover_journal();
     start_run_block();
     const InterruptScope interrupts(recorder_, job_.schedule.points());
-    ProgressObserver progress(config_, plan_, job_.schedule, recorder_.results(), options_.force,
+    std::vector<std::size_t> order;
+    for (const auto& unit : job_.schedule.units)
+      order.insert(order.end(), unit.points.begin(), unit.points.end());
+    ProgressObserver progress(config_, plan_, order, recorder_.results(), options_.force,
                               progress_style());
     observers_.add(progress);
     observers_.add(counter_);

@@ -27,8 +27,8 @@ void ObserverList::done() {
 }
 
 ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point>& plan,
-                                   const Schedule& schedule, const ResultsFile& results,
-                                   bool force, ProgressStyle style)
+                                   const std::vector<std::size_t>& order,
+                                   const ResultsFile& results, bool force, ProgressStyle style)
     : position_(plan.size(), 0), estimate_(estimated_plan_seconds(config, plan)) {
   std::set<std::string> this_build_runs, measured;
   if (!force) {
@@ -39,12 +39,7 @@ ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point
       if (record.status == Status::ok && this_build_runs.count(record.run_id))
         measured.insert(describe_record(record).dump());
   }
-  std::vector<std::size_t> order;
-  for (const auto& unit : schedule.units)
-    for (std::size_t i : unit.points) {
-      position_[i] = order.size();
-      order.push_back(i);
-    }
+  for (std::size_t p = 0; p < order.size(); ++p) position_[order[p]] = p;
   // A guess: the record key, which decides, needs the image bytes.
   cost_after_.assign(order.size() + 1, 0.0);
   for (std::size_t p = order.size(); p-- > 0;) {

@@ -14,9 +14,8 @@
 #include "results/results_file.hpp"
 #include "results/run_block.hpp"
 #include "results/summary_table.hpp"
-#include "run/point_executor.hpp"
+#include "run/identified_point.hpp"
 #include "run/progress.hpp"
-#include "run/schedule.hpp"
 
 namespace convlab {
 
@@ -45,13 +44,14 @@ class ObserverList : public RunObserver {
   std::vector<RunObserver*> observers_;
 };
 
-// Progress (run/progress.hpp) over the points of a schedule, numbered in schedule order. The ETA
-// starts from the estimates of the points expected to run: a point with an ok record of this
-// build on this CPU in `results` is expected to be kept.
+// Progress (run/progress.hpp) over the points of `order` (plan indices, in the order they will
+// be walked). The ETA starts from the estimates of the points expected to run: a point with an ok
+// record of this build on this CPU in `results` is expected to be kept.
 class ProgressObserver : public RunObserver {
  public:
-  ProgressObserver(const Config& config, const std::vector<Point>& plan, const Schedule& schedule,
-                   const ResultsFile& results, bool force, ProgressStyle style);
+  ProgressObserver(const Config& config, const std::vector<Point>& plan,
+                   const std::vector<std::size_t>& order, const ResultsFile& results, bool force,
+                   ProgressStyle style);
   void kept(const IdentifiedPoint& point) override;
   void starting(const std::vector<IdentifiedPoint>& group) override;
   void finished(const IdentifiedPoint& point, const Record& record, bool first) override;
@@ -60,7 +60,7 @@ class ProgressObserver : public RunObserver {
  private:
   std::size_t position_of(const IdentifiedPoint& point) const;
 
-  std::vector<std::size_t> position_;  // by plan index; schedule order
+  std::vector<std::size_t> position_;  // by plan index: its place in the order
   std::vector<double> estimate_;       // by plan index
   std::vector<double> cost_after_;     // by position: estimate of the points from there on
   std::unique_ptr<Progress> progress_;

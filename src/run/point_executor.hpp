@@ -18,18 +18,9 @@
 #include "reference/reference.hpp"
 #include "results/record.hpp"
 #include "results/run_block.hpp"
+#include "run/identified_point.hpp"
 
 namespace convlab {
-
-// A point of the plan as a run names it.
-struct IdentifiedPoint {
-  std::size_t index = 0;  // into the plan
-  std::string label;      // "openmp threads=2 schedule=static | noise-16x16 | gaussian3 | ..."
-  std::string id;         // what is measured, hashed (record.point_id)
-  std::string key;        // the point on this build, machine and device (record.key)
-  std::string digest;     // of the description (plan.hpp point_digest)
-  nlohmann::json description;
-};
 
 class PointExecutor {
  public:
