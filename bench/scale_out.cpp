@@ -195,7 +195,8 @@ PlanFigures measure_plan(const std::string& convlab, const fs::path& dir, int ke
         record.run_id = shard_run.id;
         record.params = plan[i].params;
         const Filter& filter = config.filters[plan[i].filter];
-        record.kernel = {filter.name, filter.type, filter.size, filter.separable, filter.parameters};
+        record.kernel = {filter.name, filter.type, filter.size, filter.separable,
+                         filter.parameters};
         record.border = to_string(plan[i].border);
         record.output = to_string(plan[i].output);
         if (point_digest(describe_record(record)) != point.digest) {
@@ -240,22 +241,23 @@ int main(int argc, char** argv) {
   const int repeats = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
   const PlanFigures small = measure_plan(convlab, work / "10k", 250, 100, 4, repeats);
   const PlanFigures large = measure_plan(convlab, work / "100k", 250, 1000, 40, repeats);
-  std::printf("| points | shards | cut into shards | one shard before its first point | "
-              "shard files written | merge | per record | peak memory | merge again | per record "
-              "| peak memory |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| points | shards | cut into shards | one shard before its first point | "
+      "shard files written | merge | per record | peak memory | merge again | per record "
+      "| peak memory |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const PlanFigures* f : {&small, &large}) {
     const double n = double(f->points);
-    std::printf("| %zu | %zu | %.3f s | %.3f s | %.1f s | %.2f s | %.1f us | %.0f MiB | %.2f s | "
-                "%.1f us | %.0f MiB |\n",
-                f->points, f->shards, f->cut_seconds, f->shard_start_seconds, f->write_seconds,
-                f->merge.seconds, f->merge.seconds / n * 1e6, f->merge.peak_kib / 1024.0,
-                f->merge_again.seconds, f->merge_again.seconds / n * 1e6,
-                f->merge_again.peak_kib / 1024.0);
+    std::printf(
+        "| %zu | %zu | %.3f s | %.3f s | %.1f s | %.2f s | %.1f us | %.0f MiB | %.2f s | "
+        "%.1f us | %.0f MiB |\n",
+        f->points, f->shards, f->cut_seconds, f->shard_start_seconds, f->write_seconds,
+        f->merge.seconds, f->merge.seconds / n * 1e6, f->merge.peak_kib / 1024.0,
+        f->merge_again.seconds, f->merge_again.seconds / n * 1e6, f->merge_again.peak_kib / 1024.0);
   }
-  std::printf("\nmerge time per record, 100,000 against 10,000 records: %.2f (first merge), %.2f "
-              "(merging again)\n",
-              (large.merge.seconds / large.points) / (small.merge.seconds / small.points),
-              (large.merge_again.seconds / large.points) /
-                  (small.merge_again.seconds / small.points));
+  std::printf(
+      "\nmerge time per record, 100,000 against 10,000 records: %.2f (first merge), %.2f "
+      "(merging again)\n",
+      (large.merge.seconds / large.points) / (small.merge.seconds / small.points),
+      (large.merge_again.seconds / large.points) / (small.merge_again.seconds / small.points));
   return 0;
 }

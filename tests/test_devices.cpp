@@ -81,8 +81,7 @@ TEST_F(Devices, WorkersTakeWholeProblemsOfCudaPointsAndTheCpuPointsRunAloneAfter
   ASSERT_FALSE(cpu_run.empty());
   // The CPU points start when both workers have finished.
   for (const auto& id : worker_runs)
-    EXPECT_GE(runs[cpu_run]["started"].get<std::string>(),
-              runs[id]["finished"].get<std::string>());
+    EXPECT_GE(runs[cpu_run]["started"].get<std::string>(), runs[id]["finished"].get<std::string>());
   std::map<std::string, std::set<std::string>> runs_of_problem;
   for (const auto& record : doc["records"]) {
     const std::string problem = record["image"]["name"].get<std::string>() + "|" +
@@ -120,8 +119,8 @@ TEST_F(Devices, AWorkerFileLeftByAStoppedRunIsFoldedInFirst) {
   const std::string left_run =
       json::parse(testing::read_text(dir_ / "out/workers/results.device-1.json"))["run"]["id"];
   // A run of the CPU points alone starts no worker, but folds the one left first.
-  ASSERT_EQ(
-      run("run sweep.yaml --out out --devices 0,1 --quiet --filter family=cpu", 2).exit_code, 0);
+  ASSERT_EQ(run("run sweep.yaml --out out --devices 0,1 --quiet --filter family=cpu", 2).exit_code,
+            0);
   EXPECT_FALSE(fs::exists(dir_ / "out/workers"));
   const json doc = results();
   size_t left_records = 0;
@@ -157,9 +156,10 @@ TEST_F(Devices, DryRunShowsTheSplitOverFourAndEightDevicesOnAMachineWithoutThem)
     size_t groups = 0, points = 0;
     for (int d = 0; d < count; ++d) {
       std::smatch row;
-      ASSERT_TRUE(std::regex_search(dry.output, row,
-                                    std::regex("\\| " + std::to_string(d) + " \\| " +
-                                               std::to_string(d) + " \\| ([0-9]+) \\| ([0-9]+) \\|")))
+      ASSERT_TRUE(
+          std::regex_search(dry.output, row,
+                            std::regex("\\| " + std::to_string(d) + " \\| " + std::to_string(d) +
+                                       " \\| ([0-9]+) \\| ([0-9]+) \\|")))
           << dry.output;
       groups += std::stoul(row[1]);
       points += std::stoul(row[2]);

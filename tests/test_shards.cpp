@@ -165,9 +165,9 @@ TEST_F(Shards, AShardStoppedBeforeItsFirstPointCountsAllItsPointsMissing) {
 
 TEST_F(Shards, ShardFilesOfAnotherConfigAreRefusedByFileAndKeyAndTheOthersMerged) {
   for (int shard = 0; shard < 3; ++shard)
-    ASSERT_EQ(run("run sweep.yaml --out out --quiet --shard " + std::to_string(shard) + "/3")
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run("run sweep.yaml --out out --quiet --shard " + std::to_string(shard) + "/3").exit_code,
+        0);
   std::string changed = kSweep;
   changed.replace(changed.find("max_reps: 2"), 11, "max_reps: 3");
   testing::write_text(dir_ / "sweep.yaml", changed);
@@ -231,7 +231,7 @@ TEST_P(BadShardFile, IsNamedAndTheOtherShardsAreMerged) {
   fs::copy(made_, dir, fs::copy_options::recursive);
   const auto records_of = [&](int shard) {
     return json::parse(testing::read_text(
-                           dir / ("out/shards/shard-" + std::to_string(shard) + "-of-3.json")))["records"]
+        dir / ("out/shards/shard-" + std::to_string(shard) + "-of-3.json")))["records"]
         .size();
   };
   const size_t others = records_of(0) + records_of(2);
@@ -252,8 +252,8 @@ TEST_P(BadShardFile, IsNamedAndTheOtherShardsAreMerged) {
   content = std::regex_replace(content, std::regex("@CONFIG_SHA256@"),
                                part["config_sha256"].get<std::string>());
   content = std::regex_replace(content, std::regex("@FILTER@"), part["filter"].get<std::string>());
-  content = std::regex_replace(content, std::regex("@PARTITION@"),
-                               part["partition"].get<std::string>());
+  content =
+      std::regex_replace(content, std::regex("@PARTITION@"), part["partition"].get<std::string>());
   testing::write_text(dir / "out/shards/shard-1-of-3.json", content);
 
   const auto merged =
@@ -264,8 +264,9 @@ TEST_P(BadShardFile, IsNamedAndTheOtherShardsAreMerged) {
   for (const auto& needle : expected)
     EXPECT_NE(merged.output.find(needle), std::string::npos)
         << "message lacks '" << needle << "': " << merged.output;
-  EXPECT_NE(merged.output.find("merged 2 of 3 shard files (" + std::to_string(others) + " records)"),
-            std::string::npos)
+  EXPECT_NE(
+      merged.output.find("merged 2 of 3 shard files (" + std::to_string(others) + " records)"),
+      std::string::npos)
       << merged.output;
   EXPECT_EQ(json::parse(testing::read_text(dir / "out/results.json"))["records"].size(), others);
   fs::remove_all(dir);

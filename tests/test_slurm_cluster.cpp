@@ -75,25 +75,27 @@ class SlurmCluster : public ::testing::Test {
 
   // A command with the cluster's configuration.
   testing::CommandResult slurm(const std::string& command) const {
-    return testing::run_shell("export SLURM_CONF='" + (dir_ / "cluster/slurm.conf").string() +
-                                  "'\n" + command,
-                              dir_);
+    return testing::run_shell(
+        "export SLURM_CONF='" + (dir_ / "cluster/slurm.conf").string() + "'\n" + command, dir_);
   }
 
   // Waits until none of the jobs is queued or running (at most two minutes).
   void wait_for_jobs(const std::string& ids) const {
-    const auto waited = slurm("for i in $(seq 1200); do\n"
-                              "  squeue -h -j " + ids + " 2>/dev/null | grep -q . || exit 0\n"
-                              "  sleep 0.1\n"
-                              "done\n"
-                              "squeue; exit 1");
+    const auto waited = slurm(
+        "for i in $(seq 1200); do\n"
+        "  squeue -h -j " +
+        ids +
+        " 2>/dev/null | grep -q . || exit 0\n"
+        "  sleep 0.1\n"
+        "done\n"
+        "squeue; exit 1");
     ASSERT_EQ(waited.exit_code, 0) << "jobs " << ids << " still queued:\n" << waited.output;
   }
 
   // Submits the sweep as 4 shards into `out`; returns the array and merge job ids.
   std::pair<std::string, std::string> submit(const std::string& out) const {
-    const auto submitted = slurm("\"$CONVLAB\" slurm sweep.yaml --shards 4 --out " + out +
-                                 " --submit");
+    const auto submitted =
+        slurm("\"$CONVLAB\" slurm sweep.yaml --shards 4 --out " + out + " --submit");
     EXPECT_EQ(submitted.exit_code, 0) << submitted.output;
     std::smatch ids;
     EXPECT_TRUE(std::regex_search(submitted.output, ids,
@@ -121,21 +123,24 @@ TEST_F(SlurmCluster, ArrayJobOfShardsMergesToTheSingleProcessResultAndACancelled
             std::string::npos);
   EXPECT_EQ(outcomes(dir_ / "sharded/results.json"), expected);
   for (int shard = 0; shard < 4; ++shard)
-    EXPECT_TRUE(fs::exists(dir_ / ("sharded/shards/shard-" + std::to_string(shard) + "-of-4.json")));
+    EXPECT_TRUE(
+        fs::exists(dir_ / ("sharded/shards/shard-" + std::to_string(shard) + "-of-4.json")));
 
   // Shard 2 is cancelled once it has measured its first point: merge names what is missing.
   const auto [faulty_array, faulty_merge] = submit("faulty");
-  const auto cancelled =
-      slurm("for i in $(seq 3000); do\n"
-            "  grep -qs '\"record\"' faulty/shards/shard-2-of-4.journal && break\n"
-            "  sleep 0.01\n"
-            "done\n"
-            "scancel " + faulty_array + "_2");
+  const auto cancelled = slurm(
+      "for i in $(seq 3000); do\n"
+      "  grep -qs '\"record\"' faulty/shards/shard-2-of-4.journal && break\n"
+      "  sleep 0.01\n"
+      "done\n"
+      "scancel " +
+      faulty_array + "_2");
   ASSERT_EQ(cancelled.exit_code, 0) << cancelled.output;
   wait_for_jobs(faulty_array + "," + faulty_merge);
-  EXPECT_NE(slurm("grep 'JobName=convlab-sweep-merge\\|Name=convlab-sweep-merge' cluster/jobcomp.txt")
-                .output.find("JobState=CANCELLED"),
-            std::string::npos)
+  EXPECT_NE(
+      slurm("grep 'JobName=convlab-sweep-merge\\|Name=convlab-sweep-merge' cluster/jobcomp.txt")
+          .output.find("JobState=CANCELLED"),
+      std::string::npos)
       << "the merge job waits afterok on a cancelled task, so it is cancelled too";
   const auto incomplete = testing::run_convlab("merge faulty", dir_);
   EXPECT_EQ(incomplete.exit_code, 1) << incomplete.output;

@@ -51,8 +51,8 @@ TEST_F(SlurmScript, PathsAndFiltersWithShellMetacharactersReachConvlabUnchanged)
       << script;
   // Both tasks and the merge, as SLURM would start them.
   for (int task = 0; task < 2; ++task) {
-    const auto ran = shell("SLURM_ARRAY_TASK_ID=" + std::to_string(task) +
-                           " bash out/slurm/shards.sbatch");
+    const auto ran =
+        shell("SLURM_ARRAY_TASK_ID=" + std::to_string(task) + " bash out/slurm/shards.sbatch");
     EXPECT_EQ(ran.exit_code, 0) << ran.output;
   }
   const auto merged = shell("bash out/slurm/merge.sbatch");
@@ -81,8 +81,8 @@ TEST_F(SlurmScript, DirectivesCarryTheOptionsAndSeveralGpusRunDeviceWorkers) {
         "--shard \"${SLURM_ARRAY_TASK_ID}/8\"", " --devices all &\n"})
     EXPECT_NE(shards.find(line), std::string::npos) << line << "\n" << shards;
   const std::string merge = testing::read_text(dir_ / "out/slurm/merge.sbatch");
-  for (const char* line : {"#SBATCH --partition=gpu\n", "#SBATCH --kill-on-invalid-dep=yes\n",
-                           "merge '" })
+  for (const char* line :
+       {"#SBATCH --partition=gpu\n", "#SBATCH --kill-on-invalid-dep=yes\n", "merge '"})
     EXPECT_NE(merge.find(line), std::string::npos) << line << "\n" << merge;
   EXPECT_EQ(merge.find("--gpus-per-task"), std::string::npos);
   EXPECT_TRUE(fs::is_directory(dir_ / "out/slurm/logs"));
@@ -117,21 +117,22 @@ TEST_F(SlurmScript, SubmitHandsTheArrayAndTheMergeAfterItToSbatch) {
                       "n=$(wc -l < \"$(dirname \"$0\")/calls\")\n"
                       "echo \"$((100 + n));cluster\"\n");
   fs::permissions(dir_ / "bin/sbatch", fs::perms::owner_all);
-  const auto submitted =
-      testing::run_shell("PATH=\"$PWD/bin:$PATH\" \"$CONVLAB\" slurm s.yaml --shards 3 --submit", dir_);
+  const auto submitted = testing::run_shell(
+      "PATH=\"$PWD/bin:$PATH\" \"$CONVLAB\" slurm s.yaml --shards 3 --submit", dir_);
   ASSERT_EQ(submitted.exit_code, 0) << submitted.output;
   EXPECT_NE(submitted.output.find("submitted array job 101 (3 shards) and merge job 102"),
             std::string::npos)
       << submitted.output;
   EXPECT_NE(submitted.output.find("squeue -j 101,102"), std::string::npos);
   const std::string calls = testing::read_text(dir_ / "bin/calls");
-  const std::string folder = fs::absolute(dir_ / "outputs/scripted/slurm").lexically_normal().string();
+  const std::string folder =
+      fs::absolute(dir_ / "outputs/scripted/slurm").lexically_normal().string();
   EXPECT_EQ(calls, "--parsable " + folder + "/shards.sbatch\n--parsable --dependency=afterok:101 " +
                        folder + "/merge.sbatch\n");
   // submit.sh does the same on a login node.
   fs::remove(dir_ / "bin/calls");
-  const auto by_script = testing::run_shell(
-      "PATH=\"$PWD/bin:$PATH\" sh outputs/scripted/slurm/submit.sh", dir_);
+  const auto by_script =
+      testing::run_shell("PATH=\"$PWD/bin:$PATH\" sh outputs/scripted/slurm/submit.sh", dir_);
   EXPECT_EQ(by_script.exit_code, 0) << by_script.output;
   EXPECT_NE(by_script.output.find("array job 101 (3 shards), merge job 102"), std::string::npos)
       << by_script.output;

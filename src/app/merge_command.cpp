@@ -51,8 +51,8 @@ int merge_command(const Arguments& args) {
   for (const auto& line : merge_report_lines(summary, out_dir))
     std::cerr << "convlab merge: " << line << "\n";
   if (summary.any_refused()) return 2;
-  const bool complete = summary.missing_points() == 0 &&
-                        merged_files == static_cast<std::size_t>(summary.count);
+  const bool complete =
+      summary.missing_points() == 0 && merged_files == static_cast<std::size_t>(summary.count);
   return complete ? 0 : 1;
 }
 

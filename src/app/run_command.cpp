@@ -5,8 +5,8 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "results/results_file.hpp"
-#include "run/interrupt.hpp"
 #include "run/devices.hpp"
+#include "run/interrupt.hpp"
 #include "run/runner.hpp"
 #include "run/schedule.hpp"
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 
 #include "results/derive.hpp"
@@ -42,9 +43,35 @@ ResultsFile read_results_file(const std::string& path) {
   if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
   // Parsing from memory is about a third faster than from the stream, character by character.
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // Records are checked and made typed as the parser finishes each one, and their JSON is
+  // dropped: a file of 100,000 records never exists as one document. A record's problem is
+  // reported after the schema version was found to be this one.
+  using Event = nlohmann::json::parse_event_t;
+  std::string member;  // the top-level key being parsed
+  std::size_t index = 0;
+  std::optional<ResultsFileError> record_problem;
+  const auto take_records = [&](int depth, Event event, nlohmann::json& parsed) {
+    if (depth == 1 && event == Event::key) member = parsed.get<std::string>();
+    if (member != "records" || depth != 2 || (event != Event::object_end && event != Event::value))
+      return true;
+    const std::size_t i = index++;
+    if (record_problem) return false;
+    try {
+      check_record_types(parsed, i, path);
+      results.records.push_back(record_from_json(parsed));
+    } catch (const ResultsFileError& problem) {
+      record_problem = problem;
+    } catch (const std::invalid_argument& problem) {
+      record_problem =
+          ResultsFileError(path + ": records[" + std::to_string(i) + "]." + problem.what() +
+                           " (docs/results-schema.md; move the file away to start "
+                           "afresh)");
+    }
+    return false;
+  };
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(text);
+    document = nlohmann::json::parse(text, take_records);
   } catch (const nlohmann::json::exception& parse_error) {
     throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
@@ -53,19 +80,13 @@ ResultsFile read_results_file(const std::string& path) {
       document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +
                            std::to_string(kResultsSchemaVersion));
+  if (record_problem) throw *record_problem;
+  // A list whose records were all taken is empty now; anything else is checked as it is.
+  if (document.contains("records") && document["records"].is_array()) document.erase("records");
   check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
   for (const auto& run : document.value("runs", nlohmann::json::array()))
     results.runs.push_back(run_block_from_json(run));
-  const nlohmann::json records = document.value("records", nlohmann::json::array());
-  for (size_t i = 0; i < records.size(); ++i) {
-    try {
-      results.records.push_back(record_from_json(records[i]));
-    } catch (const std::invalid_argument& error) {
-      throw ResultsFileError(path + ": records[" + std::to_string(i) + "]." + error.what() +
-                             " (docs/results-schema.md; move the file away to start afresh)");
-    }
-  }
   results.gallery = document.value("gallery", nlohmann::json::array());
   if (document.contains("part")) {
     try {
@@ -125,16 +146,22 @@ namespace {
 // `value` as dump(1) writes it at `depth` inside the document: every line after the first
 // indented by `depth` more spaces (JSON text holds no raw newline but between tokens).
 std::string dump_at_depth(const nlohmann::json& value, int depth) {
-  std::string text = value.dump(1);
+  const std::string text = value.dump(1);
   const std::string indent = "\n" + std::string(static_cast<size_t>(depth), ' ');
-  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + indent.size()))
-    text.replace(at, 1, indent);
-  return text;
+  std::string indented;
+  indented.reserve(text.size() + text.size() / 8);
+  size_t start = 0;
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', start)) {
+    indented.append(text, start, at - start).append(indent);
+    start = at + 1;
+  }
+  return indented.append(text, start, std::string::npos);
 }
 
 }  // namespace
 
-void write_results_text(const ResultsFile& results, const std::function<void(const std::string&)>& emit) {
+void write_results_text(const ResultsFile& results,
+                        const std::function<void(const std::string&)>& emit) {
   // The members in the order a JSON object keeps them (by name), records one at a time, so that
   // no document of the whole file is ever built.
   const nlohmann::json rest = document_without_records(results);

@@ -55,7 +55,8 @@ ResultsLock::ResultsLock(const std::string& path, LockUse use) {
       static bool announced = false;
       if (!announced)
         std::cerr << "convlab: " << path << ": this file system cannot lock ("
-                  << std::strerror(errno) << "); going on without it, as this file has one writer\n";
+                  << std::strerror(errno)
+                  << "); going on without it, as this file has one writer\n";
       announced = true;
       return;
     }

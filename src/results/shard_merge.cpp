@@ -4,9 +4,9 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
-#include <thread>
 #include <map>
 #include <optional>
+#include <thread>
 #include <unordered_set>
 
 #include "plan/plan.hpp"
@@ -63,10 +63,12 @@ ShardFile read_shard_file(const std::string& out_dir, const ShardIndex& shard) {
   }
   const auto& part = file.results->part;
   if (!part || !part->shard)
-    refuse(file, file.outcome.file + ": part.shard: missing; not the file of a `convlab run --shard` run");
+    refuse(file, file.outcome.file +
+                     ": part.shard: missing; not the file of a `convlab run --shard` run");
   else if (!(*part->shard == shard))
-    refuse(file, file.outcome.file + ": part.shard: holds shard " + std::to_string(part->shard->index) +
-                     " of " + std::to_string(part->shard->count) + ", not the one its name says");
+    refuse(file, file.outcome.file + ": part.shard: holds shard " +
+                     std::to_string(part->shard->index) + " of " +
+                     std::to_string(part->shard->count) + ", not the one its name says");
   return file;
 }
 
@@ -96,8 +98,8 @@ void count_missing(ShardFile& file) {
 // Reading (parsing and checking) is most of a merge's time, and files are independent: one
 // thread per core reads them.
 void read_in_parallel(std::size_t count, const std::function<void(std::size_t)>& read) {
-  const std::size_t threads =
-      std::min<std::size_t>(count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  const std::size_t threads = std::min<std::size_t>(
+      count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> pool;
   for (std::size_t t = 0; t < threads; ++t)
@@ -119,9 +121,9 @@ std::size_t missing_points(const ResultsFile& part_file) {
   for (const auto& record : part_file.records)
     measured.insert(point_digest(describe_record(record)));
   const auto& planned = part_file.part->points;
-  return static_cast<std::size_t>(std::count_if(
-      planned.begin(), planned.end(),
-      [&](const std::string& digest) { return measured.count(digest) == 0; }));
+  return static_cast<std::size_t>(
+      std::count_if(planned.begin(), planned.end(),
+                    [&](const std::string& digest) { return measured.count(digest) == 0; }));
 }
 
 bool MergeSummary::any_refused() const {
@@ -142,18 +144,22 @@ MergeSummary merge_shards(const std::string& out_dir) {
   if (present.empty())
     throw ResultsFileError(shards_folder(out_dir) +
                            ": no shard files (shard-I-of-N.json); run `convlab run CONFIG "
-                           "--shard I/N --out " + out_dir + "` first");
+                           "--shard I/N --out " +
+                           out_dir + "` first");
   std::vector<ShardFile> files(present.size());
-  read_in_parallel(present.size(), [&](std::size_t i) { files[i] = read_shard_file(out_dir, present[i]); });
+  read_in_parallel(present.size(),
+                   [&](std::size_t i) { files[i] = read_shard_file(out_dir, present[i]); });
 
   const auto count_of = [](const ResultsFile& r) { return std::to_string(r.part->shard->count); };
   refuse_odd_ones(files, "shard.count", count_of, "a sharding into");
-  refuse_odd_ones(files, "config_sha256", [](const ResultsFile& r) { return r.part->config_sha256; },
-                  "the config hash is");
-  refuse_odd_ones(files, "filter", [](const ResultsFile& r) { return r.part->filter; },
-                  "the filter is");
-  refuse_odd_ones(files, "partition", [](const ResultsFile& r) { return r.part->partition; },
-                  "the plan was cut as");
+  refuse_odd_ones(
+      files, "config_sha256", [](const ResultsFile& r) { return r.part->config_sha256; },
+      "the config hash is");
+  refuse_odd_ones(
+      files, "filter", [](const ResultsFile& r) { return r.part->filter; }, "the filter is");
+  refuse_odd_ones(
+      files, "partition", [](const ResultsFile& r) { return r.part->partition; },
+      "the plan was cut as");
 
   MergeSummary summary;
   summary.results_path = out_dir + "/results.json";
@@ -169,8 +175,8 @@ MergeSummary merge_shards(const std::string& out_dir) {
   }
 
   ResultsStore store(out_dir, "results.json", LockUse::best_effort);
-  const bool any_accepted =
-      std::any_of(files.begin(), files.end(), [](const ShardFile& f) { return f.results.has_value(); });
+  const bool any_accepted = std::any_of(files.begin(), files.end(),
+                                        [](const ShardFile& f) { return f.results.has_value(); });
   if (any_accepted) {
     const ResultsFile merged = store.update([&](ResultsFile& results) {
       ResultsFolding folding(results, summary.results_path);
@@ -193,7 +199,8 @@ MergeSummary merge_shards(const std::string& out_dir) {
 
   std::map<int, ShardOutcome> by_index;
   for (auto& file : files)
-    if (file.outcome.shard.count == summary.count) by_index[file.outcome.shard.index] = file.outcome;
+    if (file.outcome.shard.count == summary.count)
+      by_index[file.outcome.shard.index] = file.outcome;
   for (int index = 0; index < summary.count; ++index) {
     auto found = by_index.find(index);
     if (found != by_index.end()) {
@@ -214,7 +221,8 @@ MergeSummary merge_shards(const std::string& out_dir) {
   return summary;
 }
 
-std::vector<std::string> merge_report_lines(const MergeSummary& summary, const std::string& out_dir) {
+std::vector<std::string> merge_report_lines(const MergeSummary& summary,
+                                            const std::string& out_dir) {
   std::vector<std::string> lines;
   const auto rerun = [&](const ShardIndex& shard) {
     if (summary.config_path.empty()) return std::string();
@@ -237,8 +245,9 @@ std::vector<std::string> merge_report_lines(const MergeSummary& summary, const s
       case ShardOutcome::State::not_run:
         lines.push_back("shard " + of + " of " + std::to_string(shard.shard.count) +
                         " has not run (no " + shard.file + ")" +
-                        (shard.planned > 0 ? ": " + std::to_string(shard.missing) + " points missing"
-                                           : std::string()) +
+                        (shard.planned > 0
+                             ? ": " + std::to_string(shard.missing) + " points missing"
+                             : std::string()) +
                         rerun(shard.shard));
         break;
       case ShardOutcome::State::refused:

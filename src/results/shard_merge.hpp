@@ -25,20 +25,20 @@ struct ShardOutcome {
   enum class State { complete, incomplete, not_run, refused };
   ShardIndex shard;
   State state = State::not_run;
-  std::string file;          // DIR/shards/shard-3-of-8.json
-  std::size_t planned = 0;   // points the shard plans (0 when unknown)
-  std::size_t missing = 0;   // of those, without a record
-  std::size_t records = 0;   // records of the file
-  std::string refusal;       // why the file was refused: file, key and problem
+  std::string file;         // DIR/shards/shard-3-of-8.json
+  std::size_t planned = 0;  // points the shard plans (0 when unknown)
+  std::size_t missing = 0;  // of those, without a record
+  std::size_t records = 0;  // records of the file
+  std::string refusal;      // why the file was refused: file, key and problem
 };
 
 struct MergeSummary {
   std::string results_path;
-  int count = 0;                      // N of the shards merged
-  std::vector<ShardOutcome> shards;   // every shard 0..N-1, then files of other counts refused
-  std::size_t records_merged = 0;     // records read from the accepted shard files
+  int count = 0;                     // N of the shards merged
+  std::vector<ShardOutcome> shards;  // every shard 0..N-1, then files of other counts refused
+  std::size_t records_merged = 0;    // records read from the accepted shard files
   std::size_t records_in_results = 0;
-  std::string config_path, filter;    // as the shards ran (for the command that completes them)
+  std::string config_path, filter;  // as the shards ran (for the command that completes them)
 
   bool any_refused() const;
   std::size_t missing_points() const;  // of incomplete and not-run shards
@@ -54,6 +54,7 @@ MergeSummary merge_shards(const std::string& out_dir);
 
 // What to tell the user: one line per shard that is not complete, with the command that
 // completes it, and per refused file.
-std::vector<std::string> merge_report_lines(const MergeSummary& summary, const std::string& out_dir);
+std::vector<std::string> merge_report_lines(const MergeSummary& summary,
+                                            const std::string& out_dir);
 
 }  // namespace convlab

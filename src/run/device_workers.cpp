@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -100,11 +100,13 @@ std::vector<std::string> worker_environment(int position, int count) {
     return environment;
   const size_t begin = cpus.size() * position / count, end = cpus.size() * (position + 1) / count;
   std::string places;
-  for (size_t i = begin; i < end; ++i) places += (places.empty() ? "{" : ",{") + std::to_string(cpus[i]) + "}";
+  for (size_t i = begin; i < end; ++i)
+    places += (places.empty() ? "{" : ",{") + std::to_string(cpus[i]) + "}";
   const auto set = [&](const std::string& name, const std::string& value) {
-    environment.erase(std::remove_if(environment.begin(), environment.end(),
-                                     [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
-                      environment.end());
+    environment.erase(
+        std::remove_if(environment.begin(), environment.end(),
+                       [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
+        environment.end());
     environment.push_back(name + "=" + value);
   };
   set("OMP_PLACES", places);
@@ -131,8 +133,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>
   const int error = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), envp.data());
   posix_spawnattr_destroy(&attributes);
   if (error != 0)
-    throw std::runtime_error("cannot start a device worker (" + args[0] + "): " +
-                             std::strerror(error));
+    throw std::runtime_error("cannot start a device worker (" + args[0] +
+                             "): " + std::strerror(error));
   return pid;
 }
 
@@ -312,8 +314,10 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
             rows.push_back(*found->second);
         continue;
       }
-      const auto key = files.key_of_digest.find(point_digest(describe_point(*job.config, (*job.plan)[i])));
-      const auto record = key == files.key_of_digest.end() ? by_key.end() : by_key.find(key->second);
+      const auto key =
+          files.key_of_digest.find(point_digest(describe_point(*job.config, (*job.plan)[i])));
+      const auto record =
+          key == files.key_of_digest.end() ? by_key.end() : by_key.find(key->second);
       if (record == by_key.end()) {
         ++counts.not_run;
         continue;

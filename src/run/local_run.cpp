@@ -73,7 +73,8 @@ class LocalRun {
     observers_.done();
     if (config_.save_outputs) draw_gallery();
     RunCounts& counts = counter_.counts();
-    counts.not_run = job_.schedule.points() - counts.kept - counts.ran - counts.skipped - counts.failed;
+    counts.not_run =
+        job_.schedule.points() - counts.kept - counts.ran - counts.skipped - counts.failed;
     if (job_.worker && job_.part) {
       PartBlock part = *job_.part;
       part.keys = keys_;

@@ -66,10 +66,10 @@ void ProgressObserver::starting(const std::vector<IdentifiedPoint>& group) {
   }
   double group_estimate = 0.0;
   for (const auto& point : group) group_estimate += estimate_[point.index];
-  progress_->starting(position_of(group.front()),
-                      std::to_string(group.size()) + " points interleaved, from " +
-                          group.front().label,
-                      group_estimate, cost_after_[position_of(group.back()) + 1]);
+  progress_->starting(
+      position_of(group.front()),
+      std::to_string(group.size()) + " points interleaved, from " + group.front().label,
+      group_estimate, cost_after_[position_of(group.back()) + 1]);
 }
 
 void ProgressObserver::finished(const IdentifiedPoint& point, const Record& record, bool first) {
@@ -99,9 +99,8 @@ std::string outcome_text(const Record& record) {
          " repetitions, verified";
 }
 
-int print_run_summary(const std::vector<Record>& rows, const RunBlock& run,
-                      const RunCounts& counts, bool quiet, const std::string& results_path,
-                      std::ostream& out) {
+int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
+                      bool quiet, const std::string& results_path, std::ostream& out) {
   const bool any_failed = std::any_of(rows.begin(), rows.end(), [](const Record& record) {
     return record.status == Status::failed;
   });

@@ -84,8 +84,7 @@ std::string outcome_text(const Record& record);
 // The summary of a run: the table of its records, the noisy points, the counts line and where
 // the results are (nothing when quiet). Returns the run's exit status: 1 when a record failed,
 // 0 otherwise.
-int print_run_summary(const std::vector<Record>& rows, const RunBlock& run,
-                      const RunCounts& counts, bool quiet, const std::string& results_path,
-                      std::ostream& out);
+int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
+                      bool quiet, const std::string& results_path, std::ostream& out);
 
 }  // namespace convlab

@@ -28,6 +28,20 @@ double nominal_rate(const Point& point, unsigned logical_cpus) {
 // and output.
 constexpr double kReferenceRate = 0.4e9;
 
+// Around a CUDA point's kernels: every repetition also copies the image in and the output out
+// (its end-to-end time), and the point once stages its input, reads its output back and is
+// verified on the host. Nominal rates; on an H200 machine they put a 8192^2 RGB point at about
+// 0.85 s, what such points took on average (npp_peer).
+constexpr double kTransferBytesPerSecond = 20e9;
+constexpr double kHostBytesPerSecond = 1e9;
+
+// Bytes of the input and the output of a point.
+double value_bytes(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const double values = double(image.width) * image.height * image.channels;
+  return values * (1.0 + double(bytes_per_value(point.output)));
+}
+
 bool same_reference(const Point& a, const Point& b) {
   return a.image == b.image && a.filter == b.filter && a.border == b.border && a.output == b.output;
 }
@@ -54,11 +68,17 @@ double estimated_point_seconds(const Config& config, const Point& point) {
 }
 
 double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus) {
-  const double call = point_macs(config, point) / nominal_rate(point, logical_cpus);
+  double call = point_macs(config, point) / nominal_rate(point, logical_cpus);
+  double once = 0.0;
+  if (point.implementation->family == "cuda") {
+    const double bytes = value_bytes(config, point);
+    call += bytes / kTransferBytesPerSecond;
+    once = bytes / kHostBytesPerSecond;
+  }
   const MeasureSpec& m = measure_for(config, point.implementation->name);
   const double repetitions =
       std::clamp(m.max_seconds / std::max(call, 1e-9), double(m.min_reps), double(m.max_reps));
-  return call * (m.warmup + repetitions);
+  return once + call * (m.warmup + repetitions);
 }
 
 void print_plan(const Config& config, const std::vector<Point>& plan, std::ostream& out) {
@@ -109,9 +129,8 @@ void print_shard_balance(const ShardCut& cut, int index, std::ostream& out) {
   const auto [smallest, largest] = std::minmax_element(cut.cost_us.begin(), cut.cost_us.end());
   out << "\nshard " << index << " of " << cut.count << ": " << cut.bundles[index] << " of "
       << groups << " problem groups, " << cut.points[index] << " of " << points << " points, "
-      << percent(double(cut.cost_us[index]), double(total))
-      << " of the plan's estimated cost (the " << cut.count << " shards hold "
-      << percent(double(*smallest), double(total)) << " to "
+      << percent(double(cut.cost_us[index]), double(total)) << " of the plan's estimated cost (the "
+      << cut.count << " shards hold " << percent(double(*smallest), double(total)) << " to "
       << percent(double(*largest), double(total)) << "; a problem group is never split)\n";
 }
 
@@ -122,7 +141,7 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
   std::vector<std::size_t> points(workers + 1, 0);
   std::vector<std::int64_t> cost(workers + 1, 0);
   std::vector<std::set<std::size_t>> groups(workers + 1);
-  std::vector<double> seconds(workers + 1, 0.0);
+  std::vector<double> seconds(workers + 1, 0.0);  // as the plan table estimates them here
   for (std::size_t u = 0; u < schedule.units.size(); ++u) {
     // One device: the one process measures everything.
     const int w = worker_of_unit.empty() ? 0 : worker_of_unit[u] < 0 ? workers : worker_of_unit[u];
@@ -130,6 +149,7 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
     points[w] += unit.points.size();
     cost[w] += unit.cost_us;
     groups[w].insert(unit.bundle);
+    seconds[w] += estimated_reference_seconds(config, plan[unit.points.front()]);
     for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i]);
   }
   std::int64_t cuda_cost = 0;

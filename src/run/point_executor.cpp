@@ -72,7 +72,8 @@ PointExecutor::~PointExecutor() = default;
 json PointExecutor::open_device() {
   json cuda = describe_cuda_device(context_);
   device_name_ = cuda.value("name", "none");
-  if (cuda.contains("uuid") && cuda["uuid"].is_string()) device_uuid_ = cuda["uuid"].get<std::string>();
+  if (cuda.contains("uuid") && cuda["uuid"].is_string())
+    device_uuid_ = cuda["uuid"].get<std::string>();
   if (!cuda.value("available", false)) return cuda;
   // Clocks are sampled through NVML for every CUDA point when the device is known to it.
   clocks_ = std::make_unique<GpuClockProbe>(cuda.value("pci_bus_id", ""));
@@ -98,7 +99,8 @@ IdentifiedPoint PointExecutor::identify(std::size_t index) {
                            config_.filters[point.filter], measure_json_for(point));
   // The point plus who measured it: results from another build, machine or device are never
   // taken for a measurement of this one, so such points are run again.
-  json keyed{{"point", identified.id}, {"build", build_id()}, {"cpu", cpu_model()}, {"host", host_id()}};
+  json keyed{
+      {"point", identified.id}, {"build", build_id()}, {"cpu", cpu_model()}, {"host", host_id()}};
   if (point.implementation->family == "cuda") {
     keyed["gpu"] = device_name_;
     if (device_uuid_) keyed["gpu_uuid"] = *device_uuid_;

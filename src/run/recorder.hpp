@@ -55,8 +55,7 @@ class Recorder {
 
   // The gallery entries `build` makes from the file's records and earlier entries, written when
   // the run ends.
-  void draw_gallery(
-      const std::function<std::vector<nlohmann::json>(const ResultsFile&)>& build);
+  void draw_gallery(const std::function<std::vector<nlohmann::json>(const ResultsFile&)>& build);
 
   // The run ends: finished now, the journal folded into the file.
   void finish();

@@ -34,7 +34,8 @@ std::vector<std::string> digests_of(const Config& config, const std::vector<Poin
                                     const Schedule& schedule) {
   std::vector<std::string> digests;
   for (const auto& unit : schedule.units)
-    for (std::size_t i : unit.points) digests.push_back(point_digest(describe_point(config, plan[i])));
+    for (std::size_t i : unit.points)
+      digests.push_back(point_digest(describe_point(config, plan[i])));
   return digests;
 }
 

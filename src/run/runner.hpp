@@ -44,10 +44,10 @@ struct RunOptions {
   long max_points = -1;  // stop after running this many points (-1: no limit)
   Verbosity verbosity = Verbosity::normal;
   std::vector<std::string> argv;
-  std::optional<ShardIndex> shard;       // --shard I/N
-  std::optional<DeviceChoice> devices;   // --devices
-  int worker = -1;                       // --worker K: the K-th device worker of --devices
-  std::optional<SlurmSettings> slurm;    // convlab slurm
+  std::optional<ShardIndex> shard;      // --shard I/N
+  std::optional<DeviceChoice> devices;  // --devices
+  int worker = -1;                      // --worker K: the K-th device worker of --devices
+  std::optional<SlurmSettings> slurm;   // convlab slurm
 };
 
 // Exit codes: 0 all points ok or skipped, 1 a verification or runtime failure, 2 bad input.

@@ -30,10 +30,14 @@ std::int64_t whole_microseconds(double seconds) {
   return std::max<std::int64_t>(1, std::llround(seconds * 1e6));
 }
 
+// The reference runs on every core (OpenMP); the cost of shards assumes a machine of 8, so that
+// a problem's reference weighs against its points as it does on a typical node.
+constexpr double kReferenceThreads = 8.0;
+
 // The points' estimates on no machine in particular, plus the reference their problem waits for.
 std::int64_t unit_cost_us(const Config& config, const std::vector<Point>& plan,
                           const std::vector<std::size_t>& points) {
-  double seconds = estimated_reference_seconds(config, plan[points.front()]);
+  double seconds = estimated_reference_seconds(config, plan[points.front()]) / kReferenceThreads;
   for (std::size_t i : points) seconds += estimated_point_seconds(config, plan[i], 0);
   return whole_microseconds(seconds);
 }
@@ -76,8 +80,8 @@ std::vector<int> balance(const std::vector<Bundle>& bundles, int parts,
   part_cost.assign(parts, 0);
   std::vector<int> part_of(bundles.size(), 0);
   for (std::size_t b : order) {
-    const int part = static_cast<int>(
-        std::min_element(part_cost.begin(), part_cost.end()) - part_cost.begin());
+    const int part =
+        static_cast<int>(std::min_element(part_cost.begin(), part_cost.end()) - part_cost.begin());
     part_of[b] = part;
     part_cost[part] += bundles[b].cost_us;
   }

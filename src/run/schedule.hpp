@@ -8,7 +8,8 @@
 // (a speedup over the baseline, a parallel efficiency) pairs records of one machine.
 //
 // Shards and device splits are balanced by the estimated cost of the units (the nominal rates of
-// --dry-run, run/plan_report.hpp, with no machine's core count in them), greedily: bundles in
+// --dry-run, run/plan_report.hpp, with no machine's core count in them: threads as asked, the
+// reference on 8 cores), greedily: bundles in
 // falling cost, each to the part with the least cost so far, ties to the earlier bundle and the
 // lower part. Costs are whole microseconds, so the same config and N give the same parts on every
 // machine.
@@ -48,10 +49,10 @@ Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
 struct ShardCut {
   int count = 1;
   std::vector<int> shard_of_unit;
-  std::vector<std::int64_t> cost_us;      // per shard
-  std::vector<std::size_t> points;        // per shard
-  std::vector<std::size_t> bundles;       // per shard
-  std::string digest;                     // of shard_of_unit: the same cut gives the same digest
+  std::vector<std::int64_t> cost_us;  // per shard
+  std::vector<std::size_t> points;    // per shard
+  std::vector<std::size_t> bundles;   // per shard
+  std::string digest;                 // of shard_of_unit: the same cut gives the same digest
 };
 ShardCut cut_into_shards(const Schedule& schedule, int count);
 // The units of one shard, in plan order.

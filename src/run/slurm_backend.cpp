@@ -84,8 +84,7 @@ int SlurmBackend::execute(const RunJob& job) {
     return 2;
   }
   std::cout << "convlab slurm: submitted array job " << jobs.array_id << " (" << settings.shards
-            << " shards) and merge job " << jobs.merge_id
-            << " (runs after every shard succeeded)\n"
+            << " shards) and merge job " << jobs.merge_id << " (runs after every shard succeeded)\n"
             << "  follow:  squeue -j " << jobs.array_id << "," << jobs.merge_id << "\n"
             << "  logs:    " << scripts.logs << "/\n"
             << "  so far:  convlab merge " << shell_quoted(facts.out_dir)

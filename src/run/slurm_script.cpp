@@ -82,7 +82,8 @@ std::string shards_script(const SlurmJobFacts& facts, const SlurmScripts& script
        << "# estimated cost without splitting a problem (image, kernel, border, output), so "
           "every speedup\n"
        << "# pairs records of one node. Each task writes a file of its own, "
-          "DIR/shards/shard-I-of-" << n << ".json,\n"
+          "DIR/shards/shard-I-of-"
+       << n << ".json,\n"
        << "# so the tasks share no file and need no lock on the shared file system. The last "
           "task to\n"
        << "# complete its shard merges every shard into DIR/results.json; merge.sbatch, "
@@ -103,9 +104,8 @@ std::string shards_script(const SlurmJobFacts& facts, const SlurmScripts& script
        << "#SBATCH --ntasks=1\n";
   if (s.cpus_per_task > 0) text << "#SBATCH --cpus-per-task=" << s.cpus_per_task << "\n";
   if (s.gpus_per_task > 0) text << "#SBATCH --gpus-per-task=" << s.gpus_per_task << "\n";
-  text << placement_lines(s)
-       << "#SBATCH --output=" << directive_value("--out", scripts.logs) << "/shard-%a-of-" << n
-       << ".%A.log\n"
+  text << placement_lines(s) << "#SBATCH --output=" << directive_value("--out", scripts.logs)
+       << "/shard-%a-of-" << n << ".%A.log\n"
        << "\n"
        << "cd " << shell_quoted(facts.workdir) << " || exit 2\n"
        << "# scancel and time limits send SIGTERM: convlab then keeps every finished point and "
@@ -127,23 +127,24 @@ std::string shards_script(const SlurmJobFacts& facts, const SlurmScripts& script
 std::string merge_script(const SlurmJobFacts& facts, const SlurmScripts& scripts) {
   std::ostringstream text;
   text << "#!/bin/bash\n"
-       << "# convlab: merges the shards of '" << facts.name << "' into "
-       << facts.out_dir << "/results.json, written by\n"
+       << "# convlab: merges the shards of '" << facts.name << "' into " << facts.out_dir
+       << "/results.json, written by\n"
        << "# `convlab slurm`. submit.sh submits it with --dependency=afterok on the array job; "
           "it is\n"
        << "# cancelled when a task fails (--kill-on-invalid-dep), and `convlab merge` then names "
           "what is\n"
        << "# missing and the command that measures it.\n"
        << "#\n"
-       << "#SBATCH --job-name=" << directive_value("config name", "convlab-" + facts.name + "-merge")
-       << "\n"
+       << "#SBATCH --job-name="
+       << directive_value("config name", "convlab-" + facts.name + "-merge") << "\n"
        << "#SBATCH --ntasks=1\n"
        << "#SBATCH --kill-on-invalid-dep=yes\n"
        << placement_lines(facts.settings)
        << "#SBATCH --output=" << directive_value("--out", scripts.logs) << "/merge.%j.log\n"
        << "\n"
        << "cd " << shell_quoted(facts.workdir) << " || exit 2\n"
-       << "exec " << shell_quoted(facts.convlab) << " merge " << shell_quoted(facts.out_dir) << "\n";
+       << "exec " << shell_quoted(facts.convlab) << " merge " << shell_quoted(facts.out_dir)
+       << "\n";
   return text.str();
 }
 
@@ -161,8 +162,8 @@ std::string submit_script(const SlurmJobFacts& facts, const SlurmScripts& script
        << "merge=${merge%%;*}\n"
        << "echo \"array job $array (" << facts.settings.shards
        << " shards), merge job $merge (after every shard succeeded)\"\n"
-       << "echo \"follow them with: squeue -j $array,$merge; logs in \"" << shell_quoted(scripts.logs)
-       << "\n";
+       << "echo \"follow them with: squeue -j $array,$merge; logs in \""
+       << shell_quoted(scripts.logs) << "\n";
   return text.str();
 }
 

@@ -74,7 +74,7 @@ class DeviceRun {
 
 struct DeviceFacts {
   std::string name;
-  std::string uuid;        // as nvidia-smi prints it, "GPU-8c9f2b1e-...": the device, whatever its index
+  std::string uuid;  // as nvidia-smi prints it, "GPU-8c9f2b1e-...": the device, whatever its index
   std::string pci_bus_id;  // as cudaDeviceGetPCIBusId, e.g. "0000:19:00.0" (NVML finds it by this)
   int compute_major = 0;
   int compute_minor = 0;

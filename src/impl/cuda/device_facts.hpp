@@ -3,8 +3,8 @@
 // {"available": false, "reason": "..."}.
 //
 // With a device the object carries at least:
-//   available: true, device (the index), name, uuid, compute_capability, sm_count, sm_clock_mhz, memory_clock_mhz,
-//   memory_bytes, l2_bytes, driver_version, runtime_version,
+//   available: true, device (the index), name, uuid, compute_capability, sm_count,
+//   sm_clock_mhz, memory_clock_mhz, memory_bytes, l2_bytes, driver_version, runtime_version,
 //   calibration: {copy_bytes_per_s, fma_per_s}   (measured by small kernels at run start)
 #pragma once
 
