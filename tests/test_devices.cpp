@@ -129,6 +129,21 @@ TEST_F(Devices, AWorkerFileLeftByAStoppedRunIsFoldedInFirst) {
   EXPECT_EQ(doc["records"].size(), 16u + left_records);
 }
 
+TEST_F(Devices, AShardSpreadsItsCudaPointsOverTheDevicesIntoItsOwnFile) {
+  for (int shard = 0; shard < 2; ++shard)
+    ASSERT_EQ(run("run sweep.yaml --out out --quiet --devices all --shard " +
+                      std::to_string(shard) + "/2",
+                  2)
+                  .exit_code,
+              0);
+  EXPECT_FALSE(fs::exists(dir_ / "out/shards/workers"));
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 0) << merged.output;
+  const json doc = results();
+  EXPECT_EQ(doc["records"].size(), 40u);
+  EXPECT_EQ(doc["runs"].size(), 6u);  // per shard: two workers and the CPU points
+}
+
 TEST_F(Devices, OneDeviceGivesTheRecordsOfAPlainRun) {
   ASSERT_EQ(run("run sweep.yaml --out plain --quiet").exit_code, 0);
   ASSERT_EQ(run("run sweep.yaml --out one --devices 0 --quiet", 1).exit_code, 0);
