@@ -118,16 +118,18 @@ nlohmann::json records_json(const std::vector<Record>& records) {
 
 namespace {
 
-// Every member of the file but the records, which are left an empty list.
-nlohmann::json document_without_records(const ResultsFile& results) {
+// Every member of the file; the lists of run blocks and records are left empty when `lists` is
+// false (the writer takes them one at a time).
+nlohmann::json document_of(const ResultsFile& results, bool lists) {
   nlohmann::json runs_json = nlohmann::json::array();
-  for (const auto& run : results.runs) runs_json.push_back(to_json(run));
+  if (lists)
+    for (const auto& run : results.runs) runs_json.push_back(to_json(run));
   nlohmann::json document{
       {"schema_version", kResultsSchemaVersion},
       {"experiment", results.experiment},
       {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
       {"runs", runs_json},
-      {"records", nlohmann::json::array()},
+      {"records", lists ? records_json(results.records) : nlohmann::json::array()},
       {"gallery", results.gallery}};
   if (results.part) document["part"] = to_json(*results.part);
   return document;
@@ -136,9 +138,7 @@ nlohmann::json document_without_records(const ResultsFile& results) {
 }  // namespace
 
 nlohmann::json to_json(const ResultsFile& results) {
-  nlohmann::json document = document_without_records(results);
-  document["records"] = records_json(results.records);
-  return document;
+  return document_of(results, true);
 }
 
 namespace {
@@ -162,22 +162,27 @@ std::string dump_at_depth(const nlohmann::json& value, int depth) {
 
 void write_results_text(const ResultsFile& results,
                         const std::function<void(const std::string&)>& emit) {
-  // The members in the order a JSON object keeps them (by name), records one at a time, so that
-  // no document of the whole file is ever built.
-  const nlohmann::json rest = document_without_records(results);
+  // The members in the order a JSON object keeps them (by name), run blocks and records one at a
+  // time, so that no document of the whole file is ever built.
+  const nlohmann::json rest = document_of(results, false);
+  const auto list = [&](const auto& items) {
+    if (items.empty()) return emit("[]");
+    emit("[");
+    for (size_t i = 0; i < items.size(); ++i)
+      emit((i ? ",\n  " : "\n  ") + dump_at_depth(to_json(items[i]), 2));
+    emit("\n ]");
+  };
   emit("{");
   bool first = true;
   for (auto member = rest.begin(); member != rest.end(); ++member) {
     emit(std::string(first ? "\n" : ",\n") + " " + nlohmann::json(member.key()).dump() + ": ");
     first = false;
-    if (member.key() != "records" || results.records.empty()) {
+    if (member.key() == "records")
+      list(results.records);
+    else if (member.key() == "runs")
+      list(results.runs);
+    else
       emit(dump_at_depth(member.value(), 1));
-      continue;
-    }
-    emit("[");
-    for (size_t i = 0; i < results.records.size(); ++i)
-      emit((i ? ",\n  " : "\n  ") + dump_at_depth(to_json(results.records[i]), 2));
-    emit("\n ]");
   }
   emit("\n}\n");
 }
