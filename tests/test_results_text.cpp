@@ -94,6 +94,9 @@ TEST(ResultsText, RecordProblemsAreNamedAfterTheSchemaVersionIsKnown) {
   EXPECT_NE(refused(R"({"records": "many", "schema_version": 1})")
                 .find(path + ": records: expected a list, got a string"),
             std::string::npos);
+  EXPECT_NE(refused(R"({"runs": [{"id": "a"}, {"started": "x"}], "schema_version": 1})")
+                .find(path + ": runs[1].id: missing"),
+            std::string::npos);
   EXPECT_EQ(refused(R"({"records": [)" + good + R"(], "schema_version": 1})"), "read");
   std::filesystem::remove(path);
 }

@@ -42,51 +42,60 @@ ResultsFile read_results_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) + ")");
   // Parsing from memory is about a third faster than from the stream, character by character.
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  // Records are checked and made typed as the parser finishes each one, and their JSON is
-  // dropped: a file of 100,000 records never exists as one document. A record's problem is
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // Records and run blocks are checked and made typed as the parser finishes each one, and their
+  // JSON is dropped: a file of 100,000 records never exists as one document. A problem of one is
   // reported after the schema version was found to be this one.
   using Event = nlohmann::json::parse_event_t;
   std::string member;  // the top-level key being parsed
   std::size_t index = 0;
-  std::optional<ResultsFileError> record_problem;
-  const auto take_records = [&](int depth, Event event, nlohmann::json& parsed) {
-    if (depth == 1 && event == Event::key) member = parsed.get<std::string>();
-    if (member != "records" || depth != 2 || (event != Event::object_end && event != Event::value))
+  std::optional<ResultsFileError> problem;
+  const auto take_items = [&](int depth, Event event, nlohmann::json& parsed) {
+    if (depth == 1 && event == Event::key) {
+      member = parsed.get<std::string>();
+      index = 0;
+    }
+    if ((member != "records" && member != "runs") || depth != 2 ||
+        (event != Event::object_end && event != Event::value))
       return true;
     const std::size_t i = index++;
-    if (record_problem) return false;
+    if (problem) return false;
     try {
-      check_record_types(parsed, i, path);
-      results.records.push_back(record_from_json(parsed));
-    } catch (const ResultsFileError& problem) {
-      record_problem = problem;
-    } catch (const std::invalid_argument& problem) {
-      record_problem =
-          ResultsFileError(path + ": records[" + std::to_string(i) + "]." + problem.what() +
-                           " (docs/results-schema.md; move the file away to start "
-                           "afresh)");
+      if (member == "runs") {
+        check_run_types(parsed, i, path);
+        results.runs.push_back(run_block_from_json(parsed));
+      } else {
+        check_record_types(parsed, i, path);
+        results.records.push_back(record_from_json(parsed));
+      }
+    } catch (const ResultsFileError& error) {
+      problem = error;
+    } catch (const std::invalid_argument& error) {
+      problem =
+          ResultsFileError(path + ": " + member + "[" + std::to_string(i) + "]." + error.what() +
+                           " (docs/results-schema.md; move the file away to start afresh)");
     }
     return false;
   };
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(text, take_records);
+    document = nlohmann::json::parse(text, take_items);
   } catch (const nlohmann::json::exception& parse_error) {
     throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
   }
+  text.clear();
+  text.shrink_to_fit();
   if (!document.is_object() || !document.contains("schema_version") ||
       document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +
                            std::to_string(kResultsSchemaVersion));
-  if (record_problem) throw *record_problem;
-  // A list whose records were all taken is empty now; anything else is checked as it is.
-  if (document.contains("records") && document["records"].is_array()) document.erase("records");
+  if (problem) throw *problem;
+  // Lists whose items were all taken are empty now; anything else is checked as it is.
+  for (const char* list : {"records", "runs"})
+    if (document.contains(list) && document[list].is_array()) document.erase(list);
   check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
-  for (const auto& run : document.value("runs", nlohmann::json::array()))
-    results.runs.push_back(run_block_from_json(run));
   results.gallery = document.value("gallery", nlohmann::json::array());
   if (document.contains("part")) {
     try {

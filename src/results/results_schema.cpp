@@ -251,6 +251,13 @@ void check_record_types(const json& record, size_t index, const std::string& pat
   check.timing_of(record, index);
 }
 
+void check_run_types(const json& run, size_t index, const std::string& path) {
+  const Checker check(path);
+  const std::string at = "runs[" + std::to_string(index) + "]";
+  if (!run.is_object()) check.fail(at, "expected an object, got " + value_words(run));
+  check.fields(run, at, kRunFields);
+}
+
 void check_results_types(const json& document, const std::string& path) {
   const Checker check(path);
   check.fields(document, "", kTopFields);

@@ -13,7 +13,9 @@
 // line and the docs can say what a combination means.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "plan/plan.hpp"
 #include "results/part_block.hpp"
 #include "results/results_store.hpp"
+#include "results/run_block.hpp"
 #include "run/runner.hpp"
 #include "run/schedule.hpp"
 
@@ -58,6 +61,17 @@ struct RunJob {
   std::vector<int> devices;  // --devices, resolved
   bool worker = false;       // a device worker: plain progress lines, no table, keys in part
 };
+
+// What the device workers' files of a target held, once folded into it.
+struct WorkerFiles {
+  std::map<std::string, std::string> key_of_digest;  // the points the workers named
+  std::set<std::string> run_ids;                     // of the workers' runs
+  std::vector<RunBlock> runs;
+};
+
+// Folds every device worker's file of `target` into it and removes them. Runs call it before
+// anything else, so that what a stopped `--devices` run left is kept whatever runs next.
+WorkerFiles fold_worker_files(const RunTarget& target);
 
 class Backend {
  public:

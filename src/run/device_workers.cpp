@@ -46,12 +46,6 @@ struct Worker {
   int status = 0;  // exit status, or 128 + the signal that ended it
 };
 
-struct WorkerFiles {
-  std::map<std::string, std::string> key_of_digest;  // the points the workers named
-  std::set<std::string> run_ids;                     // of the workers' runs
-  std::vector<RunBlock> runs;
-};
-
 std::string own_executable() {
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
@@ -138,8 +132,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>
   return pid;
 }
 
-// Folds every worker file of the target into it and removes them; what a stopped run left is
-// folded the same way before new workers start.
+}  // namespace
+
 WorkerFiles fold_worker_files(const RunTarget& target) {
   WorkerFiles found;
   const std::vector<std::string> names = worker_file_names(target.folder, target.file_name);
@@ -170,6 +164,8 @@ WorkerFiles fold_worker_files(const RunTarget& target) {
   fs::remove(folder, error);  // only when empty
   return found;
 }
+
+namespace {
 
 // Waits for the workers while a SIGINT or SIGTERM handler may ask them to stop: the handler
 // hands the signal on and waits until the workers are reaped and their files folded. The state

@@ -154,6 +154,7 @@ int run_experiment(const RunOptions& options, Config config) {
   }
 
   if (options.shard) open_shard_file(job, config.name);
+  fold_worker_files(job.target);
   std::unique_ptr<Backend> backend;
   if (job.devices.size() > 1)
     backend = std::make_unique<DeviceWorkersBackend>();
