@@ -38,6 +38,10 @@ struct BackendTraits {
   bool folder_lock = true;     // correctness relies on flock on the results file
 };
 
+// "device workers: measures on this machine, several processes at once, each process writes a
+// file of its own": what a backend declares, in words (--dry-run and convlab slurm print it).
+std::string describe(const BackendTraits& traits);
+
 // The results file a command writes, in the results folder DIR.
 struct RunTarget {
   std::string out_dir;    // DIR: saved outputs and gallery pictures go here

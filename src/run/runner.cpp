@@ -72,6 +72,12 @@ void close_shard(const RunJob& job, const ShardIndex& shard, bool quiet) {
     std::cerr << "convlab merge: " << line << "\n";
 }
 
+// The backend for the job: device workers for several devices, otherwise this process.
+std::unique_ptr<Backend> backend_for(const RunJob& job) {
+  if (job.devices.size() > 1) return std::make_unique<DeviceWorkersBackend>();
+  return std::make_unique<InProcessBackend>();
+}
+
 void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
                    const std::vector<int>& worker_of_unit) {
   const Config& config = *job.config;
@@ -84,6 +90,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
   if (!job.devices.empty())
     print_device_split(config, plan, job.schedule, worker_of_unit, job.devices,
                        !job.options->dry_run || job.options->devices->all, std::cout);
+  std::cout << "\nbackend: " << describe(backend_for(job)->traits()) << "\n";
 }
 
 }  // namespace
@@ -155,12 +162,7 @@ int run_experiment(const RunOptions& options, Config config) {
 
   if (options.shard) open_shard_file(job, config.name);
   fold_worker_files(job.target);
-  std::unique_ptr<Backend> backend;
-  if (job.devices.size() > 1)
-    backend = std::make_unique<DeviceWorkersBackend>();
-  else
-    backend = std::make_unique<InProcessBackend>();
-  const int status = backend->execute(job);
+  const int status = backend_for(job)->execute(job);
   if (options.shard) close_shard(job, *options.shard, options.verbosity == Verbosity::quiet);
   return status;
 }

@@ -57,6 +57,7 @@ int SlurmBackend::execute(const RunJob& job) {
     std::cout << "convlab slurm: wrote " << scripts.shards << " (array of " << settings.shards
               << " shards), " << scripts.merge << " and " << scripts.submit << "\n";
     print_shard_balance(cut, 0, std::cout);
+    std::cout << "backend: " << describe(traits()) << "\n";
     std::size_t empty = 0;
     for (std::size_t points : cut.points) empty += points == 0;
     if (empty > 0)
