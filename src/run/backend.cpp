@@ -1,5 +1,7 @@
 #include "run/backend.hpp"
 
+#include <filesystem>
+
 namespace convlab {
 
 std::string describe(const BackendTraits& traits) {
@@ -10,6 +12,12 @@ std::string describe(const BackendTraits& traits) {
                              : ", each process writes a file of its own";
   if (traits.shared_folder) text += " in a folder every node must see";
   return text;
+}
+
+std::string own_executable() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("convlab") : self.string();
 }
 
 }  // namespace convlab

@@ -42,6 +42,9 @@ struct BackendTraits {
 // file of its own": what a backend declares, in words (--dry-run and convlab slurm print it).
 std::string describe(const BackendTraits& traits);
 
+// The path of the running convlab executable (what workers and SLURM tasks run).
+std::string own_executable();
+
 // The results file a command writes, in the results folder DIR.
 struct RunTarget {
   std::string out_dir;    // DIR: saved outputs and gallery pictures go here

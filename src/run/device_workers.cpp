@@ -46,12 +46,6 @@ struct Worker {
   int status = 0;  // exit status, or 128 + the signal that ended it
 };
 
-std::string own_executable() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("convlab") : self.string();
-}
-
 // The command line of worker `position`: the run's own options, plus --worker.
 std::vector<std::string> worker_arguments(const RunJob& job, int position) {
   const RunOptions& options = *job.options;

@@ -19,12 +19,6 @@ std::string absolute(const std::string& path) {
   return (error ? fs::path(path) : full).lexically_normal().string();
 }
 
-std::string own_executable() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("convlab") : self.string();
-}
-
 }  // namespace
 
 BackendTraits SlurmBackend::traits() const {

@@ -42,7 +42,7 @@ struct SubmittedJobs {
   std::string array_id, merge_id;
 };
 
-// The directory of `sbatch` on PATH, or empty.
+// The path of `program` in a folder of PATH, or empty.
 std::string find_on_path(const std::string& program);
 
 // Submits the array job and the merge job after it with sbatch --parsable; throws
