@@ -1,6 +1,7 @@
 # convlab — the user's interface. `make help` lists the targets.
 #
 #   make experiment [CONFIG=configs/quick.yaml] [FILTER='kernel.size<=5'] [ARGS="--force ..."]
+#   make experiment CONFIG=... SLURM='--shards 8 --partition gpu'   (hand it to SLURM instead)
 #   make test
 #   make report
 #
@@ -11,6 +12,9 @@ CONFIG ?= configs/quick.yaml
 # FILTER is handed to --filter in single quotes, so <, > and | need no quoting of their own.
 FILTER ?=
 ARGS ?=
+# With SLURM set, `make experiment` writes and submits a SLURM array job (convlab slurm) instead
+# of running here, e.g. SLURM='--shards 8 --partition gpu --gpus-per-task 1'.
+SLURM ?=
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 CMAKE_ARGS ?=
@@ -25,7 +29,7 @@ help: ## list the targets
 	@echo "convlab targets:"
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "variables: CONFIG=$(CONFIG)  FILTER='$(FILTER)'  ARGS='$(ARGS)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
+	@echo "variables: CONFIG=$(CONFIG)  FILTER='$(FILTER)'  ARGS='$(ARGS)'  SLURM='$(SLURM)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
 
 deps: ## install the Debian packages needed to build and run
 	@scripts/install-deps.sh build
@@ -52,9 +56,13 @@ FILTER_ARG = $(if $(FILTER),--filter '$(FILTER)')
 # Configs that read the photographs of a Debian package get it installed first.
 PHOTO_PATH := /usr/share/doc/opencv-doc/examples
 
-experiment: convlab ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json
+experiment: convlab ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json; SLURM='--shards N ...' submits it to SLURM
 	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
+ifeq ($(strip $(SLURM)),)
 	$(CONVLAB) run $(CONFIG) $(FILTER_ARG) $(ARGS)
+else
+	$(CONVLAB) slurm $(CONFIG) $(SLURM) $(FILTER_ARG) --submit
+endif
 
 dry-run: convlab ## print the plan of CONFIG and its estimated cost without running it
 	$(CONVLAB) run $(CONFIG) --dry-run $(FILTER_ARG) $(ARGS)
@@ -66,8 +74,10 @@ validate: convlab ## check CONFIG without running it
 list: convlab ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
 
+# What the browser and SLURM tests need; without root nothing is installed and those tests say
+# they are skipped.
 test-deps:
-	@scripts/install-deps.sh test
+	@scripts/install-deps.sh test || echo "convlab: the browser and SLURM tests will be skipped" >&2
 	@scripts/install-deps.sh notebook
 
 test: build report-deps test-deps ## run the test suite (CPU and browser tests; GPU tests report skipped without a GPU)

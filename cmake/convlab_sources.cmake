@@ -59,6 +59,12 @@ add_executable(convlab ${PROJECT_SOURCE_DIR}/src/app/main.cpp)
 target_link_libraries(convlab PRIVATE convlab_core)
 target_compile_options(convlab PRIVATE ${CONVLAB_WARNINGS})
 
+# The scale-out benchmark (docs/scale-out.md): built on request, `cmake --build build --target
+# convlab_scale_bench`, or by scripts/bench/scale-out.sh.
+add_executable(convlab_scale_bench EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/scale_out.cpp)
+target_link_libraries(convlab_scale_bench PRIVATE convlab_core)
+target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
+
 if(CONVLAB_BUILD_TESTS)
   enable_testing()
   add_subdirectory(${PROJECT_SOURCE_DIR}/tests ${CMAKE_BINARY_DIR}/tests)

@@ -5,8 +5,8 @@
 #     fixture results in tests/fixtures/report), located with kpsewhich;
 #   - every header the build compiled (the compiler's dependency files in the build directory, so
 #     optional parts such as OpenCV or NPP count exactly when they were built in);
-#   - the programs the build, the tests, the report and the notebook run, and the KaTeX files the
-#     notebook copies next to its pages;
+#   - the programs the build, the tests (the SLURM cluster's daemons and commands among them), the
+#     report and the notebook run, and the KaTeX files the notebook copies next to its pages;
 #   - the photographs configs/*.yaml read from Debian packages.
 # Each file is mapped to its Debian package with dpkg -S; that package must be in the install lists
 # (scripts/install-deps.sh --list all) or in their Depends closure (apt-cache depends --recurse
@@ -130,8 +130,10 @@ while IFS= read -r header; do
   header_count=$((header_count + 1))
 done < <(sort -u <<<"$header_list" | sed 's/^ *//')
 
-# Programs run by make experiment, make test, make report and make notebook.
-for tool in g++ cmake make gnuplot latexmk pdflatex pdftotext pdfinfo xmllint chromium chromedriver; do
+# Programs run by make experiment, make test (the browser tests, scripts/slurm-cluster.sh and the
+# SLURM test), make report and make notebook.
+for tool in g++ cmake make gnuplot latexmk pdflatex pdftotext pdfinfo xmllint chromium chromedriver \
+            munged mungekey slurmctld slurmd sbatch squeue scancel sinfo; do
   path=$(command -v "$tool" || true)
   if [[ -z "$path" ]]; then
     gaps+=("program $tool: not installed, so no listed package brings it")

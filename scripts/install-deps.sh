@@ -7,7 +7,9 @@
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook
 #   test   - what make test needs beyond the build: headless Chromium and its WebDriver for the
-#            notebook's browser tests, xmllint for its well-formedness checks
+#            notebook's browser tests, xmllint for its well-formedness checks, and a one-node SLURM
+#            cluster for the SLURM test (munge, slurmctld, slurmd, slurm-client;
+#            scripts/slurm-cluster.sh starts it)
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
 # script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
@@ -21,7 +23,7 @@ build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev lib
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 notebook_packages=(gnuplot-nox libjs-katex)
-test_packages=(chromium chromium-driver libxml2-utils)
+test_packages=(chromium chromium-driver libxml2-utils munge slurmctld slurmd slurm-client)
 photo_packages=(opencv-doc)
 
 list_only=0

@@ -109,5 +109,31 @@ TEST(Architecture, TheCheckFindsIncludesAgainstTheChain) {
   fs::remove_all(src.parent_path());
 }
 
+// The parts of a run (docs/architecture.md, "One execution path") are each a file of run/ that
+// includes none of the others: the schedule, the point executor, the recorder and the observers
+// meet only in run/local_run.cpp. The table on the page names their files; each must exist.
+TEST(Architecture, TheFourPartsOfARunIncludeNoneOfTheOthers) {
+  const std::string page = testing::read_text(CONVLAB_SOURCE_TREE "/docs/architecture.md");
+  const std::map<std::string, std::string> parts{{"schedule", "run/schedule"},
+                                                 {"point executor", "run/point_executor"},
+                                                 {"recorder", "run/recorder"},
+                                                 {"observers", "run/observers"}};
+  const fs::path src = CONVLAB_SOURCE_TREE "/src";
+  for (const auto& [part, stem] : parts) {
+    EXPECT_NE(page.find("| " + part + " | `" + stem + ".hpp` |"), std::string::npos)
+        << "docs/architecture.md does not place the " << part;
+    for (const char* extension : {".hpp", ".cpp"}) {
+      const fs::path file = src / (stem + extension);
+      ASSERT_TRUE(fs::exists(file)) << file;
+      const std::string text = testing::read_text(file);
+      for (const auto& [other, other_stem] : parts) {
+        if (other == part) continue;
+        EXPECT_EQ(text.find("#include \"" + other_stem + ".hpp\""), std::string::npos)
+            << stem << extension << " includes the " << other;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace convlab

@@ -339,7 +339,7 @@ TEST_F(HostileFiles, AJournalWithABadLineInTheMiddleKeepsEveryGoodRecord) {
   EXPECT_EQ(shown.exit_code, 0) << shown.output;
   EXPECT_TRUE(contains(shown.output,
                        "out/results.journal: line 4: skipped (expected one of "
-                       "experiment, run, record or gallery)"))
+                       "experiment, run, record, gallery or part)"))
       << shown.output;
   EXPECT_TRUE(contains(shown.output, "ok 3 ")) << shown.output;
 

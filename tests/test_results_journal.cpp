@@ -104,7 +104,7 @@ TEST_F(Journal, AMalformedLineInTheMiddleIsSkippedNamedAndSetAside) {
     EXPECT_EQ(contents.rejected[i].number, 4 + i);
     EXPECT_EQ(contents.rejected[i].text, bad[i]);
   }
-  EXPECT_EQ(contents.rejected[0].reason, "expected one of experiment, run, record or gallery");
+  EXPECT_EQ(contents.rejected[0].reason, "expected one of experiment, run, record, gallery or part");
   EXPECT_EQ(contents.rejected[1].reason.rfind("record.key: expected a string", 0), 0u)
       << contents.rejected[1].reason;
 

@@ -5,11 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "run/runner.hpp"
+
 namespace convlab {
 
 using Arguments = std::vector<std::string>;
 
 int run_command(const Arguments& args, const Arguments& full_argv);
+int merge_command(const Arguments& args);
+int slurm_command(const Arguments& args, const Arguments& full_argv);
 int validate_command(const Arguments& args);
 int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
@@ -21,5 +25,9 @@ int export_command(const Arguments& args);
 int compare_command(const Arguments& args);
 // notebook: every experiment as an HTML page, and an index.
 int notebook_command(const Arguments& args);
+
+// Loads options.config_path and runs it (run/runner.hpp); a bad config, results file or argument
+// is reported as "convlab COMMAND: ..." with exit status 2.
+int run_loaded_config(const RunOptions& options, const std::string& command);
 
 }  // namespace convlab

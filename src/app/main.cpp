@@ -15,6 +15,9 @@ const char* kUsage = R"(usage: convlab <command> [options]
 
 commands:
   run CONFIG       run an experiment and write outputs/<name>/results.json
+                   (--shard I/N: one part of it; --devices: one worker per GPU)
+  merge DIR        fold the shard files of DIR/shards into DIR/results.json
+  slurm CONFIG     write (and --submit) a SLURM array job of shards and its merge job
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
   show DIR         print the summary of DIR/results.json, running nothing; with --best,
@@ -56,6 +59,8 @@ int run_convlab(int argc, char** argv) {
     if (command == "--version" || command == "version") return version_command(args);
     if (command == "show") return show_command(args);
     if (command == "run") return run_command(args, full);
+    if (command == "merge") return merge_command(args);
+    if (command == "slurm") return slurm_command(args, full);
     if (command == "validate") return validate_command(args);
     if (command == "list") return list_command(args);
     if (command == "gallery") return gallery_command(args);

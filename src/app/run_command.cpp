@@ -6,8 +6,10 @@
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
 #include "results/results_file.hpp"
+#include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
+#include "run/schedule.hpp"
 
 namespace convlab {
 namespace {
@@ -28,9 +30,17 @@ options:
   --dry-run        print the plan, the points that will be skipped and why, and the
                    estimated cost of the others; run nothing
   --device N       CUDA device to use (default 0)
+  --devices all|0,1,...
+                   one worker process per CUDA device: the CUDA points of a problem all on one
+                   device, spread by estimated cost; then the CPU points in this process alone.
+                   With --dry-run, the split is shown without checking the devices
+  --shard I/N      run the I-th of N parts of the plan (0-based: 0/N ... N-1/N), cut by estimated
+                   cost without splitting a problem; writes DIR/shards/shard-I-of-N.json, and
+                   DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)
   --max-points N   stop after running N points (the rest can be resumed later)
   -q, --quiet      no progress and no summary table (a failed point is still named)
   -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
+  --worker K       (used by --devices) run as the K-th device worker
 
 exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments, or a
 results file that could not be read or written (every finished point is kept)
@@ -56,11 +66,63 @@ bool parse_integer(const std::string& option, const std::string& text, long& val
   return false;
 }
 
+bool parse_option_value(const std::string& option, const std::string& text, RunOptions& options) {
+  std::string error;
+  if (option == "--shard") {
+    options.shard = parse_shard(text, &error);
+    if (options.shard) return true;
+  } else if (option == "--devices") {
+    options.devices = parse_devices(text, &error);
+    if (options.devices) return true;
+  }
+  std::cerr << "convlab run: " << option << " " << text << ": " << error << "\n";
+  return false;
+}
+
+// Options that cannot go together, refused before the config is read.
+bool options_agree(const RunOptions& options, bool device_given) {
+  const char* problem = nullptr;
+  if (options.devices && device_given)
+    problem = "--device and --devices cannot be combined (--devices 3 runs on device 3 alone)";
+  else if (options.devices && options.max_points >= 0)
+    problem = "--max-points cannot be combined with --devices";
+  else if (options.worker >= 0 && !options.devices)
+    problem = "--worker is given by --devices to its workers";
+  if (problem) std::cerr << "convlab run: " << problem << "\n";
+  return problem == nullptr;
+}
+
 }  // namespace
+
+int run_loaded_config(const RunOptions& options, const std::string& command) {
+  try {
+    return run_experiment(options, load_config_for_command(options.config_path));
+  } catch (const ConfigError& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const ResultsFileError& error) {
+    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    return 2;
+  } catch (const FileError& error) {
+    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    return 2;
+  } catch (const RunArgumentError& error) {
+    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "convlab " << command << ": " << options.config_path << ": out of memory\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "convlab " << command << ": " << options.config_path << ": " << error.what()
+              << "\n";
+    return 2;
+  }
+}
 
 int run_command(const Arguments& args, const Arguments& full_argv) {
   RunOptions options;
   options.argv = full_argv;
+  bool device_given = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     std::string value;
@@ -93,6 +155,12 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     } else if (arg == "--device") {
       if (!take_value(args, i, value) || !parse_integer(arg, value, number)) return 2;
       options.cuda_device = static_cast<int>(number);
+      device_given = true;
+    } else if (arg == "--shard" || arg == "--devices") {
+      if (!take_value(args, i, value) || !parse_option_value(arg, value, options)) return 2;
+    } else if (arg == "--worker") {
+      if (!take_value(args, i, value) || !parse_integer(arg, value, number)) return 2;
+      options.worker = static_cast<int>(number);
     } else if (arg == "--max-points") {
       if (!take_value(args, i, value) || !parse_integer(arg, value, number)) return 2;
       options.max_points = number;
@@ -111,28 +179,9 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
     std::cerr << kRunUsage;
     return 2;
   }
+  if (!options_agree(options, device_given)) return 2;
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
-  try {
-    return run_experiment(options, load_config_for_command(options.config_path));
-  } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
-    return 2;
-  } catch (const ResultsFileError& error) {
-    std::cerr << "convlab run: " << error.what() << "\n";
-    return 2;
-  } catch (const FileError& error) {
-    std::cerr << "convlab run: " << error.what() << "\n";
-    return 2;
-  } catch (const RunArgumentError& error) {
-    std::cerr << "convlab run: " << error.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "convlab run: " << options.config_path << ": out of memory\n";
-    return 2;
-  } catch (const std::exception& error) {
-    std::cerr << "convlab run: " << options.config_path << ": " << error.what() << "\n";
-    return 2;
-  }
+  return run_loaded_config(options, "run");
 }
 
 }  // namespace convlab

@@ -1,5 +1,7 @@
 #include "plan/plan.hpp"
 
+#include "core/sha256.hpp"
+
 namespace convlab {
 
 std::vector<Point> expand_plan(const Config& config) {
@@ -34,6 +36,10 @@ nlohmann::json describe_point(const Config& config, const Point& point) {
             {"separable", filter.separable}}},
           {"border", std::string(to_string(point.border))},
           {"output", std::string(to_string(point.output))}};
+}
+
+std::string point_digest(const nlohmann::json& description) {
+  return sha256_hex(description.dump()).substr(0, 16);
 }
 
 double point_macs(const Config& config, const Point& point) {

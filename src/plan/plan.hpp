@@ -27,6 +27,10 @@ std::vector<Point> expand_plan(const Config& config);
 // separable}, border, output.
 nlohmann::json describe_point(const Config& config, const Point& point);
 
+// 16 hex digits of the SHA-256 of a point description (describe_point, or describe_record of the
+// point's record): how shard and worker files list the points they plan, without the images.
+std::string point_digest(const nlohmann::json& description);
+
 // Multiply-accumulates of the direct algorithm for the point.
 double point_macs(const Config& config, const Point& point);
 

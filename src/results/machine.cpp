@@ -21,8 +21,19 @@ std::string gpu_key_of(const RecordMachine& machine) {
   return machine.gpu.value_or("") + "|" + machine.gpu_driver.value_or("");
 }
 
+std::string device_key_of(const RecordMachine& machine) {
+  return gpu_key_of(machine) + (machine.gpu_uuid ? "|" + *machine.gpu_uuid : "");
+}
+
 std::string machine_key_of(const RecordMachine& machine, bool gpu_point) {
-  return host_key_of(machine) + (gpu_point ? "|" + gpu_key_of(machine) : "");
+  return host_key_of(machine) + (gpu_point ? "|" + device_key_of(machine) : "");
+}
+
+// Devices are told apart by UUID where both records name one; records of versions that did not
+// record it are of the device of their GPU model.
+bool same_device(const RecordMachine& a, const RecordMachine& b) {
+  if (gpu_key_of(a) != gpu_key_of(b)) return false;
+  return !a.gpu_uuid || !b.gpu_uuid || *a.gpu_uuid == *b.gpu_uuid;
 }
 
 std::string label_of(const RecordMachine& machine, bool gpu_point, bool with_gpu) {
@@ -30,6 +41,7 @@ std::string label_of(const RecordMachine& machine, bool gpu_point, bool with_gpu
   if (!machine.hostname.empty()) label += " (" + machine.hostname + ")";
   if (with_gpu && gpu_point && machine.gpu && !machine.gpu->empty()) {
     label += ", " + *machine.gpu;
+    if (machine.gpu_index) label += " (device " + std::to_string(*machine.gpu_index) + ")";
     if (machine.gpu_driver && !machine.gpu_driver->empty())
       label += " driver " + *machine.gpu_driver;
   }
@@ -53,6 +65,10 @@ RecordMachine machine_from_run(const RunBlock& run, const std::string& family) {
     const json& cuda = run.cuda;
     machine.gpu = text_in(cuda, "name");
     machine.gpu_driver = text_in(cuda, "driver_version");
+    machine.gpu_uuid = text_in(cuda, "uuid");
+    if (cuda.is_object() && cuda.contains("device") && cuda["device"].is_number_integer() &&
+        machine.gpu)
+      machine.gpu_index = cuda["device"].get<int>();
   }
   return machine;
 }
@@ -75,11 +91,16 @@ std::string host_key(const Record& record) {
 
 bool same_machine(const Record& a, const Record& b) {
   if (host_key(a) != host_key(b)) return false;
-  return !a.is_cuda() || !b.is_cuda() || gpu_key_of(machine_of(a)) == gpu_key_of(machine_of(b));
+  return !a.is_cuda() || !b.is_cuda() || same_device(machine_of(a), machine_of(b));
 }
 
 std::string machine_key(const Record& record) {
   return machine_key_of(machine_of(record), record.is_cuda());
+}
+
+std::string machine_model_key(const Record& record) {
+  const RecordMachine& machine = machine_of(record);
+  return host_key_of(machine) + (record.is_cuda() ? "|" + gpu_key_of(machine) : "");
 }
 
 std::string machine_label(const Record& record, bool with_gpu) {

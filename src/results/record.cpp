@@ -157,6 +157,8 @@ json to_json(const RecordMachine& machine, bool gpu_point) {
   if (gpu_point) {
     j["gpu"] = optional_text(machine.gpu);
     j["gpu_driver"] = optional_text(machine.gpu_driver);
+    if (machine.gpu_uuid) j["gpu_uuid"] = *machine.gpu_uuid;
+    if (machine.gpu_index) j["gpu_index"] = *machine.gpu_index;
   }
   return j;
 }
@@ -169,6 +171,9 @@ RecordMachine machine_from_json(const json& machine) {
   m.host_id = text_or_null(machine, "host_id");
   m.gpu = text_or_null(machine, "gpu");
   m.gpu_driver = text_or_null(machine, "gpu_driver");
+  m.gpu_uuid = text_or_null(machine, "gpu_uuid");
+  if (machine.contains("gpu_index") && machine["gpu_index"].is_number_integer())
+    m.gpu_index = machine["gpu_index"].get<int>();
   return m;
 }
 

@@ -62,10 +62,12 @@ struct DerivedField {
 };
 const std::vector<DerivedField>& derived_fields();
 
-// Who measured the record (machine.hpp). GPU fields only for CUDA points, null when unknown.
+// Who measured the record (machine.hpp). GPU fields only for CUDA points, null when unknown;
+// gpu_uuid and gpu_index (the CUDA device ordinal in the measuring process) only where recorded.
 struct RecordMachine {
   std::string cpu_model, hostname;
-  std::optional<std::string> host_id, gpu, gpu_driver;
+  std::optional<std::string> host_id, gpu, gpu_driver, gpu_uuid;
+  std::optional<int> gpu_index;
   // The machine in words for figures and tables, set by readers that tell the machines of a file
   // apart (results/results_document.hpp); not part of the file.
   std::string label;

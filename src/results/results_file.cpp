@@ -24,31 +24,66 @@ ResultsFile read_results_file(const std::string& path) {
     throw ResultsFileError(path + ": nests lists or objects more than " +
                            std::to_string(kMaxResultsNesting) +
                            " deep, which no results file does; move it away to start afresh");
+  // Records and run blocks are checked and made typed as the parser finishes each one, and their
+  // JSON is dropped: a file of 100,000 records never exists as one document. A problem of one is
+  // reported after the schema version was found to be this one.
+  using Event = nlohmann::json::parse_event_t;
+  std::string member;  // the top-level key being parsed
+  std::size_t index = 0;
+  std::optional<ResultsFileError> problem;
+  const auto take_items = [&](int depth, Event event, nlohmann::json& parsed) {
+    if (depth == 1 && event == Event::key) {
+      member = parsed.get<std::string>();
+      index = 0;
+    }
+    if ((member != "records" && member != "runs") || depth != 2 ||
+        (event != Event::object_end && event != Event::value))
+      return true;
+    const std::size_t i = index++;
+    if (problem) return false;
+    try {
+      if (member == "runs") {
+        check_run_types(parsed, i, path);
+        results.runs.push_back(run_block_from_json(parsed));
+      } else {
+        check_record_types(parsed, i, path);
+        results.records.push_back(record_from_json(parsed));
+      }
+    } catch (const ResultsFileError& error) {
+      problem = error;
+    } catch (const std::invalid_argument& error) {
+      problem =
+          ResultsFileError(path + ": " + member + "[" + std::to_string(i) + "]." + error.what() +
+                           " (docs/results-schema.md; move the file away to start afresh)");
+    }
+    return false;
+  };
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(*text);
+    document = nlohmann::json::parse(*text, take_items);
   } catch (const nlohmann::json::exception& parse_error) {
     throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
                            "); move it away to start afresh");
   }
+  text.reset();  // the records are typed now: the text's memory goes back
   if (!document.is_object() || !document.contains("schema_version") ||
       document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +
                            std::to_string(kResultsSchemaVersion));
+  if (problem) throw *problem;
+  // Lists whose items were all taken are empty now; anything else is checked as it is.
+  for (const char* list : {"records", "runs"})
+    if (document.contains(list) && document[list].is_array()) document.erase(list);
   check_results_types(document, path);
   results.experiment = document.value("experiment", nlohmann::json::object());
-  for (const auto& run : document.value("runs", nlohmann::json::array()))
-    results.runs.push_back(run_block_from_json(run));
-  const nlohmann::json records = document.value("records", nlohmann::json::array());
-  for (size_t i = 0; i < records.size(); ++i) {
+  results.gallery = document.value("gallery", nlohmann::json::array());
+  if (document.contains("part")) {
     try {
-      results.records.push_back(record_from_json(records[i]));
+      results.part = part_block_from_json(document["part"]);
     } catch (const std::invalid_argument& error) {
-      throw ResultsFileError(path + ": records[" + std::to_string(i) + "]." + error.what() +
-                             " (docs/results-schema.md; move the file away to start afresh)");
+      throw ResultsFileError(path + ": part." + error.what() + " (docs/results-schema.md)");
     }
   }
-  results.gallery = document.value("gallery", nlohmann::json::array());
   attach_machines(results.records, results.runs);
   return results;
 }
@@ -73,20 +108,90 @@ nlohmann::json records_json(const std::vector<Record>& records) {
   return list;
 }
 
-nlohmann::json to_json(const ResultsFile& results) {
+namespace {
+
+// Every member of the file; the lists of run blocks and records are left empty when `lists` is
+// false (the writer takes them one at a time).
+nlohmann::json document_of(const ResultsFile& results, bool lists) {
   nlohmann::json runs_json = nlohmann::json::array();
-  for (const auto& run : results.runs) runs_json.push_back(to_json(run));
-  return {{"schema_version", kResultsSchemaVersion},
-          {"experiment", results.experiment},
-          {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
-          {"runs", runs_json},
-          {"records", records_json(results.records)},
-          {"gallery", results.gallery}};
+  if (lists)
+    for (const auto& run : results.runs) runs_json.push_back(to_json(run));
+  nlohmann::json document{
+      {"schema_version", kResultsSchemaVersion},
+      {"experiment", results.experiment},
+      {"run", results.runs.empty() ? nlohmann::json(nullptr) : to_json(results.runs.back())},
+      {"runs", runs_json},
+      {"records", lists ? records_json(results.records) : nlohmann::json::array()},
+      {"gallery", results.gallery}};
+  if (results.part) document["part"] = to_json(*results.part);
+  return document;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ResultsFile& results) {
+  return document_of(results, true);
+}
+
+namespace {
+
+// `value` as dump(1) writes it at `depth` inside the document: every line after the first
+// indented by `depth` more spaces (JSON text holds no raw newline but between tokens).
+std::string dump_at_depth(const nlohmann::json& value, int depth) {
+  const std::string text = value.dump(1);
+  const std::string indent = "\n" + std::string(static_cast<size_t>(depth), ' ');
+  std::string indented;
+  indented.reserve(text.size() + text.size() / 8);
+  size_t start = 0;
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', start)) {
+    indented.append(text, start, at - start).append(indent);
+    start = at + 1;
+  }
+  return indented.append(text, start, std::string::npos);
+}
+
+}  // namespace
+
+void write_results_text(const ResultsFile& results,
+                        const std::function<void(const std::string&)>& emit) {
+  // The members in the order a JSON object keeps them (by name), run blocks and records one at a
+  // time, so that no document of the whole file is ever built.
+  const nlohmann::json rest = document_of(results, false);
+  const auto list = [&](const auto& items) {
+    if (items.empty()) return emit("[]");
+    emit("[");
+    for (size_t i = 0; i < items.size(); ++i)
+      emit((i ? ",\n  " : "\n  ") + dump_at_depth(to_json(items[i]), 2));
+    emit("\n ]");
+  };
+  emit("{");
+  bool first = true;
+  for (auto member = rest.begin(); member != rest.end(); ++member) {
+    emit(std::string(first ? "\n" : ",\n") + " " + nlohmann::json(member.key()).dump() + ": ");
+    first = false;
+    if (member.key() == "records")
+      list(results.records);
+    else if (member.key() == "runs")
+      list(results.runs);
+    else
+      emit(dump_at_depth(member.value(), 1));
+  }
+  emit("\n}\n");
 }
 
 void write_results_atomically(const std::string& path, const ResultsFile& results) {
   try {
-    write_file(path, to_json(results).dump(1) + "\n", WriteTarget::owned, Durability::on_disk);
+    AtomicFile file(path, WriteTarget::owned, Durability::on_disk);
+    std::string buffer;
+    write_results_text(results, [&](const std::string& piece) {
+      buffer += piece;
+      if (buffer.size() >= (size_t(1) << 20)) {
+        file.write(buffer);
+        buffer.clear();
+      }
+    });
+    file.write(buffer);
+    file.commit();
   } catch (const FileError& error) {
     throw ResultsFileError(error.what());
   }

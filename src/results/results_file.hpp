@@ -1,11 +1,13 @@
 // results.json on disk: read (for resuming and exporting) and atomic rewrite.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "results/part_block.hpp"
 #include "results/record.hpp"
 #include "results/run_block.hpp"
 
@@ -18,6 +20,7 @@ struct ResultsFile {
   std::vector<RunBlock> runs;                            // run blocks, oldest first
   std::vector<Record> records;
   nlohmann::json gallery = nlohmann::json::array();  // saved input/output images
+  std::optional<PartBlock> part;  // files of a shard or a device worker (part_block.hpp)
 };
 
 class ResultsFileError : public std::runtime_error {
@@ -38,6 +41,10 @@ struct RejectedLine;  // results_journal.hpp
 ResultsFile read_results(const std::string& path, std::vector<RejectedLine>* rejected = nullptr);
 nlohmann::json to_json(const ResultsFile& results);
 nlohmann::json records_json(const std::vector<Record>& records);
+// The text write_results_atomically writes, to_json(results).dump(1) and a newline, handed to
+// `emit` in pieces: a record at a time, so that a large file never exists as one document.
+void write_results_text(const ResultsFile& results,
+                        const std::function<void(const std::string&)>& emit);
 // Writes to a temporary file of its own (path + ".<pid>.<random>.tmp"), flushes it to disk, then
 // renames it over path (core/file_io.hpp AtomicFile): readers and interrupted runs only ever see a
 // complete file. On failure, "PATH: write error: REASON", the temporary file is removed and the

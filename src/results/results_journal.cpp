@@ -27,13 +27,15 @@ const char* kind_name(JournalLine::Kind kind) {
       return "record";
     case JournalLine::Kind::gallery:
       return "gallery";
+    case JournalLine::Kind::part:
+      return "part";
   }
   return "";
 }
 
 std::optional<JournalLine::Kind> kind_named(const std::string& name) {
   for (auto kind : {JournalLine::Kind::experiment, JournalLine::Kind::run,
-                    JournalLine::Kind::record, JournalLine::Kind::gallery})
+                    JournalLine::Kind::record, JournalLine::Kind::gallery, JournalLine::Kind::part})
     if (name == kind_name(kind)) return kind;
   return std::nullopt;
 }
@@ -54,6 +56,13 @@ void check_line(const JournalLine& line, const std::string& where) {
     case JournalLine::Kind::gallery:
       document["gallery"] = json::array({line.value});
       break;
+    case JournalLine::Kind::part:
+      try {
+        part_block_from_json(line.value);
+      } catch (const std::invalid_argument& error) {
+        throw ResultsFileError(where + ": part." + error.what());
+      }
+      break;
   }
   check_results_types(document, where);
   // What fold_journal reads of the line, read once here so that folding cannot fail on it.
@@ -69,6 +78,8 @@ void check_line(const JournalLine& line, const std::string& where) {
       case JournalLine::Kind::gallery:
         for (const char* key : {"name", "image", "kernel", "border"}) line.value.value(key, "");
         break;
+      case JournalLine::Kind::part:
+        break;  // read above
     }
   } catch (const std::exception& error) {
     throw ResultsFileError(where + ": " + kind_name(line.kind) + "." + error.what());
@@ -87,7 +98,7 @@ std::optional<JournalLine> parse_line(const std::string& content, std::string& r
     return std::nullopt;
   }
   if (!parsed.is_object() || parsed.size() != 1 || !kind_named(parsed.begin().key())) {
-    reason = "expected one of experiment, run, record or gallery";
+    reason = "expected one of experiment, run, record, gallery or part";
     return std::nullopt;
   }
   JournalLine line{*kind_named(parsed.begin().key()), parsed.begin().value()};
@@ -238,6 +249,9 @@ void fold_journal(ResultsFile& results, const std::vector<JournalLine>& lines,
           results.gallery.push_back(line.value);
         break;
       }
+      case JournalLine::Kind::part:
+        results.part = part_block_from_json(line.value);
+        break;
     }
   }
   keep_referenced_runs(results.runs, results.records, journal_runs);

@@ -5,12 +5,13 @@
 // journal in and removes it (compaction, results_store.hpp).
 //
 // Lines: {"experiment": {...}}, {"run": {...}} (a run block, the newest line of an id wins),
-// {"record": {...}} (replaces the record of the same point, as in results.json) and
-// {"gallery": {...}}. A last line cut short by a crash is ignored: its point was never reported
-// done. Any other line that is not a journal line (not JSON, another shape, fields of the wrong
-// type: an edit, a disk error, a crash in the middle of a write that a later append ended) is
-// skipped with a warning naming its line number, and every line before and after it is read as
-// usual; when the journal is folded into results.json such lines are appended, as they were, to
+// {"record": {...}} (replaces the record of the same point, as in results.json),
+// {"gallery": {...}} and {"part": {...}} (the part block of a shard's or worker's file; the
+// newest wins). A last line cut short by a crash is ignored: its point was never reported done.
+// Any other line that is not a journal line (not JSON, another shape, fields of the wrong type:
+// an edit, a disk error, a crash in the middle of a write that a later append ended) is skipped
+// with a warning naming its line number, and every line before and after it is read as usual;
+// when the journal is folded into results.json such lines are appended, as they were, to
 // DIR/results.journal.rejected, so that nothing is lost.
 #pragma once
 
@@ -26,7 +27,7 @@ namespace convlab {
 std::string journal_path_for(const std::string& results_path);
 
 struct JournalLine {
-  enum class Kind { experiment, run, record, gallery } kind;
+  enum class Kind { experiment, run, record, gallery, part } kind;
   nlohmann::json value;
 };
 

@@ -1,5 +1,6 @@
 #include "results/results_merge.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "results/machine.hpp"
@@ -9,8 +10,10 @@ namespace {
 
 using json = nlohmann::json;
 
+// The device is left out: a new measurement of a point on another GPU of the same model in the
+// same host replaces the earlier one, as a re-run on one device does.
 std::string point_on_machine(const Record& record) {
-  return record.point_id + "|" + machine_key(record);
+  return record.point_id + "|" + machine_model_key(record);
 }
 
 }  // namespace
@@ -51,6 +54,48 @@ void RecordMerger::add_or_replace(Record record) {
   records_[*position] = std::move(record);
   by_key_[records_[*position].key] = *position;
   by_point_[point_on_machine(records_[*position])] = *position;
+}
+
+ResultsFolding::ResultsFolding(ResultsFile& into, std::string into_path)
+    : into_(into), into_path_(std::move(into_path)), records_(into.records) {
+  for (size_t i = 0; i < into_.runs.size(); ++i) run_by_id_[into_.runs[i].id] = i;
+}
+
+void ResultsFolding::fold(ResultsFile from, const std::string& from_path) {
+  const std::string name = from.experiment.value("name", "");
+  const std::string earlier = into_.experiment.value("name", "");
+  if (!earlier.empty() && !name.empty() && earlier != name)
+    throw ResultsFileError(from_path + ": experiment.name: '" + name + "', but " + into_path_ +
+                           " holds experiment '" + earlier + "'");
+  if (!name.empty()) into_.experiment = std::move(from.experiment);
+  for (auto& run : from.runs) {
+    const auto found = run_by_id_.find(run.id);
+    if (found != run_by_id_.end()) {
+      into_.runs[found->second] = std::move(run);
+      continue;
+    }
+    run_by_id_[run.id] = into_.runs.size();
+    into_.runs.push_back(std::move(run));
+  }
+  for (auto& record : from.records) records_.add_or_replace(std::move(record));
+  for (auto& entry : from.gallery) {
+    const auto same =
+        std::find_if(into_.gallery.begin(), into_.gallery.end(), [&](const json& earlier_entry) {
+          return earlier_entry.value("image", "") == entry.value("image", "") &&
+                 earlier_entry.value("kernel", "") == entry.value("kernel", "") &&
+                 earlier_entry.value("border", "") == entry.value("border", "");
+        });
+    if (same != into_.gallery.end())
+      *same = std::move(entry);
+    else
+      into_.gallery.push_back(std::move(entry));
+  }
+}
+
+void ResultsFolding::finish() {
+  keep_referenced_runs(into_.runs, into_.records, {});
+  run_by_id_.clear();
+  for (size_t i = 0; i < into_.runs.size(); ++i) run_by_id_[into_.runs[i].id] = i;
 }
 
 void keep_referenced_runs(std::vector<RunBlock>& runs, const std::vector<Record>& records,

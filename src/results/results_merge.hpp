@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "results/results_file.hpp"
 #include "results/run_block.hpp"
 
 namespace convlab {
@@ -31,6 +32,26 @@ class RecordMerger {
 
   std::vector<Record>& records_;
   std::unordered_map<std::string, size_t> by_key_, by_point_;
+};
+
+// Folds whole results files (a shard's, a device worker's) into one, with one index over its
+// records however many files come in: records as add_or_replace, run blocks replaced by id or
+// added, gallery entries replaced by image, kernel and border or added.
+class ResultsFolding {
+ public:
+  // `into` must outlive the folding; `into_path` names it in errors.
+  ResultsFolding(ResultsFile& into, std::string into_path);
+
+  // Throws ResultsFileError naming both files when `from` holds another experiment.
+  void fold(ResultsFile from, const std::string& from_path);
+  // Drops run blocks no record refers to any more.
+  void finish();
+
+ private:
+  ResultsFile& into_;
+  std::string into_path_;
+  RecordMerger records_;
+  std::unordered_map<std::string, size_t> run_by_id_;
 };
 
 // Keeps the run blocks that a record refers to or that `keep` names, in their order.

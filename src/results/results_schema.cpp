@@ -20,7 +20,7 @@ struct Field {
 const std::vector<Field> kTopFields{
     {"experiment", Kind::object, false},  {"runs", Kind::array, false},
     {"records", Kind::array, false},      {"gallery", Kind::array, false},
-    {"run", Kind::object_or_null, false},
+    {"run", Kind::object_or_null, false}, {"part", Kind::object, false},
 };
 
 const std::vector<Field> kExperimentFields{
@@ -94,6 +94,8 @@ const std::vector<Field> kRecordFields{
     {"machine.host_id", Kind::string_or_null, false},
     {"machine.gpu", Kind::string_or_null, false},
     {"machine.gpu_driver", Kind::string_or_null, false},
+    {"machine.gpu_uuid", Kind::string_or_null, false},
+    {"machine.gpu_index", Kind::number, false},
 };
 
 const std::vector<Field> kGalleryFields{
@@ -212,19 +214,21 @@ class Checker {
   }
 
   void timing(const json& records) const {
-    for (size_t i = 0; i < records.size(); ++i) {
-      const json& timing = records[i].value("timing", json());
-      if (!timing.is_object()) continue;
-      const std::string at = "records[" + std::to_string(i) + "].timing";
-      this->fields(timing, at, {{"stats", Kind::object, true}, {"samples_ms", Kind::array, false}});
-      this->fields(timing["stats"], at + ".stats", kStatsFields);
-      for (const char* phase : {"h2d", "d2h", "end_to_end"}) {
-        if (!timing.contains(phase)) continue;
-        const std::string phase_at = at + "." + phase;
-        this->fields(timing, at, {{phase, Kind::object, true}});
-        this->fields(timing[phase], phase_at, {{"stats", Kind::object, true}});
-        this->fields(timing[phase]["stats"], phase_at + ".stats", kStatsFields);
-      }
+    for (size_t i = 0; i < records.size(); ++i) timing_of(records[i], i);
+  }
+
+  void timing_of(const json& record, size_t i) const {
+    const json& timing = record.value("timing", json());
+    if (!timing.is_object()) return;
+    const std::string at = "records[" + std::to_string(i) + "].timing";
+    this->fields(timing, at, {{"stats", Kind::object, true}, {"samples_ms", Kind::array, false}});
+    this->fields(timing["stats"], at + ".stats", kStatsFields);
+    for (const char* phase : {"h2d", "d2h", "end_to_end"}) {
+      if (!timing.contains(phase)) continue;
+      const std::string phase_at = at + "." + phase;
+      this->fields(timing, at, {{phase, Kind::object, true}});
+      this->fields(timing[phase], phase_at, {{"stats", Kind::object, true}});
+      this->fields(timing[phase]["stats"], phase_at + ".stats", kStatsFields);
     }
   }
 
@@ -258,6 +262,21 @@ bool nests_deeper_than(std::string_view text, int max_depth) {
     }
   }
   return false;
+}
+
+void check_record_types(const json& record, size_t index, const std::string& path) {
+  const Checker check(path);
+  const std::string at = "records[" + std::to_string(index) + "]";
+  if (!record.is_object()) check.fail(at, "expected an object, got " + value_words(record));
+  check.fields(record, at, kRecordFields);
+  check.timing_of(record, index);
+}
+
+void check_run_types(const json& run, size_t index, const std::string& path) {
+  const Checker check(path);
+  const std::string at = "runs[" + std::to_string(index) + "]";
+  if (!run.is_object()) check.fail(at, "expected an object, got " + value_words(run));
+  check.fields(run, at, kRunFields);
 }
 
 void check_results_types(const json& document, const std::string& path) {

@@ -4,6 +4,7 @@
 // library exception from deep inside a reader.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -22,5 +23,9 @@ bool nests_deeper_than(std::string_view text, int max_depth);
 // Throws ResultsFileError "<path>: <json path>: <problem>" at the first field of the wrong type.
 // Fields convlab does not read, and optional fields that are absent, are not looked at.
 void check_results_types(const nlohmann::json& document, const std::string& path);
+// The same for records[index] and runs[index] alone, for readers that take a file's records and
+// run blocks one at a time.
+void check_record_types(const nlohmann::json& record, std::size_t index, const std::string& path);
+void check_run_types(const nlohmann::json& run, std::size_t index, const std::string& path);
 
 }  // namespace convlab

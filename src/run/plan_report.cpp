@@ -1,7 +1,9 @@
 #include "run/plan_report.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/point_filter.hpp"
@@ -11,11 +13,12 @@ namespace convlab {
 namespace {
 
 // Nominal multiply-accumulate rates (per second) used only to estimate durations. Threads beyond
-// the machine's logical CPUs add nothing.
-double nominal_rate(const Point& point) {
+// `logical_cpus` add nothing (0: no cap).
+double nominal_rate(const Point& point, unsigned logical_cpus) {
   const std::string& name = point.implementation->name;
-  const double cpus = std::max(1u, std::thread::hardware_concurrency());
-  const double threads = std::min(point.params.value("threads", 1.0), cpus);
+  const double threads_asked = std::max(1.0, point.params.value("threads", 1.0));
+  const double threads =
+      logical_cpus == 0 ? threads_asked : std::min(threads_asked, double(logical_cpus));
   if (point.implementation->family == "cuda") return 2e12;
   if (name == "sequential" || name == "openmp") return 1e9 * threads;
   return 8e9 * threads;
@@ -24,6 +27,21 @@ double nominal_rate(const Point& point) {
 // The reference is scalar code accumulating in double, computed once per image, kernel, border
 // and output.
 constexpr double kReferenceRate = 0.4e9;
+
+// Around a CUDA point's kernels: every repetition also copies the image in and the output out
+// (its end-to-end time), and the point once stages its input, reads its output back and is
+// verified on the host. Nominal rates: they put an 8192^2 RGB u8 point with 20 repetitions at
+// 0.84 s; npp_peer's 203 such points took 0.85 s each on average on the H200 machine, their
+// references included.
+constexpr double kTransferBytesPerSecond = 20e9;
+constexpr double kHostBytesPerSecond = 1e9;
+
+// Bytes of the input and the output of a point.
+double value_bytes(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const double values = double(image.width) * image.height * image.channels;
+  return values * (1.0 + double(bytes_per_value(point.output)));
+}
 
 bool same_reference(const Point& a, const Point& b) {
   return a.image == b.image && a.filter == b.filter && a.border == b.border && a.output == b.output;
@@ -46,19 +64,33 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
     }
     double point = estimated_point_seconds(config, plan[i]);
     if (last_run == nullptr || !same_reference(plan[i], *last_run))
-      point += point_macs(config, plan[i]) / kReferenceRate;
+      point += estimated_reference_seconds(config, plan[i]);
     last_run = &plan[i];
     seconds.push_back(point);
   }
   return seconds;
 }
 
+double estimated_reference_seconds(const Config& config, const Point& point) {
+  return point_macs(config, point) / kReferenceRate;
+}
+
 double estimated_point_seconds(const Config& config, const Point& point) {
-  const double call = point_macs(config, point) / nominal_rate(point);
+  return estimated_point_seconds(config, point, std::max(1u, std::thread::hardware_concurrency()));
+}
+
+double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus) {
+  double call = point_macs(config, point) / nominal_rate(point, logical_cpus);
+  double once = 0.0;
+  if (point.implementation->family == "cuda") {
+    const double bytes = value_bytes(config, point);
+    call += bytes / kTransferBytesPerSecond;
+    once = bytes / kHostBytesPerSecond;
+  }
   const MeasureSpec& m = measure_for(config, point.implementation->name);
   const double repetitions =
       std::clamp(m.max_seconds / std::max(call, 1e-9), double(m.min_reps), double(m.max_reps));
-  return call * (m.warmup + repetitions);
+  return once + call * (m.warmup + repetitions);
 }
 
 void print_plan(const Config& config, const std::vector<Point>& plan,
@@ -90,6 +122,70 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
   out << "The points to run: " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
       << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are not run again)\n";
+}
+
+namespace {
+
+std::string percent(double part, double whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
+  return text;
+}
+
+}  // namespace
+
+void print_shard_balance(const ShardCut& cut, int index, std::ostream& out) {
+  std::int64_t total = 0;
+  std::size_t points = 0, groups = 0;
+  for (int s = 0; s < cut.count; ++s) {
+    total += cut.cost_us[s];
+    points += cut.points[s];
+    groups += cut.bundles[s];
+  }
+  const auto [smallest, largest] = std::minmax_element(cut.cost_us.begin(), cut.cost_us.end());
+  out << "\nshard " << index << " of " << cut.count << ": " << cut.bundles[index] << " of "
+      << groups << " problem groups, " << cut.points[index] << " of " << points << " points, "
+      << percent(double(cut.cost_us[index]), double(total)) << " of the plan's estimated cost (the "
+      << cut.count << " shards hold " << percent(double(*smallest), double(total)) << " to "
+      << percent(double(*largest), double(total)) << "; a problem group is never split)\n";
+}
+
+void print_device_split(const Config& config, const std::vector<Point>& plan,
+                        const Schedule& schedule, const std::vector<int>& worker_of_unit,
+                        const std::vector<int>& devices, bool checked, std::ostream& out) {
+  const int workers = static_cast<int>(devices.size());
+  std::vector<std::size_t> points(workers + 1, 0);
+  std::vector<std::int64_t> cost(workers + 1, 0);
+  std::vector<std::set<std::size_t>> groups(workers + 1);
+  std::vector<double> seconds(workers + 1, 0.0);  // as the plan table estimates them here
+  for (std::size_t u = 0; u < schedule.units.size(); ++u) {
+    // One device: the one process measures everything.
+    const int w = worker_of_unit.empty() ? 0 : worker_of_unit[u] < 0 ? workers : worker_of_unit[u];
+    const WorkUnit& unit = schedule.units[u];
+    points[w] += unit.points.size();
+    cost[w] += unit.cost_us;
+    groups[w].insert(unit.bundle);
+    seconds[w] += estimated_reference_seconds(config, plan[unit.points.front()]);
+    for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i]);
+  }
+  std::int64_t cuda_cost = 0;
+  for (int w = 0; w < workers; ++w) cuda_cost += cost[w];
+  out << "\ndevices: " << workers << (workers == 1 ? " device" : " workers, one per CUDA device")
+      << "; CPU points run "
+      << (workers == 1 ? "in the same process" : "after the workers, in this process alone")
+      << (checked ? "" : " (devices not checked against this machine: --dry-run)") << "\n\n";
+  out << "| worker | device | problem groups | points | share of the CUDA cost | est. s |\n";
+  out << "|---|---|---|---|---|---|\n";
+  for (int w = 0; w < workers; ++w) {
+    char estimate[32];
+    std::snprintf(estimate, sizeof estimate, "%.2f", seconds[w]);
+    out << "| " << w << " | " << devices[w] << " | " << groups[w].size() << " | " << points[w]
+        << " | " << percent(double(cost[w]), double(cuda_cost)) << " | " << estimate << " |\n";
+  }
+  char estimate[32];
+  std::snprintf(estimate, sizeof estimate, "%.2f", seconds[workers]);
+  out << "| CPU | - | " << groups[workers].size() << " | " << points[workers] << " | - | "
+      << estimate << " |\n";
 }
 
 std::optional<std::string> mixed_thread_pools_warning(const Config& config,

@@ -8,12 +8,18 @@
 
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
+#include "run/schedule.hpp"
 
 namespace convlab {
 
 // A rough upper estimate of one point's wall time: warm-up plus repetitions at a nominal rate per
-// implementation family, capped by the measure block's time budget. Only for planning.
-double estimated_point_seconds(const Config& config, const Point& point);
+// implementation family, capped by the measure block's time budget. Only for planning. Threads
+// beyond `logical_cpus` add nothing; 0 leaves them uncapped, for an estimate that is the same on
+// every machine (shards, run/schedule.hpp).
+double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus);
+double estimated_point_seconds(const Config& config, const Point& point);  // this machine's CPUs
+// The reference computation a problem's first point waits for.
+double estimated_reference_seconds(const Config& config, const Point& point);
 // Per point of the plan: its estimate plus, for the first point of an image, kernel, border and
 // output, the reference computation it waits for.
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan);
@@ -24,6 +30,15 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
 // The plan as a table, skipped points marked with their reason, then its counts and cost.
 void print_plan(const Config& config, const std::vector<Point>& plan,
                 const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out);
+
+// `--dry-run --shard I/N`: the shard's share of the plan's estimated cost, and the range of the
+// shares of all N.
+void print_shard_balance(const ShardCut& cut, int index, std::ostream& out);
+// `--dry-run --devices ...`: the CUDA units of each worker and their share of the CUDA cost, and
+// the CPU points measured after them. `checked`: the devices were checked against this machine.
+void print_device_split(const Config& config, const std::vector<Point>& plan,
+                        const Schedule& schedule, const std::vector<int>& worker_of_unit,
+                        const std::vector<int>& devices, bool checked, std::ostream& out);
 
 // With measure.interleave: a warning when points of more than one thread pool run with several
 // threads (OpenMP and OpenCV's), since one pool's idle workers spin for a while after its call and

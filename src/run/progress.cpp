@@ -87,8 +87,8 @@ void Progress::draw_locked() {
 }
 
 void Progress::plain_line_locked() {
-  std::fprintf(stream_, "convlab: %zu/%zu points, elapsed %s, ETA %s\n", position_, total_,
-               format_duration(clock_.elapsed_seconds()).c_str(),
+  std::fprintf(stream_, "%s: %zu/%zu points, elapsed %s, ETA %s\n", style_.who.c_str(), position_,
+               total_, format_duration(clock_.elapsed_seconds()).c_str(),
                format_duration(eta_locked()).c_str());
   std::fflush(stream_);
   since_plain_line_.restart();
@@ -98,8 +98,8 @@ void Progress::kept(size_t index, const std::string& label) {
   std::lock_guard<std::mutex> lock(mutex_);
   position_ = index + 1;
   if (style_.verbose)
-    std::fprintf(stream_, "%s[%zu/%zu] %s: kept from an earlier run\n", drawn_ ? "\r\033[K" : "",
-                 index + 1, total_, label.c_str());
+    std::fprintf(stream_, "%s%s[%zu/%zu] %s: kept from an earlier run\n", drawn_ ? "\r\033[K" : "",
+                 style_.tag.c_str(), index + 1, total_, label.c_str());
 }
 
 void Progress::starting(size_t index, const std::string& label, double point_estimate,
@@ -124,8 +124,8 @@ void Progress::finished(size_t index, const std::string& label, const std::strin
   in_point_ = false;
   position_ = index + 1;
   if (style_.verbose || failed)
-    std::fprintf(stream_, "%s[%zu/%zu] %s: %s\n", drawn_ ? "\r\033[K" : "", index + 1, total_,
-                 label.c_str(), outcome.c_str());
+    std::fprintf(stream_, "%s%s[%zu/%zu] %s: %s\n", drawn_ ? "\r\033[K" : "", style_.tag.c_str(),
+                 index + 1, total_, label.c_str(), outcome.c_str());
   if (style_.terminal && !style_.quiet) draw_locked();
 }
 
@@ -135,8 +135,8 @@ void Progress::done() {
   wake_.notify_all();
   if (style_.quiet) return;
   if (drawn_) std::fprintf(stream_, "\r\033[K");
-  std::fprintf(stream_, "convlab: %zu points in %s (estimated %s before the run)\n", total_,
-               format_duration(clock_.elapsed_seconds()).c_str(),
+  std::fprintf(stream_, "%s: %zu points in %s (estimated %s before the run)\n", style_.who.c_str(),
+               total_, format_duration(clock_.elapsed_seconds()).c_str(),
                format_duration(estimated_total_).c_str());
   std::fflush(stream_);
 }

@@ -27,6 +27,10 @@ struct ProgressStyle {
   double redraw_interval_seconds = 0.5;
   double plain_interval_seconds = 10.0;
   int width = 100;  // terminal columns; the bar line is cut to fit
+  // Who speaks in plain lines ("convlab", or "convlab [device 1]" for a device worker); verbose
+  // and failure lines of a worker start with "[device 1] ".
+  std::string who = "convlab";
+  std::string tag;
 };
 
 // Seconds left in a run. current_* describe the point being measured (0 when none); the estimates

@@ -1,6 +1,7 @@
-// `convlab run`: executes a config's plan point by point, verifies every output against the
-// reference, appends every finished point to the results folder's journal and folds it into
-// results.json when the run ends or is stopped.
+// `convlab run`: expands a config into its plan, turns it into work units (run/schedule.hpp) and
+// hands them to a backend (run/backend.hpp): measured here, by one worker per CUDA device, or by
+// SLURM array tasks. Every point is verified against the reference, appended to its results
+// file's journal as it finishes and folded into the file when the run ends or is stopped.
 #pragma once
 
 #include <optional>
@@ -10,6 +11,8 @@
 
 #include "config/config.hpp"
 #include "core/point_filter.hpp"
+#include "results/part_block.hpp"
+#include "run/devices.hpp"
 
 namespace convlab {
 
@@ -23,6 +26,14 @@ class RunArgumentError : public std::runtime_error {
 // with its repetitions, median and CV, on a terminal too.
 enum class Verbosity { quiet, normal, verbose };
 
+// `convlab slurm`: the array job and its merge job.
+struct SlurmSettings {
+  int shards = 0;
+  std::string partition, account, time;
+  int gpus_per_task = 0, cpus_per_task = 0;  // 0: not asked
+  bool submit = false;
+};
+
 struct RunOptions {
   std::string config_path;
   std::string out_dir;  // default outputs/<name>
@@ -33,6 +44,10 @@ struct RunOptions {
   long max_points = -1;  // stop after running this many points (-1: no limit)
   Verbosity verbosity = Verbosity::normal;
   std::vector<std::string> argv;
+  std::optional<ShardIndex> shard;      // --shard I/N
+  std::optional<DeviceChoice> devices;  // --devices
+  int worker = -1;                      // --worker K: the K-th device worker of --devices
+  std::optional<SlurmSettings> slurm;   // convlab slurm
 };
 
 // Exit codes: 0 all points ok or skipped, 1 a verification or runtime failure, 2 bad input.

@@ -76,6 +76,7 @@ class DeviceRun {
 
 struct DeviceFacts {
   std::string name;
+  std::string uuid;  // as nvidia-smi prints it, "GPU-8c9f2b1e-...": the device, whatever its index
   std::string pci_bus_id;  // as cudaDeviceGetPCIBusId, e.g. "0000:19:00.0" (NVML finds it by this)
   int compute_major = 0;
   int compute_minor = 0;
@@ -102,6 +103,8 @@ bool npp_built();  // the NPP peer is compiled in
 
 // nullopt when `device` can run CUDA work, otherwise why not ("no CUDA device", ...).
 std::optional<std::string> device_unavailable(int device);
+// The CUDA devices this process sees (after CUDA_VISIBLE_DEVICES); 0 without any.
+int device_count();
 
 // Limits of this device and of the kernels' compiled resources (constant memory reserved for
 // coefficients, shared memory, threads per block); nullopt when the point fits.

@@ -20,6 +20,7 @@ nlohmann::json describe_cuda_device(const RunContext& context) {
         {"available", true},
         {"device", context.cuda_device},
         {"name", f.name},
+        {"uuid", f.uuid},
         {"pci_bus_id", f.pci_bus_id},
         {"compute_capability",
          std::to_string(f.compute_major) + "." + std::to_string(f.compute_minor)},
@@ -49,6 +50,10 @@ nlohmann::json describe_cuda_device(const RunContext& context) {
   } catch (const std::exception& error) {
     return {{"available", false}, {"reason", std::string("CUDA error: ") + error.what()}};
   }
+}
+
+int cuda_device_count() {
+  return cuda::device_count();
 }
 
 }  // namespace convlab

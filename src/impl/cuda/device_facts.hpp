@@ -3,8 +3,8 @@
 // {"available": false, "reason": "..."}.
 //
 // With a device the object carries at least:
-//   available: true, name, compute_capability, sm_count, sm_clock_mhz, memory_clock_mhz,
-//   memory_bytes, l2_bytes, driver_version, runtime_version,
+//   available: true, device (the index), name, uuid, compute_capability, sm_count,
+//   sm_clock_mhz, memory_clock_mhz, memory_bytes, l2_bytes, driver_version, runtime_version,
 //   calibration: {copy_bytes_per_s, fma_per_s}   (measured by small kernels at run start)
 #pragma once
 
@@ -15,6 +15,9 @@
 namespace convlab {
 
 nlohmann::json describe_cuda_device(const RunContext& context);
+
+// The CUDA devices this process sees; 0 without CUDA or a device.
+int cuda_device_count();
 
 // Build facts for `convlab list` and the run's build block (run.build.cuda_built, npp_built):
 // whether the CUDA kernels, and the NPP peer, were compiled in.

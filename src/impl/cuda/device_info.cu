@@ -1,6 +1,7 @@
 // Which device is there, what it can hold, and how fast it copies and multiplies: the facts the
 // runner records once per run and the two calibration figures roofline fractions are based on.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -80,6 +81,27 @@ int device_count_or_error(cudaError_t* error) {
 
 }  // namespace
 
+// The UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+static std::string uuid_text(const cudaUUID_t& uuid) {
+  static const int groups[] = {4, 2, 2, 2, 6};
+  std::string text = "GPU";
+  int byte = 0;
+  for (int group : groups) {
+    text += '-';
+    for (int i = 0; i < group; ++i, ++byte) {
+      char hex[3];
+      std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[byte]));
+      text += hex;
+    }
+  }
+  return text;
+}
+
+int device_count() {
+  cudaError_t error = cudaSuccess;
+  return device_count_or_error(&error);
+}
+
 std::optional<std::string> device_unavailable(int device) {
   static cudaError_t error = cudaSuccess;
   static const int count = device_count_or_error(&error);
@@ -117,6 +139,7 @@ DeviceFacts describe_device(int device) {
   CONVLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   DeviceFacts facts;
   facts.name = prop.name;
+  facts.uuid = uuid_text(prop.uuid);
   char bus_id[32] = {};
   CONVLAB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
   facts.pci_bus_id = bus_id;

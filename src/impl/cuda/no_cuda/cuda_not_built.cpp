@@ -21,6 +21,10 @@ std::optional<std::string> device_unavailable(int) {
   return std::string(kNotBuilt);
 }
 
+int device_count() {
+  return 0;
+}
+
 std::optional<std::string> variant_unsupported(Variant, const ProblemDesc&, const LaunchParams&,
                                                int) {
   return std::string(kNotBuilt);

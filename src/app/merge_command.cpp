@@ -1,0 +1,59 @@
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "results/results_file.hpp"
+#include "results/shard_merge.hpp"
+
+namespace convlab {
+namespace {
+
+const char* kMergeUsage = R"(usage: convlab merge DIR
+
+Folds the shard files of DIR/shards (written by `convlab run CONFIG --shard I/N --out DIR`, one
+per shard) into DIR/results.json. Records keep the machine that measured them, and a record
+replaces the record of the same point from the same machine, so merging again adds nothing. A
+shard file that cannot be read, or that belongs to another config, filter or sharding than most of
+them, is named with the key at fault and left out; the others are merged. For every shard that
+is not complete it says how many points are missing and the command that measures only those.
+The last shard to complete does this merge itself.
+
+exit status: 0 every shard merged and complete, 1 points missing, 2 a shard file refused or
+bad arguments
+)";
+
+}  // namespace
+
+int merge_command(const Arguments& args) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << kMergeUsage;
+    return 0;
+  }
+  if (args.size() != 1 || args[0].empty() || args[0][0] == '-') {
+    std::cerr << kMergeUsage;
+    return 2;
+  }
+  std::string out_dir = args[0];
+  while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+  MergeSummary summary;
+  try {
+    summary = merge_shards(out_dir);
+  } catch (const ResultsFileError& error) {
+    std::cerr << "convlab merge: " << error.what() << "\n";
+    return 2;
+  }
+  std::size_t merged_files = 0;
+  for (const auto& shard : summary.shards)
+    merged_files += shard.state == ShardOutcome::State::complete ||
+                    shard.state == ShardOutcome::State::incomplete;
+  std::cout << "convlab merge: merged " << merged_files << " of " << summary.count
+            << " shard files (" << summary.records_merged << " records) into "
+            << summary.results_path << " (" << summary.records_in_results << " records in all)\n";
+  for (const auto& line : merge_report_lines(summary, out_dir))
+    std::cerr << "convlab merge: " << line << "\n";
+  if (summary.any_refused()) return 2;
+  const bool complete =
+      summary.missing_points() == 0 && merged_files == static_cast<std::size_t>(summary.count);
+  return complete ? 0 : 1;
+}
+
+}  // namespace convlab

@@ -1,0 +1,237 @@
+#include "run/local_run.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "measure/provenance.hpp"
+#include "measure/run_conditions.hpp"
+#include "results/gallery.hpp"
+#include "results/machine.hpp"
+#include "run/interrupt.hpp"
+#include "run/observers.hpp"
+#include "run/plan_report.hpp"
+#include "run/point_executor.hpp"
+#include "run/recorder.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+std::string make_run_id(const std::string& started) {
+  std::random_device entropy;
+  char suffix[9];
+  std::snprintf(suffix, sizeof suffix, "%08x", entropy());
+  return started + "-" + suffix;
+}
+
+// SIGINT or SIGTERM (interrupt.hpp): the handler runs on another thread while this one works.
+class InterruptScope {
+ public:
+  InterruptScope(Recorder& recorder, std::size_t total) {
+    set_interrupt_handler([&recorder, total] {
+      const std::size_t done = recorder.interrupt();
+      return "interrupted: " + std::to_string(done) + " of " + std::to_string(total) +
+             " points done; results kept in " + recorder.results_path() + "; run again to resume";
+    });
+  }
+  ~InterruptScope() { clear_interrupt_handler(); }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+};
+
+class LocalRun {
+ public:
+  explicit LocalRun(const RunJob& job)
+      : job_(job),
+        options_(*job.options),
+        config_(*job.config),
+        plan_(*job.plan),
+        recorder_(job.target.store(), config_.name, job.read_only),
+        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device) {}
+
+  LocalOutcome execute() {
+    recorder_.fold_leftover_journal();
+    start_run_block();
+    const InterruptScope interrupts(recorder_, job_.schedule.points());
+    std::vector<std::size_t> order;
+    for (const auto& unit : job_.schedule.units)
+      order.insert(order.end(), unit.points.begin(), unit.points.end());
+    RunContext context;
+    context.cuda_device = job_.cuda_device;
+    ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
+                              recorder_.results(), options_.force, progress_style());
+    observers_.add(progress);
+    observers_.add(counter_);
+    try {
+      walk_units();
+    } catch (...) {
+      recorder_.fold_after_error();
+      throw;
+    }
+    observers_.done();
+    if (config_.save_outputs) draw_gallery();
+    RunCounts& counts = counter_.counts();
+    counts.not_run =
+        job_.schedule.points() - counts.kept - counts.ran - counts.skipped - counts.failed;
+    if (job_.worker && job_.part) {
+      PartBlock part = *job_.part;
+      part.keys = keys_;
+      recorder_.set_part(std::move(part));
+    }
+    recorder_.finish();
+    LocalOutcome outcome{keys_, {}, counts, recorder_.run_block()};
+    for (const auto& key : keys_)
+      if (const Record* record = recorder_.record(key)) outcome.rows.push_back(*record);
+    return outcome;
+  }
+
+  const Recorder& recorder() const { return recorder_; }
+
+ private:
+  ProgressStyle progress_style() const {
+    ProgressStyle style = Progress::style_for_stderr(options_.verbosity == Verbosity::quiet,
+                                                     options_.verbosity == Verbosity::verbose);
+    if (job_.worker) {
+      // Workers share the terminal: plain lines, each saying whose it is.
+      style.terminal = false;
+      style.who = "convlab [device " + std::to_string(job_.cuda_device) + "]";
+      style.tag = "[device " + std::to_string(job_.cuda_device) + "] ";
+    }
+    return style;
+  }
+
+  bool any_cuda_point() const {
+    for (const auto& unit : job_.schedule.units)
+      for (std::size_t i : unit.points)
+        if (plan_[i].implementation->family == "cuda") return true;
+    return false;
+  }
+
+  void start_run_block() {
+    RunBlock run;
+    run.started = utc_timestamp();
+    run.id = make_run_id(run.started);
+    run.config_path = config_.path;
+    run.config_sha256 = config_.sha256;
+    run.resolved_config = config_.resolved;
+    run.build = build_facts();
+    run.host = host_facts();
+    run.argv = options_.argv;
+    run.git = git_facts();
+    run.conditions = run_conditions();
+    run.measure = RunMeasure{config_.measure, config_.measure_overrides};
+    if (any_cuda_point()) run.cuda = executor_.open_device();
+    const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
+    if (speak)
+      for (const auto& warning :
+           noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
+        std::cerr << "convlab: " << warning << "\n";
+    if (auto mixed = mixed_thread_pools_warning(config_, plan_); mixed && speak)
+      std::cerr << "convlab: warning: " << *mixed << "\n";
+    const std::string others =
+        other_hosts_summary(recorder_.results().records, machine_from_run(run, "cpu"));
+    if (!others.empty() && !job_.worker)
+      std::cerr << "convlab run: note: " << recorder_.results_path() << " already holds " << others
+                << " (another machine); they are kept, and speedups, figures and tables keep "
+                   "the machines apart\n";
+    json experiment{{"name", config_.name},
+                    {"title", config_.title},
+                    {"description", config_.description},
+                    {"baseline",
+                     {{"implementation", config_.baseline.implementation},
+                      {"params", config_.baseline.params}}}};
+    executor_.stamp_records_with(run);
+    recorder_.begin(std::move(run), std::move(experiment));
+    if (job_.part) recorder_.set_part(*job_.part);
+  }
+
+  // Every unit in order; a unit's points are named first (kept ones are reported), the rest
+  // measured. --max-points stops the run at the first point beyond it, after measuring what its
+  // unit had taken.
+  void walk_units() {
+    PointBudget budget(options_.max_points);
+    for (const auto& unit : job_.schedule.units) {
+      std::vector<IdentifiedPoint> to_run;
+      bool limit_reached = false;
+      for (std::size_t i : unit.points) {
+        IdentifiedPoint point = executor_.identify(i);
+        keys_.push_back(point.key);
+        if (config_.save_outputs) note_gallery_item(plan_[i]);
+        if (!options_.force && recorder_.has_ok_record(point.key)) {
+          observers_.kept(point);
+          recorder_.count_kept();
+          continue;
+        }
+        if (budget.exhausted()) {
+          limit_reached = true;
+          break;
+        }
+        budget.spend();
+        to_run.push_back(std::move(point));
+      }
+      if (unit.interleaved && to_run.size() > 1) {
+        measure_group(to_run);
+      } else {
+        for (auto& point : to_run) measure_group({point});
+      }
+      if (limit_reached) break;
+    }
+  }
+
+  void measure_group(const std::vector<IdentifiedPoint>& group) {
+    observers_.starting(group);
+    std::vector<Record> records = executor_.measure(group);
+    for (std::size_t g = 0; g < group.size(); ++g) {
+      observers_.finished(group[g], records[g], g == 0);
+      recorder_.store(std::move(records[g]));
+    }
+  }
+
+  // Each (image, kernel, border) of the job once; its input picture is written now, while the
+  // image is at hand.
+  void note_gallery_item(const Point& point) {
+    if (!gallery_done_.insert(std::make_tuple(point.image, point.filter, point.border)).second)
+      return;
+    const std::string& name = config_.images[point.image].name;
+    write_gallery_input(job_.target.out_dir, executor_.image(point.image), name);
+    gallery_plan_.items.push_back({name, config_.filters[point.filter], point.border});
+  }
+
+  // The gallery's pictures, from the saved outputs of every point the file now holds.
+  void draw_gallery() {
+    for (const auto& sweep : config_.implementations)
+      gallery_plan_.implementation_order.push_back(sweep.name);
+    gallery_plan_.implementation = config_.gallery.implementation;
+    std::vector<std::string> warnings;
+    recorder_.draw_gallery([&](const ResultsFile& results) {
+      return build_gallery(results.records, job_.target.out_dir, gallery_plan_, results.gallery,
+                           warnings);
+    });
+    for (const auto& warning : warnings) std::cerr << "convlab: gallery: " << warning << "\n";
+  }
+
+  const RunJob& job_;
+  const RunOptions& options_;
+  const Config& config_;
+  const std::vector<Point>& plan_;
+  Recorder recorder_;
+  PointExecutor executor_;
+  ObserverList observers_;
+  RunCounter counter_;
+  std::vector<std::string> keys_;
+  std::set<std::tuple<std::size_t, std::size_t, Border>> gallery_done_;
+  GalleryPlan gallery_plan_;
+};
+
+}  // namespace
+
+LocalOutcome run_locally(const RunJob& job) {
+  LocalRun run(job);
+  return run.execute();
+}
+
+}  // namespace convlab

@@ -1,0 +1,78 @@
+// The point executor: turns the points of a work unit into records. It holds what measuring needs
+// across points (the current image and its reference, one CUDA device and its clock probe) and
+// nothing about where records go (run/recorder.hpp) or who watches (run/observers.hpp).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/image.hpp"
+#include "impl/implementation.hpp"
+#include "measure/gpu_clocks.hpp"
+#include "plan/plan.hpp"
+#include "reference/reference.hpp"
+#include "results/record.hpp"
+#include "results/run_block.hpp"
+#include "run/identified_point.hpp"
+
+namespace convlab {
+
+class PointExecutor {
+ public:
+  // `out_dir`: the results folder (saved outputs go there); `results_path` is named when an
+  // image cannot be made.
+  PointExecutor(const Config& config, const std::vector<Point>& plan, std::string out_dir,
+                std::string results_path, int cuda_device);
+  ~PointExecutor();
+  PointExecutor(const PointExecutor&) = delete;
+  PointExecutor& operator=(const PointExecutor&) = delete;
+
+  // The device's facts for the run block ("cuda": name, UUID, index, calibration), measured
+  // once; CUDA points are keyed by that device from then on, and their clocks sampled.
+  nlohmann::json open_device();
+  // New records carry this run's id and machine.
+  void stamp_records_with(const RunBlock& run);
+
+  // Names the point; loads its image when it is not the current one (the id hashes its bytes).
+  IdentifiedPoint identify(std::size_t index);
+  const Image& image(std::size_t image_index);
+
+  // Measures one point, or the points of one problem together in shuffled rounds
+  // (measure/interleaved.hpp), and returns their records in the order given.
+  std::vector<Record> measure(const std::vector<IdentifiedPoint>& points);
+
+ private:
+  Image load_image(const ImageSpec& spec) const;
+  const Reference& reference_for(const Point& point, const Problem& problem);
+  Record new_record(const IdentifiedPoint& point);
+  Problem problem_of(const Point& point);
+  RunContext context_for(const Point& point) const;
+  std::unique_ptr<PreparedPoint> prepare_point(const Point& point, Record& record);
+  Record measure_alone(const IdentifiedPoint& point);
+  std::vector<Record> measure_interleaved(const std::vector<IdentifiedPoint>& group);
+  void verify_record(const Point& point, const nlohmann::json& description,
+                     const PreparedPoint& prepared, Record& record);
+  std::optional<GpuClockSample> clock_sample(const Point& point) const;
+  nlohmann::json measure_json_for(const Point& point) const;
+
+  const Config& config_;
+  const std::vector<Point>& plan_;
+  std::string out_dir_, results_path_;
+  RunContext context_;
+  std::string device_name_ = "none";
+  std::optional<std::string> device_uuid_;
+  std::string run_id_;
+  RunBlock run_;
+  std::unique_ptr<GpuClockProbe> clocks_;
+  std::unique_ptr<Image> current_image_;
+  std::size_t current_image_index_ = 0;
+  std::unique_ptr<Reference> reference_;
+  std::tuple<std::size_t, std::size_t, Border, OutputType> reference_id_{};
+};
+
+}  // namespace convlab

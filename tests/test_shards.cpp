@@ -1,0 +1,279 @@
+// `convlab run --shard I/N` and `convlab merge`, through the executable: shards of one plan merge
+// to what a single process records, merging is idempotent and keeps machines, missing points are
+// named per shard and measured by the shard's next run alone, and shard files of another run or
+// broken ones are refused by name while the others are merged.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const char* kSweep = R"(name: sweep
+images:
+  - {type: generated, sizes: [[9, 7], 16], channels: [1, 3], seed: 5}
+kernels:
+  - {type: gaussian, size: [3, 5]}
+  - {type: sobel_x}
+border: [reflect, zero]
+implementations:
+  sequential: {}
+  openmp: {threads: [1, 2]}
+measure: {warmup: 0, min_reps: 1, max_reps: 2, max_seconds: 0.01}
+)";
+constexpr size_t kProblems = 2 * 2 * 3 * 2;
+constexpr size_t kPoints = kProblems * 3;
+
+using Outcome = std::tuple<std::string, std::string, std::string>;
+
+json parse_file(const fs::path& path) {
+  return json::parse(testing::read_text(path));
+}
+
+std::set<Outcome> outcomes(const json& results) {
+  std::set<Outcome> found;
+  for (const auto& record : results["records"]) {
+    const json& verification = record["verification"];
+    found.insert({record["point_id"], record["status"],
+                  verification.is_object() ? verification["verdict"].get<std::string>() : ""});
+  }
+  return found;
+}
+
+class Shards : public testing::DirectoryTest {
+ protected:
+  void SetUp() override {
+    DirectoryTest::SetUp();
+    testing::write_text(dir_ / "sweep.yaml", kSweep);
+  }
+  testing::CommandResult run(const std::string& arguments) const {
+    return testing::run_convlab(arguments, dir_);
+  }
+  json results(const std::string& file = "out/results.json") const {
+    return parse_file(dir_ / file);
+  }
+};
+
+TEST_F(Shards, ShardsMergeToTheSingleProcessRecordsAndMergingAgainAddsNothing) {
+  ASSERT_EQ(run("run sweep.yaml --out single --quiet").exit_code, 0);
+  for (int shard = 0; shard < 3; ++shard) {
+    const auto ran = run("run sweep.yaml --out out --shard " + std::to_string(shard) + "/3");
+    ASSERT_EQ(ran.exit_code, 0) << ran.output;
+    EXPECT_TRUE(fs::exists(dir_ / ("out/shards/shard-" + std::to_string(shard) + "-of-3.json")));
+    // The last shard to be done merges them all itself.
+    EXPECT_EQ(fs::exists(dir_ / "out/results.json"), shard == 2) << ran.output;
+    EXPECT_EQ(ran.output.find("every shard of 3 is done") != std::string::npos, shard == 2);
+  }
+  const json single = results("single/results.json");
+  json merged = results();
+  EXPECT_EQ(outcomes(merged), outcomes(single));
+  EXPECT_EQ(merged["records"].size(), kPoints);
+  EXPECT_EQ(merged["runs"].size(), 3u);  // one per shard
+  EXPECT_EQ(merged["experiment"]["name"], "sweep");
+  EXPECT_FALSE(merged.contains("part"));
+  for (const auto& record : merged["records"]) {
+    EXPECT_FALSE(record["machine"]["cpu_model"].get<std::string>().empty());
+    EXPECT_GT(record["derived"]["speedup"].get<double>(), 0) << record["implementation"];
+  }
+  // Every speedup pairs records of one shard's run (a problem is never split).
+  std::map<std::string, std::string> run_of_key;
+  for (const auto& record : merged["records"]) run_of_key[record["key"]] = record["run_id"];
+  for (const auto& record : merged["records"])
+    EXPECT_EQ(run_of_key[record["derived"]["baseline_key"]], record["run_id"]);
+
+  const auto again = run("merge out");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("merged 3 of 3 shard files (" + std::to_string(kPoints) +
+                              " records) into out/results.json (" + std::to_string(kPoints) +
+                              " records in all)"),
+            std::string::npos)
+      << again.output;
+  EXPECT_EQ(outcomes(results()), outcomes(merged));
+  EXPECT_EQ(results()["records"].size(), kPoints);
+  // A shard run again (a requeued job) keeps its points and adds no record.
+  const auto requeued = run("run sweep.yaml --out out --shard 1/3");
+  EXPECT_EQ(requeued.exit_code, 0);
+  EXPECT_NE(requeued.output.find("ran 0"), std::string::npos) << requeued.output;
+  EXPECT_EQ(run("merge out").exit_code, 0);
+  EXPECT_EQ(results()["records"].size(), kPoints);
+}
+
+TEST_F(Shards, DryRunShowsTheShareOfTheShardAndWritesNothing) {
+  const auto dry = run("run sweep.yaml --dry-run --shard 1/4");
+  ASSERT_EQ(dry.exit_code, 0) << dry.output;
+  std::smatch share;
+  ASSERT_TRUE(std::regex_search(
+      dry.output, share,
+      std::regex("shard 1 of 4: ([0-9]+) of 24 problem groups, ([0-9]+) of 72 points, "
+                 "([0-9.]+) % of the plan's estimated cost \\(the 4 shards hold ([0-9.]+) % to "
+                 "([0-9.]+) %")))
+      << dry.output;
+  EXPECT_EQ(std::stoul(share[2]), 3 * std::stoul(share[1]));
+  EXPECT_NEAR(std::stod(share[3]), 25.0, 5.0);
+  EXPECT_FALSE(fs::exists(dir_ / "outputs"));
+  // The same parts on every call.
+  EXPECT_EQ(run("run sweep.yaml --dry-run --shard 1/4").output, dry.output);
+}
+
+TEST_F(Shards, MergeNamesMissingPointsAndTheShardsNextRunMeasuresOnlyThose) {
+  ASSERT_EQ(run("run sweep.yaml --out out --shard 0/2 --max-points 5 --quiet").exit_code, 0);
+  const auto partial = run("merge out");
+  EXPECT_EQ(partial.exit_code, 1) << partial.output;
+  std::smatch missing;
+  ASSERT_TRUE(std::regex_search(partial.output, missing,
+                                std::regex("([0-9]+) points of shard 0 missing \\(([0-9]+) "
+                                           "planned\\); measure them with: convlab run "
+                                           "sweep.yaml --shard 0/2 --out out")))
+      << partial.output;
+  const size_t planned = std::stoul(missing[2]);
+  EXPECT_EQ(std::stoul(missing[1]), planned - 5);
+  EXPECT_NE(partial.output.find("shard 1 of 2 has not run (no out/shards/shard-1-of-2.json): " +
+                                std::to_string(kPoints - planned) + " points missing"),
+            std::string::npos)
+      << partial.output;
+  EXPECT_EQ(results()["records"].size(), 5u);
+
+  const auto rest = run("run sweep.yaml --out out --shard 0/2");
+  EXPECT_EQ(rest.exit_code, 0);
+  EXPECT_NE(rest.output.find("kept 5 \u00b7 ran " + std::to_string(planned - 5) + " \u00b7"),
+            std::string::npos)
+      << rest.output;
+  EXPECT_EQ(run("run sweep.yaml --out out --shard 1/2 --quiet").exit_code, 0);
+  EXPECT_EQ(run("merge out").exit_code, 0);
+  EXPECT_EQ(results()["records"].size(), kPoints);
+}
+
+TEST_F(Shards, AShardStoppedBeforeItsFirstPointCountsAllItsPointsMissing) {
+  ASSERT_EQ(run("run sweep.yaml --out out --shard 0/2 --max-points 0 --quiet").exit_code, 0);
+  ASSERT_EQ(run("run sweep.yaml --out out --shard 1/2 --quiet").exit_code, 0);
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 1);
+  EXPECT_TRUE(std::regex_search(merged.output, std::regex("([0-9]+) points of shard 0 missing "
+                                                          "\\(\\1 planned\\)")))
+      << merged.output;
+}
+
+TEST_F(Shards, ShardFilesOfAnotherConfigAreRefusedByFileAndKeyAndTheOthersMerged) {
+  for (int shard = 0; shard < 3; ++shard)
+    ASSERT_EQ(
+        run("run sweep.yaml --out out --quiet --shard " + std::to_string(shard) + "/3").exit_code,
+        0);
+  std::string changed = kSweep;
+  changed.replace(changed.find("max_reps: 2"), 11, "max_reps: 3");
+  testing::write_text(dir_ / "sweep.yaml", changed);
+  ASSERT_EQ(run("run sweep.yaml --out out --quiet --force --shard 2/3").exit_code, 0);
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  EXPECT_NE(merged.output.find("out/shards/shard-2-of-3.json: part.config_sha256: the config "
+                               "hash is '"),
+            std::string::npos)
+      << merged.output;
+  EXPECT_NE(merged.output.find("merged 2 of 3 shard files"), std::string::npos) << merged.output;
+}
+
+TEST_F(Shards, ARunOfAnotherExperimentIntoTheShardFolderIsRefused) {
+  ASSERT_EQ(run("run sweep.yaml --out out --quiet --shard 0/2").exit_code, 0);
+  std::string other = kSweep;
+  other.replace(0, 11, "name: other");
+  testing::write_text(dir_ / "other.yaml", other);
+  const auto refused = run("run other.yaml --out out --shard 0/2");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.output.find("out/shards/shard-0-of-2.json: holds experiment 'sweep', not "
+                                "'other'"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_EQ(run("merge nowhere").exit_code, 2);
+  EXPECT_EQ(run("merge").exit_code, 2);
+}
+
+// Every file in tests/data/bad_shards/ replaces shard 1 of 3 of a complete set: merge must name
+// it and each `# expect:` text, exit 2, and still merge the other two.
+std::vector<std::string> bad_shards() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(fs::path(CONVLAB_TEST_DATA) / "bad_shards"))
+    if (entry.path().extension() == ".shard") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class BadShardFile : public ::testing::TestWithParam<std::string> {
+ protected:
+  // One complete set of 3 shards, made once and copied for every corpus file.
+  static void SetUpTestSuite() {
+    made_ = testing::fresh_directory("bad-shard-set");
+    testing::write_text(made_ / "sweep.yaml", kSweep);
+    for (int shard = 0; shard < 3; ++shard)
+      ASSERT_EQ(testing::run_convlab("run sweep.yaml --out out --quiet --filter "
+                                     "implementation=sequential --shard " +
+                                         std::to_string(shard) + "/3",
+                                     made_)
+                    .exit_code,
+                0);
+  }
+  static void TearDownTestSuite() { fs::remove_all(made_); }
+  static fs::path made_;
+};
+fs::path BadShardFile::made_;
+
+TEST_P(BadShardFile, IsNamedAndTheOtherShardsAreMerged) {
+  const fs::path dir = testing::fresh_directory("bad-shard-" + GetParam());
+  fs::remove_all(dir);
+  fs::copy(made_, dir, fs::copy_options::recursive);
+  const auto records_of = [&](int shard) {
+    return json::parse(testing::read_text(
+        dir / ("out/shards/shard-" + std::to_string(shard) + "-of-3.json")))["records"]
+        .size();
+  };
+  const size_t others = records_of(0) + records_of(2);
+  fs::remove(dir / "out/results.json");
+  const std::string corpus =
+      testing::read_text(fs::path(CONVLAB_TEST_DATA) / "bad_shards" / (GetParam() + ".shard"));
+  std::vector<std::string> expected;
+  std::istringstream lines(corpus);
+  std::string line;
+  while (std::getline(lines, line) && line != "---")
+    if (line.rfind("# expect: ", 0) == 0) expected.push_back(line.substr(10));
+  ASSERT_FALSE(expected.empty()) << "corpus file without '# expect:' lines";
+  const size_t body = corpus.find("\n---\n");
+  ASSERT_NE(body, std::string::npos) << "corpus file without a '---' line before the content";
+  // @CONFIG_SHA256@, @FILTER@ and @PARTITION@ stand for what the good shard files hold.
+  const json part = json::parse(testing::read_text(dir / "out/shards/shard-0-of-3.json"))["part"];
+  std::string content = corpus.substr(body + 5);
+  content = std::regex_replace(content, std::regex("@CONFIG_SHA256@"),
+                               part["config_sha256"].get<std::string>());
+  content = std::regex_replace(content, std::regex("@FILTER@"), part["filter"].get<std::string>());
+  content =
+      std::regex_replace(content, std::regex("@PARTITION@"), part["partition"].get<std::string>());
+  testing::write_text(dir / "out/shards/shard-1-of-3.json", content);
+
+  const auto merged =
+      testing::run_shell("ulimit -v 1048576; timeout 10 \"$CONVLAB\" merge out", dir);
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  EXPECT_NE(merged.output.find("out/shards/shard-1-of-3.json: "), std::string::npos)
+      << merged.output;
+  for (const auto& needle : expected)
+    EXPECT_NE(merged.output.find(needle), std::string::npos)
+        << "message lacks '" << needle << "': " << merged.output;
+  EXPECT_NE(
+      merged.output.find("merged 2 of 3 shard files (" + std::to_string(others) + " records)"),
+      std::string::npos)
+      << merged.output;
+  EXPECT_EQ(json::parse(testing::read_text(dir / "out/results.json"))["records"].size(), others);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, BadShardFile, ::testing::ValuesIn(bad_shards()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace convlab
