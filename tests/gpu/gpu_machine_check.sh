@@ -3,6 +3,8 @@
 # ./gpu-check-logs): the GPU tests, the benchmark driver, and compute-sanitizer memcheck, initcheck
 # and racecheck (reduced grid). Usage, from the repository root:
 #   tests/gpu/gpu_machine_check.sh [stb-include-dir]
+# libcmark must be found (pkg-config): on a machine without libcmark-dev, carry it with
+# scripts/gpu-machine/cmark-carry.sh and set PKG_CONFIG_PATH and LD_LIBRARY_PATH as its header says.
 # Environment: CONVLAB_GPU_BUILD, the build folder (default ./build-gpu; one outside the tree
 # survives a fresh copy of the tree); CONVLAB_GPU_PHASES, which of "tests bench sanitizers
 # sanitizers-all" to run (default "tests bench sanitizers": the sanitizers on the rungs of
