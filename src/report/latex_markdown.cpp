@@ -30,45 +30,10 @@ const std::map<std::string, std::string>& unicode_spellings() {
   return spellings;
 }
 
-void escape_ascii(char c, std::string& out) {
-  switch (c) {
-    case '&':
-    case '%':
-    case '$':
-    case '#':
-    case '_':
-    case '{':
-    case '}':
-      out += '\\';
-      out += c;
-      break;
-    case '~':
-      out += "\\textasciitilde{}";
-      break;
-    case '^':
-      out += "\\textasciicircum{}";
-      break;
-    case '\\':
-      out += "\\textbackslash{}";
-      break;
-    case '<':
-      out += "\\textless{}";
-      break;
-    case '>':
-      out += "\\textgreater{}";
-      break;
-    case '|':
-      out += "\\textbar{}";
-      break;
-    default:
-      out += c;
-  }
-}
-
 // Code keeps its characters: no quotes or dashes are made of it.
 std::string code_latex(std::string_view text) {
   std::string out;
-  for (char c : text) escape_ascii(c, out);
+  for (char c : text) append_latex_escaped(c, out);
   return out;
 }
 
@@ -139,7 +104,7 @@ class LatexProse {
         if (c == ' ')
           escaped += "\\ ";
         else
-          escape_ascii(c, escaped);
+          append_latex_escaped(c, escaped);
       }
       out_ << (escaped.empty() ? "\\mbox{}" : escaped);
     }
@@ -198,13 +163,48 @@ class LatexProse {
 
 }  // namespace
 
+void append_latex_escaped(char c, std::string& out) {
+  switch (c) {
+    case '&':
+    case '%':
+    case '$':
+    case '#':
+    case '_':
+    case '{':
+    case '}':
+      out += '\\';
+      out += c;
+      break;
+    case '~':
+      out += "\\textasciitilde{}";
+      break;
+    case '^':
+      out += "\\textasciicircum{}";
+      break;
+    case '\\':
+      out += "\\textbackslash{}";
+      break;
+    case '<':
+      out += "\\textless{}";
+      break;
+    case '>':
+      out += "\\textgreater{}";
+      break;
+    case '|':
+      out += "\\textbar{}";
+      break;
+    default:
+      out += c;
+  }
+}
+
 std::string prose_latex(std::string_view text) {
   std::string out;
   const auto& spellings = unicode_spellings();
   for (size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      escape_ascii(text[i++], out);
+      append_latex_escaped(text[i++], out);
       continue;
     }
     const size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;

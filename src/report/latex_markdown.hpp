@@ -10,6 +10,10 @@
 
 namespace convlab {
 
+// Appends one ASCII character as LaTeX sets it in running text: the TeX specials escaped, and
+// ~ ^ \ < > | spelled out so that no font needs them.
+void append_latex_escaped(char c, std::string& out);
+
 // Prose text for LaTeX: TeX specials escaped, “quotes”, dashes, ×, ≥, ≤ and no-break spaces in
 // LaTeX's spelling; "16x16" stays as written (latex_text, for generated labels, sets a ×).
 std::string prose_latex(std::string_view text);

@@ -45,8 +45,7 @@ void write_provenance_line(std::ostringstream& out, const std::vector<Provenance
 
 void write_verification_line(std::ostringstream& out, const VerificationSummary& v) {
   out << "\\noindent\\textbf{Verification.} " << count_words(v.ok, "point") << " ok, " << v.skipped
-      << " skipped, "
-      << v.failed << " failed";
+      << " skipped, " << v.failed << " failed";
   if (v.has_worst)
     out << "; largest error " << format_number(v.worst_abs_error, 3) << " (tolerance "
         << format_number(v.worst_tolerance, 3) << ")";
@@ -90,38 +89,7 @@ std::string latex_text(std::string_view text) {
       --i;
       continue;
     }
-    switch (c) {
-      case '&':
-      case '%':
-      case '$':
-      case '#':
-      case '_':
-      case '{':
-      case '}':
-        out += '\\';
-        out += c;
-        break;
-      case '~':
-        out += "\\textasciitilde{}";
-        break;
-      case '^':
-        out += "\\textasciicircum{}";
-        break;
-      case '\\':
-        out += "\\textbackslash{}";
-        break;
-      case '<':
-        out += "\\textless{}";
-        break;
-      case '>':
-        out += "\\textgreater{}";
-        break;
-      case '|':
-        out += "\\textbar{}";
-        break;
-      default:
-        out += c;
-    }
+    append_latex_escaped(c, out);
   }
   return out;
 }
