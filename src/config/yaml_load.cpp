@@ -14,18 +14,10 @@
 
 #include "config/config_error.hpp"
 #include "config/flow_brackets.hpp"
+#include "core/file_io.hpp"
 
 namespace convlab {
 namespace {
-
-std::string file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
 
 std::string mebibytes(std::size_t bytes) {
   std::ostringstream text;
@@ -230,7 +222,7 @@ std::string read_config_file(const std::string& path, std::size_t max_bytes) {
                       std::string("cannot read the config file (") + std::strerror(errno) + ")");
   if (!S_ISREG(info.st_mode))
     throw ConfigError(path, 0, 0, "",
-                      "is " + file_kind(info.st_mode) + ", not a config file; give a YAML file");
+                      "is " + file_kind_words(info.st_mode) + ", not a config file; give a YAML file");
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     throw ConfigError(path, 0, 0, "",
