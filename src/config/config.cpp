@@ -231,7 +231,8 @@ std::vector<ImageSpec> parse_images(const YAML::Node& node, const YamlLocation& 
     else if (type == image_set_types()[1])
       parse_file_set(node[i], at, images);
     else
-      at.child("type").fail(node[i]["type"], "image set type must be " + or_words(image_set_types()));
+      at.child("type").fail(node[i]["type"],
+                            "image set type must be " + or_words(image_set_types()));
   }
   std::set<std::string> seen;
   std::map<std::string, int> next_suffix;

@@ -39,8 +39,9 @@ namespace {
 
 const json kString = {{"type", "string"}};
 const json kBoolean = {{"type", "boolean"}};
-const json kSafeName = {
-    {"type", "string"}, {"pattern", "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"}, {"maxLength", kMaxNameLength}};
+const json kSafeName = {{"type", "string"},
+                        {"pattern", "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"},
+                        {"maxLength", kMaxNameLength}};
 
 json channels() {
   return schema::sweep_of(
@@ -95,7 +96,9 @@ const ConfigKeys& generated_image_keys() {
       {"sizes", "image sizes: N (square) or [width, height], one or a list", true,
        schema::sweep_of({{"anyOf", json::array({size, schema::pair_of(size)})}})},
       {"channels", "1 (gray) or 3 (RGB), one or a list; default 3", false, channels()},
-      {"seed", "the random seed (0 or more); default 1", false,
+      {"seed",
+       "the random seed (0 or more); default 1",
+       false,
        {{"type", "integer"}, {"minimum", 0}}},
       {"pattern", "noise (uniform random pixels, the default) or scene (shapes and gradients)",
        false, schema::string_enum(image_patterns())},
@@ -105,12 +108,16 @@ const ConfigKeys& generated_image_keys() {
 
 const ConfigKeys& file_image_keys() {
   static const ConfigKeys keys{
-      {"type", "files: image files (PNG, JPEG, PNM, PFM) matched by glob patterns", true,
+      {"type",
+       "files: image files (PNG, JPEG, PNM, PFM) matched by glob patterns",
+       true,
        {{"const", "files"}}},
       {"glob", "a glob pattern or a list of them", true, schema::sweep_of(kString)},
       {"channels", "read as 1 (gray) or 3 (RGB) channels, one or a list; default 3", false,
        channels()},
-      {"max_files", "use at most this many of the matched files", false,
+      {"max_files",
+       "use at most this many of the matched files",
+       false,
        {{"type", "integer"}, {"minimum", 1}}},
   };
   return keys;
@@ -119,7 +126,9 @@ const ConfigKeys& file_image_keys() {
 const ConfigKeys& baseline_keys() {
   static const ConfigKeys keys{
       {"implementation", "one of this config's implementations", true, nullptr},
-      {"params", "axis values picking among its combinations, e.g. {threads: 1}", false,
+      {"params",
+       "axis values picking among its combinations, e.g. {threads: 1}",
+       false,
        {{"type", "object"}}},
   };
   return keys;
@@ -138,14 +147,15 @@ ConfigKeys measure_keys(bool whole_config) {
       {"warmup", "untimed calls before the timed ones", false, schema::integer(0, kMaxRepetitions)},
       {"min_reps", "at least this many timed repetitions", false, count},
       {"max_reps", "at most this many timed repetitions (not fewer than min_reps)", false, count},
-      {"max_seconds", "stop repeating after this many seconds once min_reps are done", false,
+      {"max_seconds",
+       "stop repeating after this many seconds once min_reps are done",
+       false,
        {{"type", "number"}, {"exclusiveMinimum", 0}}},
       {"l2_flush", "clear the GPU's L2 cache before every repetition", false, kBoolean},
   };
   if (whole_config) {
     keys.push_back({"per_implementation",
-                    "measure settings of single implementations, on top of these", false,
-                    nullptr});
+                    "measure settings of single implementations, on top of these", false, nullptr});
     keys.push_back({"interleave",
                     "time the points of one problem together, in turns (set for the whole config)",
                     false, kBoolean});

@@ -22,8 +22,9 @@ json object_of(const ConfigKeys& keys, const std::map<std::string, json>& filled
   for (const auto& key : keys) {
     json value = key.value;
     if (const auto found = filled.find(key.name); found != filled.end()) value = found->second;
-    if (value.is_null()) throw std::logic_error("the config schema has no value for '" + key.name +
-                                                "': give its table row a schema");
+    if (value.is_null())
+      throw std::logic_error("the config schema has no value for '" + key.name +
+                             "': give its table row a schema");
     properties[key.name] = schema::described(value, key.description);
     if (key.required) required.push_back(key.name);
   }
@@ -87,7 +88,8 @@ json images_schema() {
 
 json kernels_schema() {
   json types = json::array();
-  for (const auto& filter : filter_types()) types.push_back({{"$ref", "#/$defs/kernel_" + filter.type}});
+  for (const auto& filter : filter_types())
+    types.push_back({{"$ref", "#/$defs/kernel_" + filter.type}});
   return {{"type", "array"}, {"minItems", 1}, {"items", {{"oneOf", types}}}};
 }
 
@@ -105,16 +107,15 @@ json measure_schema() {
   json per_implementation = json::object();
   for (const auto& name : implementation_names())
     per_implementation[name] = {{"$ref", "#/$defs/measure_override"}};
-  const json overrides{{"type", "object"},
-                       {"properties", per_implementation},
-                       {"additionalProperties", false}};
+  const json overrides{
+      {"type", "object"}, {"properties", per_implementation}, {"additionalProperties", false}};
   return object_of(measure_keys(true), {{"per_implementation", overrides}});
 }
 
 json baseline_schema() {
   const json implementation = schema::string_enum(implementation_names());
-  return {{"anyOf", json::array({implementation,
-                                 object_of(baseline_keys(), {{"implementation", implementation}})})}};
+  return {{"anyOf", json::array({implementation, object_of(baseline_keys(), {{"implementation",
+                                                                              implementation}})})}};
 }
 
 }  // namespace
@@ -166,7 +167,8 @@ json config_schema(const std::map<std::string, json>& sections) {
   defs["generated_images"] = object_of(generated_image_keys());
   defs["image_files"] = object_of(file_image_keys());
   defs["measure_override"] = object_of(measure_keys(false));
-  for (const auto& filter : filter_types()) defs["kernel_" + filter.type] = kernel_schema(filter.type);
+  for (const auto& filter : filter_types())
+    defs["kernel_" + filter.type] = kernel_schema(filter.type);
   for (const auto& name : implementation_names())
     defs["implementation_" + name] = implementation_schema(name);
 

@@ -1,6 +1,7 @@
 // Kernel parameters that cannot give a finite, meaningful filter, refused at validation at the key
 // at fault (sigma, sigma2, matrix, normalize) instead of failing every value of a point at run
-// time. Which parameters a filter has comes from its descriptor. The built filter is judged in float, the type every implementation computes with.
+// time. Which parameters a filter has comes from its descriptor. The built filter is judged in
+// float, the type every implementation computes with.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -21,7 +22,8 @@ void check_kernel_request(const FilterRequest& request, const FilterDescriptor& 
 // and, for Gaussian-based kernels, a sigma large enough that more than the centre weight is left.
 // `size_node` and `size_at` locate the size the filter was built for.
 void check_kernel_numbers(const Filter& filter, const FilterRequest& request,
-                          const FilterDescriptor& descriptor, const YAML::Node& entry, const YamlLocation& at,
-                          const YAML::Node& size_node, const YamlLocation& size_at);
+                          const FilterDescriptor& descriptor, const YAML::Node& entry,
+                          const YamlLocation& at, const YAML::Node& size_node,
+                          const YamlLocation& size_at);
 
 }  // namespace convlab

@@ -9,20 +9,23 @@ using nlohmann::json;
 
 const json kString = {{"type", "string"}};
 const json kField = {{"type", "string"},
-                     {"description", "a record field (docs/report.md lists them), e.g. "
-                                     "kernel.size, params.threads, time.median_ms"}};
+                     {"description",
+                      "a record field (docs/report.md lists them), e.g. "
+                      "kernel.size, params.threads, time.median_ms"}};
 const json kStem = {{"type", "string"}, {"pattern", "^[A-Za-z0-9_-]+$"}};
 
 json fields() {
-  return {{"anyOf", json::array({kField, {{"type", "array"}, {"minItems", 1}, {"items", kField}}})}};
+  return {
+      {"anyOf", json::array({kField, {{"type", "array"}, {"minItems", 1}, {"items", kField}}})}};
 }
 
 // A point filter expression, or a map {field: value | [values]}.
 json where() {
   const json value = {{"type", json::array({"string", "number", "boolean"})}};
-  const json values = {{"anyOf", json::array({value, {{"type", "array"}, {"minItems", 1},
-                                                       {"items", value}}})}};
-  return {{"anyOf", json::array({kString, {{"type", "object"}, {"additionalProperties", values}}})}};
+  const json values = {
+      {"anyOf", json::array({value, {{"type", "array"}, {"minItems", 1}, {"items", value}}})}};
+  return {
+      {"anyOf", json::array({kString, {{"type", "object"}, {"additionalProperties", values}}})}};
 }
 
 json reduce() {
@@ -39,8 +42,9 @@ std::vector<std::string> figure_type_words() {
 }
 
 json log_axes() {
-  return {{"anyOf", json::array({schema::string_enum({"x", "y", "xy", "none"}),
-                                 {{"type", "array"}, {"items", schema::string_enum({"x", "y"})}}})}};
+  return {
+      {"anyOf", json::array({schema::string_enum({"x", "y", "xy", "none"}),
+                             {{"type", "array"}, {"items", schema::string_enum({"x", "y"})}}})}};
 }
 
 // An object of exactly these keys (the schema's rows).
@@ -86,14 +90,18 @@ const ConfigKeys& figure_keys() {
       {"panel", "one plot per value combination of these fields", false, fields()},
       {"where", "which points are drawn: a point filter or {field: value | [values]}", false,
        where()},
-      {"error_bars", "draw q1..q3 of the timing samples (line and bars)", false,
+      {"error_bars",
+       "draw q1..q3 of the timing samples (line and bars)",
+       false,
        {{"type", "boolean"}}},
       {"x_label", "the x axis label (default from the field)", false, kString},
       {"y_label", "the y axis label (default from the field)", false, kString},
       {"reduce", "how several points of one cell are reduced (default single: refuse)", false,
        reduce()},
       {"log", "logarithmic axes: x, y, xy, none or a list of x and y", false, log_axes()},
-      {"overlay", "reference lines over a line figure", false,
+      {"overlay",
+       "reference lines over a line figure",
+       false,
        {{"type", "array"}, {"items", declaration_object(overlay_keys())}}},
   };
   return keys;

@@ -47,8 +47,8 @@ Filter make_filter(const FilterRequest& request) {
 
   Filter filter;
   filter.type = request.type;
-  filter.name = descriptor->display_name ? descriptor->display_name(request)
-                                         : generic_display_name(request);
+  filter.name =
+      descriptor->display_name ? descriptor->display_name(request) : generic_display_name(request);
   filter.size = request.size;
   filter.parameters = nlohmann::json::object();
   std::vector<double> factor;

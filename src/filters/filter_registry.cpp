@@ -20,13 +20,15 @@ FilterParameter size_parameter(int fixed_size) {
 }
 
 FilterParameter sigma_parameter(const std::string& description) {
-  return {"sigma", FilterParameterKind::positive_number, description, false,
-          &FilterRequest::sigma};
+  return {"sigma", FilterParameterKind::positive_number, description, false, &FilterRequest::sigma};
 }
 
 FilterParameter normalize_parameter() {
-  return {"normalize", FilterParameterKind::boolean,
-          "divide the weights by their sum (default false)", false, nullptr,
+  return {"normalize",
+          FilterParameterKind::boolean,
+          "divide the weights by their sum (default false)",
+          false,
+          nullptr,
           &FilterRequest::normalize};
 }
 
@@ -48,22 +50,22 @@ const FilterDescriptor* find_filter_type(const std::string& type) {
 std::optional<FilterProblem> filter_request_problem(const FilterRequest& request,
                                                     const FilterDescriptor& descriptor) {
   if (request.size <= 0 || request.size % 2 == 0)
-    return FilterProblem{"size", "size must be a positive odd number, got " +
-                                     std::to_string(request.size)};
+    return FilterProblem{"size",
+                         "size must be a positive odd number, got " + std::to_string(request.size)};
   if (descriptor.fixed_size != 0 && request.size != descriptor.fixed_size)
     return FilterProblem{"size", "'" + descriptor.type + "' exists only in size " +
                                      std::to_string(descriptor.fixed_size) + ", got " +
                                      std::to_string(request.size)};
   if (request.size < descriptor.min_size)
-    return FilterProblem{"size", "'" + descriptor.type + "' needs size >= " +
-                                     std::to_string(descriptor.min_size) + ", got " +
-                                     std::to_string(request.size)};
+    return FilterProblem{"size", "'" + descriptor.type +
+                                     "' needs size >= " + std::to_string(descriptor.min_size) +
+                                     ", got " + std::to_string(request.size)};
   for (const auto& parameter : descriptor.parameters) {
     if (parameter.kind != FilterParameterKind::positive_number || !parameter.number) continue;
     const std::optional<double>& value = request.*(parameter.number);
     if (value && !(*value > 0.0 && std::isfinite(*value)))
-      return FilterProblem{parameter.key, parameter.key + " must be a positive number, got " +
-                                              number_words(*value)};
+      return FilterProblem{
+          parameter.key, parameter.key + " must be a positive number, got " + number_words(*value)};
   }
   if (descriptor.check) return descriptor.check(request);
   return std::nullopt;

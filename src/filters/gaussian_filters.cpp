@@ -105,10 +105,10 @@ FilterDescriptor make_log_filter() {
   FilterDescriptor d;
   d.type = "log";
   d.summary = "Laplacian of Gaussian, zero-sum, sigma defaults to 0.3*((K-1)/2-1)+0.8";
-  d.parameters = {size_parameter(0),
-                  sigma_parameter(std::string("standard deviation in pixels; ") +
-                                  kDefaultSigmaWords),
-                  normalize_parameter()};
+  d.parameters = {
+      size_parameter(0),
+      sigma_parameter(std::string("standard deviation in pixels; ") + kDefaultSigmaWords),
+      normalize_parameter()};
   d.build = [](const FilterRequest& request, nlohmann::json& parameters, std::vector<double>&) {
     const double sigma = request.sigma.value_or(default_sigma(request.size));
     parameters["sigma"] = sigma;
@@ -121,14 +121,13 @@ FilterDescriptor make_dog_filter() {
   FilterDescriptor d;
   d.type = "dog";
   d.summary = "difference of Gaussians G(sigma) - G(sigma2), sigma2 = 1.6 sigma";
-  d.parameters = {
-      size_parameter(0),
-      sigma_parameter(std::string("the narrower Gaussian's standard deviation; ") +
-                      kDefaultSigmaWords),
-      {"sigma2", FilterParameterKind::positive_number,
-       "the wider Gaussian's standard deviation; default 1.6 x sigma", false,
-       &FilterRequest::sigma2},
-      normalize_parameter()};
+  d.parameters = {size_parameter(0),
+                  sigma_parameter(std::string("the narrower Gaussian's standard deviation; ") +
+                                  kDefaultSigmaWords),
+                  {"sigma2", FilterParameterKind::positive_number,
+                   "the wider Gaussian's standard deviation; default 1.6 x sigma", false,
+                   &FilterRequest::sigma2},
+                  normalize_parameter()};
   d.check = [](const FilterRequest& request) -> std::optional<FilterProblem> {
     if (request.sigma && request.sigma2 && *request.sigma == *request.sigma2)
       return FilterProblem{"sigma2",
