@@ -20,14 +20,18 @@ struct Culprit {
   std::string what;  // "sigma 1e-200", "the matrix", "size 7"
 };
 
+// The weights come from the matrix when the filter has one, else from the first number given
+// (sigma before sigma2, in the descriptor's order), else from the size alone.
 Culprit culprit_of(const FilterRequest& request, const FilterDescriptor& descriptor,
                    const YAML::Node& entry, const YamlLocation& at, const YAML::Node& size_node,
                    const YamlLocation& size_at) {
-  if (descriptor.takes("matrix")) return {entry["matrix"], at.child("matrix"), "the matrix"};
-  if (descriptor.takes("sigma") && entry["sigma"])
-    return {entry["sigma"], at.child("sigma"), "sigma " + number_text(*request.sigma)};
-  if (descriptor.takes("sigma2") && entry["sigma2"])
-    return {entry["sigma2"], at.child("sigma2"), "sigma2 " + number_text(*request.sigma2)};
+  for (const auto& parameter : descriptor.parameters)
+    if (parameter.kind == FilterParameterKind::matrix)
+      return {entry[parameter.key], at.child(parameter.key), "the " + parameter.key};
+  for (const auto& parameter : descriptor.parameters)
+    if (parameter.kind == FilterParameterKind::positive_number && entry[parameter.key])
+      return {entry[parameter.key], at.child(parameter.key),
+              parameter.key + " " + number_text(*(request.*(parameter.number)))};
   return {size_node, size_at, "size " + std::to_string(request.size)};
 }
 
