@@ -1,4 +1,4 @@
-// The 3x3 kernels with fixed weights (sharpen, edge, laplacian, emboss, Prewitt), and the box mean.
+// The 3x3 kernels with fixed weights: sharpen, edge, laplacian, emboss and Prewitt.
 #include "filters/filter_descriptor.hpp"
 #include "filters/filter_math.hpp"
 
@@ -19,18 +19,6 @@ FilterDescriptor fixed_3x3(const std::string& type, const std::string& summary,
 }
 
 }  // namespace
-
-FilterDescriptor make_box_filter() {
-  FilterDescriptor d;
-  d.type = "box";
-  d.summary = "mean of the KxK window";
-  d.parameters = {size_parameter(0), normalize_parameter()};
-  d.build = [](const FilterRequest& request, nlohmann::json&, std::vector<double>&) {
-    const int size = request.size;
-    return FilterMatrix(size * size, 1.0 / (size * size));
-  };
-  return d;
-}
 
 FilterDescriptor make_sharpen_filter() {
   return fixed_3x3("sharpen", "[0 -1 0; -1 5 -1; 0 -1 0]", {0, -1, 0, -1, 5, -1, 0, -1, 0});
