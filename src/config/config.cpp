@@ -226,9 +226,9 @@ std::vector<ImageSpec> parse_images(const YAML::Node& node, const YamlLocation& 
     const YamlLocation at = where.index(i);
     require_map(node[i], at);
     const std::string type = read_string(required(node[i], "type", at), at.child("type"));
-    if (type == image_set_types()[0])
+    if (type == kGeneratedImageSet)
       parse_generated_set(node[i], at, images);
-    else if (type == image_set_types()[1])
+    else if (type == kFileImageSet)
       parse_file_set(node[i], at, images);
     else
       at.child("type").fail(node[i]["type"],

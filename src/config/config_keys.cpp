@@ -80,7 +80,7 @@ const ConfigKeys& top_level_keys() {
 }
 
 const std::vector<std::string>& image_set_types() {
-  static const std::vector<std::string> types{"generated", "files"};
+  static const std::vector<std::string> types{kGeneratedImageSet, kFileImageSet};
   return types;
 }
 
@@ -92,7 +92,7 @@ const std::vector<std::string>& image_patterns() {
 const ConfigKeys& generated_image_keys() {
   static const json size = schema::integer(1, kMaxImageEdge);
   static const ConfigKeys keys{
-      {"type", "generated: images made from a seed", true, {{"const", "generated"}}},
+      {"type", "generated: images made from a seed", true, {{"const", kGeneratedImageSet}}},
       {"sizes", "image sizes: N (square) or [width, height], one or a list", true,
        schema::sweep_of({{"anyOf", json::array({size, schema::pair_of(size)})}})},
       {"channels", "1 (gray) or 3 (RGB), one or a list; default 3", false, channels()},
@@ -111,7 +111,7 @@ const ConfigKeys& file_image_keys() {
       {"type",
        "files: image files (PNG, JPEG, PNM, PFM) matched by glob patterns",
        true,
-       {{"const", "files"}}},
+       {{"const", kFileImageSet}}},
       {"glob", "a glob pattern or a list of them", true, schema::sweep_of(kString)},
       {"channels", "read as 1 (gray) or 3 (RGB) channels, one or a list; default 3", false,
        channels()},

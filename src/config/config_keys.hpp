@@ -34,7 +34,9 @@ using ConfigKeys = std::vector<ConfigKey>;
 
 std::vector<std::string> key_names(const ConfigKeys& keys);
 
-// The mappings of the config. Image sets are told apart by their `type` (image_set_types).
+// The mappings of the config. Image sets are told apart by their `type`: one of these two.
+constexpr const char* kGeneratedImageSet = "generated";
+constexpr const char* kFileImageSet = "files";
 const ConfigKeys& top_level_keys();
 const std::vector<std::string>& image_set_types();  // generated, files
 const ConfigKeys& generated_image_keys();
