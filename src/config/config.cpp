@@ -75,7 +75,9 @@ std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where)
   const YamlLocation at = where.child("channels");
   for (const auto& node : read_sweep(set["channels"], at)) {
     const long long c = read_integer(node, at);
-    if (c != 1 && c != 3) at.fail(node, "channels must be 1 (gray) or 3 (RGB)");
+    const auto& counts = image_channel_counts();
+    if (std::find(counts.begin(), counts.end(), c) == counts.end())
+      at.fail(node, "channels must be 1 (gray) or 3 (RGB)");
     channels.push_back(static_cast<int>(c));
   }
   return channels;

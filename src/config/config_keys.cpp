@@ -44,8 +44,9 @@ const json kSafeName = {{"type", "string"},
                         {"maxLength", kMaxNameLength}};
 
 json channels() {
-  return schema::sweep_of(
-      {{"type", "integer"}, {"enum", {1, 3}}, {"description", "1 (gray) or 3 (RGB)"}});
+  return schema::sweep_of({{"type", "integer"},
+                           {"enum", image_channel_counts()},
+                           {"description", "1 (gray) or 3 (RGB)"}});
 }
 
 }  // namespace
@@ -82,6 +83,11 @@ const ConfigKeys& top_level_keys() {
 const std::vector<std::string>& image_set_types() {
   static const std::vector<std::string> types{kGeneratedImageSet, kFileImageSet};
   return types;
+}
+
+const std::vector<int>& image_channel_counts() {
+  static const std::vector<int> counts{1, 3};
+  return counts;
 }
 
 const std::vector<std::string>& image_patterns() {

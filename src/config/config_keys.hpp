@@ -42,6 +42,7 @@ const std::vector<std::string>& image_set_types();  // generated, files
 const ConfigKeys& generated_image_keys();
 const ConfigKeys& file_image_keys();
 const std::vector<std::string>& image_patterns();  // what a generated image shows
+const std::vector<int>& image_channel_counts();    // 1 (gray) and 3 (RGB)
 const ConfigKeys& baseline_keys();
 const ConfigKeys& gallery_keys();
 // `whole_config`: the config's own measure block, which also takes per_implementation and
