@@ -397,6 +397,27 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
     }
 }
 
+TEST(ConfigSchema, EveryReduceAndLogValueOfADeclarationIsAccepted) {
+  const json schema = generated_schema();
+  const json& figure = schema["properties"]["figures"]["items"]["properties"];
+  for (const auto& reduce : figure["reduce"]["enum"]) {
+    json config = minimal_config();
+    config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"reduce", reduce}}};
+    config["tables"] = {{{"rows", "kernel.name"},
+                         {"columns", "border"},
+                         {"value", "median_ms"},
+                         {"reduce", reduce}}};
+    EXPECT_EQ(committed_schema_validator().errors(config), "") << reduce;
+    EXPECT_EQ(load_errors(config, "reduce-" + reduce.get<std::string>()), "") << reduce;
+  }
+  for (const auto& log : figure["log"]["anyOf"][0]["enum"]) {
+    json config = minimal_config();
+    config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"log", log}}};
+    EXPECT_EQ(committed_schema_validator().errors(config), "") << log;
+    EXPECT_EQ(load_errors(config, "log-" + log.get<std::string>()), "") << log;
+  }
+}
+
 // ---- committed configs and the bad-config corpus against the committed schema ----
 
 TEST(ConfigSchema, EveryCommittedConfigNamesTheSchemaOnItsFirstLine) {
