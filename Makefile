@@ -22,7 +22,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONVLAB := $(BUILD_DIR)/convlab
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build convlab experiment validate list test test-deps test-gpu format clean dry-run \
+.PHONY: help deps build convlab experiment validate list schema test test-deps test-gpu format clean dry-run \
         report-deps notebook notebook-deps
 
 help: ## list the targets
@@ -73,6 +73,9 @@ validate: convlab ## check CONFIG without running it
 
 list: convlab ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
+
+schema: convlab ## write docs/config.schema.json, the JSON Schema of configs (convlab schema)
+	$(CONVLAB) schema > docs/config.schema.json.tmp && mv docs/config.schema.json.tmp docs/config.schema.json
 
 # What the browser and SLURM tests need; without root nothing is installed and those tests say
 # they are skipped.

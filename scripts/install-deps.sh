@@ -3,7 +3,9 @@
 # Usage: scripts/install-deps.sh [build|report|notebook|test|photos|all]
 #        scripts/install-deps.sh --list [build|report|notebook|test|photos|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers),
-#            cmark (the discussions' Markdown), cpp-httplib (the browser tests' WebDriver client)
+#            cmark (the discussions' Markdown), cpp-httplib (the browser tests' WebDriver client),
+#            valijson (the JSON Schema validator the config schema tests compile against; in this
+#            group, as GoogleTest is, because `make build` compiles the tests)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook
 #   test   - what make test needs beyond the build: headless Chromium and its WebDriver for the
@@ -19,7 +21,7 @@
 set -euo pipefail
 
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev
-                libopencv-dev libcmark-dev libcpp-httplib-dev)
+                libopencv-dev libcmark-dev libcpp-httplib-dev libvalijson-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 notebook_packages=(gnuplot-nox libjs-katex)

@@ -19,6 +19,8 @@ int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
 int show_command(const Arguments& args);
 int version_command(const Arguments& args);
+// schema: the JSON Schema of the config language (docs/config.schema.json).
+int schema_command(const Arguments& args);
 // export: results -> figures, tables, report section or flat rows; compare: exit 1 when a point
 // of B is slower than A beyond the threshold.
 int export_command(const Arguments& args);

@@ -20,6 +20,7 @@ commands:
   slurm CONFIG     write (and --submit) a SLURM array job of shards and its merge job
   validate CONFIG  check a config and print its plan size, without running
   list             implementations with their axes, kernels, borders and outputs
+  schema           the JSON Schema of the config language (docs/config.schema.json)
   show DIR         print the summary of DIR/results.json, running nothing; with --best,
                    the fastest implementation and configuration of every problem
   gallery DIR      write the gallery pictures of DIR/results.json again (from saved outputs)
@@ -63,6 +64,7 @@ int run_convlab(int argc, char** argv) {
     if (command == "slurm") return slurm_command(args, full);
     if (command == "validate") return validate_command(args);
     if (command == "list") return list_command(args);
+    if (command == "schema") return schema_command(args);
     if (command == "gallery") return gallery_command(args);
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);

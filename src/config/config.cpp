@@ -12,10 +12,12 @@
 #include <set>
 #include <sstream>
 
+#include "config/config_keys.hpp"
 #include "config/kernel_checks.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/closest_name.hpp"
+#include "core/output_types.hpp"
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
@@ -26,22 +28,13 @@
 namespace convlab {
 namespace {
 
-constexpr int kMaxImageEdge = 1 << 16;
-constexpr int kMaxKernelSize = 255;
-// What one config may ask for, so that validating any config stays within seconds and well under
-// 1 GB (docs/config.md, "Limits"); the largest committed sweeps are far below each.
-constexpr size_t kMaxImages = 4096;
-constexpr size_t kMaxKernels = 1024;
-constexpr size_t kMaxKernelWeights = size_t(1) << 24;  // all kernels together
-constexpr size_t kMaxPoints = 100000;
-// Names become file and folder names (outputs/<name>/, gallery images), which the file system
-// limits to 255 bytes.
-constexpr size_t kMaxNameLength = 100;
-
-const std::vector<std::string> kTopLevelKeys{
-    "name",         "title",   "description",     "images",   "kernels",
-    "border",       "output",  "implementations", "baseline", "measure",
-    "save_outputs", "gallery", "figures",         "tables"};
+// "'noise' or 'scene'"
+std::string or_words(const std::vector<std::string>& words) {
+  std::string text;
+  for (size_t i = 0; i < words.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + ("'" + words[i] + "'");
+  return text;
+}
 
 YAML::Node required(const YAML::Node& map, const std::string& key, const YamlLocation& where) {
   const YAML::Node node = map[key];
@@ -82,7 +75,9 @@ std::vector<int> read_channels(const YAML::Node& set, const YamlLocation& where)
   const YamlLocation at = where.child("channels");
   for (const auto& node : read_sweep(set["channels"], at)) {
     const long long c = read_integer(node, at);
-    if (c != 1 && c != 3) at.fail(node, "channels must be 1 (gray) or 3 (RGB)");
+    const auto& counts = image_channel_counts();
+    if (std::find(counts.begin(), counts.end(), c) == counts.end())
+      at.fail(node, "channels must be 1 (gray) or 3 (RGB)");
     channels.push_back(static_cast<int>(c));
   }
   return channels;
@@ -99,7 +94,7 @@ void refuse_size_with_x(const YAML::Node& size, const YamlLocation& at) {
 
 void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
                          std::vector<ImageSpec>& images) {
-  require_known_keys(set, where, {"type", "sizes", "channels", "seed", "pattern"});
+  require_known_keys(set, where, key_names(generated_image_keys()));
   const YamlLocation sizes_at = where.child("sizes");
   const YAML::Node sizes = required(set, "sizes", where);
   std::uint64_t seed = 1;
@@ -112,8 +107,9 @@ void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
   }
   const std::string pattern =
       set["pattern"] ? read_string(set["pattern"], where.child("pattern")) : "noise";
-  if (pattern != "noise" && pattern != "scene")
-    where.child("pattern").fail(set["pattern"], "pattern must be 'noise' or 'scene'");
+  const auto& patterns = image_patterns();
+  if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
+    where.child("pattern").fail(set["pattern"], "pattern must be " + or_words(patterns));
   const std::vector<int> channel_list = read_channels(set, where);
   const auto size_nodes = read_sweep(sizes, sizes_at);
   for (size_t i = 0; i < size_nodes.size(); ++i) {
@@ -173,7 +169,7 @@ void require_regular_file(const std::string& path, const YAML::Node& node,
 
 void parse_file_set(const YAML::Node& set, const YamlLocation& where,
                     std::vector<ImageSpec>& images) {
-  require_known_keys(set, where, {"type", "glob", "channels", "max_files"});
+  require_known_keys(set, where, key_names(file_image_keys()));
   const YamlLocation glob_at = where.child("glob");
   const YAML::Node glob_node = required(set, "glob", where);
   std::vector<std::string> paths;
@@ -232,12 +228,13 @@ std::vector<ImageSpec> parse_images(const YAML::Node& node, const YamlLocation& 
     const YamlLocation at = where.index(i);
     require_map(node[i], at);
     const std::string type = read_string(required(node[i], "type", at), at.child("type"));
-    if (type == "generated")
+    if (type == kGeneratedImageSet)
       parse_generated_set(node[i], at, images);
-    else if (type == "files")
+    else if (type == kFileImageSet)
       parse_file_set(node[i], at, images);
     else
-      at.child("type").fail(node[i]["type"], "image set type must be 'generated' or 'files'");
+      at.child("type").fail(node[i]["type"],
+                            "image set type must be " + or_words(image_set_types()));
   }
   std::set<std::string> seen;
   std::map<std::string, int> next_suffix;
@@ -265,37 +262,61 @@ std::vector<std::vector<double>> read_matrix(const YAML::Node& node, const YamlL
   return rows;
 }
 
-const FilterTypeInfo& read_kernel_type(const YAML::Node& entry, const YamlLocation& at) {
+const FilterDescriptor& read_kernel_type(const YAML::Node& entry, const YamlLocation& at) {
   const YamlLocation type_at = at.child("type");
   const std::string type = read_string(required(entry, "type", at), type_at);
-  if (const FilterTypeInfo* info = find_filter_type(type)) return *info;
+  if (const FilterDescriptor* descriptor = find_filter_type(type)) return *descriptor;
   std::vector<std::string> type_names;
-  for (const auto& info : filter_types()) type_names.push_back(info.type);
+  for (const auto& descriptor : filter_types()) type_names.push_back(descriptor.type);
   const std::string guess = closest_name(type, type_names);
   type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
                                   (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                   "; see `convlab list`");
 }
 
+std::string read_kernel_name(const YAML::Node& node, const YamlLocation& at) {
+  const std::string name = read_string(node, at);
+  if (name.size() > kMaxNameLength)
+    at.fail(node, "name is longer than " + std::to_string(kMaxNameLength) +
+                      " characters: it names files of the gallery");
+  if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")))
+    at.fail(node, "use letters, digits, '_', '-' and '.' only");
+  return name;
+}
+
+// One parameter of a kernel entry into the request, as its descriptor says it is read; sizes are
+// read apart (read_kernel_sizes), as they are swept.
+void read_kernel_parameter(const FilterParameter& parameter, const YAML::Node& node,
+                           const YamlLocation& at, FilterRequest& request) {
+  switch (parameter.kind) {
+    case FilterParameterKind::size:
+      return;
+    case FilterParameterKind::positive_number:
+      request.*(parameter.number) = read_number(node, at);
+      return;
+    case FilterParameterKind::boolean:
+      request.*(parameter.flag) = read_bool(node, at);
+      return;
+    case FilterParameterKind::name:
+      request.custom_name = read_kernel_name(node, at);
+      return;
+    case FilterParameterKind::matrix:
+      request.matrix = read_matrix(node, at);
+      request.size = static_cast<int>(request.matrix.size());
+      if (request.size % 2 == 0) at.fail(node, "matrix must have an odd number of rows");
+      return;
+  }
+}
+
 // Everything of a kernel entry but its size; a custom kernel's size is its matrix's.
 FilterRequest read_kernel_request(const YAML::Node& entry, const YamlLocation& at,
-                                  const FilterTypeInfo& info) {
+                                  const FilterDescriptor& descriptor) {
   FilterRequest request;
-  request.type = info.type;
-  if (entry["sigma"]) request.sigma = read_number(entry["sigma"], at.child("sigma"));
-  if (entry["sigma2"]) request.sigma2 = read_number(entry["sigma2"], at.child("sigma2"));
-  if (entry["normalize"]) request.normalize = read_bool(entry["normalize"], at.child("normalize"));
-  if (info.type == "custom") {
-    request.custom_name = read_string(required(entry, "name", at), at.child("name"));
-    if (request.custom_name.size() > kMaxNameLength)
-      at.child("name").fail(entry["name"], "name is longer than " + std::to_string(kMaxNameLength) +
-                                               " characters: it names files of the gallery");
-    if (!std::regex_match(request.custom_name, std::regex("[A-Za-z0-9_.-]+")))
-      at.child("name").fail(entry["name"], "use letters, digits, '_', '-' and '.' only");
-    request.matrix = read_matrix(required(entry, "matrix", at), at.child("matrix"));
-    request.size = static_cast<int>(request.matrix.size());
-    if (request.size % 2 == 0)
-      at.child("matrix").fail(entry["matrix"], "matrix must have an odd number of rows");
+  request.type = descriptor.type;
+  for (const FilterParameter& parameter : descriptor.parameters) {
+    const YAML::Node node =
+        parameter.required ? required(entry, parameter.key, at) : entry[parameter.key];
+    if (node) read_kernel_parameter(parameter, node, at.child(parameter.key), request);
   }
   return request;
 }
@@ -308,16 +329,17 @@ struct SizeChoice {
 };
 
 std::vector<SizeChoice> read_kernel_sizes(const YAML::Node& entry, const YamlLocation& at,
-                                          const FilterTypeInfo& info, int custom_size) {
-  if (info.type == "custom") return {{custom_size, entry["matrix"], at.child("matrix")}};
-  if (!entry["size"]) return {{info.fixed_size != 0 ? info.fixed_size : 3, entry, at}};
+                                          const FilterDescriptor& descriptor, int matrix_size) {
+  // A kernel without a size parameter takes its size from its matrix.
+  if (!descriptor.takes("size")) return {{matrix_size, entry["matrix"], at.child("matrix")}};
+  if (!entry["size"]) return {{descriptor.fixed_size != 0 ? descriptor.fixed_size : 3, entry, at}};
   const YamlLocation size_at = at.child("size");
   std::vector<SizeChoice> sizes;
   for (const auto& size_node : read_sweep(entry["size"], size_at)) {
     const long long size = read_integer(size_node, size_at);
-    if (size <= 0 || size % 2 == 0 || size > kMaxKernelSize)
+    if (size <= 0 || size % 2 == 0 || size > kMaxFilterSize)
       size_at.fail(size_node, "kernel size must be odd and between 1 and " +
-                                  std::to_string(kMaxKernelSize) + ", got " + std::to_string(size));
+                                  std::to_string(kMaxFilterSize) + ", got " + std::to_string(size));
     sizes.push_back({static_cast<int>(size), size_node, size_at});
   }
   return sizes;
@@ -332,19 +354,19 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
     const YamlLocation at = where.index(i);
     const YAML::Node entry = node[i];
     require_map(entry, at);
-    const FilterTypeInfo& info = read_kernel_type(entry, at);
+    const FilterDescriptor& descriptor = read_kernel_type(entry, at);
     std::vector<std::string> allowed{"type"};
-    allowed.insert(allowed.end(), info.keys.begin(), info.keys.end());
+    for (const auto& parameter : descriptor.parameters) allowed.push_back(parameter.key);
     require_known_keys(entry, at, allowed);
-    FilterRequest request = read_kernel_request(entry, at, info);
-    for (const SizeChoice& choice : read_kernel_sizes(entry, at, info, request.size)) {
+    FilterRequest request = read_kernel_request(entry, at, descriptor);
+    for (const SizeChoice& choice : read_kernel_sizes(entry, at, descriptor, request.size)) {
       request.size = choice.size;
       weights += size_t(choice.size) * size_t(choice.size);
       if (filters.size() >= kMaxKernels || weights > kMaxKernelWeights)
         choice.at.fail(choice.node, "more than " + std::to_string(kMaxKernels) + " kernels or " +
                                         std::to_string(kMaxKernelWeights) +
                                         " weights in all; split the sweep into several configs");
-      check_kernel_request(request, entry, at);
+      check_kernel_request(request, descriptor, entry, at, choice.node, choice.at);
       try {
         filters.push_back(make_filter(request));
       } catch (const FilterError& error) {
@@ -354,7 +376,7 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
         if (normalizing) at.child("normalize").fail(entry["normalize"], error.what());
         choice.at.fail(choice.node, error.what());
       }
-      check_kernel_numbers(filters.back(), request, entry, at, choice.node, choice.at);
+      check_kernel_numbers(filters.back(), request, descriptor, entry, at, choice.node, choice.at);
     }
   }
   std::set<std::string> seen;
@@ -539,7 +561,7 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   if (node.IsScalar()) {
     baseline.implementation = read_string(node, where);
   } else {
-    require_known_keys(node, where, {"implementation", "params"});
+    require_known_keys(node, where, key_names(baseline_keys()));
     baseline.implementation =
         read_string(required(node, "implementation", where), where.child("implementation"));
     if (node["params"]) {
@@ -570,7 +592,7 @@ GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const Ya
   if (!config.save_outputs)
     where.fail(node, "the gallery shows saved outputs: it needs save_outputs: true");
   require_map(node, where);
-  require_known_keys(node, where, {"implementation"});
+  require_known_keys(node, where, key_names(gallery_keys()));
   GallerySpec gallery;
   gallery.implementation =
       read_string(required(node, "implementation", where), where.child("implementation"));
@@ -605,22 +627,20 @@ void refuse_unit(const YAML::Node& node, const YamlLocation& at) {
 MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
                           bool allow_overrides) {
   if (!node) return measure;
-  std::vector<std::string> keys{"warmup", "min_reps", "max_reps", "max_seconds", "l2_flush"};
   // Interleaving concerns every point of a problem together, so it is set for the whole config.
-  if (allow_overrides)
-    keys.insert(keys.end(), {"per_implementation", "interleave"});
-  else if (node.IsMap() && node["interleave"])
+  if (!allow_overrides && node.IsMap() && node["interleave"])
     where.child("interleave")
         .fail(
             node["interleave"],
             "interleave is set for the whole config (measure.interleave), not per implementation");
-  require_known_keys(node, where, keys);
+  require_known_keys(node, where, key_names(measure_keys(allow_overrides)));
   auto read_count = [&](const char* key, int& out, long long minimum) {
     if (!node[key]) return;
     const long long v = read_integer(node[key], where.child(key));
-    if (v < minimum || v > 1000000)
+    if (v < minimum || v > kMaxRepetitions)
       where.child(key).fail(node[key], std::string(key) + " must be between " +
-                                           std::to_string(minimum) + " and 1000000");
+                                           std::to_string(minimum) + " and " +
+                                           std::to_string(kMaxRepetitions));
     out = static_cast<int>(v);
   };
   read_count("warmup", measure.warmup, 0);
@@ -788,7 +808,7 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
   if (!root.IsMap())
     top.fail(root,
              "a config is a YAML mapping with at least name, images, kernels and implementations");
-  require_known_keys(root, top, kTopLevelKeys);
+  require_known_keys(root, top, key_names(top_level_keys()));
 
   config.name = read_string(required(root, "name", top), top.child("name"));
   if (config.name.size() > kMaxNameLength)
@@ -806,7 +826,7 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
 
   std::vector<std::string> border_names, output_names;
   for (Border b : all_borders()) border_names.emplace_back(to_string(b));
-  output_names = {"u8", "f32"};
+  for (OutputType o : all_output_types()) output_names.emplace_back(to_string(o));
   config.borders = root["border"] ? parse_enum_sweep<Border>(root["border"], top.child("border"),
                                                              border_names, parse_border)
                                   : std::vector<Border>{Border::replicate};

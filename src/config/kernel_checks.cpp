@@ -13,10 +13,6 @@ std::string number_text(double value) {
   return text.str();
 }
 
-bool has_sigma(const std::string& type) {
-  return type == "gaussian" || type == "log" || type == "dog";
-}
-
 // The key a problem with the built weights is reported at: what the user chose that made them.
 struct Culprit {
   YAML::Node node;
@@ -24,39 +20,41 @@ struct Culprit {
   std::string what;  // "sigma 1e-200", "the matrix", "size 7"
 };
 
-Culprit culprit_of(const FilterRequest& request, const YAML::Node& entry, const YamlLocation& at,
-                   const YAML::Node& size_node, const YamlLocation& size_at) {
-  if (request.type == "custom") return {entry["matrix"], at.child("matrix"), "the matrix"};
-  if (has_sigma(request.type) && entry["sigma"])
-    return {entry["sigma"], at.child("sigma"), "sigma " + number_text(*request.sigma)};
-  if (has_sigma(request.type) && entry["sigma2"])
-    return {entry["sigma2"], at.child("sigma2"), "sigma2 " + number_text(*request.sigma2)};
+// The weights come from the matrix when the filter has one, else from the first number given
+// (sigma before sigma2, in the descriptor's order), else from the size alone.
+Culprit culprit_of(const FilterRequest& request, const FilterDescriptor& descriptor,
+                   const YAML::Node& entry, const YamlLocation& at, const YAML::Node& size_node,
+                   const YamlLocation& size_at) {
+  for (const auto& parameter : descriptor.parameters)
+    if (parameter.kind == FilterParameterKind::matrix)
+      return {entry[parameter.key], at.child(parameter.key), "the " + parameter.key};
+  for (const auto& parameter : descriptor.parameters)
+    if (parameter.kind == FilterParameterKind::positive_number && entry[parameter.key])
+      return {entry[parameter.key], at.child(parameter.key),
+              parameter.key + " " + number_text(*(request.*(parameter.number)))};
   return {size_node, size_at, "size " + std::to_string(request.size)};
 }
 
 }  // namespace
 
-void check_kernel_request(const FilterRequest& request, const YAML::Node& entry,
-                          const YamlLocation& at) {
-  for (const char* key : {"sigma", "sigma2"}) {
-    const auto& value = std::string(key) == "sigma" ? request.sigma : request.sigma2;
-    if (value && !(*value > 0.0))
-      at.child(key).fail(
-          entry[key], std::string(key) + " must be a positive number, got " + number_text(*value));
-  }
-  if (request.type == "dog" && request.sigma && request.sigma2 && *request.sigma == *request.sigma2)
-    at.child("sigma2").fail(entry["sigma2"],
-                            "sigma2 equals sigma: the difference of two equal Gaussians is 0 "
-                            "everywhere; give a wider sigma2 (default 1.6 x sigma)");
+void check_kernel_request(const FilterRequest& request, const FilterDescriptor& descriptor,
+                          const YAML::Node& entry, const YamlLocation& at,
+                          const YAML::Node& size_node, const YamlLocation& size_at) {
+  const auto problem = filter_request_problem(request, descriptor);
+  if (!problem) return;
+  if (problem->key == "size") size_at.fail(size_node, problem->message);
+  at.child(problem->key).fail(entry[problem->key], problem->message);
 }
 
 void check_kernel_numbers(const Filter& filter, const FilterRequest& request,
-                          const YAML::Node& entry, const YamlLocation& at,
-                          const YAML::Node& size_node, const YamlLocation& size_at) {
-  const Culprit culprit = culprit_of(request, entry, at, size_node, size_at);
+                          const FilterDescriptor& descriptor, const YAML::Node& entry,
+                          const YamlLocation& at, const YAML::Node& size_node,
+                          const YamlLocation& size_at) {
+  const Culprit culprit = culprit_of(request, descriptor, entry, at, size_node, size_at);
+  const bool gaussian_based = descriptor.takes("sigma");
   const std::string kernel = std::to_string(filter.size) + "x" + std::to_string(filter.size);
   // Gaussian-based weights degenerate only when sigma is far too small for the grid.
-  const bool sigma_at_fault = has_sigma(request.type) && culprit.what.rfind("sigma", 0) == 0;
+  const bool sigma_at_fault = gaussian_based && culprit.what.rfind("sigma", 0) == 0;
   const std::string gives = sigma_at_fault
                                 ? culprit.what + " is too small for a " + kernel + " kernel: its "
                                 : culprit.what + " gives a " + kernel + " kernel whose ";
@@ -85,7 +83,7 @@ void check_kernel_numbers(const Filter& filter, const FilterRequest& request,
     culprit.at.fail(culprit.node, gives +
                                       "weights are all 0 in float, so every output "
                                       "would be 0");
-  if (has_sigma(request.type) && filter.size > 1 && !any_beside_centre)
+  if (gaussian_based && filter.size > 1 && !any_beside_centre)
     culprit.at.fail(culprit.node, culprit.what + " is too small for a " + kernel +
                                       " kernel: every weight but the centre is 0 in float, so "
                                       "it would copy the image; use a sigma of at least 0.07");

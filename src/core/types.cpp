@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "core/output_types.hpp"
+
 namespace convlab {
 namespace {
 
@@ -55,6 +57,11 @@ std::string_view to_string(Border border) {
 std::optional<Border> parse_border(std::string_view text) {
   return value_of(kBorderNames, text);
 }
+const std::vector<OutputType>& all_output_types() {
+  static const std::vector<OutputType> outputs{OutputType::u8, OutputType::f32};
+  return outputs;
+}
+
 std::string_view to_string(OutputType type) {
   return name_of(kOutputNames, type);
 }

@@ -6,18 +6,13 @@
 #include <set>
 
 #include "core/point_filter.hpp"
+#include "figures/declaration_keys.hpp"
 #include "results/record_fields.hpp"
 
 namespace convlab {
 namespace {
 
 using nlohmann::json;
-
-const std::vector<std::string> kFigureKeys = {"name",    "title",   "type",   "x",     "y",
-                                              "value",   "series",  "panel",  "where", "error_bars",
-                                              "x_label", "y_label", "reduce", "log",   "overlay"};
-const std::vector<std::string> kTableKeys = {"name",  "title", "rows",   "columns",
-                                             "value", "where", "digits", "reduce"};
 
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string text;
@@ -92,11 +87,10 @@ std::string stem_name(const YAML::Node& node, const YamlLocation& where) {
 
 CellReduce parse_reduce(const YAML::Node& node, const YamlLocation& where) {
   const std::string text = scalar(node, where);
-  if (text == "single") return CellReduce::single;
-  if (text == "min") return CellReduce::min;
-  if (text == "max") return CellReduce::max;
-  if (text == "mean") return CellReduce::mean;
-  where.fail(node, "unknown reduce '" + text + "' (allowed: single, min, max, mean)");
+  const auto& names = cell_reduce_names();
+  const auto found = std::find(names.begin(), names.end(), text);
+  if (found != names.end()) return static_cast<CellReduce>(found - names.begin());
+  where.fail(node, "unknown reduce '" + text + "' (allowed: " + quoted_list(names) + ")");
 }
 
 std::string parse_where(const YAML::Node& node, const YamlLocation& where) {
@@ -216,11 +210,9 @@ void parse_error_bars(const YAML::Node& node, const YamlLocation& where,
                 figure.y[0] + "'");
 }
 
-const std::vector<std::string> kOverlayKeys = {"label", "y", "where", "reduce"};
-
 OverlayDeclaration parse_overlay(const YAML::Node& node, const YamlLocation& where) {
   if (!node.IsMap()) where.fail(node, "an overlay is a map with label, y and where");
-  reject_unknown_keys(node, where, kOverlayKeys);
+  reject_unknown_keys(node, where, key_names(overlay_keys()));
   for (const char* required : {"label", "y"})
     if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
   OverlayDeclaration overlay;
@@ -245,7 +237,7 @@ void parse_overlays(const YAML::Node& node, const YamlLocation& where, FigureDec
 FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where, size_t index,
                                bool summary) {
   if (!node.IsMap()) where.fail(node, "a figure is a map with at least x and y");
-  std::vector<std::string> allowed = kFigureKeys;
+  std::vector<std::string> allowed = key_names(figure_keys());
   if (summary) allowed.emplace_back("from");
   reject_unknown_keys(node, where, allowed);
   FigureDeclaration figure;
@@ -282,7 +274,7 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
 
 TableDeclaration parse_table(const YAML::Node& node, const YamlLocation& where, size_t index) {
   if (!node.IsMap()) where.fail(node, "a table is a map with rows, columns and value");
-  reject_unknown_keys(node, where, kTableKeys);
+  reject_unknown_keys(node, where, key_names(table_keys()));
   TableDeclaration table;
   table.name = node["name"] ? stem_name(node["name"], where.child("name"))
                             : "table-" + std::to_string(index + 1);

@@ -1,43 +1,18 @@
-// The kernel library: builds every named filter from its parameters and detects separability.
-// docs/config.md ("kernels") states every formula; tests/test_filters.cpp checks them.
+// The kernel library: builds every named filter from its parameters (through its descriptor,
+// filters/filter_descriptor.hpp) and detects separability. docs/config.md ("kernels") states every
+// formula; tests/test_filters.cpp checks them.
 #pragma once
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/filter.hpp"
+#include "filters/filter_descriptor.hpp"
 
 namespace convlab {
 
-struct FilterTypeInfo {
-  std::string type;
-  std::string summary;
-  int fixed_size = 0;             // 0: any odd size; otherwise the only size the filter has
-  std::vector<std::string> keys;  // parameter keys accepted besides `type`
-};
-
-const std::vector<FilterTypeInfo>& filter_types();
-const FilterTypeInfo* find_filter_type(const std::string& type);
-
-// One resolved request: a single size (sweeps are expanded by the config layer).
-struct FilterRequest {
-  std::string type;
-  int size = 3;
-  std::optional<double> sigma;   // gaussian, log, dog
-  std::optional<double> sigma2;  // dog: the wider Gaussian (default 1.6 x sigma)
-  bool normalize = false;        // divide by the sum of the weights
-  std::string custom_name;
-  std::vector<std::vector<double>> matrix;  // custom
-};
-
-// Thrown for a request that cannot make a filter; the message names the offending parameter.
-class FilterError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
-
+// Throws FilterError for an unknown type or a request its descriptor refuses.
 Filter make_filter(const FilterRequest& request);
 
 // OpenCV's rule when sigma is not given: 0.3 * ((K - 1) * 0.5 - 1) + 0.8.

@@ -1,0 +1,130 @@
+#include "figures/declaration_keys.hpp"
+
+#include "figures/figure_types.hpp"
+
+namespace convlab {
+namespace {
+
+using nlohmann::json;
+
+const json kString = {{"type", "string"}};
+const json kField = {{"type", "string"},
+                     {"description",
+                      "a record field (docs/report.md lists them), e.g. "
+                      "kernel.size, params.threads, time.median_ms"}};
+const json kStem = {{"type", "string"}, {"pattern", "^[A-Za-z0-9_-]+$"}};
+
+json fields() {
+  return {
+      {"anyOf", json::array({kField, {{"type", "array"}, {"minItems", 1}, {"items", kField}}})}};
+}
+
+// A point filter expression, or a map {field: value | [values]}.
+json where() {
+  const json value = {{"type", json::array({"string", "number", "boolean"})}};
+  const json values = {
+      {"anyOf", json::array({value, {{"type", "array"}, {"minItems", 1}, {"items", value}}})}};
+  return {
+      {"anyOf", json::array({kString, {{"type", "object"}, {"additionalProperties", values}}})}};
+}
+
+json reduce() {
+  return schema::string_enum(cell_reduce_names());
+}
+
+std::vector<std::string> figure_type_words() {
+  std::vector<std::string> names;
+  for (const FigureTypeDescriptor* type : figure_types()) {
+    names.emplace_back(type->name);
+    for (const auto alias : type->aliases) names.emplace_back(alias);
+  }
+  return names;
+}
+
+json log_axes() {
+  return {
+      {"anyOf", json::array({schema::string_enum({"x", "y", "xy", "none"}),
+                             {{"type", "array"}, {"items", schema::string_enum({"x", "y"})}}})}};
+}
+
+// An object of exactly these keys (the schema's rows).
+json declaration_object(const ConfigKeys& keys) {
+  json properties = json::object(), required = json::array();
+  for (const auto& key : keys) {
+    properties[key.name] = schema::described(key.value, key.description);
+    if (key.required) required.push_back(key.name);
+  }
+  return {{"type", "object"},
+          {"properties", properties},
+          {"required", required},
+          {"additionalProperties", false}};
+}
+
+}  // namespace
+
+const std::vector<std::string>& cell_reduce_names() {
+  static const std::vector<std::string> names{"single", "min", "max", "mean"};
+  return names;
+}
+
+const ConfigKeys& overlay_keys() {
+  static const ConfigKeys keys{
+      {"label", "the line's name in the legend", true, kString},
+      {"y", "the field drawn", true, kField},
+      {"where", "which points it draws", false, where()},
+      {"reduce", "how the points of one x are reduced (default min)", false, reduce()},
+  };
+  return keys;
+}
+
+const ConfigKeys& figure_keys() {
+  static const ConfigKeys keys{
+      {"name", "file name stem (default figure-N)", false, kStem},
+      {"title", "the figure's title (default from y and x)", false, kString},
+      {"type", "line (default), bars, stacked or heatmap", false,
+       schema::string_enum(figure_type_words())},
+      {"x", "the field along the horizontal axis", true, kField},
+      {"y", "the field plotted; a list only for type: stacked", true, fields()},
+      {"value", "the colour of a heatmap", false, kField},
+      {"series", "one line or bar per value combination of these fields", false, fields()},
+      {"panel", "one plot per value combination of these fields", false, fields()},
+      {"where", "which points are drawn: a point filter or {field: value | [values]}", false,
+       where()},
+      {"error_bars",
+       "draw q1..q3 of the timing samples (line and bars)",
+       false,
+       {{"type", "boolean"}}},
+      {"x_label", "the x axis label (default from the field)", false, kString},
+      {"y_label", "the y axis label (default from the field)", false, kString},
+      {"reduce", "how several points of one cell are reduced (default single: refuse)", false,
+       reduce()},
+      {"log", "logarithmic axes: x, y, xy, none or a list of x and y", false, log_axes()},
+      {"overlay",
+       "reference lines over a line figure",
+       false,
+       {{"type", "array"}, {"items", declaration_object(overlay_keys())}}},
+  };
+  return keys;
+}
+
+const ConfigKeys& table_keys() {
+  static const ConfigKeys keys{
+      {"name", "file name stem (default table-N)", false, kStem},
+      {"title", "the table's title", false, kString},
+      {"rows", "one row per value combination of these fields", true, fields()},
+      {"columns", "one column per value combination of these fields", true, fields()},
+      {"value", "the field in the cells", true, kField},
+      {"where", "which points are shown", false, where()},
+      {"digits", "significant digits (default 3)", false, schema::integer(1, 17)},
+      {"reduce", "how several points of one cell are reduced (default single: refuse)", false,
+       reduce()},
+  };
+  return keys;
+}
+
+std::map<std::string, json> declarations_schema() {
+  return {{"figures", {{"type", "array"}, {"items", declaration_object(figure_keys())}}},
+          {"tables", {{"type", "array"}, {"items", declaration_object(table_keys())}}}};
+}
+
+}  // namespace convlab
