@@ -52,6 +52,17 @@ target_compile_definitions(convlab_core PRIVATE
   CONVLAB_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}"
   CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
+# The notebook's HTTP server (src/serve): a library of its own on cpp-httplib. It reads files
+# through core, and app/ (in convlab_core) starts it, so the two static libraries name each other;
+# CMake repeats such a pair on every link line.
+file(GLOB CONVLAB_SERVE_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/serve/*.cpp)
+add_library(convlab_serve STATIC ${CONVLAB_SERVE_SOURCES})
+target_include_directories(convlab_serve PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(convlab_serve PUBLIC convlab_core Threads::Threads
+                                    PRIVATE PkgConfig::CONVLAB_HTTPLIB)
+target_compile_options(convlab_serve PRIVATE ${CONVLAB_WARNINGS})
+target_link_libraries(convlab_core PUBLIC convlab_serve)
+
 include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
 include(${PROJECT_SOURCE_DIR}/cmake/opencv.cmake)
 
