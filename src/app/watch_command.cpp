@@ -17,6 +17,7 @@
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
+#include "html/html_text.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
@@ -87,6 +88,7 @@ class Watcher : public RunObserver {
       show_config_error(options_.config_path + ": " + error.what());
       return;
     }
+    if (!error_.empty()) channel_.publish("error", {{"page", page_}, {"message", ""}});
     error_.clear();
     out_dir_ = options_.out_dir.empty() ? "outputs/" + config->name : options_.out_dir;
     render(std::nullopt);
@@ -131,8 +133,16 @@ class Watcher : public RunObserver {
                 << "\n";
   }
 
-  // The page file of the experiment (empty before its results exist).
-  const std::string& page() const { return page_; }
+  // The page file of the experiment: the one made last, else the one the config names, else
+  // the index.
+  std::string page() const {
+    if (!page_.empty()) return page_;
+    try {
+      return html_id(load_config_for_command(options_.config_path).name) + ".html";
+    } catch (const std::exception&) {
+      return "index.html";
+    }
+  }
 
  private:
   static double seconds_since(std::chrono::steady_clock::time_point when) {
@@ -262,13 +272,14 @@ int watch_command(const Arguments& args, const Arguments& full_argv) {
       return 2;
     }
     FileWatch file(options.config_path);
+    fs::create_directories(options.place.out);
     std::unique_ptr<LiveChannel> channel = open_live_channel(
         {options.serve, options.bind_address, options.port, options.place.out.string()});
     Watcher watcher(options, *channel);
     watcher.stop_quietly_when_interrupted();
+    channel->announce(watcher.page());
     for (;;) {
       watcher.on_save();
-      channel->announce(watcher.page());
       file.wait_for_save();
     }
   } catch (const LiveChannelError& error) {
