@@ -85,7 +85,9 @@ std::string copy_button(const std::string& target, const std::string& what) {
 std::string banner(const ExperimentNotebook& notebook, const PageContext& context) {
   const Freshness& f = notebook.freshness;
   std::string out;
-  const std::string stale = stale_words(f);
+  // While a sweep runs the points not measured yet are the ones its progress line counts down.
+  const bool sweeping = context.live && context.live->progress;
+  const std::string stale = sweeping ? std::string() : stale_words(f);
   if (!stale.empty()) {
     out +=
         "<div class=\"banner stale\" role=\"alert\"><strong>stale:</strong> " + html_escape(stale);
