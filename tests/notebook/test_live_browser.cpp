@@ -37,6 +37,8 @@ std::string live_config(const std::string& title, const std::vector<int>& sizes,
   for (int size : sizes) list += (list.empty() ? "" : ", ") + std::to_string(size);
   return "name: live\ntitle: " + title +
          "\n"
+         "description: Median time of a Gaussian blur against its size, measured while the "
+         "config is edited.\n"
          "images:\n"
          "  - {type: generated, sizes: [" +
          image_sizes +
@@ -268,7 +270,8 @@ TEST_F(LiveBrowserTest, APageHalfWayThroughASweepShowsItsProgress) {
       120);
   ASSERT_TRUE(half_way) << "last progress line: '" << line << "'; log:\n" << log();
   EXPECT_NE(line.find("ETA"), std::string::npos) << line;
-  browser_->resize(1100, 900);
+  // Tall enough for the progress line and the figure filling in below the config and the run.
+  browser_->resize(1100, 1850);
   browser_->execute("window.scrollTo(0, 0);");
   fs::create_directories(CONVLAB_SCREENSHOTS);
   write_file(fs::path(CONVLAB_SCREENSHOTS) / "live-half-way.png", browser_->screenshot_png());
