@@ -176,7 +176,8 @@ TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
       << log;
   EXPECT_EQ(where[1], "6");
   const std::string shown = page();
-  const size_t error = shown.find("<section class=\"cell cell-error\" id=\"cell-error\" role=\"alert\">");
+  const size_t error =
+      shown.find("<section class=\"cell cell-error\" id=\"cell-error\" role=\"alert\">");
   ASSERT_NE(error, std::string::npos) << shown;
   EXPECT_NE(shown.find("tiny.yaml:6:", error), std::string::npos);
   EXPECT_LT(error, shown.find("cell-figure")) << "the error is at the top, the figure still below";
@@ -184,7 +185,8 @@ TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
 
   save_by_rename(dir_ / "tiny.yaml", tiny_config("Good again", "3"));
   watch.wait_for_waits(3);
-  EXPECT_EQ(page().find("role=\"alert\"><div class=\"cell-label\">config error"), std::string::npos);
+  EXPECT_EQ(page().find("role=\"alert\"><div class=\"cell-label\">config error"),
+            std::string::npos);
   EXPECT_NE(page().find("Good again"), std::string::npos);
 }
 
@@ -224,7 +226,8 @@ TEST_F(Watch, SigintMidSweepKeepsEveryFinishedPoint) {
   watch.wait_until(
       [&] {
         const fs::path journal = dir_ / "outputs/tiny/results.journal";
-        return fs::exists(journal) && testing::read_text(journal).find("\"run_id\"") != std::string::npos;
+        return fs::exists(journal) &&
+               testing::read_text(journal).find("\"run_id\"") != std::string::npos;
       },
       60, "the first point of the sweep");
   ::kill(watch.pid(), SIGINT);
@@ -232,10 +235,10 @@ TEST_F(Watch, SigintMidSweepKeepsEveryFinishedPoint) {
   EXPECT_EQ(watch.status(), "exit 130\n") << watch.log();
   std::smatch match;
   const std::string log = watch.log();
-  ASSERT_TRUE(std::regex_search(
-      log, match,
-      std::regex("interrupted: ([0-9]+) of 48 points done; results kept in "
-                 "outputs/tiny/results.json")))
+  ASSERT_TRUE(
+      std::regex_search(log, match,
+                        std::regex("interrupted: ([0-9]+) of 48 points done; results kept in "
+                                   "outputs/tiny/results.json")))
       << log;
   const size_t done = std::stoul(match[1]);
   EXPECT_GE(done, 1u);
@@ -248,8 +251,7 @@ TEST_F(Watch, SigintMidSweepKeepsEveryFinishedPoint) {
 TEST_F(Watch, BadArgumentsExitTwoWithAMessage) {
   const auto missing = testing::run_convlab("watch nothing.yaml", dir_);
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.output.find("nothing.yaml: no such file"), std::string::npos)
-      << missing.output;
+  EXPECT_NE(missing.output.find("nothing.yaml: no such file"), std::string::npos) << missing.output;
   const auto option = testing::run_convlab("watch tiny.yaml --frobnicate", dir_);
   EXPECT_EQ(option.exit_code, 2);
   EXPECT_NE(option.output.find("unknown option '--frobnicate'"), std::string::npos);

@@ -205,8 +205,8 @@ WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureW
   context.figure_files = e.figure_files;
   context.live = settings.live;
   for (const FigureWork& figure : figures)
-    context.figures.push_back({read_text_file(figure.folder / figure.svg),
-                               read_text_file(figure.folder / figure.axes)});
+    context.figures.push_back(
+        {read_text_file(figure.folder / figure.svg), read_text_file(figure.folder / figure.axes)});
   context.pictures = copy_pictures(e, place.out);
   WrittenPage written;
   try {

@@ -35,8 +35,8 @@ struct Experiment {
 };
 
 struct ExperimentLoad {
-  bool make_page = true;       // false: only for the index
-  bool with_journal = false;   // fold in what the journal holds beyond results.json (a run is on)
+  bool make_page = true;      // false: only for the index
+  bool with_journal = false;  // fold in what the journal holds beyond results.json (a run is on)
   // The config of the figures, tables, title and description (NotebookSources::config): "auto",
   // a file, or nullopt: the copy in results.json.
   std::optional<std::string> config = std::string("auto");

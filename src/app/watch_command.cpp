@@ -183,14 +183,13 @@ class Watcher : public RunObserver {
       last_digests_ = written.page.digests;
       nlohmann::json event{{"page", e.file}, {"changed", written.page.changed}};
       if (progress)
-        event["progress"] = {{"done", progress->done},
-                             {"total", progress->total},
-                             {"eta_s", progress->eta_seconds}};
+        event["progress"] = {
+            {"done", progress->done}, {"total", progress->total}, {"eta_s", progress->eta_seconds}};
       if (!error_.empty()) event["error"] = error_;
       channel_.publish("page", event);
     } catch (const std::exception& error) {
-      std::cerr << "convlab watch: the page of " << out_dir_ << " could not be made: "
-                << error.what() << "\n";
+      std::cerr << "convlab watch: the page of " << out_dir_
+                << " could not be made: " << error.what() << "\n";
     }
     since_render_ = std::chrono::steady_clock::now();
   }

@@ -38,7 +38,9 @@ FileWatch::FileWatch(const std::string& path) {
   }
 }
 
-FileWatch::~FileWatch() { ::close(fd_); }
+FileWatch::~FileWatch() {
+  ::close(fd_);
+}
 
 bool FileWatch::drain() {
   alignas(inotify_event) char buffer[16 * 1024];
@@ -61,6 +63,8 @@ void FileWatch::wait_for_save(int quiet_ms) {
   while (readable(fd_, quiet_ms)) drain();
 }
 
-bool FileWatch::saved() { return readable(fd_, 0) && drain(); }
+bool FileWatch::saved() {
+  return readable(fd_, 0) && drain();
+}
 
 }  // namespace convlab

@@ -64,8 +64,7 @@ std::string live_top(const LivePage& live) {
     out += "<div class=\"cell-body\"><pre class=\"error-text\"></pre></div></section>\n";
   } else {
     out += " role=\"alert\"><div class=\"cell-label\">config error</div>";
-    out += "<div class=\"cell-body\"><pre class=\"error-text\">" +
-           html_escape(live.config_error) +
+    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(live.config_error) +
            "</pre><p class=\"meta\">Nothing was run; the page shows the last good results. Fix "
            "the config and save it again.</p></div></section>\n";
   }

@@ -27,7 +27,8 @@ struct LivePage {
   std::string served_as;
   std::map<std::string, std::string> previous_digests;  // cell id -> digest of the last render
   std::optional<LiveProgress> progress;                 // a sweep is running
-  std::string config_error;  // file:line:column: key.path: message; the results shown are the last good
+  std::string
+      config_error;  // file:line:column: key.path: message; the results shown are the last good
 };
 
 struct PageContext {
@@ -46,7 +47,7 @@ struct PageContext {
 
 struct ExperimentPage {
   std::string html;
-  std::vector<RenderedFile> figures;  // the standalone SVGs, paths as in figure_files
+  std::vector<RenderedFile> figures;           // the standalone SVGs, paths as in figure_files
   std::map<std::string, std::string> digests;  // cell id -> digest of its content
   std::vector<std::string> changed;            // ids of the cells whose digest changed (live only)
 };

@@ -26,8 +26,8 @@ TEST(DocsScreenshots, DISABLED_NppPeerPage) {
   }
   const Scratch scratch("docs-screenshots");
   const fs::path out = scratch.path() / "notebook";
-  const CommandRun made =
-      convlab(CONVLAB_SOURCE_TREE, "notebook outputs/npp_peer --quiet --out '" + out.string() + "'");
+  const CommandRun made = convlab(CONVLAB_SOURCE_TREE,
+                                  "notebook outputs/npp_peer --quiet --out '" + out.string() + "'");
   ASSERT_EQ(made.exit_code, 0) << made.output;
   browser->open("file://" + (out / "npp_peer.html").string());
   fs::create_directories(CONVLAB_SCREENSHOTS);

@@ -133,7 +133,8 @@ class LiveBrowserTest : public ::testing::Test {
     browser_->open(url);
     if (!wait_until(
             [&] {
-              return browser_->execute("return document.documentElement.classList.contains('live');")
+              return browser_
+                  ->execute("return document.documentElement.classList.contains('live');")
                   .get<bool>();
             },
             30)) {
@@ -149,7 +150,7 @@ class LiveBrowserTest : public ::testing::Test {
         "var s = document.querySelector('script.figure-data');"
         "if (!s) return [];"
         "return JSON.parse(s.textContent).points.map(function (p) { return p.x; });");
-    return xs.get<std::vector<std::string>>();
+    return xs.get<std::vector<std::string> >();
   }
   bool figure_has_x(int size) {
     const auto xs = figure_xs();
@@ -163,7 +164,8 @@ class LiveBrowserTest : public ::testing::Test {
     double seconds = 0;
     const json results = json::parse(read_file(dir() / "outputs/live/results.json"));
     for (const auto& record : results["records"])
-      if (record["kernel"]["size"] == size) seconds += record["timing"]["total_seconds"].get<double>();
+      if (record["kernel"]["size"] == size)
+        seconds += record["timing"]["total_seconds"].get<double>();
     return seconds;
   }
   void expect_no_policy_violation() {
@@ -200,16 +202,16 @@ TEST_F(LiveBrowserTest, ASavedConfigUpdatesTheOpenPage) {
   EXPECT_EQ(records(), first_records * sizes.size());
   for (size_t i = 0; i < latencies.size(); ++i)
     std::cout << "save -> updated page: " << static_cast<int>(latencies[i] * 1000 + 0.5)
-              << " ms, of which the 2 new points measured " << format_number(point_times[i] * 1000, 3)
-              << " ms\n";
+              << " ms, of which the 2 new points measured "
+              << format_number(point_times[i] * 1000, 3) << " ms\n";
   std::vector<double> sorted = latencies;
   std::sort(sorted.begin(), sorted.end());
-  std::cout << "save -> updated page over " << sorted.size()
-            << " saves: median " << static_cast<int>(sorted[sorted.size() / 2] * 1000 + 0.5)
-            << " ms, max " << static_cast<int>(sorted.back() * 1000 + 0.5) << " ms\n";
+  std::cout << "save -> updated page over " << sorted.size() << " saves: median "
+            << static_cast<int>(sorted[sorted.size() / 2] * 1000 + 0.5) << " ms, max "
+            << static_cast<int>(sorted.back() * 1000 + 0.5) << " ms\n";
   // The changed cells are marked.
-  EXPECT_GT(browser_->execute("return document.querySelectorAll('.cell.changed').length;").get<int>(),
-            0);
+  EXPECT_GT(
+      browser_->execute("return document.querySelectorAll('.cell.changed').length;").get<int>(), 0);
 
   // The title alone: no point runs, the page shows the new title.
   const size_t before = records();
@@ -231,8 +233,9 @@ TEST_F(LiveBrowserTest, ASavedConfigUpdatesTheOpenPage) {
   EXPECT_TRUE(wait_until(
       [&] {
         return browser_
-            ->execute("var c = document.getElementById('cell-error');"
-                      "return !!c && !c.hidden && c.textContent.indexOf('live.yaml:') >= 0;")
+            ->execute(
+                "var c = document.getElementById('cell-error');"
+                "return !!c && !c.hidden && c.textContent.indexOf('live.yaml:') >= 0;")
             .get<bool>();
       },
       30))
@@ -260,8 +263,9 @@ TEST_F(LiveBrowserTest, APageHalfWayThroughASweepShowsItsProgress) {
   const bool half_way = wait_until(
       [&] {
         line = browser_
-                   ->execute("var p = document.getElementById('live-progress');"
-                             "return p && !p.hidden ? p.textContent : '';")
+                   ->execute(
+                       "var p = document.getElementById('live-progress');"
+                       "return p && !p.hidden ? p.textContent : '';")
                    .get<std::string>();
         return line.find("point 13 of 24") != std::string::npos ||
                line.find("point 14 of 24") != std::string::npos ||
