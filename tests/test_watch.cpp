@@ -12,6 +12,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -246,6 +247,38 @@ TEST_F(Watch, SigintMidSweepKeepsEveryFinishedPoint) {
   const json doc = results();
   EXPECT_EQ(doc["records"].size(), done);
   EXPECT_TRUE(doc["run"]["interrupted"].is_string());
+}
+
+// A save during a sweep stops it (its finished points kept) and the new config starts at once:
+// in the end every point of the new config has exactly one record.
+TEST_F(Watch, ASaveDuringASweepTakesTheNewConfigAndKeepsWhatFinished) {
+  const std::string sizes = "3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25";
+  std::string longer = tiny_config("Long", sizes);
+  longer.replace(longer.find("sizes: [48]"), 11, "sizes: [256, 320]");
+  longer.erase(longer.find("figures:"));
+  testing::write_text(dir_ / "tiny.yaml", longer);
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_until(
+      [&] {
+        const fs::path journal = dir_ / "outputs/tiny/results.journal";
+        return fs::exists(journal) &&
+               testing::read_text(journal).find("\"run_id\"") != std::string::npos;
+      },
+      60, "the first point of the sweep");
+  std::string renamed = longer;
+  renamed.replace(renamed.find("title: Long"), 11, "title: Renamed");
+  save_by_rename(dir_ / "tiny.yaml", renamed);
+  watch.wait_for_waits(1, 120);
+  const std::string log = watch.log();
+  EXPECT_NE(log.find("saved during the sweep: its finished points are kept"), std::string::npos)
+      << "the sweep ended before the save: make it longer\n"
+      << log;
+  const json records = results()["records"];
+  EXPECT_EQ(records.size(), 24u) << log;
+  std::set<std::string> keys;
+  for (const auto& record : records) keys.insert(record["key"].get<std::string>());
+  EXPECT_EQ(keys.size(), records.size()) << "a point measured twice";
+  EXPECT_NE(page().find("Renamed"), std::string::npos);
 }
 
 TEST_F(Watch, BadArgumentsExitTwoWithAMessage) {

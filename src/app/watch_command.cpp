@@ -66,27 +66,32 @@ struct WatchOptions {
 // A page render at most this often while points finish; the last one of a sweep always.
 constexpr double kMinSecondsBetweenRenders = 0.2;
 
+// Thrown out of a sweep when the config is saved again while it runs: the points it finished are
+// in the results file (the run folds its journal on the way out), and the new config starts.
+struct SavedDuringSweep {};
+
 class Watcher : public RunObserver {
  public:
-  Watcher(const WatchOptions& options, LiveChannel& channel)
-      : options_(options), channel_(channel) {
+  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& file)
+      : options_(options), channel_(channel), file_(file) {
     fs::create_directories(options_.place.out);
     katex_ = write_assets(options_.place.out);
     generator_ = generator_words();
   }
 
-  // One save: check, run what is new, show it.
-  void on_save() {
+  // One save: check, run what is new, show it. False when the config was saved again during the
+  // sweep, which then stopped: the new config is to be taken at once.
+  bool on_save() {
     baseline_ = last_digests_;
     std::optional<Config> config;
     try {
       config = load_config_for_command(options_.config_path);
     } catch (const ConfigError& error) {
       show_config_error(error.what());
-      return;
+      return true;
     } catch (const std::exception& error) {
       show_config_error(options_.config_path + ": " + error.what());
-      return;
+      return true;
     }
     if (!error_.empty()) channel_.publish("error", {{"page", page_}, {"message", ""}});
     error_.clear();
@@ -98,19 +103,27 @@ class Watcher : public RunObserver {
     run.argv = options_.argv;
     run.verbosity = options_.quiet ? Verbosity::quiet : Verbosity::normal;
     run.observers = {this};
+    bool finished = true;
     try {
       run_experiment(run, std::move(*config));
+    } catch (const SavedDuringSweep&) {
+      finished = false;
+      std::cerr << "\nconvlab watch: " << options_.config_path
+                << " saved during the sweep: its finished points are kept; taking the new config\n";
     } catch (const ConfigError& error) {
       std::cerr << error.what() << "\n";  // an image that cannot be made: what ran is kept
     } catch (const std::exception& error) {
       std::cerr << "convlab watch: " << options_.config_path << ": " << error.what() << "\n";
     }
     stop_quietly_when_interrupted();
+    if (!finished) return false;
     render(std::nullopt);
     say_waiting();
+    return true;
   }
 
   void recorded(const std::vector<IdentifiedPoint>&, const ProgressSnapshot& where) override {
+    if (file_.saved()) throw SavedDuringSweep{};
     const bool last = where.done >= where.total;
     if (!last && since_render_.time_since_epoch().count() != 0 &&
         seconds_since(since_render_) < kMinSecondsBetweenRenders)
@@ -196,6 +209,7 @@ class Watcher : public RunObserver {
 
   const WatchOptions& options_;
   LiveChannel& channel_;
+  FileWatch& file_;
   bool katex_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;
@@ -274,12 +288,14 @@ int watch_command(const Arguments& args, const Arguments& full_argv) {
     fs::create_directories(options.place.out);
     std::unique_ptr<LiveChannel> channel = open_live_channel(
         {options.serve, options.bind_address, options.port, options.place.out.string()});
-    Watcher watcher(options, *channel);
+    Watcher watcher(options, *channel, file);
     watcher.stop_quietly_when_interrupted();
     channel->announce(watcher.page());
     for (;;) {
-      watcher.on_save();
-      file.wait_for_save();
+      if (watcher.on_save())
+        file.wait_for_save();
+      else
+        file.wait_until_quiet();
     }
   } catch (const LiveChannelError& error) {
     std::cerr << "convlab watch: " << error.what() << "\n";

@@ -60,6 +60,10 @@ void FileWatch::wait_for_save(int quiet_ms) {
   do {
     readable(fd_, -1);
   } while (!drain());
+  wait_until_quiet(quiet_ms);
+}
+
+void FileWatch::wait_until_quiet(int quiet_ms) {
   while (readable(fd_, quiet_ms)) drain();
 }
 

@@ -21,6 +21,8 @@ class FileWatch {
   void wait_for_save(int quiet_ms = 100);
   // Whether the file was saved since the last wait or check; does not block.
   bool saved();
+  // Waits until `quiet_ms` pass with no event of the folder (the rest of a save's burst).
+  void wait_until_quiet(int quiet_ms = 100);
 
  private:
   bool drain();  // reads the pending events; true when one named the file
