@@ -387,6 +387,7 @@ void NotebookServer::Impl::serve_file(const fs::path& file, httplib::Response& r
 
 void NotebookServer::Impl::serve_events(httplib::Response& res) {
   if (open_streams_ >= options_.limits.max_event_streams) {
+    t_request.close_after = true;
     res.set_header("Retry-After", "5");
     return set_text(res, 503, "too many live pages are open");
   }
