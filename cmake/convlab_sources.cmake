@@ -76,6 +76,12 @@ add_executable(convlab_scale_bench EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/
 target_link_libraries(convlab_scale_bench PRIVATE convlab_core)
 target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
 
+# The notebook server's bounded load test (docs/notebook.md, "Serving the notebook"): run by the
+# test ServeLoad.* and by scripts/bench/serve-load.sh.
+add_executable(convlab_serve_load ${PROJECT_SOURCE_DIR}/bench/serve_load.cpp)
+target_link_libraries(convlab_serve_load PRIVATE convlab_serve)
+target_compile_options(convlab_serve_load PRIVATE ${CONVLAB_WARNINGS})
+
 if(CONVLAB_BUILD_TESTS)
   enable_testing()
   add_subdirectory(${PROJECT_SOURCE_DIR}/tests ${CMAKE_BINARY_DIR}/tests)

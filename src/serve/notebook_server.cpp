@@ -3,6 +3,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "serve/request_access.hpp"
 #include "serve/request_path.hpp"
 #include "serve/response_headers.hpp"
+#include "serve/worker_pool.hpp"
 
 namespace convlab {
 
@@ -166,6 +169,7 @@ class NotebookServer::Impl : public httplib::Server {
   std::atomic<bool> started_{false};
   std::atomic<bool> used_{false};
   std::atomic<int> open_streams_{0};
+  std::atomic<WorkerPool*> pool_{nullptr};  // owned by cpp-httplib's listener, alive while it runs
   std::mutex connections_mutex_;
   std::set<socket_t> connections_;
   std::mutex log_mutex_;
@@ -191,7 +195,11 @@ void NotebookServer::Impl::start_serving() {
     throw ServeError("serve limits: at least one worker thread and one request per connection");
 
   const std::size_t workers = static_cast<std::size_t>(limits.worker_threads);
-  new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
+  new_task_queue = [this, workers] {
+    auto* pool = new WorkerPool(workers);
+    pool_ = pool;
+    return pool;
+  };
   set_socket_options(listening_socket_options);
   set_read_timeout(limits.read_timeout);
   set_write_timeout(limits.write_timeout);
@@ -224,6 +232,9 @@ void NotebookServer::Impl::start_serving() {
                      std::to_string(options_.port) + ": " +
                      (reason != 0 ? std::strerror(reason) : "the address cannot be bound"));
   }
+  // cpp-httplib listens with a backlog of 5: a burst of page loads (a page and its figures, or
+  // many clients) would overflow it and wait out SYN retries of a second and more.
+  ::listen(svr_sock_, SOMAXCONN);
   cookie_name_ = "convlab_token_" + std::to_string(port_);
   started_ = true;
   listener_ = std::thread([this] { listen_after_bind(); });
@@ -275,6 +286,9 @@ void NotebookServer::Impl::close_gracefully(socket_t sock, bool peer_gone) {
 
 bool NotebookServer::Impl::process_and_close_socket(socket_t sock) {
   ::fcntl(sock, F_SETFD, FD_CLOEXEC);
+  // Headers and body go out in separate writes; without this the body waits for a delayed ACK.
+  int yes = 1;
+  ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
   if (!track(sock)) {
     ::close(sock);
     return false;
@@ -377,7 +391,7 @@ void NotebookServer::Impl::serve_file(const fs::path& file, httplib::Response& r
   // as it was, and no file is held in memory.
   res.set_content_provider(
       size, type, [opened](size_t offset, size_t length, httplib::DataSink& sink) {
-        char chunk[65536];
+        char chunk[16384];  // on the stack of each of the workers: kept small
         const size_t want = std::min(length, sizeof chunk);
         const ssize_t got = ::pread(opened->fd, chunk, want, static_cast<off_t>(offset));
         if (got <= 0) return false;  // cut short while being sent: the connection is dropped
@@ -387,6 +401,7 @@ void NotebookServer::Impl::serve_file(const fs::path& file, httplib::Response& r
 
 void NotebookServer::Impl::serve_events(httplib::Response& res) {
   if (open_streams_ >= options_.limits.max_event_streams) {
+    t_request.close_after = true;
     res.set_header("Retry-After", "5");
     return set_text(res, 503, "too many live pages are open");
   }
@@ -432,6 +447,9 @@ void NotebookServer::Impl::finish_headers(const httplib::Request&, httplib::Resp
     res.headers.erase(header.first);
     res.headers.emplace(header.first, header.second);
   }
+  // Connections waiting for a worker: this one makes room instead of being kept alive.
+  const WorkerPool* pool = pool_;
+  if (pool && pool->waiting() > 0) t_request.close_after = true;
   if (t_request.close_after || !t_request.answered_by_server) {
     res.headers.erase("Keep-Alive");
     res.headers.erase("Connection");
