@@ -172,7 +172,10 @@ class Watcher : public RunObserver {
 
   // Makes the page again (nothing when no results exist yet) and tells the open pages.
   void render(const std::optional<LiveProgress>& progress, bool last_good_config = false) {
-    if (out_dir_.empty() || !fs::exists(fs::path(out_dir_) / "results.json")) return;
+    // A first run has its journal before results.json.
+    if (out_dir_.empty() || (!fs::exists(fs::path(out_dir_) / "results.json") &&
+                             !fs::exists(fs::path(out_dir_) / "results.journal")))
+      return;
     try {
       ExperimentLoad load;
       load.with_journal = true;
