@@ -109,6 +109,12 @@ Freshness assess_freshness(const ResultsDocument& results,
                              unreadable + ").";
     return freshness;
   }
+  // Comments, key order and spacing are not the config's content: a file whose resolved form is
+  // the recorded one has not changed.
+  if (config->resolved == resolved_config(results)) {
+    freshness.config_changed = false;
+    return freshness;
+  }
   std::vector<std::string> changed;
   const json now = measured_settings(config->resolved);
   const json then = measured_settings(resolved_config(results));

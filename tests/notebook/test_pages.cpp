@@ -258,6 +258,20 @@ TEST(NotebookFreshness, AnEditedConfigMakesThePageStaleWithTheCommandThatUpdates
   EXPECT_EQ(text_page.find("class=\"banner stale\""), std::string::npos);
   EXPECT_NE(text_page.find("class=\"banner note\">The config&#39;s text"), std::string::npos);
   EXPECT_NE(text_page.find("<h1>Tiny, edited</h1>"), std::string::npos);
+
+  // Only a comment and spacing changed: the content is what the run recorded, no note at all.
+  write_file(root / "configs" / "tiny.yaml",
+             std::regex_replace(read_file(root / "configs" / "tiny.yaml"),
+                                std::regex("title: Tiny, edited"), "title: Tiny"));
+  write_file(root / "configs" / "tiny.yaml",
+             "# yaml-language-server: $schema=../docs/config.schema.json\n\n" +
+                 read_file(root / "configs" / "tiny.yaml"));
+  const CommandRun comment = convlab(root, "notebook");
+  ASSERT_EQ(comment.exit_code, 0) << comment.output;
+  const std::string comment_page = read_file(root / "outputs" / "notebook" / "tiny.html");
+  EXPECT_EQ(comment_page.find("class=\"banner stale\""), std::string::npos);
+  EXPECT_EQ(comment_page.find("class=\"banner note\""), std::string::npos);
+  EXPECT_NE(comment_page.find("<h1>Tiny</h1>"), std::string::npos);
 }
 
 TEST(NotebookErrors, BadInputExitsTwoNamingTheFile) {
