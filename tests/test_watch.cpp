@@ -213,6 +213,13 @@ TEST_F(Watch, WaitingForASaveUsesNoCpu) {
   const long long used = cpu_ticks() - before;
   std::cout << "convlab watch idle: " << used << " clock ticks of CPU in 2 s\n";
   EXPECT_LT(used, 5);
+
+  // The live page is made static again by `convlab notebook`.
+  EXPECT_NE(page().find("connect-src"), std::string::npos);
+  const auto made = testing::run_convlab("notebook outputs/tiny --quiet", dir_);
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_EQ(page().find("connect-src"), std::string::npos);
+  EXPECT_EQ(page().find("cell-error"), std::string::npos);
 }
 
 // Ctrl-C during a sweep stops it as it stops `convlab run`: exit 130, a line saying what was
