@@ -7,9 +7,11 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 
+#include "app/child_processes.hpp"
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
 #include "app/live_channel.hpp"
@@ -76,6 +78,10 @@ class Watcher : public RunObserver {
       : options_(options), channel_(channel), file_(file) {
     fs::create_directories(options_.place.out);
     katex_ = write_assets(options_.place.out);
+    gnuplot_ = program_available("gnuplot");
+    if (!gnuplot_)
+      std::cerr << "convlab watch: gnuplot not found: figures are left out; "
+                   "scripts/install-deps.sh notebook installs it\n";
     generator_ = generator_words();
   }
 
@@ -184,7 +190,8 @@ class Watcher : public RunObserver {
       else
         load.config = options_.config_path;
       const Experiment e = load_experiment(out_dir_, options_.place, load);
-      auto figures = draw_figures({&e}, options_.place.out);
+      auto figures = gnuplot_ ? draw_figures({&e}, options_.place.out)
+                              : std::map<const Experiment*, std::vector<FigureWork>>{};
       PageSettings settings;
       settings.generator = generator_;
       settings.katex = katex_;
@@ -213,7 +220,7 @@ class Watcher : public RunObserver {
   const WatchOptions& options_;
   LiveChannel& channel_;
   FileWatch& file_;
-  bool katex_ = false;
+  bool katex_ = false, gnuplot_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;
   std::map<std::string, std::string> baseline_, last_digests_;
