@@ -123,7 +123,7 @@ class Watch : public testing::DirectoryTest {
   }
 };
 
-TEST_F(Watch, ATitleEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
+TEST_F(Watch, ATitleOrFigureEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
   testing::write_text(dir_ / "tiny.yaml", tiny_config("First title", "3"));
   WatchProcess watch(dir_, "tiny.yaml");
   watch.wait_for_waits(1);
@@ -156,6 +156,17 @@ TEST_F(Watch, ATitleEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
   EXPECT_NE(page().find("class=\"cell cell-config changed\""), std::string::npos);
   EXPECT_NE(page().find("class=\"cell cell-figure changed\""), std::string::npos);
   EXPECT_NE(page().find("changed-badge"), std::string::npos);
+
+  // A figure declaration alone: no point runs either.
+  std::string retitled = tiny_config("Second title", "3, 5");
+  retitled.replace(retitled.find("    type: line"), 0, "    title: Time by kernel size\n");
+  save_by_rename(dir_ / "tiny.yaml", retitled);
+  watch.wait_for_waits(4);
+  EXPECT_EQ(results()["records"].size(), 2 * first) << watch.log();
+  EXPECT_EQ(
+      last_counts(watch.log()).rfind("kept " + std::to_string(2 * first) + " \u00b7 ran 0", 0), 0u)
+      << watch.log();
+  EXPECT_NE(page().find("Time by kernel size"), std::string::npos);
   EXPECT_FALSE(watch.stopped()) << watch.log();
 }
 
