@@ -345,6 +345,15 @@ TEST_F(ServeSecurity, OnlyGetAndHeadAreAnswered) {
   EXPECT_EQ(head.header("content-type"), "text/html; charset=utf-8");
 }
 
+TEST_F(ServeSecurity, AMissingFaviconIsNoContentNotAnError) {
+  const HttpReply favicon = get("/favicon.ico");
+  EXPECT_EQ(favicon.status, 204);
+  EXPECT_EQ(favicon.body, "");
+  EXPECT_EQ(send_request(port_, request_text("GET", "/favicon.ico", port_)).status, 403);
+  write_text(layout_.root / "favicon.ico", "ICON");
+  EXPECT_EQ(get("/favicon.ico").body, "ICON");
+}
+
 TEST_F(ServeSecurity, NothingIsEverRedirected) {
   const HttpReply folder = get("/sub");
   EXPECT_EQ(folder.status, 200);
