@@ -149,6 +149,25 @@ TEST_F(ServeSecurity, AnExplicitBindAddressIsTheOneListenedOn) {
             "http://127.0.0.2:" + std::to_string(port_) + "/page.html?token=" + kToken);
 }
 
+TEST_F(ServeSecurity, AnIpv6LoopbackBindIsReachedOnlyThere) {
+  ServeOptions options;
+  options.bind_address = "::1";
+  try {
+    start(options);
+  } catch (const ServeError& error) {
+    GTEST_SKIP() << "no IPv6 loopback on this machine: " << error.what();
+  }
+  EXPECT_FALSE(RawConnection("127.0.0.1", port_).connected());
+  const std::string port = std::to_string(port_);
+  const HttpReply reply =
+      send_request(port_,
+                   "GET /page.html HTTP/1.1\r\nHost: [::1]:" + port + "\r\nAuthorization: token " +
+                       kToken + "\r\nConnection: close\r\n\r\n",
+                   10s, "::1");
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(server_->url("page.html"), "http://[::1]:" + port + "/page.html?token=" + kToken);
+}
+
 TEST_F(ServeSecurity, ABusyPortOrABadAddressIsAServeError) {
   ServeOptions busy;
   busy.root = layout_.root;

@@ -69,9 +69,8 @@ class NotebookServer {
   // given, unless it is a wildcard address).
   std::string url(const std::string& page = "index.html") const;
 
-  class Impl;
-
  private:
+  class Impl;
   std::unique_ptr<Impl> impl_;
 };
 
