@@ -53,6 +53,7 @@ class ServeError : public std::runtime_error {
 
 class NotebookServer {
  public:
+  // `events` must outlive the server; several servers may share one.
   NotebookServer(ServeOptions options, LiveEvents& events);
   ~NotebookServer();  // stops and joins
   NotebookServer(const NotebookServer&) = delete;
