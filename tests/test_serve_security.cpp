@@ -149,6 +149,25 @@ TEST_F(ServeSecurity, AnExplicitBindAddressIsTheOneListenedOn) {
             "http://127.0.0.2:" + std::to_string(port_) + "/page.html?token=" + kToken);
 }
 
+TEST_F(ServeSecurity, AnIpv6LoopbackBindIsReachedOnlyThere) {
+  ServeOptions options;
+  options.bind_address = "::1";
+  try {
+    start(options);
+  } catch (const ServeError& error) {
+    GTEST_SKIP() << "no IPv6 loopback on this machine: " << error.what();
+  }
+  EXPECT_FALSE(RawConnection("127.0.0.1", port_).connected());
+  const std::string port = std::to_string(port_);
+  const HttpReply reply =
+      send_request(port_,
+                   "GET /page.html HTTP/1.1\r\nHost: [::1]:" + port + "\r\nAuthorization: token " +
+                       kToken + "\r\nConnection: close\r\n\r\n",
+                   10s, "::1");
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(server_->url("page.html"), "http://[::1]:" + port + "/page.html?token=" + kToken);
+}
+
 TEST_F(ServeSecurity, ABusyPortOrABadAddressIsAServeError) {
   ServeOptions busy;
   busy.root = layout_.root;
@@ -343,6 +362,15 @@ TEST_F(ServeSecurity, OnlyGetAndHeadAreAnswered) {
   EXPECT_EQ(head.body, "");
   EXPECT_EQ(head.header("content-length"), "28");
   EXPECT_EQ(head.header("content-type"), "text/html; charset=utf-8");
+}
+
+TEST_F(ServeSecurity, AMissingFaviconIsNoContentNotAnError) {
+  const HttpReply favicon = get("/favicon.ico");
+  EXPECT_EQ(favicon.status, 204);
+  EXPECT_EQ(favicon.body, "");
+  EXPECT_EQ(send_request(port_, request_text("GET", "/favicon.ico", port_)).status, 403);
+  write_text(layout_.root / "favicon.ico", "ICON");
+  EXPECT_EQ(get("/favicon.ico").body, "ICON");
 }
 
 TEST_F(ServeSecurity, NothingIsEverRedirected) {

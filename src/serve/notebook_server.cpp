@@ -364,6 +364,11 @@ void NotebookServer::Impl::answer(const httplib::Request& req, httplib::Response
   if (!path) return set_text(res, 400, "the request target is not a path");
   if (*path == kEventsPath) return serve_events(res);
   const auto file = contained_regular_file(real_root_, *path);
+  if (!file && *path == "/favicon.ico") {
+    // Browsers ask for it by themselves; a 404 would be an error in the page's console.
+    res.status = 204;
+    return;
+  }
   if (!file) return set_text(res, 404, "no such file in the notebook");
   serve_file(*file, res);
 }

@@ -53,6 +53,7 @@ class ServeError : public std::runtime_error {
 
 class NotebookServer {
  public:
+  // `events` must outlive the server; several servers may share one.
   NotebookServer(ServeOptions options, LiveEvents& events);
   ~NotebookServer();  // stops and joins
   NotebookServer(const NotebookServer&) = delete;
@@ -69,9 +70,8 @@ class NotebookServer {
   // given, unless it is a wildcard address).
   std::string url(const std::string& page = "index.html") const;
 
-  class Impl;
-
  private:
+  class Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -30,6 +30,7 @@ std::string content_type_of(const std::filesystem::path& file) {
       {".tsv", "text/tab-separated-values; charset=utf-8"},
       {".csv", "text/csv; charset=utf-8"},
       {".pdf", "application/pdf"},
+      {".ico", "image/vnd.microsoft.icon"},
   };
   std::string extension = file.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
