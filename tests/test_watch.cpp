@@ -310,6 +310,15 @@ TEST_F(Watch, BadArgumentsExitTwoWithAMessage) {
   const auto port = testing::run_convlab("watch tiny.yaml --serve 70000", dir_);
   EXPECT_EQ(port.exit_code, 2);
   EXPECT_NE(port.output.find("a port is 0 to 65535"), std::string::npos) << port.output;
+  const auto bind = testing::run_convlab("watch tiny.yaml --bind 127.0.0.1", dir_);
+  EXPECT_EQ(bind.exit_code, 2);
+  EXPECT_NE(bind.output.find("--bind is the address of --serve"), std::string::npos);
+  const auto address =
+      testing::run_convlab("watch tiny.yaml --serve 0 --bind not-an-address", dir_);
+  EXPECT_EQ(address.exit_code, 2);
+  EXPECT_NE(address.output.find("convlab watch: --serve: bind address 'not-an-address'"),
+            std::string::npos)
+      << address.output;
 }
 
 }  // namespace

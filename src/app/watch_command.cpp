@@ -228,6 +228,7 @@ class Watcher : public RunObserver {
 };
 
 bool parse_watch_arguments(const Arguments& args, WatchOptions& options) {
+  bool bind_given = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto value = [&](std::string& into) {
@@ -246,6 +247,7 @@ bool parse_watch_arguments(const Arguments& args, WatchOptions& options) {
       options.place.out = text;
     } else if (arg == "--bind") {
       if (!value(options.bind_address)) return false;
+      bind_given = true;
     } else if (arg == "--serve") {
       options.serve = true;
       if (i + 1 < args.size() && !args[i + 1].empty() &&
@@ -272,6 +274,10 @@ bool parse_watch_arguments(const Arguments& args, WatchOptions& options) {
   }
   if (options.config_path.empty()) {
     std::cerr << kWatchUsage;
+    return false;
+  }
+  if (bind_given && !options.serve) {
+    std::cerr << "convlab watch: --bind is the address of --serve, which is not given\n";
     return false;
   }
   return true;
