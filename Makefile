@@ -23,7 +23,7 @@ CONVLAB := $(BUILD_DIR)/convlab
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build convlab experiment validate list schema test test-deps test-gpu format clean dry-run \
-        report-deps notebook notebook-deps
+        report-deps notebook notebook-deps watch
 
 help: ## list the targets
 	@echo "convlab targets:"
@@ -95,6 +95,9 @@ notebook-deps:
 
 notebook: convlab notebook-deps ## every experiment as a page: outputs/notebook/index.html (opens from file://)
 	$(CONVLAB) notebook
+
+watch: convlab notebook-deps ## on every save of CONFIG run its new points and make its page again; ARGS=--serve: live in a browser
+	$(CONVLAB) watch $(CONFIG) $(ARGS)
 
 format: ## format the C++ and CUDA sources with clang-format
 	find src tests -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i

@@ -3,9 +3,10 @@
 # Usage: scripts/install-deps.sh [build|report|notebook|test|photos|all]
 #        scripts/install-deps.sh --list [build|report|notebook|test|photos|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers),
-#            cmark (the discussions' Markdown), cpp-httplib (the browser tests' WebDriver client),
-#            valijson (the JSON Schema validator the config schema tests compile against; in this
-#            group, as GoogleTest is, because `make build` compiles the tests)
+#            cmark (the discussions' Markdown), cpp-httplib (the notebook's HTTP server,
+#            `--serve`, and the browser tests' WebDriver client), valijson (the JSON Schema
+#            validator the config schema tests compile against; in this group, as GoogleTest is,
+#            because `make build` compiles the tests)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
 #   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook
 #   test   - what make test needs beyond the build: headless Chromium and its WebDriver for the

@@ -120,16 +120,27 @@ TEST_F(ErrorMessages, ExportConfigIsReadStrictly) {
 }
 
 TEST_F(ErrorMessages, AllocationFailureNamesTheConfigAndExitsTwo) {
-  // A config near the size limits needs about 130 MB to validate; the executable's own size plus
-  // 38 MB of address space is enough to start but not to finish (70 MB for a 32 MB executable; the
-  // CUDA kernels compiled in make it larger), so an allocation fails inside the YAML library.
+  // A config near the size limits needs about 130 MB to validate. The address space convlab needs
+  // to start (its size, the CUDA kernels compiled in, the shared libraries it loads) is found
+  // first, by halving; 16 MB more is enough to start reading the config but not to finish, so an
+  // allocation fails inside the YAML library.
   std::ofstream big(dir_ / "big.yaml");
   big << kSmallConfig << "figures:\n";
   for (int i = 0; i < 12000; ++i)
     big << "  - {name: f" << i << ", type: line, x: image.width, y: median_ms}\n";
   big.close();
-  const auto executable_kb = std::filesystem::file_size(CONVLAB_EXECUTABLE) / 1024;
-  const std::string limit = std::to_string(executable_kb + 38000);
+  long starts = 1 << 20, fails = 1024;  // KB
+  ASSERT_EQ(testing::run_shell("ulimit -v " + std::to_string(starts) + "; \"$CONVLAB\" version")
+                .exit_code,
+            0);
+  while (starts - fails > 256) {
+    const long middle = (starts + fails) / 2;
+    const bool started =
+        testing::run_shell("ulimit -v " + std::to_string(middle) + "; \"$CONVLAB\" version")
+            .exit_code == 0;
+    (started ? starts : fails) = middle;
+  }
+  const std::string limit = std::to_string(starts + 16000);
   const auto result =
       testing::run_shell("ulimit -v " + limit + "; \"$CONVLAB\" validate big.yaml", dir_);
   EXPECT_EQ(result.exit_code, 2) << result.output;

@@ -27,6 +27,8 @@ int export_command(const Arguments& args);
 int compare_command(const Arguments& args);
 // notebook: every experiment as an HTML page, and an index.
 int notebook_command(const Arguments& args);
+// watch: runs a config's new points on every save and makes its notebook page again.
+int watch_command(const Arguments& args, const Arguments& full_argv);
 
 // Loads options.config_path and runs it (run/runner.hpp); a bad config, results file or argument
 // is reported as "convlab COMMAND: ..." with exit status 2.

@@ -28,6 +28,8 @@ commands:
                    with --format csv|md|tsv one flat row per record (or the winners)
   compare A B      compare two results point by point (exit 1 on a slowdown)
   notebook         every experiment as an HTML page, and an index (outputs/notebook/)
+  watch CONFIG     on every save of CONFIG, run its new points and make its page again
+                   (--serve: update the page open in a browser)
   version          version, commit, build type, compiler, optional parts (also --version)
 
 Run `convlab <command> --help` for the options of a command.
@@ -69,6 +71,7 @@ int run_convlab(int argc, char** argv) {
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);
     if (command == "notebook") return notebook_command(args);
+    if (command == "watch") return watch_command(args, full);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
               << ": out of memory\n";

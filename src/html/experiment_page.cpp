@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/number_text.hpp"
+#include "core/sha256.hpp"
 #include "html/html_markdown.hpp"
 #include "html/html_text.hpp"
 #include "html/page_frame.hpp"
@@ -12,11 +13,67 @@
 namespace convlab {
 namespace {
 
-std::string cell(const std::string& kind, const std::string& id, const std::string& label,
-                 const std::string& body) {
-  return "<section class=\"cell cell-" + kind + "\" id=\"" + id +
+std::string cell_html(const std::string& kind, const std::string& id, const std::string& label,
+                      const std::string& body, bool changed) {
+  return "<section class=\"cell cell-" + kind + (changed ? " changed" : "") + "\" id=\"" + id +
          "\">\n<div class=\"cell-label\">" + html_escape(label) +
+         (changed ? " <span class=\"changed-badge\">changed</span>" : "") +
          "</div>\n<div class=\"cell-body\">\n" + body + "</div>\n</section>\n";
+}
+
+// "0.8 s", "42 s", "3 min 05 s".
+std::string format_duration_words(double seconds) {
+  if (seconds < 10) return format_number(std::max(seconds, 0.0), 2) + " s";
+  const long whole = static_cast<long>(seconds + 0.5);
+  if (whole < 60) return std::to_string(whole) + " s";
+  const long s = whole % 60;
+  return std::to_string(whole / 60) + " min " + (s < 10 ? "0" : "") + std::to_string(s) + " s";
+}
+
+// Writes the page's cells and notes the digest of each; on a live page a cell whose content
+// differs from the previous render's is marked changed.
+class CellWriter {
+ public:
+  CellWriter(const PageContext& context, ExperimentPage& page)
+      : live_(context.live ? &*context.live : nullptr), page_(page) {}
+
+  std::string operator()(const std::string& kind, const std::string& id, const std::string& label,
+                         const std::string& body) {
+    const std::string digest = sha256_hex(label + "\n" + body);
+    page_.digests[id] = digest;
+    bool changed = false;
+    if (live_ && !live_->previous_digests.empty()) {
+      const auto previous = live_->previous_digests.find(id);
+      changed = previous == live_->previous_digests.end() || previous->second != digest;
+    }
+    if (changed) page_.changed.push_back(id);
+    return cell_html(kind, id, label, body, changed);
+  }
+
+ private:
+  const LivePage* live_;
+  ExperimentPage& page_;
+};
+
+// The top of a live page: the config error (the results below are the last good ones) and the
+// sweep under way. Both elements are there, maybe empty, so that the script can fill them in.
+std::string live_top(const LivePage& live) {
+  std::string out = "<section class=\"cell cell-error\" id=\"cell-error\"";
+  if (live.config_error.empty()) {
+    out += " hidden=\"hidden\"><div class=\"cell-label\">config error</div>";
+    out += "<div class=\"cell-body\"><pre class=\"error-text\"></pre></div></section>\n";
+  } else {
+    out += " role=\"alert\"><div class=\"cell-label\">config error</div>";
+    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(live.config_error) +
+           "</pre><p class=\"meta\">Nothing was run; the page shows the last good results. Fix "
+           "the config and save it again.</p></div></section>\n";
+  }
+  out += "<p class=\"live-progress\" id=\"live-progress\" aria-live=\"polite\"";
+  if (live.progress)
+    out += ">" + html_escape(live_progress_words(*live.progress)) + "</p>\n";
+  else
+    out += " hidden=\"hidden\"></p>\n";
+  return out;
 }
 
 std::string copy_button(const std::string& target, const std::string& what) {
@@ -27,7 +84,9 @@ std::string copy_button(const std::string& target, const std::string& what) {
 std::string banner(const ExperimentNotebook& notebook, const PageContext& context) {
   const Freshness& f = notebook.freshness;
   std::string out;
-  const std::string stale = stale_words(f);
+  // While a sweep runs the points not measured yet are the ones its progress line counts down.
+  const bool sweeping = context.live && context.live->progress;
+  const std::string stale = sweeping ? std::string() : stale_words(f);
   if (!stale.empty()) {
     out +=
         "<div class=\"banner stale\" role=\"alert\"><strong>stale:</strong> " + html_escape(stale);
@@ -204,14 +263,25 @@ std::string stale_words(const Freshness& f) {
   return words;
 }
 
+std::string live_progress_words(const LiveProgress& progress) {
+  if (progress.done >= progress.total)
+    return "sweep done: " + std::to_string(progress.total) + " of " +
+           std::to_string(progress.total) + " points";
+  return "sweep running: point " + std::to_string(progress.done + 1) + " of " +
+         std::to_string(progress.total) + ", ETA " + format_duration_words(progress.eta_seconds);
+}
+
 ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageContext& context) {
   ExperimentPage page;
+  CellWriter cell(context, page);
   std::string body = "<h1>" + html_escape(notebook.title) + "</h1>\n";
   const ConfigCell* config = notebook.first<ConfigCell>();
   body += "<p class=\"subtitle\">Experiment <code>" + html_escape(notebook.name) + "</code>";
   if (config && !config->path.empty())
     body += " &#183; <code>" + html_escape(config->path) + "</code>";
-  body += "</p>\n" + banner(notebook, context);
+  body += "</p>\n";
+  if (context.live) body += live_top(*context.live);
+  body += banner(notebook, context);
   size_t figures = 0, tables = 0;
   for (const NotebookCell& c : notebook.cells) {
     if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
@@ -258,6 +328,10 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   frame.footer_html = "Generated by " + html_escape(context.generator) + " from <code>" +
                       html_escape(notebook.results_path) + "</code>.";
   frame.katex = context.katex;
+  if (context.live) {
+    frame.live = true;
+    frame.live_page = context.live->served_as;
+  }
   page.html = page_html(frame, body);
   return page;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,23 @@
 #include "notebook/notebook.hpp"
 
 namespace convlab {
+
+// A page kept up to date while its config is watched (convlab watch): what changed since the
+// previous render, the sweep under way and a config that could not be read.
+struct LiveProgress {
+  size_t done = 0, total = 0;
+  double eta_seconds = 0;
+};
+
+struct LivePage {
+  // The page file, e.g. npp_peer.html; the script asks the server for updates of this page.
+  // Empty: the page is written for file:// and connects to nothing.
+  std::string served_as;
+  std::map<std::string, std::string> previous_digests;  // cell id -> digest of the last render
+  std::optional<LiveProgress> progress;                 // a sweep is running
+  std::string
+      config_error;  // file:line:column: key.path: message; the results shown are the last good
+};
 
 struct PageContext {
   std::string assets = "assets";          // the assets folder relative to the page
@@ -24,15 +42,21 @@ struct PageContext {
   std::string generator;                        // "convlab 0.1.0 (build 1a2b3c4d5e6f)"
   std::string build_id;  // of the convlab writing the page, its first 12 characters
   bool katex = true;
+  std::optional<LivePage> live;
 };
 
 struct ExperimentPage {
   std::string html;
-  std::vector<RenderedFile> figures;  // the standalone SVGs, paths as in figure_files
+  std::vector<RenderedFile> figures;           // the standalone SVGs, paths as in figure_files
+  std::map<std::string, std::string> digests;  // cell id -> digest of its content
+  std::vector<std::string> changed;            // ids of the cells whose digest changed (live only)
 };
 
 // Throws SvgError when a figure's SVG is not well-formed.
 ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageContext& context);
+
+// "sweep running: point 4 of 12, ETA 4.2 s" (3 done), or "sweep done: 12 of 12 points".
+std::string live_progress_words(const LiveProgress& progress);
 
 // The freshness of an experiment in words: empty when the results match the config on disk.
 std::string stale_words(const Freshness& freshness);

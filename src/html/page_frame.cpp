@@ -8,15 +8,21 @@ const char* const kContentSecurityPolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
     "base-uri 'none'; form-action 'none'";
 
+const char* const kLiveContentSecurityPolicy =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'";
+
 std::string page_html(const PageFrame& frame, const std::string& body_html) {
   const std::string assets = html_escape(frame.assets);
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\">\n<head>\n";
   out += "<meta charset=\"utf-8\" />\n";
   out += "<meta http-equiv=\"Content-Security-Policy\" content=\"" +
-         html_escape(kContentSecurityPolicy) + "\" />\n";
+         html_escape(frame.live ? kLiveContentSecurityPolicy : kContentSecurityPolicy) + "\" />\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n";
   out += "<meta name=\"generator\" content=\"convlab notebook\" />\n";
+  if (frame.live && !frame.live_page.empty())
+    out += "<meta name=\"convlab-live\" content=\"" + html_escape(frame.live_page) + "\" />\n";
   out += "<title>" + html_escape(frame.title) + "</title>\n";
   if (frame.katex)
     out += "<link rel=\"stylesheet\" href=\"" + assets + "/katex/katex.min.css\" />\n";

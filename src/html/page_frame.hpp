@@ -10,6 +10,8 @@ namespace convlab {
 
 // The policy each page carries in a <meta> element.
 extern const char* const kContentSecurityPolicy;
+// The policy of a live page: the same, and connections to its own server.
+extern const char* const kLiveContentSecurityPolicy;
 
 struct PageFrame {
   std::string title;        // the document title (escaped here)
@@ -18,6 +20,11 @@ struct PageFrame {
   std::string breadcrumb;   // text after "convlab notebook" in the top bar (escaped here)
   std::string footer_html;  // markup, already escaped
   bool katex = true;  // assets/katex holds KaTeX (Debian's libjs-katex); else math shows as TeX
+  // A page that convlab watch keeps up to date: its policy also lets the script connect to the
+  // server it came from (connect-src 'self'), and `live_page` (when served) tells the script
+  // which page to follow.
+  bool live = false;
+  std::string live_page;
 };
 
 // `body_html`: the page's <main> content, already escaped.

@@ -64,8 +64,10 @@ class LocalRun {
     context.cuda_device = job_.cuda_device;
     ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
                               recorder_.results(), options_.force, progress_style());
+    progress_ = &progress;
     observers_.add(progress);
     observers_.add(counter_);
+    for (RunObserver* observer : options_.observers) observers_.add(*observer);
     try {
       walk_units();
     } catch (...) {
@@ -189,6 +191,7 @@ class LocalRun {
       observers_.finished(group[g], records[g], g == 0);
       recorder_.store(std::move(records[g]));
     }
+    observers_.recorded(group, progress_->snapshot());
   }
 
   // Each (image, kernel, border) of the job once; its input picture is written now, while the
@@ -221,6 +224,7 @@ class LocalRun {
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;
+  ProgressObserver* progress_ = nullptr;
   RunCounter counter_;
   std::vector<std::string> keys_;
   std::set<std::tuple<std::size_t, std::size_t, Border>> gallery_done_;

@@ -22,6 +22,11 @@ void ObserverList::finished(const IdentifiedPoint& point, const Record& record, 
   for (auto* observer : observers_) observer->finished(point, record, first);
 }
 
+void ObserverList::recorded(const std::vector<IdentifiedPoint>& group,
+                            const ProgressSnapshot& where) {
+  for (auto* observer : observers_) observer->recorded(group, where);
+}
+
 void ObserverList::done() {
   for (auto* observer : observers_) observer->done();
 }

@@ -30,6 +30,9 @@ class RunObserver {
   // `first_of_group`: the point that carries the time of its group.
   virtual void finished(const IdentifiedPoint& /*point*/, const Record& /*record*/,
                         bool /*first_of_group*/) {}
+  // The records of a group are in the results file's journal; `where`: the run's progress.
+  virtual void recorded(const std::vector<IdentifiedPoint>& /*group*/,
+                        const ProgressSnapshot& /*where*/) {}
   virtual void done() {}
 };
 
@@ -40,6 +43,7 @@ class ObserverList : public RunObserver {
   void kept(const IdentifiedPoint& point) override;
   void starting(const std::vector<IdentifiedPoint>& group) override;
   void finished(const IdentifiedPoint& point, const Record& record, bool first) override;
+  void recorded(const std::vector<IdentifiedPoint>& group, const ProgressSnapshot& where) override;
   void done() override;
 
  private:
@@ -59,6 +63,7 @@ class ProgressObserver : public RunObserver {
   void starting(const std::vector<IdentifiedPoint>& group) override;
   void finished(const IdentifiedPoint& point, const Record& record, bool first) override;
   void done() override;
+  ProgressSnapshot snapshot() { return progress_->snapshot(); }
 
  private:
   std::size_t position_of(const IdentifiedPoint& point) const;

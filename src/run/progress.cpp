@@ -64,6 +64,11 @@ void Progress::tick() {
   }
 }
 
+ProgressSnapshot Progress::snapshot() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return {position_, total_, eta_locked()};
+}
+
 double Progress::eta_locked() const {
   return corrected_eta(estimated_after_, in_point_ ? point_estimate_ : 0.0,
                        in_point_ ? point_clock_.elapsed_seconds() : 0.0, measured_done_,

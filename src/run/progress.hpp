@@ -40,6 +40,12 @@ struct ProgressStyle {
 double corrected_eta(double estimated_after_current, double current_estimate,
                      double current_elapsed, double measured_done, double estimated_done);
 
+// Where a run stands: points dealt with (kept, run or skipped) of its total, and the seconds left.
+struct ProgressSnapshot {
+  size_t done = 0, total = 0;
+  double eta_seconds = 0;
+};
+
 class Progress {
  public:
   // `estimated_seconds` is the nominal estimate of the points expected to run (not kept ones).
@@ -56,6 +62,7 @@ class Progress {
   void finished(size_t index, const std::string& label, const std::string& outcome, bool failed,
                 bool measured);
   void done();
+  ProgressSnapshot snapshot();
 
   static ProgressStyle style_for_stderr(bool quiet, bool verbose);
 

@@ -16,6 +16,8 @@
 
 namespace convlab {
 
+class RunObserver;  // run/observers.hpp
+
 // A command-line argument that cannot work with this config (exit 2, nothing written).
 class RunArgumentError : public std::runtime_error {
  public:
@@ -48,6 +50,9 @@ struct RunOptions {
   std::optional<DeviceChoice> devices;  // --devices
   int worker = -1;                      // --worker K: the K-th device worker of --devices
   std::optional<SlurmSettings> slurm;   // convlab slurm
+  // Told of the run's points besides the progress and the counts (convlab watch re-renders its
+  // page after each); in-process runs only.
+  std::vector<RunObserver*> observers;
 };
 
 // Exit codes: 0 all points ok or skipped, 1 a verification or runtime failure, 2 bad input.

@@ -1,7 +1,9 @@
 // convlab notebook: typesets math with KaTeX, sorts and filters tables, copies text, and makes
 // figures interactive (a point's record on hover, a series hidden by a click on its key entry).
 // Data comes only from <script type="application/json"> elements, read with JSON.parse; text is
-// written with textContent; no markup or script is ever built from data, and nothing is fetched.
+// written with textContent; no markup or script is ever built from data. Nothing is fetched,
+// except on a live page (convlab watch --serve): it follows the server's events and, when its
+// page changed, fetches the page again from the same server and puts the changed parts in place.
 (function () {
   'use strict';
 
@@ -9,8 +11,8 @@
     Array.prototype.forEach.call(list, action);
   }
 
-  function typesetMath() {
-    var spans = document.querySelectorAll('.math');
+  function typesetMath(root) {
+    var spans = root.querySelectorAll('.math');
     if (typeof katex === 'undefined') {
       document.documentElement.classList.add('no-katex');
       return;
@@ -61,14 +63,14 @@
     rows.forEach(function (row) { body.appendChild(row); });
   }
 
-  function sortableTables() {
-    each(document.querySelectorAll('table.sortable'), function (table) {
+  function sortableTables(root) {
+    each(root.querySelectorAll('table.sortable'), function (table) {
       each(table.tHead.rows[0].cells, function (header, column) {
         var button = header.querySelector('button.sort');
         if (button) button.addEventListener('click', function () { sortTable(table, column, header); });
       });
     });
-    each(document.querySelectorAll('input.table-filter'), function (input) {
+    each(root.querySelectorAll('input.table-filter'), function (input) {
       var table = document.getElementById(input.getAttribute('data-table'));
       if (!table) return;
       input.addEventListener('input', function () {
@@ -80,8 +82,8 @@
     });
   }
 
-  function copyButtons() {
-    each(document.querySelectorAll('button.copy'), function (button) {
+  function copyButtons(root) {
+    each(root.querySelectorAll('button.copy'), function (button) {
       button.addEventListener('click', function () {
         var source = document.getElementById(button.getAttribute('data-copy'));
         if (!source) return;
@@ -184,8 +186,8 @@
     });
   }
 
-  function interactiveFigures() {
-    each(document.querySelectorAll('figure.plot'), function (figure) {
+  function interactiveFigures(root) {
+    each(root.querySelectorAll('figure.plot'), function (figure) {
       var script = figure.nextElementSibling;
       if (!script || !script.classList.contains('figure-data')) return;
       var data = JSON.parse(script.textContent);
@@ -233,9 +235,124 @@
     });
   }
 
+  function setUp(root) {
+    typesetMath(root);
+    sortableTables(root);
+    copyButtons(root);
+    interactiveFigures(root);
+  }
+
+  // Live pages: the page named by <meta name="convlab-live"> follows the server's events
+  // (server-sent, from the same server, which checks its cookie). A `page` event for this page
+  // fetches it again and replaces each part of <main> whose markup changed; `error` shows the
+  // config error above the last good results. EventSource reconnects by itself after a drop.
+  function liveParts(main) {
+    var parts = {};
+    each(main.children, function (child, index) {
+      parts[child.id ? '#' + child.id : child.tagName + ':' + index] = child;
+    });
+    return parts;
+  }
+
+  function replaceChanged(fresh) {
+    var main = document.querySelector('main');
+    var next = fresh.querySelector('main');
+    if (!main || !next) return;
+    var old = liveParts(main);
+    var anchor = null;
+    each(Array.prototype.slice.call(next.children), function (child, index) {
+      var key = child.id ? '#' + child.id : child.tagName + ':' + index;
+      var current = old[key];
+      var node = document.importNode(child, true);
+      if (current && current.outerHTML === child.outerHTML) {
+        anchor = current;
+        delete old[key];
+        return;
+      }
+      if (current) {
+        main.replaceChild(node, current);
+        delete old[key];
+      } else if (anchor && anchor.nextSibling) {
+        main.insertBefore(node, anchor.nextSibling);
+      } else if (anchor) {
+        main.appendChild(node);
+      } else {
+        main.insertBefore(node, main.firstChild);
+      }
+      anchor = node;
+      setUp(node);
+    });
+    Object.keys(old).forEach(function (key) { main.removeChild(old[key]); });
+    document.title = fresh.title;
+    document.documentElement.setAttribute('data-live-updated', String(Date.now()));
+  }
+
+  function showError(message) {
+    var cell = document.getElementById('cell-error');
+    if (!cell) return;
+    cell.querySelector('.error-text').textContent = message;
+    cell.hidden = message === '';
+  }
+
+  function showProgress(progress) {
+    var line = document.getElementById('live-progress');
+    if (!line || !progress) return;
+    var text = progress.done >= progress.total
+      ? 'sweep done: ' + progress.total + ' of ' + progress.total + ' points'
+      : 'sweep running: point ' + (progress.done + 1) + ' of ' + progress.total +
+        ', ETA ' + progress.eta_s.toFixed(1) + ' s';
+    line.textContent = text;
+    line.hidden = false;
+  }
+
+  function followLive() {
+    var meta = document.querySelector('meta[name="convlab-live"]');
+    if (!meta || typeof EventSource === 'undefined') return;
+    var page = meta.getAttribute('content');
+    var fetching = false, again = false;
+    var refresh = function () {
+      if (fetching) {
+        again = true;
+        return;
+      }
+      fetching = true;
+      fetch(window.location.pathname, { cache: 'no-store', credentials: 'same-origin' })
+        .then(function (response) {
+          if (!response.ok) throw new Error('HTTP ' + response.status);
+          return response.text();
+        })
+        .then(function (text) {
+          replaceChanged(new DOMParser().parseFromString(text, 'text/html'));
+        })
+        .catch(function () { document.documentElement.classList.add('live-lost'); })
+        .then(function () {
+          fetching = false;
+          if (again) {
+            again = false;
+            refresh();
+          }
+        });
+    };
+    var events = new EventSource('/_events');
+    events.addEventListener('page', function (event) {
+      var data = JSON.parse(event.data);
+      if (data.page !== page) return;
+      showProgress(data.progress);
+      refresh();
+    });
+    events.addEventListener('error', function (event) {
+      if (!event.data) return;  // the connection dropped: EventSource tries again by itself
+      var data = JSON.parse(event.data);
+      if (data.page && data.page !== page) return;
+      showError(data.message);
+    });
+    events.addEventListener('open', function () {
+      document.documentElement.classList.remove('live-lost');
+      document.documentElement.classList.add('live');
+    });
+  }
+
   document.documentElement.classList.add('scripted');
-  typesetMath();
-  sortableTables();
-  copyButtons();
-  interactiveFigures();
+  setUp(document);
+  followLive();
 })();

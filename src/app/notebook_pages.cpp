@@ -1,0 +1,229 @@
+#include "app/notebook_pages.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+#include "app/child_processes.hpp"
+#include "app/file_writes.hpp"
+#include "core/sha256.hpp"
+#include "figures/plot_writers.hpp"
+#include "html/html_text.hpp"
+#include "html/notebook_assets.hpp"
+#include "html/svg_sanitizer.hpp"
+#include "images/image_source.hpp"
+#include "measure/provenance.hpp"
+#include "notebook/notebook_builder.hpp"
+#include "results/gallery.hpp"
+#include "results/results_file.hpp"
+
+namespace convlab {
+
+const char* const kKatexDirectory = "/usr/share/javascript/katex";
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string file_hash(const std::string& path) {
+  return fs::exists(path) ? sha256_file_hex(path) : "none";
+}
+
+// Every input of a page: results, config, discussion, gallery pictures, this convlab, and whether
+// KaTeX and gnuplot were there to draw it.
+std::string page_fingerprint(const Experiment& e, const std::string& discussion) {
+  std::string inputs = "results " + file_hash(e.results.path) + "\n";
+  if (const ConfigCell* config = e.notebook.first<ConfigCell>())
+    inputs += "config " + config->path + " " + config->sha256 + "\n";
+  inputs += "discussion " + discussion + " " + file_hash(discussion) + "\n";
+  if (const GalleryCell* gallery = e.notebook.first<GalleryCell>())
+    for (const auto& group : gallery->groups) {
+      inputs += "input " + group.input_path + " " + file_hash(group.input_path) + "\n";
+      for (const auto& picture : group.pictures)
+        inputs += "picture " + picture.output_path + " " + file_hash(picture.output_path) + "\n";
+    }
+  inputs += "convlab " + build_id() + "\n";
+  inputs += "katex " + std::string(fs::exists(kKatexDirectory) ? "yes" : "no") + "\n";
+  inputs += "gnuplot " + std::string(program_available("gnuplot") ? "yes" : "no") + "\n";
+  return sha256_hex(inputs);
+}
+
+// The gallery's pictures drawn again where their saved outputs are newer, as `convlab gallery`
+// does before the report. A gallery that cannot be restored is not the page's end: it shows the
+// pictures that are there and says which are missing.
+void restore_gallery(const std::string& directory) {
+  try {
+    const GalleryRestore restore = restore_gallery_images(directory);
+    for (const auto& warning : restore.warnings)
+      std::cerr << "convlab notebook: " << warning << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "convlab notebook: " << error.what()
+              << "; the page shows the gallery's pictures that are there\n";
+  }
+}
+
+// The gallery's pictures beside the pages: display pictures copied, input photographs (PNG, the
+// lossless record) as JPEG. Returns the URL of each picture relative to the pages.
+std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::path& out) {
+  std::map<std::string, std::string> urls;
+  const GalleryCell* gallery = e.notebook.first<GalleryCell>();
+  if (!gallery) return urls;
+  const fs::path folder = fs::path("pictures") / html_id(e.notebook.name);
+  const auto place = [&](const std::string& source) {
+    if (!fs::exists(source)) return;
+    const fs::path source_path(source);
+    const fs::path target = folder / (source_path.stem().string() + ".jpg");
+    try {
+      if (source_path.extension() == ".jpg" || source_path.extension() == ".jpeg") {
+        write_if_changed(out / folder / source_path.filename(), read_text_file(source));
+        urls[source] = (folder / source_path.filename()).generic_string();
+        return;
+      }
+      if (!fs::exists(out / target) ||
+          fs::last_write_time(out / target) < fs::last_write_time(source)) {
+        const Image image = load_image_file(source, 3);
+        create_folders((out / target).parent_path().string());
+        write_jpeg((out / target).string(), image.width, image.height, image.channels,
+                   image.pixels.data(), kGalleryJpegQuality);
+      }
+      urls[source] = target.generic_string();
+    } catch (const ImageFileError& error) {
+      std::cerr << "convlab notebook: " << error.what()
+                << "; the page says the picture is missing\n";
+    } catch (const FileError& error) {
+      std::cerr << "convlab notebook: " << error.what()
+                << "; the page says the picture is missing\n";
+    }
+  };
+  for (const auto& group : gallery->groups) {
+    place(group.input_path);
+    for (const auto& picture : group.pictures) place(picture.output_path);
+  }
+  return urls;
+}
+
+// The gnuplot job of one figure, its data and script written to the experiment's work folder;
+// no job when the SVG there was drawn from the same data and script.
+FigureWork prepare_figure(const FigureCell& figure, const fs::path& folder,
+                          std::vector<ChildJob>& jobs) {
+  const FigureData& data = figure.data;
+  const std::string name = html_id(data.declaration.name);
+  SvgOutputs outputs;
+  bool changed = false;
+  for (size_t p = 0; p < data.panels.size(); ++p) {
+    const std::string tsv =
+        name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "") + ".tsv";
+    changed |= write_if_changed(folder / tsv, figure_panel_tsv(data, p));
+    outputs.panel_data.push_back(tsv);
+  }
+  outputs.svg = name + ".svg";
+  outputs.axes = name + ".axes";
+  const std::string script = name + ".gp";
+  changed |= write_if_changed(folder / script, gnuplot_svg_script(data, outputs));
+  if (changed || !fs::exists(folder / outputs.svg) || !fs::exists(folder / outputs.axes))
+    jobs.push_back({{"gnuplot", script}, folder.string(), name + ".log", -1});
+  return {folder, outputs.svg, outputs.axes};
+}
+
+}  // namespace
+
+std::string generator_words() {
+  const nlohmann::json build = build_facts();
+  return "convlab " + build.value("version", std::string("?")) + " (build " +
+         build.value("id", std::string("?")).substr(0, 12) + ")";
+}
+
+bool write_assets(const fs::path& out) {
+  for (const NotebookAsset& asset : notebook_assets())
+    write_if_changed(out / "assets" / std::string(asset.name), std::string(asset.content));
+  const fs::path katex(kKatexDirectory);
+  if (!fs::exists(katex / "katex.min.js")) return false;
+  for (const char* file : {"katex.min.js", "katex.min.css"})
+    write_if_changed(out / "assets" / "katex" / file, read_text_file(katex / file));
+  // The style sheet names woff2, woff and ttf; browsers take the first, so woff2 is enough.
+  for (const auto& font : fs::directory_iterator(katex / "fonts"))
+    if (font.path().extension() == ".woff2")
+      write_if_changed(out / "assets" / "katex" / "fonts" / font.path().filename(),
+                       read_text_file(font.path()));
+  return true;
+}
+
+Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
+                           const ExperimentLoad& load) {
+  const bool make_page = load.make_page;
+  Experiment e;
+  if (load.with_journal) {
+    const std::string path = (fs::path(dir) / "results.json").generic_string();
+    e.results = results_document_of(path, read_results(path));
+  } else {
+    e.results = load_results_document(dir);
+  }
+  if (make_page && e.results.file.gallery.is_array() && !e.results.file.gallery.empty())
+    restore_gallery(e.results.directory);
+  const std::string name = experiment_name(e.results);
+  // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
+  const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
+  e.notebook = build_notebook(e.results, NotebookSources{load.config, discussion});
+  e.file = html_id(e.notebook.name) + ".html";
+  e.fingerprint = page_fingerprint(e, discussion);
+  const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
+  e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&
+                             read_text_file(stamp) == e.fingerprint + "\n");
+  for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
+    e.figure_files.push_back("figures/" + html_id(name) + "/" +
+                             html_id(figure->data.declaration.name) + ".svg");
+  return e;
+}
+
+std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
+    const std::vector<const Experiment*>& experiments, const fs::path& out, std::size_t* drawn) {
+  std::vector<ChildJob> jobs;
+  std::map<const Experiment*, std::vector<FigureWork>> work;
+  for (const Experiment* e : experiments) {
+    if (e->current) continue;
+    const fs::path folder = out / ".build" / html_id(e->notebook.name);
+    fs::create_directories(folder);
+    for (const FigureCell* figure : e->notebook.cells_of<FigureCell>())
+      work[e].push_back(prepare_figure(*figure, folder, jobs));
+  }
+  run_jobs(jobs, std::max(1u, std::thread::hardware_concurrency()));
+  for (const ChildJob& job : jobs)
+    if (job.exit_code != 0)
+      throw ExportError("gnuplot failed on " + job.directory + "/" + job.argv.back() + "; see " +
+                        job.directory + "/" + job.log + ":\n" +
+                        read_text_file(fs::path(job.directory) / job.log));
+  if (drawn) *drawn = jobs.size();
+  return work;
+}
+
+WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureWork>& figures,
+                                  const NotebookPlace& place, const PageSettings& settings) {
+  PageContext context;
+  context.generator = settings.generator;
+  context.build_id = build_id().substr(0, 12);
+  context.katex = settings.katex;
+  context.figure_files = e.figure_files;
+  context.live = settings.live;
+  for (const FigureWork& figure : figures)
+    context.figures.push_back(
+        {read_text_file(figure.folder / figure.svg), read_text_file(figure.folder / figure.axes)});
+  context.pictures = copy_pictures(e, place.out);
+  WrittenPage written;
+  try {
+    written.page = experiment_page(e.notebook, context);
+  } catch (const SvgError& error) {
+    throw ExportError(e.notebook.name + ": a figure's SVG from gnuplot: " + error.what());
+  }
+  for (const RenderedFile& figure : written.page.figures)
+    write_if_changed(place.out / figure.path, figure.content);
+  written.changed = write_if_changed(place.out / e.file, written.page.html);
+  const fs::path build = place.out / ".build" / html_id(e.notebook.name);
+  if (settings.live)
+    fs::remove(build / "inputs.sha256");
+  else
+    write_if_changed(build / "inputs.sha256", e.fingerprint + "\n");
+  write_if_changed(build / "source", e.results.directory + "\n");
+  return written;
+}
+
+}  // namespace convlab

@@ -1,0 +1,86 @@
+// The pages of the notebook, one experiment at a time: an experiment's results and notebook
+// loaded, its figures drawn by gnuplot, its page rendered by html/ and written beside the
+// pictures it shows. `convlab notebook` makes every page and the index through these;
+// `convlab watch` makes one page again after every point it measures.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "html/experiment_page.hpp"
+#include "notebook/notebook.hpp"
+#include "results/results_document.hpp"
+
+namespace convlab {
+
+// Where Debian's libjs-katex puts KaTeX.
+extern const char* const kKatexDirectory;
+
+struct NotebookPlace {
+  std::filesystem::path out = "outputs/notebook";
+  std::filesystem::path discussions = "experiments";
+};
+
+// What an experiment's page is made from.
+struct Experiment {
+  ResultsDocument results;
+  ExperimentNotebook notebook;
+  std::string file;                       // its page, e.g. npp_peer.html
+  std::string fingerprint;                // of every input of the page
+  bool current = false;                   // the page on disk was made from the same inputs
+  std::vector<std::string> figure_files;  // standalone SVGs relative to the notebook folder
+};
+
+struct ExperimentLoad {
+  bool make_page = true;      // false: only for the index
+  bool with_journal = false;  // fold in what the journal holds beyond results.json (a run is on)
+  // The config of the figures, tables, title and description (NotebookSources::config): "auto",
+  // a file, or nullopt: the copy in results.json.
+  std::optional<std::string> config = std::string("auto");
+};
+
+// An experiment's results, notebook and page file, from its results folder.
+Experiment load_experiment(const std::string& dir, const NotebookPlace& place,
+                           const ExperimentLoad& load = {});
+
+// "convlab 0.1.0 (build 1a2b3c4d5e6f)".
+std::string generator_words();
+
+// The notebook's own script and style, and KaTeX with its fonts when Debian's libjs-katex is
+// installed; false when it is not (math then shows as TeX).
+bool write_assets(const std::filesystem::path& out);
+
+// A figure as gnuplot drew it into the experiment's work folder.
+struct FigureWork {
+  std::filesystem::path folder;
+  std::string svg, axes;
+};
+
+// Draws the figures of the pages that are not current, with gnuplot, several at a time; a figure
+// whose data and script did not change since the last drawing is not drawn again. Returns the
+// figures of each page and counts the drawings in `drawn`. Throws ExportError when gnuplot fails.
+std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
+    const std::vector<const Experiment*>& experiments, const std::filesystem::path& out,
+    std::size_t* drawn = nullptr);
+
+struct PageSettings {
+  std::string generator;  // generator_words()
+  bool katex = true;
+  std::optional<LivePage> live;  // a page kept up to date by convlab watch
+};
+
+struct WrittenPage {
+  ExperimentPage page;
+  bool changed = false;  // the page file was written (its content differs from the one on disk)
+};
+
+// Renders an experiment's page with its drawn figures and writes it, with its standalone figures
+// and pictures. A static page records the inputs it was made from, so that an unchanged page is
+// not made again; a live one removes that record, so that `convlab notebook` makes it again.
+WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureWork>& figures,
+                                  const NotebookPlace& place, const PageSettings& settings);
+
+}  // namespace convlab

@@ -1,0 +1,326 @@
+// convlab watch: edit, save, see. The config is watched with inotify (core/file_watch.hpp); on
+// every save it is checked as `convlab run` checks it, the points of the new config not measured
+// yet are run through the same journal and resume as `convlab run`, and the experiment's notebook
+// page is made again after every finished point, the cells whose content changed since the save
+// marked. A bad config is shown at the top of the page above the last good results. With --serve
+// the page is served and updated in the open browser as points finish (server-sent events).
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "app/child_processes.hpp"
+#include "app/commands.hpp"
+#include "app/config_loading.hpp"
+#include "app/live_channel.hpp"
+#include "app/notebook_pages.hpp"
+#include "config/config_error.hpp"
+#include "core/file_io.hpp"
+#include "core/file_watch.hpp"
+#include "html/html_text.hpp"
+#include "results/results_file.hpp"
+#include "run/interrupt.hpp"
+#include "run/observers.hpp"
+#include "run/runner.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kWatchUsage =
+    R"(usage: convlab watch CONFIG [--out DIR] [--notebook DIR] [--serve [PORT]] [--bind ADDR]
+
+Watches CONFIG and, on every save, checks it as `convlab run` does, runs the points of the new
+config that are not measured yet (into the same results file, kept per build and machine as by
+`convlab run`: editing the title or a figure runs no point, adding a kernel size runs that size's
+points only) and makes the experiment's notebook page again after every finished point, the cells
+that changed since the save marked. A config that does not load is shown in the terminal and at
+the top of the page, above the last good results. Waiting for a save uses no CPU (inotify).
+Ctrl-C stops it as it stops `convlab run`: every finished point is kept.
+
+options:
+  --out DIR        the results folder (default outputs/<name>)
+  --notebook DIR   where the page goes (default outputs/notebook)
+  --serve [PORT]   serve the notebook folder over HTTP and update the open page as points
+                   finish; PORT 0 or none: a free port. The URL printed at start carries a
+                   random token that every request needs (docs/notebook.md)
+  --bind ADDR      the address to serve on (default 127.0.0.1, this machine only)
+  -q, --quiet      no progress and no summary table
+
+exit status: 130 after Ctrl-C (143 after SIGTERM), 2 bad arguments or a CONFIG whose folder cannot
+be watched
+)";
+
+struct WatchOptions {
+  std::string config_path;
+  std::string out_dir;
+  NotebookPlace place;
+  bool serve = false;
+  int port = 0;
+  std::string bind_address = "127.0.0.1";
+  bool quiet = false;
+  Arguments argv;
+};
+
+// A page render at most this often while points finish; the last one of a sweep always.
+constexpr double kMinSecondsBetweenRenders = 0.2;
+
+// Thrown out of a sweep when the config is saved again while it runs: the points it finished are
+// in the results file (the run folds its journal on the way out), and the new config starts.
+struct SavedDuringSweep {};
+
+class Watcher : public RunObserver {
+ public:
+  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& file)
+      : options_(options), channel_(channel), file_(file) {
+    fs::create_directories(options_.place.out);
+    katex_ = write_assets(options_.place.out);
+    gnuplot_ = program_available("gnuplot");
+    if (!gnuplot_)
+      std::cerr << "convlab watch: gnuplot not found: figures are left out; "
+                   "scripts/install-deps.sh notebook installs it\n";
+    generator_ = generator_words();
+  }
+
+  // One save: check, run what is new, show it. False when the config was saved again during the
+  // sweep, which then stopped: the new config is to be taken at once.
+  bool on_save() {
+    baseline_ = last_digests_;
+    std::optional<Config> config;
+    try {
+      config = load_config_for_command(options_.config_path);
+    } catch (const ConfigError& error) {
+      show_config_error(error.what());
+      return true;
+    } catch (const std::exception& error) {
+      show_config_error(options_.config_path + ": " + error.what());
+      return true;
+    }
+    if (!error_.empty()) channel_.publish("error", {{"page", page_}, {"message", ""}});
+    error_.clear();
+    out_dir_ = options_.out_dir.empty() ? "outputs/" + config->name : options_.out_dir;
+    render(std::nullopt);
+    RunOptions run;
+    run.config_path = options_.config_path;
+    run.out_dir = out_dir_;
+    run.argv = options_.argv;
+    run.verbosity = options_.quiet ? Verbosity::quiet : Verbosity::normal;
+    run.observers = {this};
+    bool finished = true;
+    try {
+      run_experiment(run, std::move(*config));
+    } catch (const SavedDuringSweep&) {
+      finished = false;
+      std::cerr << "\nconvlab watch: " << options_.config_path
+                << " saved during the sweep: its finished points are kept; taking the new config\n";
+    } catch (const ConfigError& error) {
+      std::cerr << error.what() << "\n";  // an image that cannot be made: what ran is kept
+    } catch (const std::exception& error) {
+      std::cerr << "convlab watch: " << options_.config_path << ": " << error.what() << "\n";
+    }
+    stop_quietly_when_interrupted();
+    if (!finished) return false;
+    render(std::nullopt);
+    say_waiting();
+    return true;
+  }
+
+  void recorded(const std::vector<IdentifiedPoint>&, const ProgressSnapshot& where) override {
+    if (file_.saved()) throw SavedDuringSweep{};
+    const bool last = where.done >= where.total;
+    if (!last && since_render_.time_since_epoch().count() != 0 &&
+        seconds_since(since_render_) < kMinSecondsBetweenRenders)
+      return;
+    render(LiveProgress{where.done, where.total, where.eta_seconds});
+  }
+
+  // Ctrl-C outside a run: nothing is being written.
+  void stop_quietly_when_interrupted() const {
+    set_interrupt_handler([this] {
+      return "stopped watching" +
+             (out_dir_.empty() ? std::string() : "; results kept in " + out_dir_ + "/results.json");
+    });
+  }
+
+  void say_waiting() const {
+    if (!options_.quiet)
+      std::cerr << "convlab watch: waiting for " << options_.config_path << " to be saved"
+                << (page_.empty() ? "" : " (page " + (options_.place.out / page_).string() + ")")
+                << "\n";
+  }
+
+  // The page file of the experiment: the one made last, else the one the config names, else
+  // the index.
+  std::string page() const {
+    if (!page_.empty()) return page_;
+    try {
+      return html_id(load_config_for_command(options_.config_path).name) + ".html";
+    } catch (const std::exception&) {
+      return "index.html";
+    }
+  }
+
+ private:
+  static double seconds_since(std::chrono::steady_clock::time_point when) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - when).count();
+  }
+
+  void show_config_error(const std::string& text) {
+    error_ = text;
+    std::cerr << text << "\nconvlab watch: nothing run; the page keeps the last good results\n";
+    channel_.publish("error", {{"page", page_}, {"message", text}});
+    render(std::nullopt, /*last_good_config=*/true);
+    say_waiting();
+  }
+
+  // Makes the page again (nothing when no results exist yet) and tells the open pages.
+  void render(const std::optional<LiveProgress>& progress, bool last_good_config = false) {
+    // A first run has its journal before results.json.
+    if (out_dir_.empty() || (!fs::exists(fs::path(out_dir_) / "results.json") &&
+                             !fs::exists(fs::path(out_dir_) / "results.journal")))
+      return;
+    try {
+      ExperimentLoad load;
+      load.with_journal = true;
+      if (last_good_config)
+        load.config = std::nullopt;  // the copy of the last run, as the file on disk is broken
+      else
+        load.config = options_.config_path;
+      const Experiment e = load_experiment(out_dir_, options_.place, load);
+      auto figures = gnuplot_ ? draw_figures({&e}, options_.place.out)
+                              : std::map<const Experiment*, std::vector<FigureWork>>{};
+      PageSettings settings;
+      settings.generator = generator_;
+      settings.katex = katex_;
+      LivePage live;
+      live.served_as = channel_.serving() ? e.file : "";
+      live.previous_digests = baseline_;
+      live.progress = progress;
+      live.config_error = error_;
+      settings.live = live;
+      const WrittenPage written = write_experiment_page(e, figures[&e], options_.place, settings);
+      page_ = e.file;
+      last_digests_ = written.page.digests;
+      nlohmann::json event{{"page", e.file}, {"changed", written.page.changed}};
+      if (progress)
+        event["progress"] = {
+            {"done", progress->done}, {"total", progress->total}, {"eta_s", progress->eta_seconds}};
+      if (!error_.empty()) event["error"] = error_;
+      channel_.publish("page", event);
+    } catch (const std::exception& error) {
+      std::cerr << "convlab watch: the page of " << out_dir_
+                << " could not be made: " << error.what() << "\n";
+    }
+    since_render_ = std::chrono::steady_clock::now();
+  }
+
+  const WatchOptions& options_;
+  LiveChannel& channel_;
+  FileWatch& file_;
+  bool katex_ = false, gnuplot_ = false;
+  std::string generator_;
+  std::string out_dir_, page_, error_;
+  std::map<std::string, std::string> baseline_, last_digests_;
+  std::chrono::steady_clock::time_point since_render_{};
+};
+
+bool parse_watch_arguments(const Arguments& args, WatchOptions& options) {
+  bool bind_given = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&](std::string& into) {
+      if (i + 1 >= args.size() || args[i + 1].empty()) {
+        std::cerr << "convlab watch: " << arg << " needs a value\n";
+        return false;
+      }
+      into = args[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "--out") {
+      if (!value(options.out_dir)) return false;
+    } else if (arg == "--notebook") {
+      if (!value(text)) return false;
+      options.place.out = text;
+    } else if (arg == "--bind") {
+      if (!value(options.bind_address)) return false;
+      bind_given = true;
+    } else if (arg == "--serve") {
+      options.serve = true;
+      if (i + 1 < args.size() && !args[i + 1].empty() &&
+          args[i + 1].find_first_not_of("0123456789") == std::string::npos) {
+        const std::string& port = args[++i];
+        if (port.size() > 5 || std::stoi(port) > 65535) {
+          std::cerr << "convlab watch: --serve " << port << ": a port is 0 to 65535\n";
+          return false;
+        }
+        options.port = std::stoi(port);
+      }
+    } else if (arg == "--quiet" || arg == "-q") {
+      options.quiet = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "convlab watch: unknown option '" << arg << "'\n" << kWatchUsage;
+      return false;
+    } else if (options.config_path.empty()) {
+      options.config_path = arg;
+    } else {
+      std::cerr << "convlab watch: only one CONFIG, got '" << options.config_path << "' and '"
+                << arg << "'\n";
+      return false;
+    }
+  }
+  if (options.config_path.empty()) {
+    std::cerr << kWatchUsage;
+    return false;
+  }
+  if (bind_given && !options.serve) {
+    std::cerr << "convlab watch: --bind is the address of --serve, which is not given\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int watch_command(const Arguments& args, const Arguments& full_argv) {
+  for (const auto& arg : args)
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kWatchUsage;
+      return 0;
+    }
+  WatchOptions options;
+  options.argv = full_argv;
+  if (!parse_watch_arguments(args, options)) return 2;
+  watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
+  try {
+    if (!fs::is_regular_file(options.config_path)) {
+      std::cerr << "convlab watch: " << options.config_path << ": no such file\n";
+      return 2;
+    }
+    FileWatch file(options.config_path);
+    fs::create_directories(options.place.out);
+    std::unique_ptr<LiveChannel> channel = open_live_channel(
+        {options.serve, options.bind_address, options.port, options.place.out.string()});
+    Watcher watcher(options, *channel, file);
+    watcher.stop_quietly_when_interrupted();
+    channel->announce(watcher.page());
+    for (;;) {
+      if (watcher.on_save())
+        file.wait_for_save();
+      else
+        file.wait_until_quiet();
+    }
+  } catch (const LiveChannelError& error) {
+    std::cerr << "convlab watch: " << error.what() << "\n";
+  } catch (const FileError& error) {
+    std::cerr << "convlab watch: " << error.what() << "\n";
+  } catch (const fs::filesystem_error& error) {
+    std::cerr << "convlab watch: " << error.what() << "\n";
+  }
+  return 2;
+}
+
+}  // namespace convlab

@@ -1,0 +1,512 @@
+#include "serve/notebook_server.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <system_error>
+#include <thread>
+
+#include "core/file_io.hpp"
+#include "serve/connection_stream.hpp"
+#include "serve/request_access.hpp"
+#include "serve/request_path.hpp"
+#include "serve/response_headers.hpp"
+#include "serve/worker_pool.hpp"
+
+namespace convlab {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+const char* const kEventsPath = "/_events";
+
+// What the handlers of one request tell the connection loop; one request runs on one thread.
+struct RequestFacts {
+  ConnectionStream* connection = nullptr;
+  bool answered_by_server = false;  // false: cpp-httplib refused it before it reached us
+  bool close_after = false;         // a body was sent or the method is refused: do not read on
+};
+thread_local RequestFacts t_request;
+
+// An open file, closed when the last response that streams it is gone.
+struct OpenFile {
+  explicit OpenFile(int descriptor) : fd(descriptor) {}
+  ~OpenFile() { ::close(fd); }
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  int fd;
+};
+
+// Counts an open event stream while it exists.
+struct StreamSlot {
+  explicit StreamSlot(std::atomic<int>& count) : open(count) { ++open; }
+  ~StreamSlot() { --open; }
+  StreamSlot(const StreamSlot&) = delete;
+  StreamSlot& operator=(const StreamSlot&) = delete;
+  std::atomic<int>& open;
+  bool started = false;
+  std::uint64_t sequence_after = 0;
+  Clock::time_point last_write = Clock::now();
+};
+
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 416:
+      return "Range Not Satisfiable";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Error";
+  }
+}
+
+void set_text(httplib::Response& res, int status, const std::string& text) {
+  res.status = status;
+  res.set_content(std::to_string(status) + " " + reason_phrase(status) + ": " + text + "\n",
+                  "text/plain; charset=utf-8");
+}
+
+bool is_numeric_address(const std::string& address) {
+  in_addr v4{};
+  in6_addr v6{};
+  return ::inet_pton(AF_INET, address.c_str(), &v4) == 1 ||
+         ::inet_pton(AF_INET6, address.c_str(), &v6) == 1;
+}
+
+// The request target's path for the log: no query, control and non-ASCII bytes escaped.
+std::string loggable_path(const std::string& target) {
+  if (target.empty()) return "-";
+  std::string path = target.substr(0, target.find('?'));
+  if (path.size() > 200) path = path.substr(0, 200) + "...";
+  std::string out;
+  static const char digits[] = "0123456789ABCDEF";
+  for (unsigned char c : path) {
+    if (c < 0x21 || c >= 0x7f || c == '"') {
+      out += '%';
+      out += digits[c >> 4];
+      out += digits[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string loggable_method(const std::string& method) {
+  if (method.empty()) return "-";
+  for (unsigned char c : method)
+    if (c < 'A' || c > 'Z') return "?";
+  return method;
+}
+
+// The listening and accepted sockets: kept from SO_REUSEPORT (cpp-httplib's default, which would
+// let a second server share the port) and from child processes.
+void listening_socket_options(socket_t sock) {
+  int yes = 1;
+  ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  ::fcntl(sock, F_SETFD, FD_CLOEXEC);
+}
+
+}  // namespace
+
+class NotebookServer::Impl : public httplib::Server {
+ public:
+  Impl(ServeOptions options, LiveEvents& events) : options_(std::move(options)), events_(events) {}
+
+  ~Impl() override { stop_serving(); }
+
+  void start_serving();
+  void stop_serving();
+
+  ServeOptions options_;
+  LiveEvents& events_;
+  fs::path real_root_;
+  std::string token_;
+  std::string cookie_name_;
+  int port_ = 0;
+
+ private:
+  bool process_and_close_socket(socket_t sock) override;
+  void answer(const httplib::Request& req, httplib::Response& res);
+  bool authorised(const httplib::Request& req, httplib::Response& res) const;
+  void serve_file(const fs::path& file, httplib::Response& res);
+  void serve_events(httplib::Response& res);
+  bool write_events(StreamSlot& slot, httplib::DataSink& sink);
+  void finish_headers(const httplib::Request& req, httplib::Response& res);
+  void log(const httplib::Request& req, const httplib::Response& res);
+  bool track(socket_t sock);
+  void untrack(socket_t sock);
+  void close_gracefully(socket_t sock, bool peer_gone);
+
+  std::thread listener_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> used_{false};
+  std::atomic<int> open_streams_{0};
+  std::atomic<WorkerPool*> pool_{nullptr};  // owned by cpp-httplib's listener, alive while it runs
+  std::mutex connections_mutex_;
+  std::set<socket_t> connections_;
+  std::mutex log_mutex_;
+};
+
+void NotebookServer::Impl::start_serving() {
+  if (used_.exchange(true)) throw ServeError("a notebook server starts once");
+  std::error_code error;
+  real_root_ = fs::canonical(options_.root, error);
+  if (error || !fs::is_directory(real_root_))
+    throw ServeError(options_.root.string() + ": not a folder, so there is no notebook to serve");
+  token_ = options_.token.empty() ? random_token() : options_.token;
+  if (const std::string problem = token_problem(token_); !problem.empty())
+    throw ServeError("serve token: " + problem);
+  if (!is_numeric_address(options_.bind_address))
+    throw ServeError("bind address '" + options_.bind_address +
+                     "': not a numeric IP address (such as 127.0.0.1 or ::1)");
+  if (options_.port < 0 || options_.port > 65535)
+    throw ServeError("port " + std::to_string(options_.port) + ": not between 0 and 65535");
+  const ServeLimits& limits = options_.limits;
+  if (limits.worker_threads < 1 || limits.max_event_streams < 0 ||
+      limits.keep_alive_max_requests < 1)
+    throw ServeError("serve limits: at least one worker thread and one request per connection");
+
+  const std::size_t workers = static_cast<std::size_t>(limits.worker_threads);
+  new_task_queue = [this, workers] {
+    auto* pool = new WorkerPool(workers);
+    pool_ = pool;
+    return pool;
+  };
+  set_socket_options(listening_socket_options);
+  set_read_timeout(limits.read_timeout);
+  set_write_timeout(limits.write_timeout);
+  set_keep_alive_timeout(std::max<time_t>(
+      1, std::chrono::duration_cast<std::chrono::seconds>(limits.keep_alive_timeout).count()));
+  set_keep_alive_max_count(static_cast<std::size_t>(limits.keep_alive_max_requests));
+  set_payload_max_length(limits.max_request_head_bytes);
+  set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    answer(req, res);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  set_post_routing_handler(
+      [this](const httplib::Request& req, httplib::Response& res) { finish_headers(req, res); });
+  set_error_handler(HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+    if (res.body.empty() && !res.has_header("Content-Type")) set_text(res, res.status, "refused");
+    return httplib::Server::HandlerResponse::Unhandled;
+  }));
+  set_logger([this](const httplib::Request& req, const httplib::Response& res) { log(req, res); });
+
+  errno = 0;
+  const int flags = AI_NUMERICHOST;
+  if (options_.port == 0) {
+    port_ = bind_to_any_port(options_.bind_address, flags);
+  } else {
+    port_ = bind_to_port(options_.bind_address, options_.port, flags) ? options_.port : -1;
+  }
+  if (port_ <= 0) {
+    const int reason = errno;
+    throw ServeError("cannot listen on " + options_.bind_address + ":" +
+                     std::to_string(options_.port) + ": " +
+                     (reason != 0 ? std::strerror(reason) : "the address cannot be bound"));
+  }
+  // cpp-httplib listens with a backlog of 5: a burst of page loads (a page and its figures, or
+  // many clients) would overflow it and wait out SYN retries of a second and more.
+  ::listen(svr_sock_, SOMAXCONN);
+  cookie_name_ = "convlab_token_" + std::to_string(port_);
+  started_ = true;
+  listener_ = std::thread([this] { listen_after_bind(); });
+  // stop() only works once the listener runs; wait for it so that a quick stop is never lost.
+  const auto give_up = Clock::now() + std::chrono::seconds(10);
+  while (!is_running() && Clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+void NotebookServer::Impl::stop_serving() {
+  if (!started_.exchange(false)) return;
+  {
+    std::lock_guard<std::mutex> lock(connections_mutex_);
+    stopping_ = true;
+    for (socket_t sock : connections_) ::shutdown(sock, SHUT_RDWR);
+  }
+  events_.wake_all();
+  stop();
+  if (listener_.joinable()) listener_.join();
+}
+
+bool NotebookServer::Impl::track(socket_t sock) {
+  std::lock_guard<std::mutex> lock(connections_mutex_);
+  if (stopping_) return false;
+  connections_.insert(sock);
+  return true;
+}
+
+void NotebookServer::Impl::untrack(socket_t sock) {
+  std::lock_guard<std::mutex> lock(connections_mutex_);
+  connections_.erase(sock);
+}
+
+// Closes after the client had the chance to read the answer: our side is shut first and what the
+// client still sends is read away for a short while, so that closing with unread bytes (a refused
+// POST's body) does not reset the connection before the client has read the refusal.
+void NotebookServer::Impl::close_gracefully(socket_t sock, bool peer_gone) {
+  if (!peer_gone && !stopping_) {
+    ::shutdown(sock, SHUT_WR);
+    ConnectionStream drain(sock, options_.limits);
+    char scratch[4096];
+    const auto until = Clock::now() + milliseconds(500);
+    while (Clock::now() < until && drain.wait_for_request(milliseconds(100)) &&
+           ::recv(sock, scratch, sizeof scratch, MSG_DONTWAIT) > 0) {
+    }
+  }
+  ::close(sock);
+}
+
+bool NotebookServer::Impl::process_and_close_socket(socket_t sock) {
+  ::fcntl(sock, F_SETFD, FD_CLOEXEC);
+  // Headers and body go out in separate writes; without this the body waits for a delayed ACK.
+  int yes = 1;
+  ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+  if (!track(sock)) {
+    ::close(sock);
+    return false;
+  }
+  const ServeLimits& limits = options_.limits;
+  ConnectionStream connection(sock, limits);
+  bool ok = true;
+  bool peer_gone = false;
+  for (int served = 0; served < limits.keep_alive_max_requests && !stopping_; ++served) {
+    if (!connection.wait_for_request(limits.keep_alive_timeout)) {
+      peer_gone = connection.peer_closed();
+      break;
+    }
+    connection.begin_request();
+    t_request = RequestFacts{&connection, false, false};
+    bool connection_closed = false;
+    const bool last = served + 1 == limits.keep_alive_max_requests;
+    ok = process_request(connection, last, connection_closed, nullptr);
+    const bool close_after = t_request.close_after || !t_request.answered_by_server;
+    t_request = RequestFacts{};
+    if (!ok || connection_closed || close_after) break;
+  }
+  untrack(sock);
+  close_gracefully(sock, peer_gone);
+  return ok;
+}
+
+bool NotebookServer::Impl::authorised(const httplib::Request& req, httplib::Response& res) const {
+  if (req.get_param_value_count("token") == 1 &&
+      tokens_equal(req.get_param_value("token"), token_)) {
+    // The page's own requests (style, script, figures, the live channel) carry the cookie.
+    res.set_header("Set-Cookie",
+                   cookie_name_ + "=" + token_ + "; HttpOnly; SameSite=Strict; Path=/");
+    return true;
+  }
+  const std::size_t cookies = req.get_header_value_count("Cookie");
+  for (std::size_t i = 0; i < cookies; ++i) {
+    const auto value = cookie_value(req.get_header_value("Cookie", i), cookie_name_);
+    if (value && tokens_equal(*value, token_)) return true;
+  }
+  if (req.get_header_value_count("Authorization") == 1) {
+    const auto value = authorization_token(req.get_header_value("Authorization"));
+    if (value && tokens_equal(*value, token_)) return true;
+  }
+  return false;
+}
+
+void NotebookServer::Impl::answer(const httplib::Request& req, httplib::Response& res) {
+  t_request.answered_by_server = true;
+  // Ranges are not served: the whole file is sent, with 200, as RFC 9110 allows. cpp-httplib
+  // parsed them into the request, which is ours until the response is written.
+  const_cast<httplib::Request&>(req).ranges.clear();
+  const bool has_body =
+      req.has_header("Transfer-Encoding") ||
+      (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0");
+  const bool readable_method = req.method == "GET" || req.method == "HEAD";
+  t_request.close_after = has_body || !readable_method;
+
+  if (req.get_header_value_count("Host") != 1)
+    return set_text(res, 400, "a request needs exactly one Host header");
+  if (!host_names_server(req.get_header_value("Host"), options_.bind_address, port_))
+    return set_text(res, 403, "the Host header does not name this server");
+  if (!authorised(req, res))
+    return set_text(res, 403,
+                    "the notebook's token is missing or wrong (open the URL printed "
+                    "when the server started)");
+  if (!readable_method) {
+    res.set_header("Allow", "GET, HEAD");
+    return set_text(res, 405, "the notebook is read only: GET and HEAD");
+  }
+  if (has_body) return set_text(res, 400, "a GET or HEAD request has no body");
+  const auto path = decoded_target_path(req.target);
+  if (!path) return set_text(res, 400, "the request target is not a path");
+  if (*path == kEventsPath) return serve_events(res);
+  const auto file = contained_regular_file(real_root_, *path);
+  if (!file && *path == "/favicon.ico") {
+    // Browsers ask for it by themselves; a 404 would be an error in the page's console.
+    res.status = 204;
+    return;
+  }
+  if (!file) return set_text(res, 404, "no such file in the notebook");
+  serve_file(*file, res);
+}
+
+void NotebookServer::Impl::serve_file(const fs::path& file, httplib::Response& res) {
+  int fd = -1;
+  try {
+    // The real path holds no link; refusing one here catches a file replaced by a link since.
+    fd = open_regular_file(file.string(), Links::refuse);
+  } catch (const FileError&) {
+    return set_text(res, 404, "no such file in the notebook");
+  }
+  auto opened = std::make_shared<OpenFile>(fd);
+  struct stat status {};
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode))
+    return set_text(res, 404, "no such file in the notebook");
+  res.status = 200;
+  const std::string type = content_type_of(file);
+  const auto size = static_cast<std::size_t>(status.st_size);
+  if (size == 0) {
+    res.set_content("", type);
+    return;
+  }
+  // Streamed from the descriptor opened now: a page rewritten meanwhile (by rename) is sent whole
+  // as it was, and no file is held in memory.
+  res.set_content_provider(
+      size, type, [opened](size_t offset, size_t length, httplib::DataSink& sink) {
+        char chunk[16384];  // on the stack of each of the workers: kept small
+        const size_t want = std::min(length, sizeof chunk);
+        const ssize_t got = ::pread(opened->fd, chunk, want, static_cast<off_t>(offset));
+        if (got <= 0) return false;  // cut short while being sent: the connection is dropped
+        return sink.write(chunk, static_cast<size_t>(got));
+      });
+}
+
+void NotebookServer::Impl::serve_events(httplib::Response& res) {
+  if (open_streams_ >= options_.limits.max_event_streams) {
+    t_request.close_after = true;
+    res.set_header("Retry-After", "5");
+    return set_text(res, 503, "too many live pages are open");
+  }
+  auto slot = std::make_shared<StreamSlot>(open_streams_);
+  res.status = 200;
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [this, slot](size_t, httplib::DataSink& sink) { return write_events(*slot, sink); });
+}
+
+// One step of an event stream: what a new stream is owed first, or the events published since the
+// last step, or a heartbeat when none came; false ends the stream (the client left, or a write
+// failed), as does the server's stop.
+bool NotebookServer::Impl::write_events(StreamSlot& slot, httplib::DataSink& sink) {
+  std::string text;
+  if (!slot.started) {
+    slot.started = true;
+    text = "retry: 2000\n\n";
+    for (const auto& event : events_.latest_of_each_name(slot.sequence_after))
+      text += event_stream_text(event);
+  }
+  const milliseconds slice(250);
+  while (text.empty() && !stopping_) {
+    const auto now = Clock::now();
+    const auto heartbeat_at = slot.last_write + options_.limits.heartbeat_interval;
+    if (now >= heartbeat_at) {
+      text = ": heartbeat\n\n";
+      break;
+    }
+    const auto wait = std::min<milliseconds>(
+        slice, std::chrono::duration_cast<milliseconds>(heartbeat_at - now) + milliseconds(1));
+    for (const auto& event : events_.wait_after(slot.sequence_after, wait))
+      text += event_stream_text(event);
+    if (text.empty() && t_request.connection && t_request.connection->peer_closed()) return false;
+  }
+  if (stopping_) return false;
+  slot.last_write = Clock::now();
+  return sink.write(text.data(), text.size());
+}
+
+void NotebookServer::Impl::finish_headers(const httplib::Request&, httplib::Response& res) {
+  for (const auto& header : security_headers()) {
+    res.headers.erase(header.first);
+    res.headers.emplace(header.first, header.second);
+  }
+  // Connections waiting for a worker: this one makes room instead of being kept alive.
+  const WorkerPool* pool = pool_;
+  if (pool && pool->waiting() > 0) t_request.close_after = true;
+  if (t_request.close_after || !t_request.answered_by_server) {
+    res.headers.erase("Keep-Alive");
+    res.headers.erase("Connection");
+    res.headers.emplace("Connection", "close");
+  }
+}
+
+void NotebookServer::Impl::log(const httplib::Request& req, const httplib::Response& res) {
+  if (!options_.request_log) return;
+  std::string line = (req.remote_addr.empty() ? "-" : req.remote_addr) + " " +
+                     loggable_method(req.method) + " " + loggable_path(req.target) + " " +
+                     std::to_string(res.status);
+  std::lock_guard<std::mutex> lock(log_mutex_);
+  try {
+    options_.request_log(line);
+  } catch (...) {
+    // A failing log sink must not take the connection down.
+  }
+}
+
+NotebookServer::NotebookServer(ServeOptions options, LiveEvents& events)
+    : impl_(std::make_unique<Impl>(std::move(options), events)) {}
+
+NotebookServer::~NotebookServer() {
+  stop();
+}
+
+void NotebookServer::start() {
+  impl_->start_serving();
+}
+
+void NotebookServer::stop() {
+  impl_->stop_serving();
+}
+
+int NotebookServer::port() const {
+  return impl_->port_;
+}
+
+const std::string& NotebookServer::token() const {
+  return impl_->token_;
+}
+
+std::string NotebookServer::url(const std::string& page) const {
+  const std::string& address = impl_->options_.bind_address;
+  std::string host = is_wildcard_address(address) ? "127.0.0.1" : address;
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  std::string relative = page;
+  while (!relative.empty() && relative[0] == '/') relative.erase(0, 1);
+  const char separator = relative.find('?') == std::string::npos ? '?' : '&';
+  return "http://" + host + ":" + std::to_string(impl_->port_) + "/" + relative + separator +
+         "token=" + impl_->token_;
+}
+
+}  // namespace convlab

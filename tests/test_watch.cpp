@@ -1,0 +1,325 @@
+// convlab watch: on every save the config is checked, exactly its points not measured yet are run
+// (a title edit runs none, a new kernel size runs only its points), the page is made again with
+// the changed cells marked, a bad config shows as an error cell above the last good results, the
+// idle process uses no CPU, and SIGINT mid-sweep keeps every finished point.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// A handful of points of a few milliseconds each.
+std::string tiny_config(const std::string& title, const std::string& sizes) {
+  return "name: tiny\ntitle: " + title +
+         "\n"
+         "images:\n"
+         "  - {type: generated, sizes: [48], channels: [1], seed: 3}\n"
+         "kernels:\n"
+         "  - {type: gaussian, size: [" +
+         sizes +
+         "]}\n"
+         "implementations:\n"
+         "  sequential: {}\n"
+         "measure: {warmup: 0, min_reps: 2, max_reps: 2, max_seconds: 0.05}\n"
+         "figures:\n"
+         "  - name: time_by_size\n"
+         "    type: line\n"
+         "    x: kernel.size\n"
+         "    y: median_ms\n"
+         "    series: implementation\n";
+}
+
+// A convlab watch running in the background of a test, its output in watch.log.
+class WatchProcess {
+ public:
+  WatchProcess(const fs::path& dir, const std::string& arguments) : dir_(dir) {
+    const auto started = testing::run_shell(
+        "( \"$CONVLAB\" watch " + arguments +
+            " > watch.log 2>&1 & echo $! > watch.pid; wait $!; echo \"exit $?\" > watch.status )"
+            " > /dev/null 2>&1 &",
+        dir_);
+    EXPECT_EQ(started.exit_code, 0) << started.output;
+    wait_until([&] { return fs::exists(dir_ / "watch.pid") && fs::file_size(dir_ / "watch.pid"); },
+               10, "the watch started");
+    pid_ = std::stoi(testing::read_text(dir_ / "watch.pid"));
+  }
+  // Killed, and waited for, so that nothing writes into the test's folder any more.
+  ~WatchProcess() {
+    if (pid_ <= 0 || stopped()) return;
+    ::kill(pid_, SIGKILL);
+    wait_until([&] { return stopped(); }, 10, "the watch to be killed");
+  }
+
+  pid_t pid() const { return pid_; }
+  std::string log() const {
+    return fs::exists(dir_ / "watch.log") ? testing::read_text(dir_ / "watch.log") : "";
+  }
+  // How many times it has said it waits for a save: one per save dealt with, and one at start.
+  size_t waits() const { return count(log(), "convlab watch: waiting for "); }
+  bool stopped() const { return fs::exists(dir_ / "watch.status"); }
+  std::string status() const { return testing::read_text(dir_ / "watch.status"); }
+
+  void wait_for_waits(size_t n, double seconds = 60) const {
+    wait_until([&] { return waits() >= n; }, seconds,
+               "the watch to deal with save " + std::to_string(n - 1));
+  }
+
+  void wait_until(const std::function<bool()>& done, double seconds,
+                  const std::string& what) const {
+    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+    while (!done()) {
+      if (Clock::now() > deadline) {
+        ADD_FAILURE() << "timed out waiting for " << what << "; watch.log:\n" << log();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  static size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  }
+
+ private:
+  fs::path dir_;
+  pid_t pid_ = -1;
+};
+
+// A file saved the way editors save: a new file renamed over the old one.
+void save_by_rename(const fs::path& path, const std::string& text) {
+  testing::write_text(path.string() + ".new", text);
+  fs::rename(path.string() + ".new", path);
+}
+
+class Watch : public testing::DirectoryTest {
+ protected:
+  json results() const {
+    return json::parse(testing::read_text(dir_ / "outputs/tiny/results.json"));
+  }
+  std::string page() const { return testing::read_text(dir_ / "outputs/notebook/tiny.html"); }
+  // The "kept N · ran M" line of the latest run summary in the log.
+  static std::string last_counts(const std::string& log) {
+    const size_t at = log.rfind("kept ");
+    return at == std::string::npos ? "" : log.substr(at, log.find('\n', at) - at);
+  }
+};
+
+TEST_F(Watch, ATitleOrFigureEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("First title", "3"));
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_for_waits(1);
+  const size_t first = results()["records"].size();
+  ASSERT_GT(first, 0u) << watch.log();
+  EXPECT_NE(page().find("First title"), std::string::npos);
+
+  save_by_rename(dir_ / "tiny.yaml", tiny_config("Second title", "3"));
+  watch.wait_for_waits(2);
+  EXPECT_EQ(results()["records"].size(), first) << watch.log();
+  EXPECT_EQ(last_counts(watch.log()).rfind("kept " + std::to_string(first) + " \u00b7 ran 0", 0),
+            0u)
+      << watch.log();
+  EXPECT_NE(page().find("Second title"), std::string::npos);
+  EXPECT_EQ(page().find("First title"), std::string::npos);
+
+  // Written in place (no rename), as some editors do.
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("Second title", "3, 5"));
+  watch.wait_for_waits(3);
+  const json records = results()["records"];
+  ASSERT_EQ(records.size(), 2 * first) << watch.log();
+  EXPECT_EQ(last_counts(watch.log())
+                .rfind("kept " + std::to_string(first) + " \u00b7 ran " + std::to_string(first), 0),
+            0u)
+      << watch.log();
+  size_t of_five = 0;
+  for (const auto& record : records) of_five += record["kernel"]["size"] == 5;
+  EXPECT_EQ(of_five, first);
+  // The cells whose content changed with the new points are marked, the config's among them.
+  EXPECT_NE(page().find("class=\"cell cell-config changed\""), std::string::npos);
+  EXPECT_NE(page().find("class=\"cell cell-figure changed\""), std::string::npos);
+  EXPECT_NE(page().find("changed-badge"), std::string::npos);
+
+  // A figure declaration alone: no point runs either.
+  std::string retitled = tiny_config("Second title", "3, 5");
+  retitled.replace(retitled.find("    type: line"), 0, "    title: Time by kernel size\n");
+  save_by_rename(dir_ / "tiny.yaml", retitled);
+  watch.wait_for_waits(4);
+  EXPECT_EQ(results()["records"].size(), 2 * first) << watch.log();
+  EXPECT_EQ(
+      last_counts(watch.log()).rfind("kept " + std::to_string(2 * first) + " \u00b7 ran 0", 0), 0u)
+      << watch.log();
+  EXPECT_NE(page().find("Time by kernel size"), std::string::npos);
+  EXPECT_FALSE(watch.stopped()) << watch.log();
+}
+
+TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("Good", "3"));
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_for_waits(1);
+  const size_t records = results()["records"].size();
+  ASSERT_NE(page().find("cell-figure"), std::string::npos);
+
+  std::string broken = tiny_config("Good", "3");
+  broken.replace(broken.find("size: [3]"), 9, "size: [4]");  // an even size
+  save_by_rename(dir_ / "tiny.yaml", broken);
+  watch.wait_for_waits(2);
+  const std::string log = watch.log();
+  std::smatch where;
+  ASSERT_TRUE(std::regex_search(log, where,
+                                std::regex("tiny\\.yaml:([0-9]+):([0-9]+): kernels\\[0\\]\\.size")))
+      << log;
+  EXPECT_EQ(where[1], "6");
+  const std::string shown = page();
+  const size_t error =
+      shown.find("<section class=\"cell cell-error\" id=\"cell-error\" role=\"alert\">");
+  ASSERT_NE(error, std::string::npos) << shown;
+  EXPECT_NE(shown.find("tiny.yaml:6:", error), std::string::npos);
+  EXPECT_LT(error, shown.find("cell-figure")) << "the error is at the top, the figure still below";
+  EXPECT_EQ(results()["records"].size(), records);
+
+  save_by_rename(dir_ / "tiny.yaml", tiny_config("Good again", "3"));
+  watch.wait_for_waits(3);
+  EXPECT_EQ(page().find("role=\"alert\"><div class=\"cell-label\">config error"),
+            std::string::npos);
+  EXPECT_NE(page().find("Good again"), std::string::npos);
+}
+
+// Waiting for a save blocks in poll() with no timeout: over 2 s idle the process is given
+// (practically) no CPU time. The bound, 5 clock ticks (50 ms at 100 Hz), leaves room for a
+// loaded machine's accounting; a poll every few milliseconds would use far more.
+TEST_F(Watch, WaitingForASaveUsesNoCpu) {
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("Idle", "3"));
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_for_waits(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the last page write settles
+  const auto cpu_ticks = [&] {
+    std::istringstream stat(testing::read_text("/proc/" + std::to_string(watch.pid()) + "/stat"));
+    std::string field;
+    long long total = 0;
+    // utime and stime are fields 14 and 15; the name (field 2) has no spaces here.
+    for (int i = 1; i <= 15 && stat >> field; ++i)
+      if (i >= 14) total += std::stoll(field);
+    return total;
+  };
+  const long long before = cpu_ticks();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const long long used = cpu_ticks() - before;
+  std::cout << "convlab watch idle: " << used << " clock ticks of CPU in 2 s\n";
+  EXPECT_LT(used, 5);
+
+  // The live page is made static again by `convlab notebook`.
+  EXPECT_NE(page().find("connect-src"), std::string::npos);
+  const auto made = testing::run_convlab("notebook outputs/tiny --quiet", dir_);
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_EQ(page().find("connect-src"), std::string::npos);
+  EXPECT_EQ(page().find("cell-error"), std::string::npos);
+}
+
+// Ctrl-C during a sweep stops it as it stops `convlab run`: exit 130, a line saying what was
+// kept, and every finished point in results.json.
+TEST_F(Watch, SigintMidSweepKeepsEveryFinishedPoint) {
+  const std::string sizes = "3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25";
+  std::string longer = tiny_config("Long", sizes);
+  longer.replace(longer.find("sizes: [48]"), 11, "sizes: [256, 320, 384, 448]");
+  longer.erase(longer.find("figures:"));  // its cells would hold several images' points
+  testing::write_text(dir_ / "tiny.yaml", longer);
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_until(
+      [&] {
+        const fs::path journal = dir_ / "outputs/tiny/results.journal";
+        return fs::exists(journal) &&
+               testing::read_text(journal).find("\"run_id\"") != std::string::npos;
+      },
+      60, "the first point of the sweep");
+  ::kill(watch.pid(), SIGINT);
+  watch.wait_until([&] { return watch.stopped(); }, 30, "the watch to stop");
+  EXPECT_EQ(watch.status(), "exit 130\n") << watch.log();
+  std::smatch match;
+  const std::string log = watch.log();
+  ASSERT_TRUE(
+      std::regex_search(log, match,
+                        std::regex("interrupted: ([0-9]+) of 48 points done; results kept in "
+                                   "outputs/tiny/results.json")))
+      << log;
+  const size_t done = std::stoul(match[1]);
+  EXPECT_GE(done, 1u);
+  EXPECT_LT(done, 48u) << "the sweep ended before the signal: make it longer";
+  const json doc = results();
+  EXPECT_EQ(doc["records"].size(), done);
+  EXPECT_TRUE(doc["run"]["interrupted"].is_string());
+}
+
+// A save during a sweep stops it (its finished points kept) and the new config starts at once:
+// in the end every point of the new config has exactly one record.
+TEST_F(Watch, ASaveDuringASweepTakesTheNewConfigAndKeepsWhatFinished) {
+  const std::string sizes = "3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25";
+  std::string longer = tiny_config("Long", sizes);
+  longer.replace(longer.find("sizes: [48]"), 11, "sizes: [256, 320]");
+  longer.erase(longer.find("figures:"));
+  testing::write_text(dir_ / "tiny.yaml", longer);
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_until(
+      [&] {
+        const fs::path journal = dir_ / "outputs/tiny/results.journal";
+        return fs::exists(journal) &&
+               testing::read_text(journal).find("\"run_id\"") != std::string::npos;
+      },
+      60, "the first point of the sweep");
+  std::string renamed = longer;
+  renamed.replace(renamed.find("title: Long"), 11, "title: Renamed");
+  save_by_rename(dir_ / "tiny.yaml", renamed);
+  watch.wait_for_waits(1, 120);
+  const std::string log = watch.log();
+  EXPECT_NE(log.find("saved during the sweep: its finished points are kept"), std::string::npos)
+      << "the sweep ended before the save: make it longer\n"
+      << log;
+  const json records = results()["records"];
+  EXPECT_EQ(records.size(), 24u) << log;
+  std::set<std::string> keys;
+  for (const auto& record : records) keys.insert(record["key"].get<std::string>());
+  EXPECT_EQ(keys.size(), records.size()) << "a point measured twice";
+  EXPECT_NE(page().find("Renamed"), std::string::npos);
+}
+
+TEST_F(Watch, BadArgumentsExitTwoWithAMessage) {
+  const auto missing = testing::run_convlab("watch nothing.yaml", dir_);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("nothing.yaml: no such file"), std::string::npos) << missing.output;
+  const auto option = testing::run_convlab("watch tiny.yaml --frobnicate", dir_);
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.output.find("unknown option '--frobnicate'"), std::string::npos);
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("x", "3"));
+  const auto port = testing::run_convlab("watch tiny.yaml --serve 70000", dir_);
+  EXPECT_EQ(port.exit_code, 2);
+  EXPECT_NE(port.output.find("a port is 0 to 65535"), std::string::npos) << port.output;
+  const auto bind = testing::run_convlab("watch tiny.yaml --bind 127.0.0.1", dir_);
+  EXPECT_EQ(bind.exit_code, 2);
+  EXPECT_NE(bind.output.find("--bind is the address of --serve"), std::string::npos);
+  const auto address =
+      testing::run_convlab("watch tiny.yaml --serve 0 --bind not-an-address", dir_);
+  EXPECT_EQ(address.exit_code, 2);
+  EXPECT_NE(address.output.find("convlab watch: --serve: bind address 'not-an-address'"),
+            std::string::npos)
+      << address.output;
+}
+
+}  // namespace
+}  // namespace convlab
