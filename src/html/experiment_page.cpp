@@ -138,8 +138,12 @@ std::string config_html(const ConfigCell& config) {
     out += "<p class=\"meta\"><code>" + html_escape(config.path) + "</code> &#183; sha256 <code>" +
            html_escape(config.sha256.substr(0, 12)) + "</code>";
     if (!config.recorded_sha256.empty() && config.recorded_sha256 != config.sha256)
-      out += " &#183; <span class=\"bad\">the run recorded <code>" +
-             html_escape(config.recorded_sha256.substr(0, 12)) + "</code></span>";
+      out += config.same_content
+                 ? " &#183; the run recorded <code>" +
+                       html_escape(config.recorded_sha256.substr(0, 12)) +
+                       "</code>, which differs in comments or spacing only"
+                 : " &#183; <span class=\"bad\">the run recorded <code>" +
+                       html_escape(config.recorded_sha256.substr(0, 12)) + "</code></span>";
     out += "</p>\n";
   }
   out += "<div class=\"code-block\">" + copy_button("config-text", "the config") +

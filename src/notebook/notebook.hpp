@@ -34,6 +34,7 @@ struct ConfigCell {
   std::string text;             // its bytes (the YAML as written)
   std::string sha256;           // of the file on disk now
   std::string recorded_sha256;  // the one the latest run recorded
+  bool same_content = false;    // differs from recorded_sha256 only in comments and spacing
   std::string rerun_command;    // e.g. "make experiment CONFIG=configs/x.yaml"
 };
 

@@ -187,7 +187,9 @@ ExperimentNotebook build_notebook(const ResultsDocument& results, const Notebook
   description.document = plain_text_document(
       config_text(loaded.root, "description", results.experiment_text("description", "")));
   notebook.cells.emplace_back(std::move(description));
-  notebook.cells.emplace_back(config_cell(results, config_path));
+  ConfigCell config = config_cell(results, config_path);
+  config.same_content = !notebook.freshness.config_changed;
+  notebook.cells.emplace_back(std::move(config));
   notebook.cells.emplace_back(run_cell(results));
 
   const auto points = latest_ok_points(results);

@@ -272,6 +272,8 @@ TEST(NotebookFreshness, AnEditedConfigMakesThePageStaleWithTheCommandThatUpdates
   EXPECT_EQ(comment_page.find("class=\"banner stale\""), std::string::npos);
   EXPECT_EQ(comment_page.find("class=\"banner note\""), std::string::npos);
   EXPECT_NE(comment_page.find("<h1>Tiny</h1>"), std::string::npos);
+  EXPECT_NE(comment_page.find("which differs in comments or spacing only"), std::string::npos);
+  EXPECT_EQ(comment_page.find("<span class=\"bad\">the run recorded"), std::string::npos);
 }
 
 TEST(NotebookErrors, BadInputExitsTwoNamingTheFile) {
