@@ -55,13 +55,17 @@ target_compile_definitions(convlab_core PRIVATE
 # The notebook's HTTP server (src/serve): a library of its own on cpp-httplib. It reads files
 # through core, and app/ (in convlab_core) starts it, so the two static libraries name each other;
 # CMake repeats such a pair on every link line.
-file(GLOB CONVLAB_SERVE_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/serve/*.cpp)
-add_library(convlab_serve STATIC ${CONVLAB_SERVE_SOURCES})
-target_include_directories(convlab_serve PUBLIC ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(convlab_serve PUBLIC convlab_core Threads::Threads
-                                    PRIVATE PkgConfig::CONVLAB_HTTPLIB)
-target_compile_options(convlab_serve PRIVATE ${CONVLAB_WARNINGS})
-target_link_libraries(convlab_core PUBLIC convlab_serve)
+# Left out when cpp-httplib is missing.
+if(CONVLAB_HTTPLIB_FOUND)
+  file(GLOB CONVLAB_SERVE_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/serve/*.cpp)
+  add_library(convlab_serve STATIC ${CONVLAB_SERVE_SOURCES})
+  target_include_directories(convlab_serve PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(convlab_serve PUBLIC convlab_core Threads::Threads
+                                      PRIVATE PkgConfig::CONVLAB_HTTPLIB)
+  target_compile_options(convlab_serve PRIVATE ${CONVLAB_WARNINGS})
+  target_link_libraries(convlab_core PUBLIC convlab_serve)
+  target_compile_definitions(convlab_core PRIVATE CONVLAB_WITH_SERVE=1)
+endif()
 
 include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
 include(${PROJECT_SOURCE_DIR}/cmake/opencv.cmake)
@@ -78,9 +82,11 @@ target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
 
 # The notebook server's bounded load test (docs/notebook.md, "Serving the notebook"): run by the
 # test ServeLoad.* and by scripts/bench/serve-load.sh.
-add_executable(convlab_serve_load ${PROJECT_SOURCE_DIR}/bench/serve_load.cpp)
-target_link_libraries(convlab_serve_load PRIVATE convlab_serve)
-target_compile_options(convlab_serve_load PRIVATE ${CONVLAB_WARNINGS})
+if(CONVLAB_HTTPLIB_FOUND)
+  add_executable(convlab_serve_load ${PROJECT_SOURCE_DIR}/bench/serve_load.cpp)
+  target_link_libraries(convlab_serve_load PRIVATE convlab_serve)
+  target_compile_options(convlab_serve_load PRIVATE ${CONVLAB_WARNINGS})
+endif()
 
 if(CONVLAB_BUILD_TESTS)
   enable_testing()

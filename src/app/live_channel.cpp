@@ -2,8 +2,10 @@
 
 #include <iostream>
 
+#ifdef CONVLAB_WITH_SERVE
 #include "serve/live_events.hpp"
 #include "serve/notebook_server.hpp"
+#endif
 
 namespace convlab {
 namespace {
@@ -16,6 +18,7 @@ class FilesOnly : public LiveChannel {
   void announce(const std::string&) override {}
 };
 
+#ifdef CONVLAB_WITH_SERVE
 // The notebook server (serve/notebook_server.hpp) and its events.
 class Served : public LiveChannel {
  public:
@@ -49,11 +52,19 @@ class Served : public LiveChannel {
   std::unique_ptr<NotebookServer> server_;
   bool announced_ = false;
 };
+#endif
 
 }  // namespace
 
 std::unique_ptr<LiveChannel> open_live_channel(const LiveChannelOptions& options) {
+#ifdef CONVLAB_WITH_SERVE
   if (options.serve) return std::make_unique<Served>(options);
+#else
+  if (options.serve)
+    throw LiveChannelError(
+        "--serve: this convlab was built without cpp-httplib; install libcpp-httplib-dev "
+        "(scripts/install-deps.sh build) and build again");
+#endif
   return std::make_unique<FilesOnly>();
 }
 
