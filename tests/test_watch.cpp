@@ -130,6 +130,9 @@ TEST_F(Watch, ATitleOrFigureEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
   const size_t first = results()["records"].size();
   ASSERT_GT(first, 0u) << watch.log();
   EXPECT_NE(page().find("First title"), std::string::npos);
+  // The page's link to the index leads to one naming it.
+  EXPECT_NE(testing::read_text(dir_ / "outputs/notebook/index.html").find("href=\"tiny.html\""),
+            std::string::npos);
 
   save_by_rename(dir_ / "tiny.yaml", tiny_config("Second title", "3"));
   watch.wait_for_waits(2);

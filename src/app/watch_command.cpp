@@ -14,12 +14,14 @@
 #include "app/child_processes.hpp"
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
+#include "app/file_writes.hpp"
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
 #include "html/html_text.hpp"
+#include "html/index_page.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
@@ -204,6 +206,7 @@ class Watcher : public RunObserver {
       const WrittenPage written = write_experiment_page(e, figures[&e], options_.place, settings);
       page_ = e.file;
       last_digests_ = written.page.digests;
+      write_index_when_missing(e);
       nlohmann::json event{{"page", e.file}, {"changed", written.page.changed}};
       if (progress)
         event["progress"] = {
@@ -215,6 +218,18 @@ class Watcher : public RunObserver {
                 << " could not be made: " << error.what() << "\n";
     }
     since_render_ = std::chrono::steady_clock::now();
+  }
+
+  // A notebook folder of its own has no index yet: one naming this experiment, so that the page's
+  // link to the index leads somewhere (`make notebook` writes the whole one).
+  void write_index_when_missing(const Experiment& e) const {
+    const fs::path index = options_.place.out / "index.html";
+    if (fs::exists(index)) return;
+    IndexContext context;
+    context.generator = generator_;
+    context.katex = katex_;
+    const std::string headline = e.figure_files.empty() ? "" : e.figure_files.front();
+    write_if_changed(index, index_page({{&e.notebook, e.file, headline}}, context));
   }
 
   const WatchOptions& options_;
