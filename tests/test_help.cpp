@@ -13,8 +13,9 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kCommands = {"",       "run",    "validate", "list",    "schema", "show",
-                                            "gallery", "export", "compare",  "version", "watch"};
+const std::vector<std::string> kCommands = {"",        "run",     "validate", "list",
+                                            "schema",  "show",    "gallery",  "export",
+                                            "compare", "version", "watch"};
 
 class Help : public ::testing::TestWithParam<std::string> {};
 
