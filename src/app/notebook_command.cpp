@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -27,6 +28,7 @@
 #include "images/image_source.hpp"
 #include "measure/provenance.hpp"
 #include "notebook/notebook_builder.hpp"
+#include "report/report_outline.hpp"
 #include "results/gallery.hpp"
 #include "results/results_document.hpp"
 
@@ -36,7 +38,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* const kNotebookHelp =
-    R"(usage: convlab notebook [RESULTS_DIR...] [--out DIR] [--discussions DIR] [--quiet]
+    R"(usage: convlab notebook [RESULTS_DIR...] [--out DIR] [--discussions DIR] [--outline FILE]
+                        [--quiet]
 
 Writes the notebook: DIR/index.html, listing every experiment, and DIR/<experiment>.html, one
 page per experiment: its config (highlighted, with the command that runs it again), the run
@@ -49,6 +52,9 @@ of the config as it is now are not measured.
   RESULTS_DIR        outputs/<name> folders (default: every outputs/*/ holding a results.json)
   --out DIR          where to write (default: outputs/notebook)
   --discussions DIR  where the discussions are, DIR/<name>.md (default: experiments)
+  --outline FILE     the report's reading order, which the index follows, naming each
+                     experiment's study (default: report/outline.yaml when it exists; without
+                     one the index is alphabetical)
   --quiet            print only problems
 
 Pages open from file:// and load nothing from the network. A page is made again only when its
@@ -59,6 +65,7 @@ Exit codes: 0 written, 2 bad input (the message names the file and key).
 
 struct NotebookOptions : NotebookPlace {
   std::vector<std::string> results;
+  std::optional<std::string> outline;
   bool quiet = false;
 };
 
@@ -78,6 +85,30 @@ std::string headline_figure(const Experiment& e) {
   for (size_t i = 0; i < figures.size() && i < e.figure_files.size(); ++i)
     if (figures[i]->data.panels.size() == 1) return e.figure_files[i];
   return e.figure_files.empty() ? "" : e.figure_files.front();
+}
+
+// The index in the outline's reading order: each experiment its part's short name ("Seed 000",
+// "Extensions"); those no part names follow, alphabetically, with no study.
+void follow_outline(std::vector<IndexEntry>& entries, const ReportOutline& outline) {
+  std::map<std::string, std::pair<size_t, std::string>> place;
+  size_t order = 0;
+  for (const ReportPart& part : outline.parts) {
+    const std::string study = part.title.substr(0, part.title.find(':'));
+    for (const auto& name : part.experiments) place.emplace(name, std::make_pair(order++, study));
+  }
+  for (IndexEntry& entry : entries) {
+    const auto it = place.find(entry.notebook->name);
+    entry.order = it == place.end() ? order : it->second.first;
+    if (it != place.end()) entry.study = it->second.second;
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const IndexEntry& a, const IndexEntry& b) { return a.order < b.order; });
+}
+
+std::optional<std::string> outline_to_read(const NotebookOptions& options) {
+  if (options.outline) return options.outline;
+  if (fs::is_regular_file("report/outline.yaml")) return std::string("report/outline.yaml");
+  return std::nullopt;
 }
 
 // Pages of experiments that have no results any more, with their figures and pictures.
@@ -164,7 +195,9 @@ int make_notebook(const NotebookOptions& options) {
 
   std::vector<IndexEntry> entries;
   for (const Experiment& e : experiments)
-    entries.push_back({&e.notebook, e.file, headline_figure(e)});
+    entries.push_back({&e.notebook, e.file, headline_figure(e), "", 0});
+  if (const auto outline = outline_to_read(options))
+    follow_outline(entries, load_report_outline(*outline));
   IndexContext index;
   index.generator = settings.generator;
   index.katex = katex;
@@ -204,6 +237,8 @@ int notebook_command(const Arguments& args) {
         options.out = value();
       else if (arg == "--discussions")
         options.discussions = value();
+      else if (arg == "--outline")
+        options.outline = value();
       else if (arg == "--quiet")
         options.quiet = true;
       else if (!arg.empty() && arg[0] == '-')

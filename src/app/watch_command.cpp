@@ -229,7 +229,7 @@ class Watcher : public RunObserver {
     context.generator = generator_;
     context.katex = katex_;
     const std::string headline = e.figure_files.empty() ? "" : e.figure_files.front();
-    write_if_changed(index, index_page({{&e.notebook, e.file, headline}}, context));
+    write_if_changed(index, index_page({{&e.notebook, e.file, headline, "", 0}}, context));
   }
 
   const WatchOptions& options_;

@@ -32,7 +32,7 @@ std::string short_stale_words(const Freshness& f) {
   return words;
 }
 
-std::string entry_row(const IndexEntry& entry) {
+std::string entry_row(const IndexEntry& entry, bool with_study) {
   const ExperimentNotebook& notebook = *entry.notebook;
   std::vector<std::string> machines, commits;
   if (const RunCell* run = notebook.first<RunCell>())
@@ -47,6 +47,9 @@ std::string entry_row(const IndexEntry& entry) {
                     "\"><a href=\"" + html_escape(url_path(entry.page)) + "\">" +
                     html_escape(notebook.title) + "</a><br /><code>" + html_escape(notebook.name) +
                     "</code></th>";
+  if (with_study)
+    out += "<td data-sort=\"" + std::to_string(entry.order) + "\">" + html_escape(entry.study) +
+           "</td>";
   out += "<td>" + joined_html(machines, "<br />") + "</td>";
   out += "<td><code>" + joined_html(commits, "</code><br /><code>") + "</code></td>";
   out += "<td class=\"headline\">";
@@ -91,16 +94,20 @@ std::string index_page(const std::vector<IndexEntry>& entries, const IndexContex
   body +=
       "<div class=\"table-scroll\"><table class=\"sortable data experiments\" "
       "id=\"experiments\">\n<thead><tr>";
-  for (const char* header : {"Experiment", "Machines", "Commits", "Headline figure", "Ok",
+  // The study column when the experiments come in the report's reading order.
+  const bool with_study = std::any_of(entries.begin(), entries.end(),
+                                      [](const IndexEntry& entry) { return !entry.study.empty(); });
+  for (const char* header : {"Experiment", "Study", "Machines", "Commits", "Headline figure", "Ok",
                              "Skipped", "Failed", "Freshness"}) {
     const std::string h = header;
+    if (h == "Study" && !with_study) continue;
     const bool numeric = h == "Ok" || h == "Skipped" || h == "Failed";
     body += std::string("<th scope=\"col\" aria-sort=\"none\"") +
             (numeric ? " class=\"num\"" : "") + "><button type=\"button\" class=\"sort\">" + h +
             "</button></th>";
   }
   body += "</tr></thead>\n<tbody>\n";
-  for (const auto& entry : entries) body += entry_row(entry);
+  for (const auto& entry : entries) body += entry_row(entry, with_study);
   body += "</tbody>\n</table></div>\n";
   PageFrame frame;
   frame.title = "convlab notebook";

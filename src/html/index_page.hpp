@@ -13,6 +13,8 @@ struct IndexEntry {
   const ExperimentNotebook* notebook = nullptr;
   std::string page;      // the experiment's page relative to the index
   std::string headline;  // its first figure's SVG relative to the index; empty when none
+  std::string study;  // the part of the report's outline it belongs to ("Seed 000"); may be empty
+  size_t order = 0;   // its place in the outline's reading order (the study column sorts by it)
 };
 
 struct IndexContext {

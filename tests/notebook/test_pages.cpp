@@ -207,6 +207,42 @@ TEST(NotebookIncremental, AChangedExperimentRedoesOnlyItsPage) {
   EXPECT_NE(index.find("href=\"second.html\""), std::string::npos);
 }
 
+TEST(NotebookIndex, FollowsTheReportOutlineAndNamesEachStudy) {
+  Scratch scratch("notebook-outline");
+  add_fixture(scratch.path(), "first");
+  add_fixture(scratch.path(), "second");
+  add_fixture(scratch.path(), "third");
+  const fs::path out = scratch.path() / "outputs" / "notebook";
+  const CommandRun alphabetical = convlab(scratch.path(), "notebook");
+  ASSERT_EQ(alphabetical.exit_code, 0) << alphabetical.output;
+  std::string index = read_file(out / "index.html");
+  EXPECT_LT(index.find("href=\"first.html\""), index.find("href=\"second.html\""));
+  EXPECT_EQ(index.find(">Study</button>"), std::string::npos);
+
+  write_file(scratch.path() / "report" / "outline.yaml",
+             "parts:\n"
+             "  - {title: \"Seed 004: the second study\", claim: x, experiments: [second]}\n"
+             "  - {title: Extensions, claim: y, experiments: [first]}\n");
+  const CommandRun ordered = convlab(scratch.path(), "notebook");
+  ASSERT_EQ(ordered.exit_code, 0) << ordered.output;
+  index = read_file(out / "index.html");
+  const size_t second = index.find("href=\"second.html\"");
+  const size_t first = index.find("href=\"first.html\"");
+  const size_t third = index.find("href=\"third.html\"");
+  ASSERT_NE(third, std::string::npos);
+  EXPECT_LT(second, first);
+  EXPECT_LT(first, third);  // not in the outline: last
+  EXPECT_NE(index.find(">Study</button>"), std::string::npos);
+  EXPECT_NE(index.find("<td data-sort=\"0\">Seed 004</td>"), std::string::npos);
+  EXPECT_NE(index.find("<td data-sort=\"1\">Extensions</td>"), std::string::npos);
+
+  // A broken outline is named, as the report names it.
+  write_file(scratch.path() / "report" / "outline.yaml", "parts: [1, 2\n");
+  const CommandRun broken = convlab(scratch.path(), "notebook");
+  EXPECT_EQ(broken.exit_code, 2) << broken.output;
+  EXPECT_NE(broken.output.find("outline.yaml"), std::string::npos) << broken.output;
+}
+
 TEST(NotebookFreshness, AnEditedConfigMakesThePageStaleWithTheCommandThatUpdatesIt) {
   Scratch scratch("notebook-fresh");
   const fs::path root = scratch.path();
