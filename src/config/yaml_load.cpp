@@ -221,8 +221,9 @@ std::string read_config_file(const std::string& path, std::size_t max_bytes) {
     throw ConfigError(path, 0, 0, "",
                       std::string("cannot read the config file (") + std::strerror(errno) + ")");
   if (!S_ISREG(info.st_mode))
-    throw ConfigError(path, 0, 0, "",
-                      "is " + file_kind_words(info.st_mode) + ", not a config file; give a YAML file");
+    throw ConfigError(
+        path, 0, 0, "",
+        "is " + file_kind_words(info.st_mode) + ", not a config file; give a YAML file");
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     throw ConfigError(path, 0, 0, "",
@@ -232,28 +233,17 @@ std::string read_config_file(const std::string& path, std::size_t max_bytes) {
     ::close(fd);
     throw ConfigError(path, 0, 0, "", "is not a regular file; give a YAML file");
   }
-  std::string bytes;
-  char chunk[1 << 16];
-  while (true) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int code = errno;
-      ::close(fd);
-      throw ConfigError(path, 0, 0, "",
-                        std::string("cannot read the config file (") + std::strerror(code) + ")");
-    }
-    if (n == 0) break;
-    bytes.append(chunk, static_cast<std::size_t>(n));
-    if (bytes.size() > max_bytes) {
-      ::close(fd);
-      throw ConfigError(path, 0, 0, "",
-                        "the config file is larger than " + mebibytes(max_bytes) +
-                            "; a config lists sweeps, not data");
-    }
-  }
+  DescriptorRead read = read_descriptor(fd, max_bytes);
   ::close(fd);
-  return bytes;
+  if (read.error != 0)
+    throw ConfigError(
+        path, 0, 0, "",
+        std::string("cannot read the config file (") + std::strerror(read.error) + ")");
+  if (read.too_large)
+    throw ConfigError(path, 0, 0, "",
+                      "the config file is larger than " + mebibytes(max_bytes) +
+                          "; a config lists sweeps, not data");
+  return std::move(read.bytes);
 }
 
 namespace {

@@ -119,25 +119,31 @@ std::optional<std::string> read_file_if_present(const std::string& path, std::si
   if (static_cast<std::size_t>(info.st_size) > max_bytes)
     throw FileError(path + ": is larger than " + mebibytes(max_bytes) + "; not read");
   const int fd = open_regular_for_reading(path, links);
-  std::string bytes;
+  DescriptorRead read = read_descriptor(fd, max_bytes);
+  ::close(fd);
+  if (read.error != 0) throw FileError(path + ": cannot read (" + reason(read.error) + ")");
+  if (read.too_large)  // it grew while being read
+    throw FileError(path + ": is larger than " + mebibytes(max_bytes) + "; not read");
+  return std::move(read.bytes);
+}
+
+DescriptorRead read_descriptor(int fd, std::size_t max_bytes) {
+  DescriptorRead read;
   char chunk[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      const int code = errno;
-      ::close(fd);
-      throw FileError(path + ": cannot read (" + reason(code) + ")");
+      read.error = errno;
+      return read;
     }
-    if (n == 0) break;
-    bytes.append(chunk, static_cast<std::size_t>(n));
-    if (bytes.size() > max_bytes) {  // it grew while being read
-      ::close(fd);
-      throw FileError(path + ": is larger than " + mebibytes(max_bytes) + "; not read");
+    if (n == 0) return read;
+    read.bytes.append(chunk, static_cast<std::size_t>(n));
+    if (read.bytes.size() > max_bytes) {
+      read.too_large = true;
+      return read;
     }
   }
-  ::close(fd);
-  return bytes;
 }
 
 std::string read_file(const std::string& path, std::size_t max_bytes, Links links) {

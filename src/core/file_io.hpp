@@ -47,6 +47,16 @@ std::optional<std::string> read_file_if_present(const std::string& path,
 std::string read_file(const std::string& path, std::size_t max_bytes = kNoSizeLimit,
                       Links links = Links::follow);
 
+// What is left of an open descriptor, read to its end (EINTR retried): its bytes, or the errno of
+// a failed read, or too_large once it held more than `max_bytes`. The caller closes it; readers
+// with errors of their own (the config's) word the failure themselves.
+struct DescriptorRead {
+  std::string bytes;
+  int error = 0;
+  bool too_large = false;
+};
+DescriptorRead read_descriptor(int fd, std::size_t max_bytes = kNoSizeLimit);
+
 // A descriptor open for reading on the regular file at `path`, with read_file_if_present's checks
 // (a missing file is a FileError too); the caller closes it. For readers that stream a file.
 int open_regular_file(const std::string& path, Links links = Links::follow);
