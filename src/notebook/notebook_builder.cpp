@@ -114,36 +114,35 @@ RunCell run_cell(const ResultsDocument& results) {
   return cell;
 }
 
-void add_figures(const std::vector<FigureDeclaration>& declarations,
-                 const std::vector<const Record*>& points, const ResultsDocument& results,
-                 ExperimentNotebook& notebook) {
+// A figure or table cell per declaration, its data extracted from the points; one with no data
+// is left out with a note.
+template <typename Cell, typename Declaration, typename Extract>
+void add_declared_cells(const std::vector<Declaration>& declarations,
+                        const std::vector<const Record*>& points, const ResultsDocument& results,
+                        const char* kind, Extract extract, ExperimentNotebook& notebook) {
   for (const auto& declaration : declarations) {
     try {
-      FigureCell cell;
+      Cell cell;
       cell.data =
-          extract_figure(declaration, points, results.path + ": figure '" + declaration.name + "'");
+          extract(declaration, points, results.path + ": " + kind + " '" + declaration.name + "'");
       cell.caption = declaration.title + ".";
       notebook.cells.emplace_back(std::move(cell));
     } catch (const NoDataError& error) {
-      notebook.notes.push_back(std::string(error.what()) + "; figure left out");
+      notebook.notes.push_back(std::string(error.what()) + "; " + kind + " left out");
     }
   }
+}
+
+void add_figures(const std::vector<FigureDeclaration>& declarations,
+                 const std::vector<const Record*>& points, const ResultsDocument& results,
+                 ExperimentNotebook& notebook) {
+  add_declared_cells<FigureCell>(declarations, points, results, "figure", extract_figure, notebook);
 }
 
 void add_tables(const std::vector<TableDeclaration>& declarations,
                 const std::vector<const Record*>& points, const ResultsDocument& results,
                 ExperimentNotebook& notebook) {
-  for (const auto& declaration : declarations) {
-    try {
-      TableCell cell;
-      cell.data =
-          extract_table(declaration, points, results.path + ": table '" + declaration.name + "'");
-      cell.caption = declaration.title + ".";
-      notebook.cells.emplace_back(std::move(cell));
-    } catch (const NoDataError& error) {
-      notebook.notes.push_back(std::string(error.what()) + "; table left out");
-    }
-  }
+  add_declared_cells<TableCell>(declarations, points, results, "table", extract_table, notebook);
 }
 
 MarkdownCell discussion_cell(const std::string& path, const std::vector<const Record*>& points) {
