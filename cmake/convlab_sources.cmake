@@ -8,6 +8,7 @@ file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/config/*.cpp
   ${PROJECT_SOURCE_DIR}/src/plan/*.cpp
   ${PROJECT_SOURCE_DIR}/src/impl/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/impl/user/*.cpp
   ${PROJECT_SOURCE_DIR}/src/reference/*.cpp
   ${PROJECT_SOURCE_DIR}/src/verify/*.cpp
   ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
@@ -32,8 +33,21 @@ add_custom_command(
   VERBATIM)
 list(APPEND CONVLAB_CORE_SOURCES ${CONVLAB_NOTEBOOK_ASSETS_SOURCE})
 
+# The kernel contract users include (include/convlab/kernel.h), built into the executable: convlab
+# hands it to NVRTC and writes it into the kernel cache for the C++ compiler, wherever it runs.
+set(CONVLAB_KERNEL_HEADER_SOURCE ${CMAKE_BINARY_DIR}/generated/kernel_header.cpp)
+add_custom_command(
+  OUTPUT ${CONVLAB_KERNEL_HEADER_SOURCE}
+  COMMAND ${CMAKE_COMMAND} -DINPUT=${PROJECT_SOURCE_DIR}/include/convlab/kernel.h
+          -DOUTPUT=${CONVLAB_KERNEL_HEADER_SOURCE} -DFUNCTION=embedded_kernel_header
+          -P ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/include/convlab/kernel.h ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  COMMENT "Embedding the kernel contract header"
+  VERBATIM)
+list(APPEND CONVLAB_CORE_SOURCES ${CONVLAB_KERNEL_HEADER_SOURCE})
+
 add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
-target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
 target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})
 target_link_libraries(convlab_core PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
                                           PkgConfig::CMARK
@@ -50,7 +64,11 @@ target_compile_definitions(convlab_core PRIVATE
   CONVLAB_CXX_COMPILER_ID="${CMAKE_CXX_COMPILER_ID}"
   CONVLAB_CXX_COMPILER_VERSION="${CMAKE_CXX_COMPILER_VERSION}"
   CONVLAB_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}"
-  CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  # Users' own C/C++ kernels are compiled by this compiler with these flags: those of convlab's
+  # own CPU implementations (src/impl/user/kernel_compiler.cpp).
+  CONVLAB_USER_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
+  CONVLAB_USER_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}")
 
 # The notebook's HTTP server (src/serve): a library of its own on cpp-httplib. It reads files
 # through core, and app/ (in convlab_core) starts it, so the two static libraries name each other;

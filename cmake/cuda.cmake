@@ -15,6 +15,13 @@ if(CONVLAB_CUDA_ENABLED)
   target_sources(convlab_core PRIVATE ${CONVLAB_CUDA_SOURCES})
   target_compile_definitions(convlab_core PUBLIC CONVLAB_WITH_CUDA=1)
   target_link_libraries(convlab_core PUBLIC CUDA::cudart)
+  # NVRTC compiles users' own .cu kernels at run time (src/impl/user/nvrtc_compile.cpp); it needs
+  # no GPU, so CI compiles them too.
+  if(TARGET CUDA::nvrtc)
+    target_link_libraries(convlab_core PUBLIC CUDA::nvrtc)
+    target_compile_definitions(convlab_core PRIVATE CONVLAB_WITH_NVRTC=1)
+    message(STATUS "convlab: NVRTC found, users' CUDA kernels can be compiled")
+  endif()
   # -lineinfo maps sanitizer and profiler reports to source lines without changing the code.
   target_compile_options(convlab_core PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall,-Wextra>)

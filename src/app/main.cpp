@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
 #include "core/standard_output.hpp"
+#include "impl/user/kernel_host.hpp"
 
 namespace {
 
@@ -72,6 +73,8 @@ int run_convlab(int argc, char** argv) {
     if (command == "compare") return compare_command(args);
     if (command == "notebook") return notebook_command(args);
     if (command == "watch") return watch_command(args, full);
+    // Not for users: the process a run starts to run users' own kernels in (impl/user).
+    if (command == "kernel-host") return run_kernel_host(args);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
               << ": out of memory\n";

@@ -8,6 +8,7 @@
 #include "core/count_words.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
+#include "run/kernel_compilation.hpp"
 #include "run/plan_report.hpp"
 #include "run/progress.hpp"
 
@@ -20,7 +21,8 @@ Checks the config (keys, types, kernel sizes, image files, figures and tables) w
 anything, then prints the size of its plan: how many points will run, how many will be skipped
 and why (the config's reasons, which hold on every machine, apart from this machine's), and a
 rough cost of the points to run. Exit codes: 0 valid, 2 not valid (the message names the file,
-line and key).
+line and key). Users' own kernels are compiled (or found in the kernel cache), and a compile
+error is shown with the compiler's lines, exit 2.
 )";
 
 }  // namespace
@@ -33,6 +35,7 @@ int validate_command(const Arguments& args) {
   try {
     const Config config = load_config_for_command(args[0]);
     const std::vector<Point> plan = expand_plan(config);
+    compile_users_kernels(config, plan, 0, &std::cerr);
     const auto skips = planned_skips(config, plan, RunContext{});
     const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
     const double seconds = std::accumulate(estimates.begin(), estimates.end(), 0.0);

@@ -12,8 +12,10 @@
 #include <set>
 #include <sstream>
 
+#include "config/axis_values.hpp"
 #include "config/config_keys.hpp"
 #include "config/kernel_checks.hpp"
+#include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/closest_name.hpp"
@@ -406,81 +408,9 @@ std::vector<Value> parse_enum_sweep(const YAML::Node& node, const YamlLocation& 
   return values;
 }
 
-nlohmann::json read_axis_value(const AxisSpec& axis, const YAML::Node& node,
-                               const YamlLocation& where) {
-  auto check_range = [&](long long v, const YAML::Node& at_node) {
-    if (v < axis.min_value || v > axis.max_value)
-      where.fail(at_node, axis.name + " must be between " + std::to_string(axis.min_value) +
-                              " and " + std::to_string(axis.max_value) + ", got " +
-                              std::to_string(v));
-  };
-  switch (axis.kind) {
-    case AxisKind::integer: {
-      const long long v = read_integer(node, where);
-      check_range(v, node);
-      return v;
-    }
-    case AxisKind::integer_pair: {
-      if (!node.IsSequence() || node.size() != 2)
-        where.fail(node, axis.name + " values are pairs [x, y]");
-      const long long x = read_integer(node[0], where.index(0));
-      const long long y = read_integer(node[1], where.index(1));
-      check_range(x, node[0]);
-      check_range(y, node[1]);
-      return nlohmann::json::array({x, y});
-    }
-    case AxisKind::choice: {
-      const std::string text = read_string(node, where);
-      if (std::find(axis.choices.begin(), axis.choices.end(), text) == axis.choices.end()) {
-        std::string allowed;
-        for (const auto& c : axis.choices) allowed += (allowed.empty() ? "" : ", ") + c;
-        where.fail(node, "unknown " + axis.name + " '" + text + "'; allowed: " + allowed);
-      }
-      return text;
-    }
-    case AxisKind::boolean:
-      return read_bool(node, where);
-  }
-  return nullptr;
-}
-
-// The values a config gives one axis: a single value or a list. For pairs, [16, 16] is one pair
-// and [[16, 16], [32, 8]] a list of pairs.
-std::vector<nlohmann::json> read_axis_values(const AxisSpec& axis, const YAML::Node& node,
-                                             const YamlLocation& where) {
-  std::vector<nlohmann::json> values;
-  const bool single_pair = axis.kind == AxisKind::integer_pair && node.IsSequence() &&
-                           node.size() == 2 && node[0].IsScalar();
-  if (single_pair || !node.IsSequence()) {
-    values.push_back(read_axis_value(axis, node, where));
-    return values;
-  }
-  if (node.size() == 0) where.fail(node, "an empty list sweeps nothing; give at least one value");
-  for (size_t i = 0; i < node.size(); ++i) {
-    auto value = read_axis_value(axis, node[i], where.index(i));
-    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
-  }
-  return values;
-}
-
-std::vector<Params> cartesian_product(
-    const std::vector<std::pair<std::string, std::vector<nlohmann::json>>>& axes) {
-  std::vector<Params> combinations{Params::object()};
-  for (const auto& [name, values] : axes) {
-    std::vector<Params> next;
-    for (const auto& partial : combinations)
-      for (const auto& value : values) {
-        Params p = partial;
-        p[name] = value;
-        next.push_back(p);
-      }
-    combinations = std::move(next);
-  }
-  return combinations;
-}
-
 std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
-                                                       const YamlLocation& where) {
+                                                       const YamlLocation& where,
+                                                       const std::string& config_folder) {
   require_map(node, where);
   if (node.size() == 0) where.fail(node, "name at least one implementation; see `convlab list`");
   std::vector<std::string> known;
@@ -489,12 +419,17 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>();
     const YamlLocation at = where.child(name);
+    if (is_user_kernel_entry(entry.second)) {
+      sweeps.push_back(parse_user_kernel_entry(name, entry.second, at, config_folder));
+      continue;
+    }
     const Implementation* impl = find_implementation(name);
     if (impl == nullptr) {
       const std::string guess = closest_name(name, known);
       at.fail(entry.first, "unknown implementation '" + name + "'" +
                                (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
-                               "; see `convlab list`");
+                               "; see `convlab list`, or name your own kernel's source: " + name +
+                               ": {source: kernels/" + name + ".cu}");
     }
     const YAML::Node axes_node = entry.second;
     if (axes_node && !axes_node.IsNull() && !axes_node.IsMap())
@@ -519,7 +454,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     }
     nlohmann::json swept = nlohmann::json::object();
     for (const auto& [axis, values] : axes) swept[axis] = values;
-    sweeps.push_back({name, swept, cartesian_product(axes)});
+    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr});
   }
   return sweeps;
 }
@@ -653,6 +588,12 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
       where.child("max_seconds").fail(node["max_seconds"], "max_seconds must be positive");
   }
   if (node["l2_flush"]) measure.l2_flush = read_bool(node["l2_flush"], where.child("l2_flush"));
+  if (node["timeout"]) {
+    refuse_unit(node["timeout"], where.child("timeout"));
+    measure.timeout = read_number(node["timeout"], where.child("timeout"));
+    if (!(measure.timeout > 0) || measure.timeout > 1e6)
+      where.child("timeout").fail(node["timeout"], "timeout must be a number of seconds, above 0");
+  }
   if (allow_overrides && node["interleave"])
     measure.interleave = read_bool(node["interleave"], where.child("interleave"));
   if (measure.max_reps < measure.min_reps)
@@ -692,7 +633,7 @@ void check_impossible_params(const Config& config, const YAML::Node& node,
   const ImageSpec& deepest =
       *std::max_element(config.images.begin(), config.images.end(), by(&ImageSpec::channels));
   for (const auto& sweep : config.implementations) {
-    const Implementation* impl = find_implementation(sweep.name);
+    const Implementation* impl = &implementation_of(sweep);
     if (!impl->impossible) continue;
     for (const Params& params : sweep.combinations)
       for (const ImageSpec* image : {&widest, &tallest, &deepest})
@@ -751,7 +692,8 @@ nlohmann::json resolve(const Config& config) {
   for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
   for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));
   nlohmann::json implementations = nlohmann::json::object();
-  for (const auto& sweep : config.implementations) implementations[sweep.name] = sweep.axes;
+  for (const auto& sweep : config.implementations)
+    implementations[sweep.name] = sweep.user ? resolved_user_kernel_entry(sweep) : sweep.axes;
   nlohmann::json resolved{
       {"name", config.name},
       {"title", config.title},
@@ -775,6 +717,11 @@ nlohmann::json resolve(const Config& config) {
 
 }  // namespace
 
+const Implementation& implementation_of(const ImplementationSweep& sweep) {
+  if (sweep.user) return *sweep.user;
+  return *find_implementation(sweep.name);
+}
+
 nlohmann::json measure_json(const MeasureSpec& m) {
   nlohmann::json j{{"warmup", m.warmup},
                    {"min_reps", m.min_reps},
@@ -783,6 +730,7 @@ nlohmann::json measure_json(const MeasureSpec& m) {
                    {"l2_flush", m.l2_flush}};
   // Written only when on: points of configs without it keep the identity they always had.
   if (m.interleave) j["interleave"] = true;
+  if (m.timeout != MeasureSpec::kDefaultPointTimeout) j["timeout"] = m.timeout;
   return j;
 }
 
@@ -835,7 +783,8 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
                                                       output_names, parse_output_type)
                        : std::vector<OutputType>{OutputType::u8};
   config.implementations =
-      parse_implementations(required(root, "implementations", top), top.child("implementations"));
+      parse_implementations(required(root, "implementations", top), top.child("implementations"),
+                            std::filesystem::path(path).parent_path().string());
   config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
   config.measure = parse_measure(root["measure"], top.child("measure"), MeasureSpec{}, true);
   if (root["measure"] && root["measure"]["per_implementation"]) {

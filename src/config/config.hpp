@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,12 +24,21 @@ namespace convlab {
 
 struct YamlLocation;
 
+struct UserKernelSource;
+
 // One implementation of the config with every combination of its swept axes.
 struct ImplementationSweep {
   std::string name;
   nlohmann::json axes = nlohmann::json::object();  // axis -> the list of values swept
   std::vector<Params> combinations;                // their cartesian product
+  // A user's own kernel (config/user_kernel_entry.hpp): its implementation, made from the entry,
+  // and its source; null for convlab's own implementations, found in the registry by name.
+  std::shared_ptr<const Implementation> user;
+  std::shared_ptr<const UserKernelSource> user_source;
 };
+
+// The implementation a sweep runs: the user's kernel or the registry's entry of that name.
+const Implementation& implementation_of(const ImplementationSweep& sweep);
 
 // The implementation speedups are measured against; `params` (possibly partial) picks among its
 // combinations, e.g. openmp with threads 1.

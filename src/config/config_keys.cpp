@@ -158,6 +158,11 @@ ConfigKeys measure_keys(bool whole_config) {
        false,
        {{"type", "number"}, {"exclusiveMinimum", 0}}},
       {"l2_flush", "clear the GPU's L2 cache before every repetition", false, kBoolean},
+      {"timeout",
+       "seconds one point of a user's own kernel may take before it is stopped and failed "
+       "(default 300)",
+       false,
+       {{"type", "number"}, {"exclusiveMinimum", 0}}},
   };
   if (whole_config) {
     keys.push_back({"per_implementation",

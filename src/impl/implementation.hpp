@@ -46,6 +46,9 @@ struct AxisSpec {
 struct RunContext {
   int cuda_device = 0;
   bool l2_flush = false;  // clear the GPU L2 before every repetition
+  // The time one point of an isolated implementation (a user's kernel) may take, prepare and
+  // every call together, before its process is stopped and the point failed (measure.timeout).
+  double isolated_point_seconds = 300.0;
 };
 
 class PreparedPoint {
@@ -61,6 +64,11 @@ class PreparedPoint {
   // timing) never run with each other's settings.
   virtual void before_call() {}
   virtual void after_call() {}
+  // A host implementation that runs in another process (a user's kernel in its kernel host)
+  // times its call there, around the call alone, and reports it here after execute(); the runner
+  // takes it instead of its own timing of execute(), which would count the round trip between the
+  // processes. nullopt for everyone else.
+  virtual std::optional<double> self_timed_ms() const { return std::nullopt; }
 };
 
 // Params that no device can run on an image of a given shape, found at validation: the axis at
@@ -89,6 +97,18 @@ inline std::optional<UnmetNeed> unless_separable(const Problem& problem) {
   return UnmetNeed{"a separable (rank-1) kernel",
                    "kernel '" + problem.filter.name + "' is not separable (rank > 1)"};
 }
+
+// Where a user's own kernel came from and how it was compiled, as each of its records keeps it
+// (docs/results-schema.md, records[].source).
+struct SourceFacts {
+  std::string path;      // as the config names it, relative to the config's folder
+  std::string sha256;    // of the source text
+  std::string language;  // "cuda", "c++" or "c"
+  std::string compiler, compiler_version;
+  std::vector<std::string> flags;
+  std::vector<std::pair<std::string, std::string>> defines;  // the variant's macros
+  int contract_version = 0;
+};
 
 struct Implementation {
   std::string name;
@@ -130,6 +150,11 @@ struct Implementation {
   // anything runs.
   std::function<std::optional<ParamsProblem>(const Params&, int width, int height, int channels)>
       impossible;
+  // A user's own kernel (impl/user): its source as the config names it and the text's SHA-256,
+  // part of every point's identity, so that an edited source is measured again; empty for
+  // convlab's own implementations. source_facts gives what a record keeps of its variant.
+  std::string source_path, source_sha256;
+  std::function<std::optional<SourceFacts>(const Problem&, const Params&)> source_facts;
 };
 
 }  // namespace convlab

@@ -13,6 +13,10 @@ struct MeasureSpec {
   // The points of one problem (image, kernel, border, output) are timed in rounds, one call each
   // in a shuffled order, instead of one point's repetitions back to back (measure/interleaved.hpp).
   bool interleave = false;
+  // The seconds one point of a user's own kernel (which runs in a process of its own) may take,
+  // prepare and every call together, before that process is stopped and the point failed.
+  double timeout = kDefaultPointTimeout;
+  static constexpr double kDefaultPointTimeout = 300.0;
 };
 
 }  // namespace convlab

@@ -11,7 +11,7 @@ std::vector<Point> expand_plan(const Config& config) {
       for (Border border : config.borders)
         for (OutputType output : config.outputs)
           for (const auto& sweep : config.implementations) {
-            const Implementation* impl = find_implementation(sweep.name);
+            const Implementation* impl = &implementation_of(sweep);
             for (const Params& params : sweep.combinations)
               points.push_back({image, filter, border, output, impl, params});
           }

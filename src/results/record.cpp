@@ -144,9 +144,9 @@ Verification verification_from_json(const json& j) {
 }
 
 const char* const kRecordFields[] = {
-    "key",     "point_id",     "run_id",  "implementation", "family",     "factored",    "params",
-    "image",   "kernel",       "border",  "output",         "status",     "reason",      "timing",
-    "derived", "verification", "machine", "gpu_clocks",     "arithmetic", "saved_output"};
+    "key",     "point_id",     "run_id",  "implementation", "family",     "factored",     "params",
+    "image",   "kernel",       "border",  "output",         "status",     "reason",       "timing",
+    "derived", "verification", "machine", "gpu_clocks",     "arithmetic", "saved_output", "source"};
 
 }  // namespace
 
@@ -175,6 +175,37 @@ RecordMachine machine_from_json(const json& machine) {
   if (machine.contains("gpu_index") && machine["gpu_index"].is_number_integer())
     m.gpu_index = machine["gpu_index"].get<int>();
   return m;
+}
+
+json to_json(const SourceFacts& source) {
+  json defines = json::object();
+  for (const auto& [name, value] : source.defines) defines[name] = value;
+  return {{"path", source.path},
+          {"sha256", source.sha256},
+          {"language", source.language},
+          {"compiler", source.compiler},
+          {"compiler_version", source.compiler_version},
+          {"flags", source.flags},
+          {"defines", defines},
+          {"contract_version", source.contract_version}};
+}
+
+SourceFacts source_from_json(const json& j) {
+  SourceFacts source;
+  source.path = j.value("path", "");
+  source.sha256 = j.value("sha256", "");
+  source.language = j.value("language", "");
+  source.compiler = j.value("compiler", "");
+  source.compiler_version = j.value("compiler_version", "");
+  if (j.contains("flags") && j["flags"].is_array())
+    for (const auto& flag : j["flags"])
+      if (flag.is_string()) source.flags.push_back(flag.get<std::string>());
+  if (j.contains("defines") && j["defines"].is_object())
+    for (const auto& [name, value] : j["defines"].items())
+      source.defines.emplace_back(name,
+                                  value.is_string() ? value.get<std::string>() : value.dump());
+  source.contract_version = j.value("contract_version", 0);
+  return source;
 }
 
 json to_json(const Record& r) {
@@ -208,6 +239,7 @@ json to_json(const Record& r) {
     j["saved_output"] = {{"file", r.saved_output->file},
                          {"format", r.saved_output->format},
                          {"sha256", r.saved_output->sha256}};
+  if (r.source) j["source"] = to_json(*r.source);
   return j;
 }
 
@@ -247,6 +279,7 @@ Record record_from_json(const json& j) {
     r.saved_output =
         SavedOutput{saved.value("file", ""), saved.value("format", ""), saved.value("sha256", "")};
   }
+  if (j.contains("source") && j["source"].is_object()) r.source = source_from_json(j["source"]);
   for (const auto& [name, value] : j.items())
     if (std::find(std::begin(kRecordFields), std::end(kRecordFields), name) ==
         std::end(kRecordFields))

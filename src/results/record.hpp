@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "impl/implementation.hpp"
 #include "measure/gpu_clocks.hpp"
 #include "measure/repetitions.hpp"
 #include "measure/stats.hpp"
@@ -97,6 +98,7 @@ struct Record {
   std::optional<RecordMachine> machine;  // absent in files written before machines were recorded
   nlohmann::json gpu_clocks;             // CUDA points with NVML: clocks at start and end
   std::optional<SavedOutput> saved_output;
+  std::optional<SourceFacts> source;  // a user's own kernel: its source and compiler
   nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
 
   bool is_cuda() const { return family == "cuda"; }
@@ -114,6 +116,9 @@ nlohmann::json to_json(const RecordMachine& machine, bool gpu_point);
 RecordMachine machine_from_json(const nlohmann::json& machine);
 
 nlohmann::json to_json(const Verification& verification);
+
+nlohmann::json to_json(const SourceFacts& source);
+SourceFacts source_from_json(const nlohmann::json& source);
 
 // The timing block of a point's repetitions (measure/repetitions.hpp).
 RecordTiming timing_from(const TimingSamples& samples);

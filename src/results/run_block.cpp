@@ -152,6 +152,12 @@ json to_json(const RunBlock& run) {
   if (run.interrupted) j["interrupted"] = *run.interrupted;
   j["config"] = {
       {"path", run.config_path}, {"sha256", run.config_sha256}, {"resolved", run.resolved_config}};
+  if (!run.sources.empty()) {
+    json sources = json::array();
+    for (const auto& source : run.sources)
+      sources.push_back({{"path", source.path}, {"sha256", source.sha256}, {"text", source.text}});
+    j["config"]["sources"] = sources;
+  }
   j["host"] = run.host;
   j["build"] = run.build;
   if (!run.cuda.is_null()) j["cuda"] = run.cuda;
@@ -174,6 +180,11 @@ RunBlock run_block_from_json(const json& j) {
   run.config_path = config.value("path", "");
   run.config_sha256 = config.value("sha256", "");
   run.resolved_config = config.value("resolved", json::object());
+  if (config.contains("sources") && config["sources"].is_array())
+    for (const auto& source : config["sources"])
+      if (source.is_object())
+        run.sources.push_back(
+            {source.value("path", ""), source.value("sha256", ""), source.value("text", "")});
   run.host = j.value("host", json::object());
   run.build = j.value("build", json::object());
   run.cuda = j.value("cuda", json());

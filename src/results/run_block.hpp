@@ -22,6 +22,14 @@ struct RunMeasure {
   std::map<std::string, MeasureSpec> per_implementation;
 };
 
+// The text of a user's kernel source the run compiled, kept with the config so that the results
+// file alone reproduces the experiment (run.config.sources[]).
+struct KernelSourceText {
+  std::string path;  // as the config names it
+  std::string sha256;
+  std::string text;
+};
+
 struct RunBlock {
   std::string id;
   std::string started;
@@ -29,6 +37,7 @@ struct RunBlock {
   std::optional<std::string> interrupted;  // when SIGINT or SIGTERM ended the run
   std::string config_path, config_sha256;
   nlohmann::json resolved_config = nlohmann::json::object();
+  std::vector<KernelSourceText> sources;            // users' kernels, each once
   nlohmann::json host = nlohmann::json::object();   // provenance.hpp host_facts
   nlohmann::json build = nlohmann::json::object();  // provenance.hpp build_facts
   nlohmann::json cuda;                              // device_facts.hpp; null without CUDA points

@@ -1,5 +1,7 @@
 #include "run/local_run.hpp"
 
+#include "impl/user/kernel_source.hpp"
+
 #include <algorithm>
 #include <iostream>
 #include <random>
@@ -120,6 +122,10 @@ class LocalRun {
     run.config_path = config_.path;
     run.config_sha256 = config_.sha256;
     run.resolved_config = config_.resolved;
+    for (const auto& sweep : config_.implementations)
+      if (sweep.user_source)
+        run.sources.push_back(
+            {sweep.user_source->config_path, sweep.user_source->sha256, sweep.user_source->text});
     run.build = build_facts();
     run.host = host_facts();
     run.argv = options_.argv;

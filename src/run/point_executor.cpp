@@ -33,8 +33,10 @@ std::string point_label(const json& description) {
 
 // What is measured, hashed: a newer measurement of the same point replaces the older record.
 std::string point_id(const json& description, const Image& image, const Filter& filter,
-                     const json& measure) {
+                     const json& measure, const Implementation& implementation) {
   json defined = description;
+  // A user's kernel is what its source says: an edited source is another point.
+  if (!implementation.source_sha256.empty()) defined["source"] = implementation.source_sha256;
   defined["image"]["sha256"] = image.sha256;
   defined["kernel"]["weights"] = filter.weights;
   defined["measure"] = measure;
@@ -95,8 +97,9 @@ IdentifiedPoint PointExecutor::identify(std::size_t index) {
   identified.description = describe_point(config_, point);
   identified.label = point_label(identified.description);
   identified.digest = point_digest(identified.description);
-  identified.id = point_id(identified.description, image(point.image),
-                           config_.filters[point.filter], measure_json_for(point));
+  identified.id =
+      point_id(identified.description, image(point.image), config_.filters[point.filter],
+               measure_json_for(point), *point.implementation);
   // The point plus who measured it: results from another build, machine or device are never
   // taken for a measurement of this one, so such points are run again.
   json keyed{
@@ -170,6 +173,7 @@ Record PointExecutor::new_record(const IdentifiedPoint& identified) {
   record.border = to_string(point.border);
   record.output = to_string(point.output);
   record.machine = machine_from_run(run_, point.implementation->family);
+  if (impl.source_facts) record.source = impl.source_facts(problem_of(point), point.params);
   return record;
 }
 
@@ -179,7 +183,9 @@ Problem PointExecutor::problem_of(const Point& point) {
 
 RunContext PointExecutor::context_for(const Point& point) const {
   RunContext context = context_;
-  context.l2_flush = measure_for(config_, point.implementation->name).l2_flush;
+  const MeasureSpec& measure = measure_for(config_, point.implementation->name);
+  context.l2_flush = measure.l2_flush;
+  context.isolated_point_seconds = measure.timeout;
   return context;
 }
 

@@ -8,6 +8,7 @@
 #include "results/results_file.hpp"
 #include "results/shard_merge.hpp"
 #include "run/backend.hpp"
+#include "run/kernel_compilation.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
 
@@ -100,6 +101,11 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
 int run_experiment(const RunOptions& options, Config config) {
   std::vector<Point> plan = expand_plan(config);
   if (options.filter) plan = filtered_plan(config, std::move(plan), *options.filter);
+  // Workers and shards find what the run that started them compiled; a compile error stops the
+  // run before its first point.
+  compile_users_kernels(
+      config, plan, options.cuda_device,
+      options.verbosity == Verbosity::quiet || options.worker >= 0 ? nullptr : &std::cerr);
 
   RunJob job;
   job.options = &options;

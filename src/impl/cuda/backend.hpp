@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/phase_times.hpp"
 #include "core/types.hpp"
@@ -114,6 +115,30 @@ std::optional<std::string> variant_unsupported(Variant variant, const ProblemDes
 // Allocates (or reuses) buffers and stages the input; throws std::runtime_error on CUDA errors.
 std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
                                    const LaunchParams& params, int device, bool l2_flush);
+
+// A user's kernel (impl/user) as the device runs it: its compiled module (a cubin for this
+// device's architecture) and the launch of each pass as its source declares it
+// (include/convlab/kernel.h).
+struct UserKernelPass {
+  int block_x = 0, block_y = 0, pixels_x = 0, pixels_y = 0, shared_bytes = 0;
+};
+struct UserKernelModule {
+  std::string image;  // the cubin's bytes
+  std::vector<UserKernelPass> passes;
+  int constant_capacity = 0;  // floats of convlab_constant_weights; 0: none
+  bool needs_scratch = false;
+};
+// Why the module cannot run `problem` on `device` (shared memory or threads beyond its limits);
+// nullopt when it can.
+std::optional<std::string> user_kernel_unsupported(const UserKernelModule& module,
+                                                   const ProblemDesc& problem, int device);
+// Loads the module (cudaLibraryLoadData), allocates and stages as every rung does; throws
+// std::runtime_error on CUDA errors.
+std::unique_ptr<DeviceRun> prepare_user_kernel(const UserKernelModule& module,
+                                               const ProblemDesc& problem, int device,
+                                               bool l2_flush);
+// The compute capability of `device` as major * 10 + minor (90 for an H100); nullopt without one.
+std::optional<int> compute_capability(int device);
 
 // Device facts and calibration (runs two small kernels); throws std::runtime_error on errors.
 DeviceFacts describe_device(int device);

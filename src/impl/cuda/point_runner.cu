@@ -48,7 +48,7 @@ struct FlushBuffer {
 class BufferCache {
  public:
   // Buffers for (device, image, variant); a point that still uses the cached set gets a fresh one.
-  std::shared_ptr<ImageBuffers> acquire(int device, const std::string& image_key, Variant variant) {
+  std::shared_ptr<ImageBuffers> acquire(int device, const std::string& image_key, int slot) {
     std::lock_guard<std::mutex> lock(mutex_);
     // Release what other images left behind (unless a live point still holds it).
     for (auto it = entries_.begin(); it != entries_.end();) {
@@ -59,7 +59,7 @@ class BufferCache {
         ++it;
       }
     }
-    const Key key{device, image_key, static_cast<int>(variant)};
+    const Key key{device, image_key, slot};
     auto& entry = entries_[key];
     if (!entry) entry = std::make_shared<ImageBuffers>();
     if (entry.use_count() > 1) return std::make_shared<ImageBuffers>();
@@ -95,13 +95,14 @@ BufferCache& buffer_cache() {
 
 class PointRun final : public DeviceRun {
  public:
-  PointRun(Variant variant, const ProblemDesc& problem, const LaunchParams& params, int device,
+  // `slot`: whose buffers these are in the cache (a Variant, or kUserKernelSlot).
+  PointRun(int slot, const ProblemDesc& problem, const LaunchParams& params, int device,
            bool l2_flush, std::unique_ptr<KernelPlan> plan)
       : problem_(problem), params_(params), device_(device), plan_(std::move(plan)) {
     CONVLAB_CUDA_CHECK(cudaSetDevice(device_));
     const size_t values = static_cast<size_t>(problem.width) * problem.height * problem.channels;
     const size_t out_bytes = values * bytes_per_value(problem.output);
-    buffers_ = buffer_cache().acquire(device_, problem.image_key, variant);
+    buffers_ = buffer_cache().acquire(device_, problem.image_key, slot);
     buffers_->input.reserve(values);
     buffers_->output.reserve(out_bytes);
     buffers_->host_input.reserve(values);
@@ -313,7 +314,15 @@ std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
                                    const LaunchParams& params, int device, bool l2_flush) {
   CONVLAB_CUDA_CHECK(cudaSetDevice(device));
   std::unique_ptr<KernelPlan> plan = device_rung(variant).make_plan(problem, params, device);
-  return std::make_unique<PointRun>(variant, problem, params, device, l2_flush, std::move(plan));
+  return std::make_unique<PointRun>(static_cast<int>(variant), problem, params, device, l2_flush,
+                                    std::move(plan));
+}
+
+std::unique_ptr<DeviceRun> prepare_with_plan(std::unique_ptr<KernelPlan> plan,
+                                             const ProblemDesc& problem, int device,
+                                             bool l2_flush) {
+  return std::make_unique<PointRun>(kUserKernelSlot, problem, LaunchParams{}, device, l2_flush,
+                                    std::move(plan));
 }
 
 }  // namespace convlab::cuda

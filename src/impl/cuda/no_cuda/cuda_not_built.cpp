@@ -34,6 +34,20 @@ std::unique_ptr<DeviceRun> prepare(Variant, const ProblemDesc&, const LaunchPara
   throw std::runtime_error(kNotBuilt);
 }
 
+std::optional<std::string> user_kernel_unsupported(const UserKernelModule&, const ProblemDesc&,
+                                                   int) {
+  return std::string(kNotBuilt);
+}
+
+std::unique_ptr<DeviceRun> prepare_user_kernel(const UserKernelModule&, const ProblemDesc&, int,
+                                               bool) {
+  throw std::runtime_error(kNotBuilt);
+}
+
+std::optional<int> compute_capability(int) {
+  return std::nullopt;
+}
+
 DeviceFacts describe_device(int) {
   throw std::runtime_error(kNotBuilt);
 }

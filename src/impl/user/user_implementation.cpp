@@ -1,0 +1,272 @@
+#include "impl/user/user_implementation.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include "impl/cuda/backend.hpp"
+#include "impl/user/kernel_contract.hpp"
+#include "impl/user/kernel_host_channel.hpp"
+#include "impl/user/kernel_host_client.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+bool is_cuda(const UserKernelSource& source) {
+  return source.language == KernelLanguage::cuda;
+}
+
+// The image a host's points read, sent once per image and host generation.
+struct HostImage {
+  std::string key;
+  int generation = 0;
+  std::unique_ptr<SharedBuffer> buffer;
+};
+
+void send_image(KernelHost& host, const std::string& family, const Image& image, double seconds) {
+  static std::map<std::string, HostImage> sent;
+  HostImage& current = sent[family];
+  if (current.key == image.sha256 && current.generation == host.generation() && host.running())
+    return;
+  auto buffer = std::make_unique<SharedBuffer>(image.value_count(), "convlab-image");
+  std::memcpy(buffer->data(), image.pixels.data(), image.value_count());
+  host.request({{"op", "image"},
+                {"key", image.sha256},
+                {"width", image.width},
+                {"height", image.height},
+                {"channels", image.channels}},
+               {buffer->fd()}, seconds);
+  current = {image.sha256, host.generation(), std::move(buffer)};
+}
+
+// A point prepared in the kernel host. Its output is shared memory this process reads for
+// verification; a host that ended (another point crashed it) is started again and the point
+// prepared there again before its next call. Every request waits at most what is left of the
+// point's time limit.
+class RemotePoint final : public PreparedPoint {
+ public:
+  RemotePoint(std::string family, json prepare, const Image& image, OutputType output,
+              double limit_seconds)
+      : family_(std::move(family)),
+        host_(kernel_host(family_)),
+        prepare_(std::move(prepare)),
+        image_(image),
+        output_type_(output),
+        values_(image.value_count()),
+        output_(values_ * bytes_per_value(output), "convlab-output"),
+        limit_(limit_seconds),
+        start_(std::chrono::steady_clock::now()) {
+    static std::atomic<int> next_id{1};
+    id_ = next_id++;
+    prepare_["id"] = id_;
+    prepare_["output_bytes"] = output_.size();
+    ensure_prepared();
+  }
+
+  ~RemotePoint() override {
+    if (generation_ == host_.generation() && host_.running()) {
+      try {
+        host_.request({{"op", "release"}, {"id", id_}}, {}, 10.0);
+      } catch (const std::exception&) {
+        // The host ended meanwhile: nothing is left to release.
+      }
+    }
+  }
+
+  std::optional<PhaseTimes> execute() override {
+    ensure_prepared();
+    const json answer = host_.request({{"op", "execute"}, {"id", id_}}, {}, seconds_left());
+    output_fetched_ = false;
+    if (family_ == "cpu") {
+      self_timed_ = answer.at("host_ms").get<double>();
+      return std::nullopt;
+    }
+    return PhaseTimes{answer.at("h2d_ms").get<double>(), answer.at("kernel_ms").get<double>(),
+                      answer.at("d2h_ms").get<double>()};
+  }
+
+  std::optional<double> self_timed_ms() const override { return self_timed_; }
+
+  OutputView output() const override {
+    if (family_ == "cuda" && !output_fetched_) {
+      host_.request({{"op", "output"}, {"id", id_}}, {}, seconds_left());
+      output_fetched_ = true;
+    }
+    return {output_type_, output_.data(), values_};
+  }
+
+ private:
+  void ensure_prepared() {
+    if (generation_ == host_.generation() && host_.running()) return;
+    send_image(host_, family_, image_, seconds_left());
+    host_.request(prepare_, {output_.fd()}, seconds_left());
+    generation_ = host_.generation();
+  }
+
+  double seconds_left() const {
+    const double used =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return limit_ - used > 0.05 ? limit_ - used : 0.05;
+  }
+
+  std::string family_;
+  KernelHost& host_;
+  json prepare_;
+  const Image& image_;
+  OutputType output_type_;
+  std::size_t values_;
+  SharedBuffer output_;
+  double limit_;
+  std::chrono::steady_clock::time_point start_;
+  int id_ = 0;
+  int generation_ = -1;
+  std::optional<double> self_timed_;
+  mutable bool output_fetched_ = false;
+};
+
+json prepare_request(const CompiledVariant& variant, const Problem& problem, const Params& params,
+                     const RunContext& context, bool cuda) {
+  const Filter& filter = problem.filter;
+  json request{{"op", "prepare"},
+               {"family", cuda ? "cuda" : "cpu"},
+               {"artifact", variant.artifact},
+               {"contract", to_json(variant.contract)},
+               {"ksize", filter.size},
+               {"weights", filter.weights},
+               {"separable", filter.separable},
+               {"border", static_cast<int>(problem.border)},
+               {"output", problem.output == OutputType::u8 ? 0 : 1},
+               {"threads", params.value("threads", 1)},
+               {"device", context.cuda_device},
+               {"l2_flush", context.l2_flush}};
+  if (filter.separable) {
+    request["column"] = filter.column;
+    request["row"] = filter.row;
+  }
+  return request;
+}
+
+cuda::ProblemDesc device_problem(const Problem& problem) {
+  cuda::ProblemDesc desc;
+  desc.width = problem.input.width;
+  desc.height = problem.input.height;
+  desc.channels = problem.input.channels;
+  desc.ksize = problem.filter.size;
+  desc.separable = problem.filter.separable;
+  desc.border = problem.border;
+  desc.output = problem.output;
+  return desc;
+}
+
+cuda::UserKernelModule launch_of(const KernelContract& contract) {
+  cuda::UserKernelModule module;
+  for (const KernelPass& pass : contract.passes)
+    module.passes.push_back(
+        {pass.block_x, pass.block_y, pass.pixels_x, pass.pixels_y, pass.shared_bytes});
+  module.constant_capacity = contract.constant_capacity;
+  module.needs_scratch = contract.needs_scratch;
+  return module;
+}
+
+std::optional<std::string> unsupported_here(const UserKernelSource& source, const Problem& problem,
+                                            const Params& params, const RunContext& context) {
+  if (auto missing = compiler_unavailable(source.language)) return missing;
+  if (is_cuda(source))
+    if (auto reason = cuda::device_unavailable(context.cuda_device)) return reason;
+  // Compiled before the run (run/kernel_compilation.hpp); a variant not compiled yet (a check
+  // of the plan while the config is read) is not judged here: prepare compiles it.
+  const auto variant =
+      cached_variant(variant_request(source, problem, params, context.cuda_device));
+  if (!variant) return std::nullopt;
+  if (auto need = contract_unmet_need(variant->contract, problem)) return need->reason;
+  if (is_cuda(source))
+    return cuda::user_kernel_unsupported(launch_of(variant->contract), device_problem(problem),
+                                         context.cuda_device);
+  return std::nullopt;
+}
+
+SourceFacts facts_of(const UserKernelSource& source, const CompiledVariant& variant) {
+  SourceFacts facts;
+  facts.path = source.config_path;
+  facts.sha256 = source.sha256;
+  facts.language = std::string(to_string(source.language));
+  facts.compiler = variant.compiler.name;
+  facts.compiler_version = variant.compiler.version;
+  facts.flags = variant.compiler.flags;
+  facts.defines = variant.defines;
+  facts.contract_version = variant.contract.version;
+  return facts;
+}
+
+}  // namespace
+
+int user_kernel_cuda_arch(int cuda_device) {
+  static std::map<int, int> known;
+  auto found = known.find(cuda_device);
+  if (found != known.end()) return found->second;
+  const int arch = cuda::compute_capability(cuda_device).value_or(90);
+  known[cuda_device] = arch;
+  return arch;
+}
+
+VariantRequest variant_request(const UserKernelSource& source, int ksize, int channels,
+                               OutputType output, const Params& params, int cuda_device) {
+  VariantRequest request;
+  request.source = &source;
+  request.params = params;
+  request.shape = {ksize, channels, output};
+  request.cuda_arch = is_cuda(source) ? user_kernel_cuda_arch(cuda_device) : 0;
+  return request;
+}
+
+VariantRequest variant_request(const UserKernelSource& source, const Problem& problem,
+                               const Params& params, int cuda_device) {
+  return variant_request(source, problem.filter.size, problem.input.channels, problem.output,
+                         params, cuda_device);
+}
+
+Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> source,
+                                        std::vector<AxisSpec> axes) {
+  Implementation impl;
+  impl.name = source->implementation;
+  impl.family = is_cuda(*source) ? "cuda" : "cpu";
+  impl.thread_pool = is_cuda(*source) ? "" : "openmp";
+  impl.description = "your own kernel, " + source->config_path + " (" +
+                     std::string(to_string(source->language)) + ", sha256 " +
+                     source->sha256.substr(0, 12) + ")";
+  impl.axes = std::move(axes);
+  impl.source_path = source->config_path;
+  impl.source_sha256 = source->sha256;
+  impl.unsupported = [source](const Problem& problem, const Params& params,
+                              const RunContext& context) {
+    return unsupported_here(*source, problem, params, context);
+  };
+  impl.unmet_need = [source](const Problem& problem,
+                             const Params& params) -> std::optional<UnmetNeed> {
+    if (compiler_unavailable(source->language)) return std::nullopt;
+    const auto variant = cached_variant(variant_request(*source, problem, params, 0));
+    if (!variant) return std::nullopt;
+    return contract_unmet_need(variant->contract, problem);
+  };
+  impl.prepare = [source](const Problem& problem, const Params& params,
+                          const RunContext& context) -> std::unique_ptr<PreparedPoint> {
+    const CompiledVariant variant =
+        compile_variant(variant_request(*source, problem, params, context.cuda_device));
+    const bool cuda = is_cuda(*source);
+    return std::make_unique<RemotePoint>(
+        cuda ? "cuda" : "cpu", prepare_request(variant, problem, params, context, cuda),
+        problem.input, problem.output, context.isolated_point_seconds);
+  };
+  impl.source_facts = [source](const Problem& problem,
+                               const Params& params) -> std::optional<SourceFacts> {
+    const auto variant = cached_variant(variant_request(*source, problem, params, 0));
+    if (!variant) return std::nullopt;
+    return facts_of(*source, *variant);
+  };
+  return impl;
+}
+
+}  // namespace convlab
