@@ -15,7 +15,7 @@ void compile_users_kernels(const Config& config, const std::vector<Point>& plan,
   const CompileSummary summary =
       compile_variants(variants, std::max(1u, std::thread::hardware_concurrency()));
   if (!summary.errors.empty()) {
-    std::string message = count_words(summary.errors.size(), "variant") + " of " +
+    std::string message = std::to_string(summary.errors.size()) + " of " +
                           count_words(variants.size(), "variant") +
                           " of your kernels did not compile; nothing was run:";
     for (const auto& error : summary.errors)

@@ -285,10 +285,15 @@ void PointExecutor::verify_record(const Point& point, const json& description,
       record.saved_output = save_point_output(out_dir_, description, prepared.output());
     if (!verification.ok) {
       record.status = Status::failed;
-      record.reason = "verification: " + std::to_string(verification.values_beyond_tolerance) +
-                      " of " + std::to_string(verification.values_compared) +
-                      " values differ from the reference by more than " +
-                      field_text(verification.tolerance);
+      const Image& input = problem.input;
+      const std::size_t pixel = verification.worst_index / input.channels;
+      record.reason =
+          "verification: " + std::to_string(verification.values_beyond_tolerance) + " of " +
+          std::to_string(verification.values_compared) +
+          " values differ from the reference by more than " + field_text(verification.tolerance) +
+          "; the largest difference, " + field_text(verification.max_abs_error) + ", at pixel (" +
+          std::to_string(pixel % input.width) + ", " + std::to_string(pixel / input.width) +
+          ") channel " + std::to_string(verification.worst_index % input.channels);
     }
   } catch (const std::exception& error) {
     record.status = Status::failed;

@@ -2,6 +2,7 @@
 
 #include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,8 +51,10 @@ pid_t spawn_host(const std::string& program, int channel) {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::sched_setaffinity(0, sizeof cpus, &cpus);  // restricted to the cpuset where there is one
-  ::dup2(channel, kHostChannelFd);             // dup2 clears close-on-exec on the copy
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);        // what a kernel prints never mixes into results
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);    // a crashing kernel leaves no core file behind
+  ::dup2(channel, kHostChannelFd);       // dup2 clears close-on-exec on the copy
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what a kernel prints never mixes into results
   ::execve(argv[0], argv.data(), environ);
   ::_exit(127);
 }
@@ -61,7 +64,7 @@ pid_t spawn_host(const std::string& program, int channel) {
 std::string wait_status_words(int status) {
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
-    return "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
+    return "was killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
   }
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "stopped";
@@ -114,7 +117,7 @@ void KernelHost::fail(const std::string& reason) {
 }
 
 nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector<int>& fds,
-                                   double seconds) {
+                                   double seconds, double limit) {
   if (pid_ <= 0) start();
   try {
     send_message(socket_, body, fds);
@@ -130,7 +133,8 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
     }
     return answer.body;
   } catch (const ChannelTimeout&) {
-    fail("timed out after " + format_number(seconds) + " s (the kernel host was stopped)");
+    fail("timed out after " + format_exact(limit) +
+         " s (measure.timeout); its process was stopped");
   } catch (const ChannelClosed&) {
     int status = 0;
     pid_t ended = -1;
@@ -138,7 +142,7 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
     }
     const std::string how = ended == pid_ ? wait_status_words(status) : "ended";
     pid_ = -1;
-    fail("the kernel " + how + " (it ran in a kernel host process of its own; the run goes on)");
+    fail("the kernel's process " + how + " (each user kernel runs in a process of its own)");
   }
 }
 

@@ -33,7 +33,9 @@ class KernelHost {
   // Sends a request and waits at most `seconds` (negative: for ever) for the answer; starts the
   // host first when none runs. Throws KernelHostError; a host that timed out is killed, one that
   // answered with an error in the cuda family is stopped (its context may be unusable).
-  nlohmann::json request(const nlohmann::json& body, const std::vector<int>& fds, double seconds);
+  // `limit` is the point's time limit a timeout names.
+  nlohmann::json request(const nlohmann::json& body, const std::vector<int>& fds, double seconds,
+                         double limit);
   // Counts the hosts started: a point prepared under another generation is prepared again.
   int generation() const { return generation_; }
   bool running() const { return pid_ > 0; }
@@ -65,7 +67,7 @@ struct LibraryDeclarations {
 };
 LibraryDeclarations describe_shared_library(const std::string& path);
 
-// "killed by signal 11 (Segmentation fault)", "exited with status 3": a wait status in words.
+// "was killed by signal 11 (Segmentation fault)", "exited with status 3": a wait status in words.
 std::string wait_status_words(int status);
 
 }  // namespace convlab

@@ -26,7 +26,8 @@ struct HostImage {
   std::unique_ptr<SharedBuffer> buffer;
 };
 
-void send_image(KernelHost& host, const std::string& family, const Image& image, double seconds) {
+void send_image(KernelHost& host, const std::string& family, const Image& image, double seconds,
+                double limit) {
   static std::map<std::string, HostImage> sent;
   HostImage& current = sent[family];
   if (current.key == image.sha256 && current.generation == host.generation() && host.running())
@@ -38,7 +39,7 @@ void send_image(KernelHost& host, const std::string& family, const Image& image,
                 {"width", image.width},
                 {"height", image.height},
                 {"channels", image.channels}},
-               {buffer->fd()}, seconds);
+               {buffer->fd()}, seconds, limit);
   current = {image.sha256, host.generation(), std::move(buffer)};
 }
 
@@ -69,7 +70,7 @@ class RemotePoint final : public PreparedPoint {
   ~RemotePoint() override {
     if (generation_ == host_.generation() && host_.running()) {
       try {
-        host_.request({{"op", "release"}, {"id", id_}}, {}, 10.0);
+        host_.request({{"op", "release"}, {"id", id_}}, {}, 10.0, 10.0);
       } catch (const std::exception&) {
         // The host ended meanwhile: nothing is left to release.
       }
@@ -78,7 +79,7 @@ class RemotePoint final : public PreparedPoint {
 
   std::optional<PhaseTimes> execute() override {
     ensure_prepared();
-    const json answer = host_.request({{"op", "execute"}, {"id", id_}}, {}, seconds_left());
+    const json answer = host_.request({{"op", "execute"}, {"id", id_}}, {}, seconds_left(), limit_);
     output_fetched_ = false;
     if (family_ == "cpu") {
       self_timed_ = answer.at("host_ms").get<double>();
@@ -92,7 +93,7 @@ class RemotePoint final : public PreparedPoint {
 
   OutputView output() const override {
     if (family_ == "cuda" && !output_fetched_) {
-      host_.request({{"op", "output"}, {"id", id_}}, {}, seconds_left());
+      host_.request({{"op", "output"}, {"id", id_}}, {}, seconds_left(), limit_);
       output_fetched_ = true;
     }
     return {output_type_, output_.data(), values_};
@@ -101,8 +102,8 @@ class RemotePoint final : public PreparedPoint {
  private:
   void ensure_prepared() {
     if (generation_ == host_.generation() && host_.running()) return;
-    send_image(host_, family_, image_, seconds_left());
-    host_.request(prepare_, {output_.fd()}, seconds_left());
+    send_image(host_, family_, image_, seconds_left(), limit_);
+    host_.request(prepare_, {output_.fd()}, seconds_left(), limit_);
     generation_ = host_.generation();
   }
 
