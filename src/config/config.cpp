@@ -15,6 +15,7 @@
 #include "config/axis_values.hpp"
 #include "config/config_keys.hpp"
 #include "config/kernel_checks.hpp"
+#include "config/search_spec.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
@@ -436,6 +437,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
       at.fail(axes_node, "expected a mapping of axes, e.g. {threads: [1, 2]}, or {}");
     std::vector<std::string> axis_names;
     for (const auto& axis : impl->axes) axis_names.push_back(axis.name);
+    axis_names.push_back("search");
     if (axes_node && axes_node.IsMap()) require_known_keys(axes_node, at, axis_names);
     std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
     for (const auto& axis : impl->axes) {
@@ -454,7 +456,9 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     }
     nlohmann::json swept = nlohmann::json::object();
     for (const auto& [axis, values] : axes) swept[axis] = values;
-    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr});
+    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr, std::nullopt});
+    if (axes_node && axes_node.IsMap() && axes_node["search"])
+      sweeps.back().search = parse_search(axes_node["search"], at.child("search"));
   }
   return sweeps;
 }
@@ -664,6 +668,39 @@ void check_plan_size(const Config& config, const YAML::Node& node, const YamlLoc
                          " points; split the sweep into several configs");
 }
 
+// The config's search block goes to every implementation of several variants that has none of
+// its own; restrictions then remove the variants they rule out, and a search that measures
+// everything (grid without a budget) is today's sweep.
+void apply_searches(Config& config, const YAML::Node& root, const YamlLocation& top) {
+  std::optional<SearchSpec> everywhere;
+  if (root["search"]) everywhere = parse_search(root["search"], top.child("search"));
+  for (auto& sweep : config.implementations) {
+    const YAML::Node entry = root["implementations"][sweep.name];
+    const bool own = sweep.search.has_value();
+    if (!own && everywhere && sweep.combinations.size() > 1) sweep.search = everywhere;
+    if (!sweep.search) continue;
+    const YAML::Node block = own ? entry["search"] : root["search"];
+    const YamlLocation at =
+        own ? top.child("implementations").child(sweep.name).child("search") : top.child("search");
+    sweep.combinations = apply_restrictions(sweep.combinations, *sweep.search, block["restrict"],
+                                            at.child("restrict"));
+    if (sweep.search->measures_everything() && sweep.search->restrict.empty()) sweep.search.reset();
+  }
+}
+
+nlohmann::json search_json(const SearchSpec& spec) {
+  nlohmann::json strategies = nlohmann::json::array();
+  for (SearchStrategy s : spec.strategies) strategies.push_back(std::string(to_string(s)));
+  nlohmann::json j{
+      {"strategy", strategies},          {"seed", spec.seeds},
+      {"restrict", spec.restrict},       {"objective", std::string(to_string(spec.objective))},
+      {"temperature", spec.temperature}, {"cooling", spec.cooling},
+      {"population", spec.population},   {"mutation", spec.mutation}};
+  if (spec.budget) j["budget"] = *spec.budget;
+  if (spec.max_seconds) j["max_seconds"] = *spec.max_seconds;
+  return j;
+}
+
 nlohmann::json resolve(const Config& config) {
   nlohmann::json images = nlohmann::json::array();
   for (const auto& image : config.images) {
@@ -692,8 +729,11 @@ nlohmann::json resolve(const Config& config) {
   for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
   for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));
   nlohmann::json implementations = nlohmann::json::object();
-  for (const auto& sweep : config.implementations)
+  nlohmann::json searches = nlohmann::json::object();
+  for (const auto& sweep : config.implementations) {
     implementations[sweep.name] = sweep.user ? resolved_user_kernel_entry(sweep) : sweep.axes;
+    if (sweep.search) searches[sweep.name] = search_json(*sweep.search);
+  }
   nlohmann::json resolved{
       {"name", config.name},
       {"title", config.title},
@@ -707,6 +747,8 @@ nlohmann::json resolve(const Config& config) {
        {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
       {"measure", measure_json(config.measure)},
       {"save_outputs", config.save_outputs}};
+  // Written only when a search is configured: other configs keep the resolved form they had.
+  if (!searches.empty()) resolved["searches"] = searches;
   if (config.save_outputs)
     resolved["gallery"] = {{"implementation", config.gallery.implementation}};
   for (const auto& [name, measure] : config.measure_overrides)
@@ -785,8 +827,17 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
   config.implementations =
       parse_implementations(required(root, "implementations", top), top.child("implementations"),
                             std::filesystem::path(path).parent_path().string());
+  apply_searches(config, root, top);
   config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
   config.measure = parse_measure(root["measure"], top.child("measure"), MeasureSpec{}, true);
+  for (const auto& sweep : config.implementations)
+    if (config.measure.interleave && sweep.search && !sweep.search->measures_everything())
+      top.child("measure")
+          .child("interleave")
+          .fail(root["measure"]["interleave"],
+                "interleave times a problem's points together, known before they run; a search "
+                "(" +
+                    sweep.name + ") chooses its points as it goes: use one or the other");
   if (root["measure"] && root["measure"]["per_implementation"]) {
     const YAML::Node overrides = root["measure"]["per_implementation"];
     const YamlLocation at = top.child("measure").child("per_implementation");

@@ -71,6 +71,10 @@ const ConfigKeys& top_level_keys() {
        "default sequential when configured, else the first",
        false, nullptr},
       {"measure", "how each point is timed", false, nullptr},
+      {"search",
+       "search strategies over every implementation's params instead of the full grid "
+       "(docs/search.md)",
+       false, nullptr},
       {"save_outputs", "save every point's output image (for the gallery); default false", false,
        kBoolean},
       {"gallery", "which implementation's saved outputs the gallery shows", false, nullptr},

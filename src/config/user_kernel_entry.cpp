@@ -15,7 +15,7 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kEntryKeys{"source", "params", "threads"};
+const std::vector<std::string> kEntryKeys{"source", "params", "threads", "search"};
 constexpr long long kParamLimit = 1LL << 30;
 
 bool is_pair(const YAML::Node& node) {
@@ -136,6 +136,7 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   sweep.combinations = cartesian_product(swept);
   sweep.user_source = source;
   sweep.user = std::make_shared<const Implementation>(make_user_implementation(source, axes));
+  if (entry["search"]) sweep.search = parse_search(entry["search"], at.child("search"));
   return sweep;
 }
 
