@@ -196,6 +196,39 @@ TEST_F(Shards, ARunOfAnotherExperimentIntoTheShardFolderIsRefused) {
   EXPECT_EQ(run("merge").exit_code, 2);
 }
 
+// The command merge prints for the missing points of a shard is one a shell runs as it reads,
+// whatever the config's path and the filter hold.
+TEST_F(Shards, TheCommandThatCompletesAShardIsQuotedForTheShell) {
+  const std::string config = "c;touch INJECTED;'$(touch INJECTED2).yaml";
+  testing::write_text(dir_ / config, kSweep);
+  const std::string filter = "implementation=sequential,image.name!=it's";
+  // Each argument goes through a file, so that this test's own shell runs none of it.
+  testing::write_text(dir_ / "config.txt", config);
+  testing::write_text(dir_ / "filter.txt", filter);
+  const auto ran = testing::run_shell(
+      "\"$CONVLAB\" run \"$(cat config.txt)\" --out out --quiet --max-points 1 --filter "
+      "\"$(cat filter.txt)\" --shard 0/2",
+      dir_);
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  const std::string marker = "shard 0 missing";
+  const size_t at = merged.output.find("measure them with: ", merged.output.find(marker));
+  ASSERT_NE(at, std::string::npos) << merged.output;
+  const size_t begin = at + std::string("measure them with: ").size();
+  const std::string command = merged.output.substr(begin, merged.output.find('\n', begin) - begin);
+  testing::write_text(
+      dir_ / "printed.sh",
+      "convlab() { for a in \"$@\"; do printf '<%s>\\n' \"$a\"; done; }\n" + command + "\n");
+  const auto words = testing::run_shell("sh printed.sh", dir_);
+  EXPECT_EQ(words.exit_code, 0) << words.output;
+  EXPECT_EQ(words.output, "<run>\n<" + config +
+                              ">\n<--shard>\n<0/2>\n<--out>\n<out>\n<--filter>\n<" + filter + ">\n")
+      << command;
+  EXPECT_FALSE(fs::exists(dir_ / "INJECTED"));
+  EXPECT_FALSE(fs::exists(dir_ / "INJECTED2"));
+}
+
 // Every file in tests/data/bad_shards/ replaces shard 1 of 3 of a complete set: merge must name
 // it and each `# expect:` text, exit 2, and still merge the other two.
 std::vector<std::string> bad_shards() {

@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "results/part_files.hpp"
 #include "results/results_file.hpp"
@@ -145,7 +146,7 @@ MergeSummary merge_shards(const std::string& out_dir) {
     throw ResultsFileError(shards_folder(out_dir) +
                            ": no shard files (shard-I-of-N.json); run `convlab run CONFIG "
                            "--shard I/N --out " +
-                           out_dir + "` first");
+                           shell_word(out_dir) + "` first");
   std::vector<ShardFile> files(present.size());
   read_in_parallel(present.size(),
                    [&](std::size_t i) { files[i] = read_shard_file(out_dir, present[i]); });
@@ -226,10 +227,10 @@ std::vector<std::string> merge_report_lines(const MergeSummary& summary,
   std::vector<std::string> lines;
   const auto rerun = [&](const ShardIndex& shard) {
     if (summary.config_path.empty()) return std::string();
-    std::string command = "; measure them with: convlab run " + summary.config_path + " --shard " +
-                          std::to_string(shard.index) + "/" + std::to_string(shard.count) +
-                          " --out " + out_dir;
-    if (!summary.filter.empty()) command += " --filter '" + summary.filter + "'";
+    std::string command = "; measure them with: convlab run " + shell_word(summary.config_path) +
+                          " --shard " + std::to_string(shard.index) + "/" +
+                          std::to_string(shard.count) + " --out " + shell_word(out_dir);
+    if (!summary.filter.empty()) command += " --filter " + shell_quoted(summary.filter);
     return command;
   };
   for (const auto& shard : summary.shards) {

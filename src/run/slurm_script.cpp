@@ -215,17 +215,6 @@ std::string job_id_of(const std::string& parsable) {
 
 }  // namespace
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'')
-      quoted += "'\\''";
-    else
-      quoted += c;
-  }
-  return quoted + "'";
-}
-
 SlurmScripts write_slurm_scripts(const SlurmJobFacts& facts) {
   SlurmScripts scripts;
   scripts.folder = facts.out_dir + "/slurm";

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "core/shell_quote.hpp"
 #include "run/runner.hpp"
 
 namespace convlab {
@@ -30,9 +31,6 @@ struct SlurmJobFacts {
 struct SlurmScripts {
   std::string folder, shards, merge, submit, logs;
 };
-
-// 'text' for a POSIX shell: every character literal.
-std::string shell_quoted(const std::string& text);
 
 // Writes the three scripts (created executable); throws RunArgumentError naming the option whose
 // value cannot go into an #SBATCH line, ResultsFileError when the folder cannot be written.
