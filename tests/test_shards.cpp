@@ -196,6 +196,88 @@ TEST_F(Shards, ARunOfAnotherExperimentIntoTheShardFolderIsRefused) {
   EXPECT_EQ(run("merge").exit_code, 2);
 }
 
+// Records edited into shard files: a point of another shard with other values, a point no shard
+// plans, and a point twice in one file with other values. Each is named by file and key and left
+// out; every other record is merged, and the real measurement is the one kept.
+TEST_F(Shards, TamperedRecordsAreNamedByFileAndKeyAndTheOthersMerged) {
+  for (int shard = 0; shard < 3; ++shard)
+    ASSERT_EQ(run("run sweep.yaml --out out --quiet --filter implementation=sequential --shard " +
+                  std::to_string(shard) + "/3")
+                  .exit_code,
+              0);
+  fs::remove(dir_ / "out/results.json");
+  const fs::path first = dir_ / "out/shards/shard-0-of-3.json";
+  const fs::path second = dir_ / "out/shards/shard-1-of-3.json";
+  const fs::path third = dir_ / "out/shards/shard-2-of-3.json";
+  json zero = parse_file(first), one = parse_file(second), two = parse_file(third);
+  const size_t total = zero["records"].size() + one["records"].size() + two["records"].size();
+  // Shard 1's first point, with a median ten times its own, in shard 0's file.
+  json foreign = one["records"][0];
+  const double real_median = foreign["timing"]["stats"]["median"].get<double>();
+  foreign["timing"]["stats"]["median"] = real_median * 10;
+  zero["records"].push_back(foreign);
+  // A point no shard plans: an image size the config does not have.
+  json unplanned = zero["records"][0];
+  unplanned["image"]["width"] = 4096;
+  zero["records"].push_back(unplanned);
+  // Shard 2's first point twice, the copy with other values: which is real cannot be told.
+  json copy = two["records"][0];
+  copy["timing"]["stats"]["median"] = 123.0;
+  two["records"].push_back(copy);
+  testing::write_text(first, zero.dump());
+  testing::write_text(third, two.dump());
+
+  const auto merged =
+      testing::run_shell("ulimit -v 1048576; timeout 10 \"$CONVLAB\" merge out", dir_);
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  const std::string foreign_at = "out/shards/shard-0-of-3.json: records[" +
+                                 std::to_string(zero["records"].size() - 2) + "]: point ";
+  const std::string unplanned_at = "out/shards/shard-0-of-3.json: records[" +
+                                   std::to_string(zero["records"].size() - 1) + "]: point ";
+  for (const std::string& needle :
+       {foreign_at, std::string("is not one its shard plans (shard 1 plans it); not merged"),
+        unplanned_at, std::string("is not one its shard plans (no shard file here plans it)"),
+        std::string("out/shards/shard-2-of-3.json: records[0]: point "),
+        "is also in out/shards/shard-2-of-3.json: records[" +
+            std::to_string(two["records"].size() - 1) +
+            "], measured on the same machine, with other values; not merged",
+        std::string("1 point of shard 2 missing (")})
+    EXPECT_NE(merged.output.find(needle), std::string::npos)
+        << "lacks '" << needle << "': " << merged.output;
+  // Every record but the three edited in and the one they doubled is merged; the real median
+  // of shard 1's point is kept.
+  const json result = results();
+  EXPECT_EQ(result["records"].size(), total - 1);
+  for (const auto& record : result["records"]) {
+    if (record["point_id"] == foreign["point_id"]) {
+      EXPECT_EQ(record["timing"]["stats"]["median"].get<double>(), real_median);
+    }
+  }
+}
+
+TEST_F(Shards, AShardFileThatIsALinkIsRefusedAndItsTargetNeverRead) {
+  for (int shard = 0; shard < 2; ++shard)
+    ASSERT_EQ(run("run sweep.yaml --out out --quiet --filter implementation=sequential --shard " +
+                  std::to_string(shard) + "/2")
+                  .exit_code,
+              0);
+  testing::write_text(dir_ / "secret.txt", "SECRET-first-line: do not print\nmore\n");
+  const fs::path shard = dir_ / "out/shards/shard-1-of-2.json";
+  fs::remove(shard);
+  fs::create_symlink(dir_ / "secret.txt", shard);
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  EXPECT_NE(merged.output.find("out/shards/shard-1-of-2.json: is a symbolic link"),
+            std::string::npos)
+      << merged.output;
+  EXPECT_EQ(merged.output.find("SECRET"), std::string::npos) << merged.output;
+  EXPECT_EQ(merged.output.find("'S'"), std::string::npos) << merged.output;
+  // As the shard's own run refuses it.
+  const auto rerun = run("run sweep.yaml --out out --filter implementation=sequential --shard 1/2");
+  EXPECT_EQ(rerun.exit_code, 2) << rerun.output;
+  EXPECT_NE(rerun.output.find("is a symbolic link"), std::string::npos) << rerun.output;
+}
+
 // The command merge prints for the missing points of a shard is one a shell runs as it reads,
 // whatever the config's path and the filter hold.
 TEST_F(Shards, TheCommandThatCompletesAShardIsQuotedForTheShell) {
