@@ -236,6 +236,18 @@ TEST_F(HostileResults, AShardOfWhitespaceIsRefusedByNameInBoundedMemory) {
       << large.output;
 }
 
+// A journal line of white space is skipped before the parser would keep it, and named.
+TEST_F(HostileResults, AJournalLineOfWhiteSpaceIsSkippedByLineNumber) {
+  std::ofstream(dir_ / "out/results.journal", std::ios::app)
+      << "{\"record\": " << std::string(2 << 20, ' ') << "{}}\n";
+  const auto shown = bounded("show out", dir_);
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("out/results.journal: line 1: skipped (holds more than 1048576 "
+                              "bytes of white space in a row (at byte 1048587))"),
+            std::string::npos)
+      << shown.output.substr(0, 2000);
+}
+
 // `convlab slurm` asks for no more shards than the plan has problem groups.
 TEST_F(HostileResults, MoreSlurmShardsThanProblemGroupsAreRefused) {
   const auto refused = bounded("slurm small.yaml --shards 1000000 --out slurmed", dir_);
