@@ -6,6 +6,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
 #include "run/kernel_compilation.hpp"
@@ -46,7 +47,8 @@ int validate_command(const Arguments& args) {
               << plan_counts_text(count_plan(skips)) << "\n";
     if (estimates.size() > 0 && seconds > 0)
       std::cout << "The points to run take roughly " << format_duration(seconds)
-                << " (nominal rates; `convlab run " << args[0] << " --dry-run` lists them)\n";
+                << " (nominal rates; `convlab run " << shell_word(args[0])
+                << " --dry-run` lists them)\n";
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

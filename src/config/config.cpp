@@ -91,8 +91,8 @@ void refuse_size_with_x(const YAML::Node& size, const YamlLocation& at) {
   std::smatch parts;
   const std::string text = size.IsScalar() ? size.Scalar() : "";
   if (std::regex_match(text, parts, std::regex(R"(\s*([0-9]+)\s*[xX*]\s*([0-9]+)\s*)")))
-    at.fail(size, "'" + text + "' is not a size: write [" + parts[1].str() + ", " + parts[2].str() +
-                      "] (width, height), or one number for a square");
+    at.fail(size, quoted_value(text) + " is not a size: write [" + parts[1].str() + ", " +
+                      parts[2].str() + "] (width, height), or one number for a square");
 }
 
 void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
@@ -160,14 +160,16 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
 void require_regular_file(const std::string& path, const YAML::Node& node,
                           const YamlLocation& where) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) where.fail(node, "'" + path + "': " + std::strerror(errno));
+  if (::stat(path.c_str(), &info) != 0)
+    where.fail(node, quoted_value(path) + ": " + std::strerror(errno));
   if (S_ISREG(info.st_mode)) return;
   const std::string kind = S_ISDIR(info.st_mode)    ? "a directory"
                            : S_ISFIFO(info.st_mode) ? "a FIFO"
                            : S_ISCHR(info.st_mode)  ? "a character device"
                            : S_ISBLK(info.st_mode)  ? "a block device"
                                                     : "not a regular file";
-  where.fail(node, "'" + path + "' is " + kind + ", not an image file; match image files only");
+  where.fail(node,
+             quoted_value(path) + " is " + kind + ", not an image file; match image files only");
 }
 
 void parse_file_set(const YAML::Node& set, const YamlLocation& where,
@@ -181,7 +183,7 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
     const auto matched = expand_glob(pattern);
     if (matched.empty())
       glob_at.fail(pattern_node,
-                   "'" + pattern + "' matches no file" +
+                   quoted_value(pattern) + " matches no file" +
                        (pattern.rfind("/usr/share/", 0) == 0
                             ? " (is the Debian package that ships it installed? "
                               "scripts/install-deps.sh photos installs the photographs)"
@@ -272,7 +274,7 @@ const FilterDescriptor& read_kernel_type(const YAML::Node& entry, const YamlLoca
   std::vector<std::string> type_names;
   for (const auto& descriptor : filter_types()) type_names.push_back(descriptor.type);
   const std::string guess = closest_name(type, type_names);
-  type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
+  type_at.fail(entry["type"], "unknown kernel type " + quoted_value(type) +
                                   (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                   "; see `convlab list`");
 }
@@ -385,7 +387,7 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
   std::set<std::string> seen;
   for (const auto& filter : filters)
     if (!seen.insert(filter.name).second)
-      where.fail(node, "kernel '" + filter.name + "' appears twice");
+      where.fail(node, "kernel " + quoted_value(filter.name) + " appears twice");
   return filters;
 }
 
@@ -400,7 +402,7 @@ std::vector<Value> parse_enum_sweep(const YAML::Node& node, const YamlLocation& 
       std::string allowed;
       for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
       const std::string guess = closest_name(text, names);
-      where.fail(item, "unknown value '" + text + "'" +
+      where.fail(item, "unknown value " + quoted_value(text) +
                            (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                            "; allowed: " + allowed);
     }
@@ -427,7 +429,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     const Implementation* impl = find_implementation(name);
     if (impl == nullptr) {
       const std::string guess = closest_name(name, known);
-      at.fail(entry.first, "unknown implementation '" + name + "'" +
+      at.fail(entry.first, "unknown implementation " + quoted_value(name) +
                                (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                "; see `convlab list`, or name your own kernel's source: " + name +
                                ": {source: kernels/" + name + ".cu}");
@@ -511,8 +513,8 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   const auto sweep = std::find_if(sweeps.begin(), sweeps.end(),
                                   [&](const auto& s) { return s.name == baseline.implementation; });
   if (sweep == sweeps.end())
-    where.fail(node, "'" + baseline.implementation +
-                         "' is not one of this config's implementations" +
+    where.fail(node, quoted_value(baseline.implementation) +
+                         " is not one of this config's implementations" +
                          implementations_words(sweeps));
   const bool any =
       std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
@@ -521,8 +523,8 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
         return true;
       });
   if (!any)
-    where.fail(node, "no combination of '" + baseline.implementation + "' has the params " +
-                         params_words(baseline.params) +
+    where.fail(node, "no combination of " + quoted_value(baseline.implementation) +
+                         " has the params " + params_words(baseline.params) +
                          "; its combinations: " + combinations_words(sweep->combinations));
   return baseline;
 }
@@ -540,8 +542,8 @@ GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const Ya
                   [&](const auto& s) { return s.name == gallery.implementation; });
   if (!configured)
     where.child("implementation")
-        .fail(node["implementation"], "'" + gallery.implementation +
-                                          "' is not one of this config's implementations" +
+        .fail(node["implementation"], quoted_value(gallery.implementation) +
+                                          " is not one of this config's implementations" +
                                           implementations_words(config.implementations));
   return gallery;
 }
@@ -559,8 +561,8 @@ void refuse_unit(const YAML::Node& node, const YamlLocation& at) {
                                                         : number;
   std::ostringstream plain;
   plain << seconds;
-  at.fail(node, "expected a number of seconds, got '" + text + "'; write " + plain.str() +
-                    " (the unit is in the key's name)");
+  at.fail(node, "expected a number of seconds, got " + quoted_value(text) + "; write " +
+                    plain.str() + " (the unit is in the key's name)");
 }
 
 MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
@@ -848,8 +850,8 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
           std::any_of(config.implementations.begin(), config.implementations.end(),
                       [&](const auto& s) { return s.name == name; });
       if (!configured)
-        at.child(name).fail(entry.first, "'" + name +
-                                             "' is not one of this config's implementations" +
+        at.child(name).fail(entry.first, quoted_value(name) +
+                                             " is not one of this config's implementations" +
                                              implementations_words(config.implementations));
       config.measure_overrides[name] =
           parse_measure(entry.second, at.child(name), config.measure, false);

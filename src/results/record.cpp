@@ -1,4 +1,5 @@
 #include "results/record.hpp"
+#include "results/results_schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -229,7 +230,7 @@ json to_json(const Record& r) {
   j["border"] = r.border;
   j["output"] = r.output;
   j["status"] = std::string(to_string(r.status));
-  j["reason"] = r.reason;
+  j["reason"] = within_results_limit(r.reason);
   j["timing"] = r.timing ? to_json(*r.timing) : json(nullptr);
   j["derived"] = to_json(r.derived);
   j["verification"] = r.verification ? to_json(*r.verification) : json(nullptr);
