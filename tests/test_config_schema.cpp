@@ -372,6 +372,8 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
       {"sequential", example_of(schema["$defs"]["measure_override"], next_number)}};
   config["save_outputs"] = true;
   config["gallery"] = {{"implementation", "sequential"}};
+  config["search"] = {{"strategy", "random"}, {"budget", 2}, {"seed", 4},
+                      {"restrict", {"threads >= 1"}}};
   config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"reduce", "mean"}}};
   config["tables"] = {
       {{"rows", "kernel.name"}, {"columns", "border"}, {"value", "median_ms"}, {"reduce", "mean"}}};
