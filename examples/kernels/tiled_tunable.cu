@@ -57,7 +57,9 @@ CONVLAB_CUDA_PASS_SHARED(1, BLOCK_X, BLOCK_Y, TILE_W, TILE_H,
     for (int i = 0; i < PX; ++i)
 #pragma unroll
       for (int c = 0; c < C; ++c) sum[j][i][c] = 0.0f;
-#pragma unroll
+  // Rows of taps in a loop, the taps of a row unrolled: a fully unrolled K x K x PX x PY x C
+  // body is thousands of instructions, slow to compile and no faster once the tile is staged.
+#pragma unroll 1
   for (int ky = 0; ky < K; ++ky) {
 #pragma unroll
     for (int kx = 0; kx < K; ++kx) {

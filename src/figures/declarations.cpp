@@ -167,6 +167,10 @@ std::string type_words(const FigureDeclaration& figure) {
 
 void parse_y(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
   const YAML::Node y = node["y"];
+  if (!y && !figure.type->rules.default_y.empty()) {
+    figure.y = {std::string(figure.type->rules.default_y)};
+    return;
+  }
   if (!y) where.fail(node, "missing key 'y'");
   if (!y.IsSequence()) {
     figure.y = {field_name(y, where.child("y"))};
@@ -247,14 +251,18 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
   figure.name = node["name"] ? stem_name(node["name"], where.child("name"))
                              : "figure-" + std::to_string(index + 1);
   if (node["type"]) figure.type = parse_figure_type(node["type"], where.child("type"));
-  if (!node["x"]) where.fail(node, "missing key 'x' (the field along the horizontal axis)");
-  figure.x = field_name(node["x"], where.child("x"));
+  const FigureTypeRules& rules = figure.type->rules;
+  if (!node["x"] && rules.default_x.empty())
+    where.fail(node, "missing key 'x' (the field along the horizontal axis)");
+  figure.x = node["x"] ? field_name(node["x"], where.child("x")) : std::string(rules.default_x);
   parse_y(node, where, figure);
   parse_value(node, where, figure);
   if (node["series"]) {
     if (!figure.type->rules.series)
       where.child("series").fail(node["series"], type_words(figure) + " takes no series");
     figure.series = field_names(node["series"], where.child("series"));
+  } else if (!rules.default_series.empty()) {
+    figure.series = {std::string(rules.default_series)};
   }
   if (node["panel"]) figure.panel = field_names(node["panel"], where.child("panel"));
   if (node["where"]) figure.where = parse_where(node["where"], where.child("where"));

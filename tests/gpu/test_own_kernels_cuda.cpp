@@ -153,8 +153,9 @@ const std::string kCopyCentre =
 TEST_F(OwnKernelsCuda, AFaultingKernelFailsOnlyItsOwnPoints) {
   write(dir_ / "far.cu", cuda_kernel("  ((float*)p.out)[(1LL << 40) + x] = 1.f;"));
   write(dir_ / "trap.cu", cuda_kernel("  if (x == 3 && y == 2) __trap();\n" + kCopyCentre));
-  write(dir_ / "hangs.cu",
-        cuda_kernel("  volatile int spin = 1;\n  while (spin) {}\n" + kCopyCentre));
+  write(dir_ / "hangs.cu", cuda_kernel("  const long long start = clock64();\n"
+                                       "  while (clock64() - start < (1LL << 62)) {}\n" +
+                                       kCopyCentre));
   write(dir_ / "wrong.cu", cuda_kernel(kCopyCentre + "  if (x == 4 && y == 1) "
                                                      "((unsigned char*)p.out)[(p.width + 4) * "
                                                      "p.channels] ^= 0x80;"));
