@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "config/axis_values.hpp"
+#include "config/config_keys.hpp"
 #include "config/yaml_read.hpp"
 #include "core/file_io.hpp"
 #include "impl/registry.hpp"
@@ -15,7 +16,6 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kEntryKeys{"source", "params", "threads"};
 constexpr long long kParamLimit = 1LL << 30;
 
 bool is_pair(const YAML::Node& node) {
@@ -89,9 +89,9 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   if (find_implementation(name) != nullptr)
     at.fail(entry,
             "'" + name + "' is a built-in implementation; give your kernel a name of its own");
-  if (!std::regex_match(name, std::regex("[A-Za-z][A-Za-z0-9_-]{0,63}")))
+  if (!std::regex_match(name, std::regex(kUserKernelNamePattern)))
     at.fail(entry, "name your kernel with letters, digits, '_' and '-' (at most 64 characters)");
-  require_known_keys(entry, at, kEntryKeys);
+  require_known_keys(entry, at, key_names(user_kernel_keys()));
   auto source = read_source(name, entry["source"], at.child("source"), config_folder);
   const bool cuda = source->language == KernelLanguage::cuda;
 
