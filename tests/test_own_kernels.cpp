@@ -250,7 +250,12 @@ TEST_F(OwnKernels, PointsTheSourceDoesNotHandleAreSkippedWithItsReason) {
 TEST_F(OwnKernels, BadEntriesAreNamedByKey) {
   write_text(dir_ / "k.c", cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET 0", kCorrectBody));
   write_text(dir_ / "k.cu", "#include <convlab/kernel.h>\n");
+  // Latin-1 in a comment: results.json keeps the text, and JSON holds UTF-8 only.
+  write_text(dir_ / "latin1.c", "/* caf\xE9 */\n" + read_text(dir_ / "k.c"));
   const std::vector<std::pair<std::string, std::string>> cases{
+      {"  mine: {source: latin1.c}\n",
+       "latin1.c: not UTF-8 text (byte 0xE9 at line 1, column 7); the results keep the source's "
+       "text, so save it as UTF-8"},
       {"  mine: {source: missing.c}\n", "implementations.mine.source"},
       {"  mine: {source: k.txt}\n", "is not a kernel source"},
       {"  openmp: {source: k.c}\n", "'openmp' is a built-in implementation"},
