@@ -8,6 +8,7 @@
 
 #include "config/axis_values.hpp"
 #include "config/config_keys.hpp"
+#include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/file_io.hpp"
 #include "impl/registry.hpp"
@@ -137,6 +138,27 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   sweep.user_source = source;
   sweep.user = std::make_shared<const Implementation>(make_user_implementation(source, axes));
   return sweep;
+}
+
+std::optional<std::vector<std::string>> named_kernel_sources(const std::string& config_path) {
+  YAML::Node root;
+  try {
+    root = load_yaml_strictly(read_config_file(config_path, config_limits().max_file_bytes),
+                              config_path, config_limits());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const YAML::Node implementations = root.IsMap() ? root["implementations"] : YAML::Node();
+  if (!implementations || !implementations.IsMap()) return std::nullopt;
+  const std::string folder = std::filesystem::path(config_path).parent_path().string();
+  std::vector<std::string> sources;
+  for (const auto& entry : implementations) {
+    if (!is_user_kernel_entry(entry.second) || !entry.second["source"].IsScalar()) continue;
+    const std::string written = entry.second["source"].Scalar();
+    if (!written.empty() && written.size() <= 4096)
+      sources.push_back(resolve_source_path(written, folder));
+  }
+  return sources;
 }
 
 nlohmann::json resolved_user_kernel_entry(const ImplementationSweep& sweep) {

@@ -7,6 +7,7 @@
 #include "html/html_markdown.hpp"
 #include "html/html_text.hpp"
 #include "html/page_frame.hpp"
+#include "html/source_cell_html.hpp"
 #include "html/table_html.hpp"
 #include "html/yaml_highlight.hpp"
 
@@ -74,11 +75,6 @@ std::string live_top(const LivePage& live) {
   else
     out += " hidden=\"hidden\"></p>\n";
   return out;
-}
-
-std::string copy_button(const std::string& target, const std::string& what) {
-  return "<button type=\"button\" class=\"copy\" data-copy=\"" + target + "\" aria-label=\"Copy " +
-         what + "\">Copy</button>";
 }
 
 std::string banner(const ExperimentNotebook& notebook, const PageContext& context) {
@@ -286,7 +282,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += "</p>\n";
   if (context.live) body += live_top(*context.live);
   body += banner(notebook, context);
-  size_t figures = 0, tables = 0;
+  size_t figures = 0, tables = 0, sources = 0;
   for (const NotebookCell& c : notebook.cells) {
     if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
       const bool discussion = markdown->role == MarkdownCell::Role::discussion;
@@ -297,6 +293,10 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
                    markdown_html(markdown->document, markdown->values));
     } else if (const auto* cfg = std::get_if<ConfigCell>(&c)) {
       body += cell("config", "config", "config", config_html(*cfg));
+    } else if (const auto* source = std::get_if<SourceCell>(&c)) {
+      const size_t index = sources++;
+      body += cell("source", "cell-source-" + std::to_string(index + 1), "kernel source",
+                   source_cell_html(*source, index));
     } else if (const auto* run = std::get_if<RunCell>(&c)) {
       body += cell("run", "run", "run", run_html(*run, notebook, context));
     } else if (const auto* figure = std::get_if<FigureCell>(&c)) {
