@@ -59,15 +59,20 @@ class CellWriter {
 // The top of a live page: the config error (the results below are the last good ones) and the
 // sweep under way. Both elements are there, maybe empty, so that the script can fill them in.
 std::string live_top(const LivePage& live) {
+  const bool compile = !live.compile_error.empty();
+  const std::string& error = compile ? live.compile_error : live.config_error;
+  const std::string label = compile ? kCompileErrorLabel : kConfigErrorLabel;
   std::string out = "<section class=\"cell cell-error\" id=\"cell-error\"";
-  if (live.config_error.empty()) {
-    out += " hidden=\"hidden\"><div class=\"cell-label\">config error</div>";
+  if (error.empty()) {
+    out += " hidden=\"hidden\"><div class=\"cell-label\">" + label + "</div>";
     out += "<div class=\"cell-body\"><pre class=\"error-text\"></pre></div></section>\n";
   } else {
-    out += " role=\"alert\"><div class=\"cell-label\">config error</div>";
-    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(live.config_error) +
+    out += " role=\"alert\"><div class=\"cell-label\">" + label + "</div>";
+    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(error) +
            "</pre><p class=\"meta\">Nothing was run; the page shows the last good results. Fix "
-           "the config and save it again.</p></div></section>\n";
+           "the " +
+           std::string(compile ? "kernel source" : "config") +
+           " and save it again.</p></div></section>\n";
   }
   out += "<p class=\"live-progress\" id=\"live-progress\" aria-live=\"polite\"";
   if (live.progress)
