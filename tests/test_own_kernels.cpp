@@ -106,6 +106,7 @@ TEST_F(OwnKernels, TheExampleOpenmpLoopVerifiesOnAwkwardProblems) {
     const std::string flags = source["flags"].dump();
     EXPECT_NE(flags.find("-O3"), std::string::npos) << flags;
     EXPECT_NE(flags.find("-fopenmp"), std::string::npos) << flags;
+    EXPECT_NE(flags.find("\"-std=gnu++17\""), std::string::npos) << flags;
     EXPECT_TRUE(source["defines"].contains("SCHEDULE"));
   }
   EXPECT_EQ(mine, 6u * 3 * 5 * 2 * 4);  // images x kernels x borders x outputs x variants
@@ -130,6 +131,12 @@ TEST_F(OwnKernels, ASecondRunCompilesNothingAndSaysSo) {
       << second.output;
   const auto run = convlab("run c.yaml --quiet");
   EXPECT_EQ(run.exit_code, 0) << run.output;
+  // A .c source is compiled as C, and its records say so.
+  for (const json& record : records())
+    if (record["implementation"] == "mine") {
+      const std::string flags = record["source"]["flags"].dump();
+      EXPECT_EQ(flags.rfind("[\"-x\",\"c\",\"-std=gnu11\",", 0), 0u) << flags;
+    }
   // An edited source is another variant: compiled again, and its points measured again.
   write_text(dir_ / "k.c", read_text(dir_ / "k.c") + "/* edited */\n");
   const auto edited = convlab("run c.yaml");
