@@ -365,6 +365,8 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
       {"sequential", example_of(schema["$defs"]["measure_override"], next_number)}};
   config["save_outputs"] = true;
   config["gallery"] = {{"implementation", "sequential"}};
+  config["search"] = {{"strategy", "random"}, {"budget", 2}, {"seed", 4},
+                      {"restrict", {"threads >= 1"}}};
   config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"reduce", "mean"}}};
   config["tables"] = {
       {{"rows", "kernel.name"}, {"columns", "border"}, {"value", "median_ms"}, {"reduce", "mean"}}};
@@ -397,6 +399,9 @@ TEST(ConfigSchema, AUserKernelEntryAndItsNameAreAcceptedWhereAnImplementationGoe
   double next_number = 1.0;
   json entry = example_of(schema["$defs"]["user_kernel"], next_number);
   entry["source"] = "kernels/mine.c";
+  // A search block of every key is not one a reader takes (a budget and max_seconds both): the
+  // search block's own test makes one of every key; here, one a search may have.
+  entry["search"] = {{"strategy", "random"}, {"seed", 3}, {"budget", 2}};
   const std::map<std::string, std::string> source{
       {"kernels/mine.c", "#include <convlab/kernel.h>\nCONVLAB_CONTRACT(1);\n"}};
   json config = minimal_config();

@@ -212,6 +212,47 @@ TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
   EXPECT_NE(page().find("Good again"), std::string::npos);
 }
 
+// A watched config swapped for a link (to any file of the machine) is refused, naming the link:
+// nothing of the link's target shows in the terminal, the page, the served page or /_events, and
+// `validate` refuses the link the same way.
+TEST_F(Watch, AConfigSwappedForALinkIsRefusedByNameAndNothingOfItsTargetShows) {
+  testing::write_text(dir_ / "secret.txt", "SECRET_KEY: hunter2-do-not-show\nother: line\n");
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("Good", "3"));
+  WatchProcess watch(dir_, "tiny.yaml --serve");
+  watch.wait_for_waits(1);
+  fs::create_symlink("secret.txt", dir_ / "tiny.yaml.new");
+  fs::rename(dir_ / "tiny.yaml.new", dir_ / "tiny.yaml");  // as an editor saves
+  watch.wait_for_waits(2);
+  const std::string refusal = "tiny.yaml: is a symbolic link";
+  const std::string log = watch.log();
+  EXPECT_NE(log.find(refusal), std::string::npos) << log;
+  EXPECT_NE(page().find(refusal), std::string::npos);
+  std::smatch url;
+  ASSERT_TRUE(std::regex_search(log, url,
+                                std::regex("http://127\\.0\\.0\\.1:([0-9]+)/[a-z]+\\.html"
+                                           "\\?token=([0-9a-f]+)")))
+      << log;
+  // The served page and the live channel, read over bash's /dev/tcp for two seconds.
+  std::string served;
+  for (const std::string path : {"/tiny.html", "/_events"}) {
+    const auto read = testing::run_shell(
+        "timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + url[1].str() + "; printf \"GET " + path +
+            "?token=" + url[2].str() + " HTTP/1.1\\r\\nHost: 127.0.0.1:" + url[1].str() +
+            "\\r\\n\\r\\n\" >&3; cat <&3'",
+        dir_);
+    served += read.output;
+  }
+  EXPECT_NE(served.find("200 OK"), std::string::npos) << served;
+  EXPECT_NE(served.find("is a symbolic link"), std::string::npos) << served;
+  const auto validated = testing::run_convlab("validate tiny.yaml", dir_);
+  EXPECT_EQ(validated.exit_code, 2);
+  EXPECT_NE(validated.output.find(refusal), std::string::npos) << validated.output;
+  for (const std::string& shown : {log, page(), served, validated.output}) {
+    EXPECT_EQ(shown.find("SECRET"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
+  }
+}
+
 // Waiting for a save blocks in poll() with no timeout: over 2 s idle the process is given
 // (practically) no CPU time. The bound, 5 clock ticks (50 ms at 100 Hz), leaves room for a
 // loaded machine's accounting; a poll every few milliseconds would use far more.

@@ -4,13 +4,14 @@
 #include "app/commands.hpp"
 #include "core/count_words.hpp"
 #include "core/point_filter.hpp"
-#include "results/winners_writer.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_file.hpp"
 #include "results/results_journal.hpp"
+#include "results/results_merge.hpp"
 #include "results/summary_table.hpp"
 #include "results/winners.hpp"
+#include "results/winners_writer.hpp"
 
 namespace convlab {
 namespace {
@@ -133,6 +134,7 @@ int show_command(const Arguments& args) {
       return 0;
     }
     const ResultsFile results = read_results(file);
+    refuse_repeated_points(results.records, file);
     std::vector<const Record*> all;
     for (const auto& record : results.records) all.push_back(&record);
     print_records(results, options->filter ? select_records(all, *options->filter, file) : all);

@@ -53,6 +53,9 @@ const ConfigKeys& gallery_keys();
 // interleave; false: one implementation's entry under per_implementation.
 ConfigKeys measure_keys(bool whole_config);
 
+// The JSON Schema of a search block (config/search_spec.hpp).
+nlohmann::json search_schema();
+
 // Small JSON Schema builders the tables and the schema share.
 namespace schema {
 nlohmann::json described(nlohmann::json schema, const std::string& description);

@@ -137,6 +137,7 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   sweep.combinations = cartesian_product(swept);
   sweep.user_source = source;
   sweep.user = std::make_shared<const Implementation>(make_user_implementation(source, axes));
+  if (entry["search"]) sweep.search = parse_search(entry["search"], at.child("search"));
   return sweep;
 }
 

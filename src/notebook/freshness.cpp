@@ -9,6 +9,7 @@
 #include "config/user_kernel_entry.hpp"
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "results/record.hpp"
 
@@ -149,7 +150,10 @@ std::optional<std::string> config_to_read(const std::optional<std::string>& requ
                                           const ResultsDocument& results, const std::string& name) {
   if (!requested || *requested != "auto") return requested;
   const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
-  if (!recorded.empty() && fs::exists(recorded)) return recorded;
+  // The recorded path comes from a results file too: only a YAML file's is followed, so that a
+  // results file naming another file of the machine does not put that file's text on a page.
+  const std::string extension = fs::path(recorded).extension().string();
+  if ((extension == ".yaml" || extension == ".yml") && fs::exists(recorded)) return recorded;
   // The name comes from a results file: only a plain file name may point into configs/.
   const bool plain =
       !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
@@ -169,7 +173,7 @@ Freshness assess_freshness(const ResultsDocument& results,
     freshness.config_gone = true;
     return freshness;
   }
-  freshness.update_command = "make experiment CONFIG=" + *config_path;
+  freshness.update_command = "make experiment CONFIG=" + shell_word(*config_path);
   const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
   freshness.config_changed = !recorded.empty() && sha256_file_hex(*config_path) != recorded;
   std::optional<Config> config;

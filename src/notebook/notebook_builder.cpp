@@ -11,6 +11,7 @@
 #include "config/yaml_load.hpp"
 #include "core/file_io.hpp"
 #include "core/sha256.hpp"
+#include "core/shell_quote.hpp"
 #include "figures/declarations.hpp"
 #include "notebook/freshness.hpp"
 #include "notebook/gallery_cell.hpp"
@@ -81,7 +82,7 @@ ConfigCell config_cell(const ResultsDocument& results,
     cell.path = *config_path;
     cell.text = read_text(*config_path);
     cell.sha256 = sha256_hex(cell.text);
-    cell.rerun_command = "make experiment CONFIG=" + *config_path;
+    cell.rerun_command = "make experiment CONFIG=" + shell_word(*config_path);
   } else {
     // The file is gone: what the run recorded is all there is.
     cell.text = resolved_config(results).dump(2);

@@ -17,6 +17,7 @@
 #include "run/plan_report.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
+#include "run/search_walk.hpp"
 
 namespace convlab {
 namespace {
@@ -60,8 +61,13 @@ class LocalRun {
     start_run_block();
     const InterruptScope interrupts(recorder_, job_.schedule.points());
     std::vector<std::size_t> order;
-    for (const auto& unit : job_.schedule.units)
+    for (const auto& unit : job_.schedule.units) {
       order.insert(order.end(), unit.points.begin(), unit.points.end());
+      // A search's steps take the places of its first variants (IdentifiedPoint::progress_slot).
+      for (const auto& search : unit.searches)
+        order.insert(order.end(), search.variants.begin(),
+                     search.variants.begin() + static_cast<long>(search.budget));
+    }
     RunContext context;
     context.cuda_device = job_.cuda_device;
     ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
@@ -109,9 +115,12 @@ class LocalRun {
   }
 
   bool any_cuda_point() const {
-    for (const auto& unit : job_.schedule.units)
+    for (const auto& unit : job_.schedule.units) {
       for (std::size_t i : unit.points)
         if (plan_[i].implementation->family == "cuda") return true;
+      for (const auto& search : unit.searches)
+        if (plan_[search.variants.front()].implementation->family == "cuda") return true;
+    }
     return false;
   }
 
@@ -187,7 +196,42 @@ class LocalRun {
         for (auto& point : to_run) measure_group({point});
       }
       if (limit_reached) break;
+      for (const auto& search : unit.searches)
+        if (!walk_search(search, budget)) return;
     }
+  }
+
+  // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy
+  // proposes them, or found in the results (a search run again continues where it stopped).
+  // False when --max-points ended the run.
+  bool walk_search(const SearchGroup& search, PointBudget& budget) {
+    SearchWalk walk(config_, plan_, search, options_.force);
+    bool limit_reached = false;
+    walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
+      IdentifiedPoint point = executor_.identify(index);
+      point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
+      keys_.push_back(point.key);
+      if (config_.save_outputs) note_gallery_item(plan_[index]);
+      if (!options_.force && recorder_.has_ok_record(point.key)) {
+        observers_.kept(point);
+        recorder_.count_kept();
+        return *recorder_.record(point.key);
+      }
+      if (budget.exhausted()) {
+        limit_reached = true;
+        return std::nullopt;
+      }
+      budget.spend();
+      observers_.starting({point});
+      Record record = executor_.measure({point}).front();
+      stamp_search_step(record, step, best_before, walk.objective_of(record));
+      observers_.finished(point, record, true);
+      const Record stored = record;
+      recorder_.store(std::move(record));
+      observers_.recorded({point}, progress_->snapshot());
+      return stored;
+    });
+    return !limit_reached;
   }
 
   void measure_group(const std::vector<IdentifiedPoint>& group) {
