@@ -254,6 +254,29 @@ TEST_F(OwnKernels, PointsTheSourceDoesNotHandleAreSkippedWithItsReason) {
   EXPECT_EQ(skipped, 3u);
 }
 
+// The results keep a source's text whole (run.config.sources), also one far longer than the 4 KiB
+// other strings of a results file may hold, and every reader reads them back.
+TEST_F(OwnKernels, ALongSourceIsKeptWholeAndItsResultsReadBack) {
+  std::string comment = "/*";
+  for (int i = 0; i < 600; ++i) comment += " line " + std::to_string(i) + " of a long comment\n";
+  comment += " the end */\n";
+  const std::string text =
+      comment + cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET 0", kCorrectBody);
+  ASSERT_GT(text.size(), 16000u);
+  write_text(dir_ / "long.c", text);
+  write_config("  mine: {source: long.c}\n");
+  const auto run = convlab("run c.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const json results = json::parse(read_text(dir_ / "outputs/own/results.json"));
+  EXPECT_EQ(results["run"]["config"]["sources"][0]["text"], text);
+  for (const std::string command : {"show outputs/own", "export outputs/own --format csv",
+                                    "notebook outputs/own --out nb --quiet"}) {
+    const auto read = convlab(command);
+    EXPECT_EQ(read.exit_code, 0) << command << ": " << read.output;
+  }
+  EXPECT_NE(read_text(dir_ / "nb/own.html").find("the end */"), std::string::npos);
+}
+
 TEST_F(OwnKernels, BadEntriesAreNamedByKey) {
   write_text(dir_ / "k.c", cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET 0", kCorrectBody));
   write_text(dir_ / "k.cu", "#include <convlab/kernel.h>\n");
