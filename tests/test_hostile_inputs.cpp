@@ -168,6 +168,21 @@ TEST_F(HostileResults, ALongStringIsRefusedByKey) {
       "results file allows");
 }
 
+// The text of a user's kernel source is kept whole with its run: up to the 1 MiB a source may
+// have, not the 4 KiB of other strings.
+TEST_F(HostileResults, AKernelSourceTextMayBeAsLongAsASourceAndNoLonger) {
+  results_["run"]["config"]["sources"] = {
+      {{"path", "k.c"}, {"sha256", "0"}, {"text", std::string(20000, 'x')}}};
+  write_results(results_);
+  const auto shown = bounded("show out", dir_);
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  results_["run"]["config"]["sources"][0]["text"] = std::string((1 << 20) + 1, 'x');
+  write_results(results_);
+  expect_every_reader_refuses(
+      "out/results.json: run.config.sources[0].text: a string of 1048577 bytes, longer than the "
+      "1048576 a results file allows");
+}
+
 TEST_F(HostileResults, NegativeAndNonFiniteTimesAreRefusedByKey) {
   results_["records"][0]["timing"]["stats"]["median"] = -1.0;
   write_results(results_);

@@ -168,6 +168,48 @@ const ConfigKeys& baseline_keys() {
   return keys;
 }
 
+namespace {
+
+// A param's values are compiled in as macros: integers, pairs [x, y] (BLOCK_X, BLOCK_Y), words
+// or booleans, one value or a list of one kind.
+json user_kernel_param() {
+  const json number = schema::integer(-(1LL << 30), 1LL << 30);
+  const json word = {{"type", "string"}, {"pattern", "^[A-Za-z_][A-Za-z0-9_]{0,63}$"}};
+  json kinds = json::array();
+  for (const json& value : {number, word, kBoolean}) kinds.push_back(value);
+  for (const json& value : {number, word, kBoolean, schema::pair_of(number)})
+    kinds.push_back({{"type", "array"}, {"items", value}, {"minItems", 1}});
+  return {{"anyOf", kinds}};
+}
+
+}  // namespace
+
+const ConfigKeys& user_kernel_keys() {
+  static const json param_name = {
+      {"pattern", "^[A-Za-z][A-Za-z0-9_]{0,63}$"},
+      {"not", {{"anyOf", json::array({{{"pattern", "^CONVLAB_"}}, {{"const", "threads"}}})}}}};
+  static const ConfigKeys keys{
+      {"source",
+       "your kernel's source file, relative to the config: .cu (CUDA, compiled with NVRTC), "
+       ".cpp/.cc/.cxx or .c (the system compiler)",
+       true,
+       {{"type", "string"}, {"pattern", "\\.(cu|cpp|cc|cxx|c)$"}, {"maxLength", 4096}}},
+      {"params",
+       "compile-time macros swept like axes (params.NAME): integers, pairs [x, y] (NAME_X, "
+       "NAME_Y), words or true/false, one value or a list of one kind",
+       false,
+       {{"type", "object"},
+        {"propertyNames", param_name},
+        {"additionalProperties", user_kernel_param()}}},
+      {"threads", "OpenMP threads of a call, one or a list (CPU sources only)", false,
+       schema::sweep_of(schema::integer(1, 1024))},
+      {"search",
+       "search strategies over this kernel's params instead of the full grid (docs/search.md)",
+       false, search_schema()},
+  };
+  return keys;
+}
+
 const ConfigKeys& gallery_keys() {
   static const ConfigKeys keys{
       {"implementation", "one of this config's implementations", true, nullptr},

@@ -15,6 +15,7 @@
 #include "figures/declarations.hpp"
 #include "notebook/freshness.hpp"
 #include "notebook/gallery_cell.hpp"
+#include "notebook/source_cell.hpp"
 #include "results/record_queries.hpp"
 
 namespace convlab {
@@ -190,6 +191,7 @@ ExperimentNotebook build_notebook(const ResultsDocument& results, const Notebook
   ConfigCell config = config_cell(results, config_path);
   config.same_content = !notebook.freshness.config_changed;
   notebook.cells.emplace_back(std::move(config));
+  for (SourceCell& source : source_cells(results)) notebook.cells.emplace_back(std::move(source));
   notebook.cells.emplace_back(run_cell(results));
 
   const auto points = latest_ok_points(results);

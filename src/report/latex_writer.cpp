@@ -6,6 +6,7 @@
 
 #include "core/count_words.hpp"
 #include "report/latex_markdown.hpp"
+#include "report/source_listing.hpp"
 #include "results/record_fields.hpp"
 #include "results/results_document.hpp"
 
@@ -216,6 +217,9 @@ std::string section_latex(const ExperimentNotebook& notebook, const LatexLayout&
   if (const VerificationCell* verification = notebook.first<VerificationCell>())
     write_verification_line(out, verification->summary);
   if (const RunCell* run = notebook.first<RunCell>()) write_provenance_line(out, run->runs);
+  // Users' kernels last: a page of code would part the figures from the text about them.
+  for (const SourceCell* source : notebook.cells_of<SourceCell>())
+    out << "\\smallskip\n\\noindent\\textbf{Kernel source.} " << source_latex(*source);
   out << "\\FloatBarrier\n";
   return out.str();
 }

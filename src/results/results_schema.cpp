@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "impl/user/kernel_source.hpp"
 #include "measure/provenance.hpp"
 #include "results/results_file.hpp"
 
@@ -264,13 +265,24 @@ class Checker {
                    value_words(value));
   }
 
-  // No string is longer than kMaxResultsStringBytes (a description: kMaxResultsTextBytes), so
-  // that no name, label or path from a file makes a title, a page or a script without bound.
+  // No string is longer than kMaxResultsStringBytes (a description: kMaxResultsTextBytes; the
+  // text of a user's kernel source, kept whole with its run: kMaxKernelSourceBytes, as when it was
+  // read), so that no name, label or path from a file makes a title, a page or a script without
+  // bound.
+  static std::size_t string_limit(const std::string& at) {
+    const auto ends_with = [&](std::string_view end) {
+      return at.size() >= end.size() && at.compare(at.size() - end.size(), end.size(), end) == 0;
+    };
+    if (ends_with("description")) return kMaxResultsTextBytes;
+    if (ends_with("].text") && at.find("config.sources[") != std::string::npos)
+      return kMaxKernelSourceBytes;
+    return kMaxResultsStringBytes;
+  }
+
   void strings(const json& value, const std::string& at) const {
     if (value.is_string()) {
       const std::size_t size = value.get_ref<const std::string&>().size();
-      const bool text = at.size() >= 11 && at.compare(at.size() - 11, 11, "description") == 0;
-      const std::size_t limit = text ? kMaxResultsTextBytes : kMaxResultsStringBytes;
+      const std::size_t limit = string_limit(at);
       if (size > limit)
         fail(at, "a string of " + std::to_string(size) + " bytes, longer than the " +
                      std::to_string(limit) + " a results file allows");
