@@ -1,6 +1,7 @@
 # Report targets, included by the Makefile (which defines CONVLAB, BUILD_DIR and `convlab`).
 #
 #   make report                     report/report.pdf from every outputs/<name>/results.json
+#   make report CONFIG=configs/x.yaml    outputs/x/report.pdf: that experiment alone
 #   make figures CONFIG=configs/x.yaml   export and render outputs/x/ only
 #   make compare A=outputs/x B=outputs/y [THRESHOLD=5%]   exit 1 when a point of B is slower
 #
@@ -12,14 +13,22 @@ REPORT_RESULTS_DIRS := $(patsubst %/results.json,%,$(wildcard outputs/*/results.
 REPORT_STAMPS := $(addsuffix /export/.stamp,$(REPORT_RESULTS_DIRS))
 THRESHOLD ?=
 
-.PHONY: help-report report-deps report figures compare
+.PHONY: help-report report-deps report figures compare experiment-report
 
 report-deps:
 	@scripts/install-deps.sh report
 	@scripts/install-deps.sh photos
 
-report: convlab report-deps ## build report/report.pdf from every experiment with results
+# CONFIG given (on the command line or in the environment, not the Makefile's default): the report
+# of that experiment alone.
+EXPERIMENT_REPORT := $(filter command line environment,$(origin CONFIG))
+
+report: convlab report-deps ## build report/report.pdf from every experiment with results; CONFIG=configs/x.yaml: outputs/x/report.pdf, that experiment alone
+ifneq ($(EXPERIMENT_REPORT),)
+	@$(MAKE) --no-print-directory experiment-report
+else
 	@$(MAKE) --no-print-directory report/report.pdf
+endif
 
 .SECONDEXPANSION:
 outputs/%/export/.stamp: outputs/%/results.json $$(wildcard configs/$$*.yaml) \
@@ -39,6 +48,11 @@ figures: convlab report-deps ## export and render one experiment's figures: CONF
 	@test -e outputs/$(FIGURES_NAME)/results.json || \
 	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG="$(CONFIG_WORD)" first" >&2; exit 2; }
 	@$(MAKE) --no-print-directory outputs/$(FIGURES_NAME)/export/.stamp
+
+experiment-report: convlab
+	@test -e outputs/$(FIGURES_NAME)/results.json || \
+	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG="$(CONFIG_WORD)" first" >&2; exit 2; }
+	scripts/report/build-experiment-report.sh $(CONVLAB) outputs/$(FIGURES_NAME)
 
 compare: convlab ## compare two results point by point: A=outputs/x B=outputs/y [THRESHOLD=5%]
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=outputs/x B=outputs/y [THRESHOLD=5%]" >&2; exit 2; }

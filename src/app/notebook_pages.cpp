@@ -169,7 +169,8 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
   const std::string name = experiment_name(e.results);
   // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
   const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
-  e.notebook = build_notebook(e.results, NotebookSources{load.config, discussion});
+  e.notebook =
+      build_notebook(e.results, NotebookSources{load.config, discussion, load.invalid_config});
   e.file = html_id(e.notebook.name) + ".html";
   e.fingerprint = page_fingerprint(e, discussion);
   const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";

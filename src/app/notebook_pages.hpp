@@ -40,6 +40,8 @@ struct ExperimentLoad {
   // The config of the figures, tables, title and description (NotebookSources::config): "auto",
   // a file, or nullopt: the copy in results.json.
   std::optional<std::string> config = std::string("auto");
+  // A config on disk that does not load (NotebookSources::invalid_config).
+  std::optional<std::string> invalid_config;
 };
 
 // An experiment's results, notebook and page file, from its results folder.

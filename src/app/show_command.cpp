@@ -2,9 +2,12 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "config/config_error.hpp"
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "notebook/notebook_builder.hpp"
+#include "results/derived_columns.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_file.hpp"
@@ -98,6 +101,26 @@ std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_c
   return options;
 }
 
+// The records with the config's derived columns (derive:) computed, when it declares any: from
+// the config on disk, else the copy in results.json when that one does not load.
+ResultsFile with_derived_columns(const std::string& file, const ResultsFile& results) {
+  ResultsDocument document = results_document_of(file, results);
+  std::vector<DerivedColumn> columns;
+  try {
+    columns = derived_columns_of(document, std::string("auto"));
+  } catch (const ConfigError& error) {
+    std::cerr << "convlab show: " << error.what() << "; derived columns as the run's copy of the "
+              << "config declares them\n";
+    columns = derived_columns_of(document, std::nullopt);
+  }
+  if (columns.empty()) return results;
+  compute_derived_columns(document, columns);
+  ResultsFile shown = results;
+  for (size_t i = 0; i < shown.records.size() && i < document.file.records.size(); ++i)
+    shown.records[i].computed = document.file.records[i].computed;
+  return shown;
+}
+
 void print_records(const ResultsFile& results, const std::vector<const Record*>& selected) {
   std::vector<Record> records;
   for (const Record* record : selected) records.push_back(*record);
@@ -175,7 +198,7 @@ int show_command(const Arguments& args) {
       print_best(results_document_of(file, read_results(file)), *options);
       return 0;
     }
-    const ResultsFile results = read_results(file);
+    const ResultsFile results = with_derived_columns(file, read_results(file));
     refuse_repeated_points(results.records, file);
     std::vector<const Record*> all;
     for (const auto& record : results.records) all.push_back(&record);
@@ -185,6 +208,9 @@ int show_command(const Arguments& args) {
     std::cerr << "convlab show: " << error.what() << "\n";
     return 2;
   } catch (const ExportError& error) {
+    std::cerr << "convlab show: " << error.what() << "\n";
+    return 2;
+  } catch (const ConfigError& error) {
     std::cerr << "convlab show: " << error.what() << "\n";
     return 2;
   }

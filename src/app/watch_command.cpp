@@ -6,12 +6,15 @@
 // whose content changed since the save marked. A bad config, or a kernel that does not compile, is
 // shown at the top of the page above the last good results. With --serve the page is served and
 // updated in the open browser as points finish (server-sent events).
+#include <yaml-cpp/yaml.h>
+
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 
 #include "app/child_processes.hpp"
 #include "app/commands.hpp"
@@ -21,10 +24,12 @@
 #include "app/notebook_pages.hpp"
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
+#include "config/yaml_load.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
+#include "notebook/notebook_builder.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/kernel_compilation.hpp"
@@ -190,15 +195,11 @@ class Watcher : public RunObserver {
               << "\n";
   }
 
-  // The page file of the experiment: the one made last, else the one the config names, else
-  // the index.
+  // The page file of the experiment: the one made last, else the one the config names (as
+  // written, when it does not load), else the config file's.
   std::string page() const {
     if (!page_.empty()) return page_;
-    try {
-      return html_id(load_config_for_command(options_.config_path).name) + ".html";
-    } catch (const std::exception&) {
-      return "index.html";
-    }
+    return html_id(experiment_name_as_written()) + ".html";
   }
 
  private:
@@ -216,15 +217,68 @@ class Watcher : public RunObserver {
       std::cerr << "convlab watch: " << problem << "\n";
   }
 
+  // The experiment's name as the config writes it, read even when the config does not load;
+  // else the config file's name.
+  std::string experiment_name_as_written() const {
+    try {
+      const YAML::Node root =
+          YAML::Load(read_config_file(options_.config_path, config_limits().max_file_bytes));
+      if (root.IsMap() && root["name"] && root["name"].IsScalar()) {
+        const std::string name = root["name"].Scalar();
+        // Only a name the config may have names a results folder.
+        if (std::regex_match(name, std::regex("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"))) return name;
+      }
+    } catch (const std::exception&) {
+      // Not YAML at all: the file's name stands for the experiment.
+    }
+    return html_id(fs::path(options_.config_path).stem().string());
+  }
+
   // A config that does not load is shown above the results of the config the last run recorded;
-  // a kernel that does not compile above those of the config on disk, which is fine.
+  // a kernel that does not compile above those of the config on disk, which is fine. Before any
+  // good save, the results are those of the folder the config's name gives, when they exist;
+  // otherwise the page holds the error and the config as written.
   void show_error(WatchError kind, const std::string& text) {
     error_ = text;
     error_kind_ = kind;
     std::cerr << text << "\nconvlab watch: nothing run; the page keeps the last good results\n";
+    if (out_dir_.empty())
+      out_dir_ =
+          options_.out_dir.empty() ? "outputs/" + experiment_name_as_written() : options_.out_dir;
+    if (page_.empty()) page_ = page();
     channel_.publish("error", {{"page", page_}, {"message", text}, {"label", error_label(kind)}});
+    if (!has_results()) render_without_results();
     render(std::nullopt, /*last_good_config=*/kind == WatchError::config);
     say_waiting();
+  }
+
+  bool has_results() const {
+    return !out_dir_.empty() && (fs::exists(fs::path(out_dir_) / "results.json") ||
+                                 fs::exists(fs::path(out_dir_) / "results.journal"));
+  }
+
+  // A config that never loaded and has no results: a page with the error cell and the config as
+  // written, so that the served URL shows what is wrong rather than nothing.
+  void render_without_results() {
+    try {
+      const ExperimentNotebook notebook =
+          config_notebook(experiment_name_as_written(), options_.config_path);
+      PageContext context;
+      context.generator = generator_;
+      context.katex = katex_;
+      LivePage live;
+      live.served_as = channel_.serving() ? page_ : "";
+      (error_kind_ == WatchError::compile ? live.compile_error : live.config_error) = error_;
+      context.live = live;
+      const ExperimentPage written = experiment_page(notebook, context);
+      const bool changed = write_if_changed(options_.place.out / page_, written.html);
+      last_digests_ = written.digests;
+      write_index_when_missing(notebook, page_, "");
+      channel_.publish("page", {{"page", page_}, {"changed", changed}, {"error", error_}});
+    } catch (const std::exception& error) {
+      std::cerr << "convlab watch: the page of " << options_.config_path
+                << " could not be made: " << error.what() << "\n";
+    }
   }
 
   static std::string error_label(WatchError kind) {
@@ -234,16 +288,14 @@ class Watcher : public RunObserver {
   // Makes the page again (nothing when no results exist yet) and tells the open pages.
   void render(const std::optional<LiveProgress>& progress, bool last_good_config = false) {
     // A first run has its journal before results.json.
-    if (out_dir_.empty() || (!fs::exists(fs::path(out_dir_) / "results.json") &&
-                             !fs::exists(fs::path(out_dir_) / "results.journal")))
-      return;
+    if (!has_results()) return;
     try {
       ExperimentLoad load;
       load.with_journal = true;
-      if (last_good_config)
-        load.config = std::nullopt;  // the copy of the last run, as the file on disk is broken
-      else
-        load.config = options_.config_path;
+      load.config = options_.config_path;
+      // The figures of the last run's copy, as the file on disk does not load; the page shows
+      // that file as written.
+      if (last_good_config) load.invalid_config = options_.config_path;
       const Experiment e = load_experiment(out_dir_, options_.place, load);
       auto figures = gnuplot_ ? draw_figures({&e}, options_.place.out)
                               : std::map<const Experiment*, std::vector<FigureWork>>{};
@@ -259,7 +311,8 @@ class Watcher : public RunObserver {
       const WrittenPage written = write_experiment_page(e, figures[&e], options_.place, settings);
       page_ = e.file;
       last_digests_ = written.page.digests;
-      write_index_when_missing(e);
+      write_index_when_missing(e.notebook, e.file,
+                               e.figure_files.empty() ? "" : e.figure_files.front());
       nlohmann::json event{{"page", e.file}, {"changed", written.page.changed}};
       if (progress)
         event["progress"] = {
@@ -275,14 +328,14 @@ class Watcher : public RunObserver {
 
   // A notebook folder of its own has no index yet: one naming this experiment, so that the page's
   // link to the index leads somewhere (`make notebook` writes the whole one).
-  void write_index_when_missing(const Experiment& e) const {
+  void write_index_when_missing(const ExperimentNotebook& notebook, const std::string& file,
+                                const std::string& headline) const {
     const fs::path index = options_.place.out / "index.html";
     if (fs::exists(index)) return;
     IndexContext context;
     context.generator = generator_;
     context.katex = katex_;
-    const std::string headline = e.figure_files.empty() ? "" : e.figure_files.front();
-    write_if_changed(index, index_page({{&e.notebook, e.file, headline, "", 0}}, context));
+    write_if_changed(index, index_page({{&notebook, file, headline, "", 0}}, context));
   }
 
   const WatchOptions& options_;

@@ -866,7 +866,7 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
   if (check_sections)
     check_sections(root, top);  // export re-reads figures from the resolved config
   config.report = nlohmann::json::object();
-  for (const char* key : {"figures", "tables"})
+  for (const char* key : {"derive", "figures", "tables"})
     if (root[key]) config.report[key] = yaml_to_json(root[key], YamlBooleans::true_false_only);
   check_plan_size(config, root["implementations"], top.child("implementations"));
   check_impossible_params(config, root["implementations"], top.child("implementations"));

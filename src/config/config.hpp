@@ -79,7 +79,7 @@ struct Config {
   std::map<std::string, MeasureSpec> measure_overrides;  // measure.per_implementation
   bool save_outputs = false;
   GallerySpec gallery;
-  nlohmann::json report;    // figures and tables as written (validated by the report module)
+  nlohmann::json report;  // derive, figures and tables as written (validated by the report module)
   nlohmann::json resolved;  // the whole config with every default filled in
 };
 

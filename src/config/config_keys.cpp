@@ -75,6 +75,17 @@ json search_schema() {
           {"additionalProperties", false}};
 }
 
+namespace {
+
+// derive: {NAME: "expression"}; the expressions are checked by the report's declarations.
+json derive_schema() {
+  return {{"type", "object"},
+          {"propertyNames", {{"pattern", "^[A-Za-z_][A-Za-z0-9_]{0,63}$"}}},
+          {"additionalProperties", {{"type", "string"}, {"minLength", 1}}}};
+}
+
+}  // namespace
+
 const ConfigKeys& top_level_keys() {
   // Values the schema builds from other tables (images, kernels, implementations, ...) are null
   // here and filled in by config/config_schema.cpp or the stage owning the section.
@@ -102,6 +113,10 @@ const ConfigKeys& top_level_keys() {
       {"save_outputs", "save every point's output image (for the gallery); default false", false,
        kBoolean},
       {"gallery", "which implementation's saved outputs the gallery shows", false, nullptr},
+      {"derive",
+       "derived columns: a name and an expression over records each, plotted and printed as the "
+       "field derive.NAME (docs/notebook.md)",
+       false, derive_schema()},
       {"figures", "the figures of the report and notebook (docs/report.md)", false, nullptr},
       {"tables", "the tables of the report and notebook (docs/report.md)", false, nullptr},
   };

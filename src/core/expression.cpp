@@ -9,16 +9,6 @@
 
 namespace convlab {
 
-struct ExpressionNode {
-  enum class Kind { number, name, query, call, unary, binary };
-  Kind kind = Kind::number;
-  double number = 0.0;
-  std::string text;    // name, query field, function or operator
-  std::string filter;  // query: the text between the brackets
-  std::vector<std::shared_ptr<const ExpressionNode>> children;
-  std::size_t position = 0;
-};
-
 namespace {
 
 using Node = std::shared_ptr<const ExpressionNode>;
@@ -209,7 +199,7 @@ class Evaluator {
       case ExpressionNode::Kind::name:
         return name(node);
       case ExpressionNode::Kind::query:
-        return single(node, values(node));
+        return single(node, values(node, true));
       case ExpressionNode::Kind::call:
         return call(node);
       case ExpressionNode::Kind::unary:
@@ -225,18 +215,22 @@ class Evaluator {
 
   double name(const Node& node) {
     const auto found = scope_.name ? scope_.name(node->text) : std::nullopt;
-    if (!found) throw ExpressionError("unknown name '" + node->text + "'", node->position);
+    if (!found)
+      throw ExpressionError(
+          "unknown name '" + node->text + "'", node->position,
+          scope_.name ? ExpressionError::Kind::no_value : ExpressionError::Kind::invalid);
     return *found;
   }
 
-  std::vector<double> values(const Node& node) {
+  std::vector<double> values(const Node& node, bool one = false) {
     if (!scope_.query)
       throw ExpressionError("a query (" + node->text + "[...]) is not allowed here",
                             node->position);
-    std::vector<double> found = scope_.query(node->text, node->filter);
+    std::vector<double> found = one && scope_.one ? scope_.one(node->text, node->filter)
+                                                  : scope_.query(node->text, node->filter);
     if (found.empty())
-      throw ExpressionError(node->text + "[" + node->filter + "]: no point matches",
-                            node->position);
+      throw ExpressionError(node->text + "[" + node->filter + "]: no point matches", node->position,
+                            ExpressionError::Kind::no_value);
     return found;
   }
 
@@ -245,7 +239,7 @@ class Evaluator {
       throw ExpressionError(node->text + "[" + node->filter + "]: " + std::to_string(found.size()) +
                                 " points match where one is needed; narrow the filter or use "
                                 "min, max, mean, geomean or count",
-                            node->position);
+                            node->position, ExpressionError::Kind::several);
     return found.front();
   }
 
@@ -263,8 +257,24 @@ class Evaluator {
     return all;
   }
 
+  // count() of queries asks the scope how many points each selects, so that a filter selecting
+  // none counts 0 and a point's text field counts too.
+  double count(const Node& node) {
+    double total = 0;
+    for (const auto& child : node->children) {
+      if (child->kind == ExpressionNode::Kind::query && scope_.count)
+        total += static_cast<double>(scope_.count(child->text, child->filter));
+      else if (child->kind == ExpressionNode::Kind::query)
+        total += static_cast<double>(values(child).size());
+      else
+        total += 1;
+    }
+    return total;
+  }
+
   double call(const Node& node) {
     const std::string& f = node->text;
+    if (f == "count") return count(node);
     const std::vector<double> v = arguments(node);
     const auto need = [&](std::size_t count) {
       if (v.size() != count)
@@ -275,7 +285,6 @@ class Evaluator {
     const auto nonempty = [&] {
       if (v.empty()) throw ExpressionError(f + "() of nothing", node->position);
     };
-    if (f == "count") return static_cast<double>(v.size());
     if (f == "min") return nonempty(), *std::min_element(v.begin(), v.end());
     if (f == "max") return nonempty(), *std::max_element(v.begin(), v.end());
     if (f == "sum") return std::accumulate(v.begin(), v.end(), 0.0);
@@ -291,7 +300,8 @@ class Evaluator {
       double logs = 0.0;
       for (double x : v) {
         if (!(x > 0))
-          throw ExpressionError("geomean() of a value that is not positive", node->position);
+          throw ExpressionError("geomean() of a value that is not positive", node->position,
+                                ExpressionError::Kind::arithmetic);
         logs += std::log(x);
       }
       return std::exp(logs / v.size());
@@ -326,7 +336,9 @@ class Evaluator {
     if (op == "*") return a * b;
     if (op == "^") return std::pow(a, b);
     if (op == "/" || op == "%") {
-      if (b == 0.0) throw ExpressionError("division by zero", node->position);
+      if (b == 0.0)
+        throw ExpressionError("division by zero", node->position,
+                              ExpressionError::Kind::arithmetic);
       if (op == "/") return a / b;
       const bool integers = std::floor(a) == a && std::floor(b) == b;
       return integers ? static_cast<double>(static_cast<long long>(a) % static_cast<long long>(b))
@@ -372,6 +384,14 @@ std::vector<std::string> Expression::functions() const {
 
 double evaluate(const Expression& expression, const ExpressionScope& scope) {
   return Evaluator(scope).value(expression.root());
+}
+
+std::string expression_error_text(const ExpressionError& error, const std::string& text) {
+  // An error at the end (or of the whole) needs no place; otherwise the text from there.
+  if (error.position() == 0 || error.position() >= text.size()) return error.what();
+  const std::string from = text.substr(error.position(), 20);
+  return std::string(error.what()) + " (at '" + from +
+         (error.position() + 20 < text.size() ? "...'" : "'") + ")";
 }
 
 }  // namespace convlab

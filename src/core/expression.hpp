@@ -32,15 +32,31 @@ namespace convlab {
 // `position` is the offset into the text (for a caret under it).
 class ExpressionError : public std::runtime_error {
  public:
-  ExpressionError(const std::string& message, std::size_t position)
-      : std::runtime_error(message), position_(position) {}
+  // What went wrong, for callers that treat a missing value apart from a mistake: a derived
+  // column has no value for a record whose query matches no point (no_value) or that divides by
+  // zero (arithmetic), but stops at a query that matches several points where one is needed.
+  enum class Kind { invalid, no_value, several, arithmetic };
+  ExpressionError(const std::string& message, std::size_t position, Kind kind = Kind::invalid)
+      : std::runtime_error(message), position_(position), kind_(kind) {}
   std::size_t position() const { return position_; }
+  Kind kind() const { return kind_; }
 
  private:
   std::size_t position_;
+  Kind kind_;
 };
 
-struct ExpressionNode;
+// A node of a parsed expression: what callers that check an expression before evaluating it
+// (units, known fields) walk.
+struct ExpressionNode {
+  enum class Kind { number, name, query, call, unary, binary };
+  Kind kind = Kind::number;
+  double number = 0.0;
+  std::string text;    // name, query field, function or operator
+  std::string filter;  // query: the text between the brackets
+  std::vector<std::shared_ptr<const ExpressionNode>> children;
+  std::size_t position = 0;
+};
 
 class Expression {
  public:
@@ -62,10 +78,18 @@ class Expression {
 };
 
 // What names mean where an expression is evaluated. A query yields the values of a field over
-// the points a filter selects (several for aggregates; a lone value where one is needed).
+// the points a filter selects (several for aggregates; a lone value where one is needed). `count`,
+// when given, answers count(field[filter]): the points the filter selects that have the field,
+// 0 when none does (without it count() counts the query's values, and a query without any is an
+// error).
 struct ExpressionScope {
   std::function<std::optional<double>(const std::string& name)> name;
   std::function<std::vector<double>(const std::string& field, const std::string& filter)> query;
+  std::function<std::size_t(const std::string& field, const std::string& filter)> count;
+  // `one`, when given, answers a query where one value is needed (outside an aggregate), so that
+  // the scope may narrow what the filter selects (a derived column prefers its own record's
+  // configuration); without it the query's values must be exactly one.
+  std::function<std::vector<double>(const std::string& field, const std::string& filter)> one;
 };
 
 // Throws ExpressionError: an unknown name, a query no point answers, several values where one is
@@ -73,5 +97,8 @@ struct ExpressionScope {
 // median (over the values of their arguments, queries included), abs, sqrt, log, exp, round,
 // floor, ceil (of one value).
 double evaluate(const Expression& expression, const ExpressionScope& scope);
+
+// An error with where in `text` it happened: "unexpected ')' (at ') * 2')".
+std::string expression_error_text(const ExpressionError& error, const std::string& text);
 
 }  // namespace convlab

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/point_filter.hpp"
@@ -354,6 +355,25 @@ std::vector<std::string> distinct_texts(const std::vector<const Record*>& record
   return values;
 }
 
+// The image axis of a default figure: photographs by name (two of one size are two
+// photographs), generated images by their size.
+std::string image_axis(const std::vector<const Record*>& records) {
+  const bool photographs = std::any_of(records.begin(), records.end(), [](const Record* record) {
+    return record->image.source.rfind("generated:", 0) != 0;
+  });
+  return photographs ? "image.name" : "image.size";
+}
+
+// Whether a kernel's type and size tell it from the others (gaussian 3, 5, 7; sobel_y 3), so that
+// kernel size can be an axis with one panel per type.
+bool kernel_size_names_kernel(const std::vector<const Record*>& records) {
+  std::map<std::pair<std::string, int>, std::set<std::string>> names;
+  for (const Record* record : records)
+    names[{record->kernel.type, record->kernel.size}].insert(record->kernel.name);
+  return std::all_of(names.begin(), names.end(),
+                     [](const auto& entry) { return entry.second.size() == 1; });
+}
+
 // Fields other than implementation and params that tell points of one x apart.
 std::vector<std::string> configuration_fields(const std::vector<const Record*>& records) {
   std::vector<std::string> fields = {"configuration"};
@@ -375,9 +395,74 @@ std::string where_map_to_expression(
   return expression;
 }
 
+namespace {
+
+// derive: NAME: "expression" (results/derived_columns.hpp), each checked with the ones before.
+std::vector<DerivedColumn> parse_derive(const YAML::Node& node, const YamlLocation& at) {
+  if (!node.IsMap())
+    at.fail(node,
+            "expected names with expressions, e.g. derive: {eff_2t: \"median_ms[params.threads=1] "
+            "/ (2 * median_ms)\"}");
+  std::vector<DerivedColumn> columns;
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    const YamlLocation column = at.child(name);
+    const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    if (!plain || name.size() > 64)
+      column.fail(entry.first,
+                  "a derived column's name is up to 64 letters, digits and '_', not starting "
+                  "with a digit: the column is the field derive." +
+                      shown_text(name));
+    const std::string text = scalar(entry.second, column);
+    try {
+      Expression expression = Expression::parse(text);
+      const Unit unit =
+          check_record_expression(expression, derived_column_rules(columns, columns.size()));
+      columns.push_back({name, text, std::move(expression), unit});
+    } catch (const ExpressionError& error) {
+      column.fail(entry.second, expression_error_text(error, text));
+    }
+  }
+  return columns;
+}
+
+// A figure's or table's fields that name a derived column the config does not derive.
+void check_derived_fields(const YAML::Node& list, const YamlLocation& at,
+                          const std::vector<DerivedColumn>& derive,
+                          const std::vector<const char*>& keys) {
+  std::vector<std::string> declared;
+  for (const auto& column : derive) declared.push_back(kDerivedColumnPrefix.data() + column.name);
+  const auto check = [&](const YAML::Node& node, const YamlLocation& place) {
+    if (!node.IsScalar() || !is_derived_column(node.Scalar())) return;
+    if (std::find(declared.begin(), declared.end(), node.Scalar()) != declared.end()) return;
+    const std::string close = closest_name(node.Scalar(), declared);
+    place.fail(node, "unknown field " + quoted_value(node.Scalar()) +
+                         (declared.empty() ? ": the config derives no column (derive:)"
+                          : close.empty()  ? ": the config derives " + quoted_list(declared)
+                                           : " (did you mean '" + close + "'?)"));
+  };
+  for (size_t i = 0; list.IsSequence() && i < list.size(); ++i)
+    for (const char* key : keys) {
+      if (!list[i].IsMap()) continue;
+      const YAML::Node value = list[i][key];
+      if (!value) continue;
+      const YamlLocation place = at.index(i).child(key);
+      if (!value.IsSequence()) check(value, place);
+      for (size_t j = 0; value.IsSequence() && j < value.size(); ++j)
+        check(value[j], place.index(j));
+    }
+}
+
+}  // namespace
+
 ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
                                              const YamlLocation& where) {
   ReportDeclarations declarations;
+  if (const YAML::Node derive = config_root["derive"])
+    declarations.derive = parse_derive(derive, where.child("derive"));
   if (const YAML::Node figures = config_root["figures"]) {
     declarations.has_figures_key = true;
     const YamlLocation at = where.child("figures");
@@ -394,6 +479,12 @@ ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
       declarations.tables.push_back(parse_table(tables[i], at.index(i), i));
     reject_duplicate_names(tables, at, declarations.tables);
   }
+  if (const YAML::Node figures = config_root["figures"])
+    check_derived_fields(figures, where.child("figures"), declarations.derive,
+                         {"x", "y", "value", "series", "panel"});
+  if (const YAML::Node tables = config_root["tables"])
+    check_derived_fields(tables, where.child("tables"), declarations.derive,
+                         {"rows", "columns", "value"});
   return declarations;
 }
 
@@ -421,20 +512,33 @@ ReportDeclarations parse_report_declarations(const json& resolved_config,
       root["figures"] = to_yaml(figures);
     }
     if (resolved_config.contains("tables")) root["tables"] = to_yaml(resolved_config["tables"]);
+    if (resolved_config.contains("derive")) root["derive"] = to_yaml(resolved_config["derive"]);
   }
   return parse_report_declarations(root, where);
 }
 
 std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records) {
   FigureDeclaration time;
-  time.name = "time-by-size";
-  time.title = "Median time by image size";
-  time.x = "image.size";
   time.y = {"median_ms"};
   time.series = configuration_fields(records);
-  if (varies(records, "kernel.name")) time.panel = {"kernel.name"};
   time.log_y = true;
   time.error_bars = true;
+  time.shade_variants = true;
+  const std::string image = image_axis(records);
+  const size_t sizes = distinct_texts(records, "kernel.size").size();
+  if (sizes > 1 && sizes >= distinct_texts(records, image).size() &&
+      kernel_size_names_kernel(records)) {
+    time.name = "time-by-kernel-size";
+    time.title = "Median time by kernel size";
+    time.x = "kernel.size";
+    for (const std::string& panel : {std::string("kernel.type"), image})
+      if (varies(records, panel)) time.panel.push_back(panel);
+  } else {
+    time.name = image == "image.size" ? "time-by-size" : "time-by-image";
+    time.title = image == "image.size" ? "Median time by image size" : "Median time by image";
+    time.x = image;
+    if (varies(records, "kernel.name")) time.panel = {"kernel.name"};
+  }
   std::vector<FigureDeclaration> figures = {time};
 
   const bool any_speedup = std::any_of(records.begin(), records.end(), [](const Record* record) {
@@ -442,8 +546,9 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
   });
   if (any_speedup) {
     FigureDeclaration speedup = time;
-    speedup.name = "speedup-by-size";
-    speedup.title = "Speedup over the baseline by image size";
+    speedup.name = "speedup-by-" + time.name.substr(std::string("time-by-").size());
+    speedup.title =
+        "Speedup over the baseline by " + time.title.substr(std::string("Median time by ").size());
     speedup.y = {"speedup"};
     speedup.error_bars = false;
     figures.push_back(speedup);

@@ -9,6 +9,7 @@
 
 #include "config/config_error.hpp"
 #include "figures/figure_types.hpp"
+#include "results/derived_columns.hpp"
 
 namespace YAML {
 class Node;
@@ -47,6 +48,9 @@ struct FigureDeclaration {
   std::vector<OverlayDeclaration> overlays;
   // The report's front matter only: the experiments whose points the figure draws together.
   std::vector<std::string> from;
+  // Default figures only: the variants of one implementation (threads, schedules, tiles) get
+  // shades of its colour and point types of their own, not only dashes.
+  bool shade_variants = false;
 };
 
 struct TableDeclaration {
@@ -63,11 +67,13 @@ struct TableDeclaration {
 struct ReportDeclarations {
   std::vector<FigureDeclaration> figures;
   std::vector<TableDeclaration> tables;
-  bool has_figures_key = false;  // false: defaults are made at export time
+  std::vector<DerivedColumn> derive;  // derive: (results/derived_columns.hpp), in file order
+  bool has_figures_key = false;       // false: defaults are made at export time
   bool has_tables_key = false;
 };
 
-// Validates `figures:` and `tables:` under config_root; other keys are left to the caller.
+// Validates `derive:`, `figures:` and `tables:` under config_root (a figure or table naming
+// derive.NAME needs NAME derived); other keys are left to the caller.
 // Errors are ConfigError via where.fail (file:line:col: key.path: message).
 ReportDeclarations parse_report_declarations(const YAML::Node& config_root,
                                              const YamlLocation& where);
@@ -83,8 +89,11 @@ std::vector<FigureDeclaration> parse_summary_figures(const YAML::Node& figures,
 ReportDeclarations parse_report_declarations(const nlohmann::json& resolved_config,
                                              const YamlLocation& where);
 
-// Declarations for a config that declares none: median time and speedup against image size, one
-// panel per kernel, one line per configuration; and a median-time table per kernel.
+// Declarations for a config that declares none: median time and speedup, one line per
+// configuration, against the axis that varies most: kernel size (one panel per kernel type, and
+// per image where images vary) when sizes vary at least as much as images, else the image (by
+// name for photographs, by size for generated images; one panel per kernel). And a median-time
+// table per kernel.
 std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records);
 std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records);
 

@@ -1,6 +1,7 @@
 #include "figures/figure_data.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -26,8 +27,71 @@ struct Grouping {
   std::vector<std::map<std::string, double>> ranks;
 };
 
+// Text compared as a reader orders it: runs of digits by their number, so that gaussian15 comes
+// before gaussian21 and both before sobel_y3.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      const std::string x = a.substr(i, ei - i), y = b.substr(j, ej - j);
+      const std::string tx = x.substr(std::min(x.find_first_not_of('0'), x.size() - 1));
+      const std::string ty = y.substr(std::min(y.find_first_not_of('0'), y.size() - 1));
+      if (tx.size() != ty.size()) return tx.size() < ty.size();
+      if (tx != ty) return tx < ty;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+// A name with its numbers left out: gaussian3 and gaussian21 are of one family, sobel_y3 of
+// another.
+std::string family_of(const std::string& text) {
+  std::string family;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      family += c;
+    else if (family.empty() || family.back() != '#')
+      family += '#';
+  return family;
+}
+
+// Names in the order a reader counts them: the names of one family by their numbers (gaussian3,
+// gaussian15, gaussian21, whichever was measured first), the families in the order they first
+// appear (the config's: gaussians before sobel_y3 when the config lists them so). A missing value
+// goes last.
+void order_families(std::vector<FieldValue>& values) {
+  std::map<std::string, size_t> first;
+  for (size_t i = 0; i < values.size(); ++i) first.emplace(family_of(values[i].text), i);
+  std::stable_sort(values.begin(), values.end(), [&](const FieldValue& a, const FieldValue& b) {
+    if (a.sort_key.has_value() != b.sort_key.has_value()) return b.sort_key.has_value();
+    const size_t family_a = first.at(family_of(a.text)), family_b = first.at(family_of(b.text));
+    if (family_a != family_b) return family_a < family_b;
+    return natural_less(a.text, b.text);
+  });
+}
+
+// Fields whose order is the config's: the implementations and their configurations go from the
+// baseline up the ladder as the config lists them, machines and searches as they were run.
+bool keeps_config_order(const std::string& field) {
+  for (const char* ordered : {"implementation", "configuration", "family", "machine"})
+    if (field == ordered) return true;
+  return field.rfind("machine.", 0) == 0 || field.rfind("search.", 0) == 0;
+}
+
 // Ranks each field's values: by sort key when every value has one (numbers, image sizes, block
-// shapes), otherwise in order of first appearance (plan order, as the config lists them).
+// shapes); names (kernels, images, borders, schedules) by family and number (order_families);
+// implementations and configurations in order of first appearance (plan order, as the config
+// lists them).
 Grouping make_grouping(const std::vector<std::string>& fields,
                        const std::vector<const Record*>& records) {
   Grouping grouping{fields, {}};
@@ -42,6 +106,7 @@ Grouping make_grouping(const std::vector<std::string>& fields,
     }
     const bool sortable = std::all_of(seen.begin(), seen.end(),
                                       [](const FieldValue& v) { return v.sort_key.has_value(); });
+    if (!sortable && !keeps_config_order(field)) order_families(seen);
     std::map<std::string, double> rank;
     for (size_t i = 0; i < seen.size(); ++i)
       rank[seen[i].text] = sortable ? *seen[i].sort_key : static_cast<double>(i);

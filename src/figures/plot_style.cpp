@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "core/number_text.hpp"
@@ -79,6 +80,25 @@ size_t tic_limit(const FigureData& figure, size_t categories) {
 
 const Grid& first_grid(const FigureData& figure) {
   return figure.panels.front().grid;
+}
+
+// "#rrggbb" mixed with black: 0 keeps it, 1 is black.
+std::string shade(const std::string& colour, double dark) {
+  const auto channel = [&](size_t at) {
+    const int value = std::stoi(colour.substr(at, 2), nullptr, 16);
+    return static_cast<int>(std::lround(value * (1.0 - dark)));
+  };
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02X%02X%02X", channel(1), channel(3), channel(5));
+  return text;
+}
+
+// Where a point type stands in the cycle of point types, so that variants start from their
+// implementation's own.
+size_t row_index_of(int point_type) {
+  for (size_t i = 0; i < std::size(kPointTypes); ++i)
+    if (kPointTypes[i] == point_type) return i;
+  return 0;
 }
 
 }  // namespace
@@ -193,10 +213,20 @@ SeriesStyle series_style(const FigureData& figure, size_t row) {
   if (known == styles.end())
     return {kColours[row % std::size(kColours)], kPointTypes[row % std::size(kPointTypes)], 1};
   // The variant's rank among the rows of the same implementation picks the dash.
-  int variant = 0;
-  for (size_t r = 0; r < row; ++r)
-    if (rows[r].implementation == category.implementation) ++variant;
-  return {known->second.colour, known->second.point_type, 1 + variant % 5};
+  int variant = 0, variants = 0;
+  for (size_t r = 0; r < rows.size(); ++r)
+    if (rows[r].implementation == category.implementation) {
+      variant += r < row ? 1 : 0;
+      ++variants;
+    }
+  if (!figure.declaration.shade_variants || variants < 2)
+    return {known->second.colour, known->second.point_type, 1 + variant % 5};
+  // Shades from the implementation's colour to near black, and a point type each, so that four
+  // thread counts of one implementation are four lines a reader tells apart.
+  const double dark = 0.7 * variant / (variants - 1);
+  return {shade(known->second.colour, dark),
+          kPointTypes[(variant + row_index_of(known->second.point_type)) % std::size(kPointTypes)],
+          1 + variant % 5};
 }
 
 size_t series_column(const FigureData& figure, size_t row) {

@@ -250,6 +250,27 @@ std::string gallery_html(const GalleryCell& gallery, const PageContext& context)
   return out;
 }
 
+// The description, or a part of the discussion (the first with the file's path).
+std::string markdown_cell_html(const MarkdownCell& markdown, CellWriter& cell) {
+  if (markdown.role == MarkdownCell::Role::description)
+    return cell("description", "description", "description",
+                markdown_html(markdown.document, markdown.values));
+  const std::string id =
+      markdown.part == 0 ? "discussion" : "discussion-" + std::to_string(markdown.part + 1);
+  return cell("discussion", id, "discussion",
+              (markdown.part == 0 ? "<p class=\"meta\">" + html_escape(markdown.path) + "</p>\n"
+                                  : std::string()) +
+                  markdown_html(markdown.document, markdown.values));
+}
+
+// Where a figure or table would have been: its caption and why it is not there.
+std::string omitted_html(const OmittedCell& omitted) {
+  const std::string kind = omitted.kind == OmittedCell::Kind::figure ? "figure" : "table";
+  return "<p class=\"omitted\"><strong>The " + kind + " <code>" + html_escape(omitted.name) +
+         "</code> is left out:</strong> " + html_escape(omitted.reason) + ".</p>\n" +
+         "<p class=\"caption\">" + html_escape(omitted.caption) + "</p>\n";
+}
+
 std::string notes_html(const ExperimentNotebook& notebook) {
   if (notebook.notes.empty()) return "";
   std::string out = "<ul class=\"plain\">";
@@ -287,15 +308,15 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += "</p>\n";
   if (context.live) body += live_top(*context.live);
   body += banner(notebook, context);
-  size_t figures = 0, tables = 0, sources = 0;
+  size_t figures = 0, tables = 0, sources = 0, omitted_cells = 0;
   for (const NotebookCell& c : notebook.cells) {
     if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
-      const bool discussion = markdown->role == MarkdownCell::Role::discussion;
-      body +=
-          cell(discussion ? "discussion" : "description", discussion ? "discussion" : "description",
-               discussion ? "discussion" : "description",
-               (discussion ? "<p class=\"meta\">" + html_escape(markdown->path) + "</p>\n" : "") +
-                   markdown_html(markdown->document, markdown->values));
+      body += markdown_cell_html(*markdown, cell);
+    } else if (const auto* omitted = std::get_if<OmittedCell>(&c)) {
+      const size_t index = omitted_cells++;
+      body += cell("omitted", "cell-omitted-" + std::to_string(index + 1),
+                   omitted->kind == OmittedCell::Kind::figure ? "figure" : "table",
+                   omitted_html(*omitted));
     } else if (const auto* cfg = std::get_if<ConfigCell>(&c)) {
       body += cell("config", "config", "config", config_html(*cfg));
     } else if (const auto* source = std::get_if<SourceCell>(&c)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/number_text.hpp"
 #include "html/html_text.hpp"
 #include "notebook/ties.hpp"
 #include "results/record_queries.hpp"
@@ -98,6 +99,7 @@ class HtmlProse {
     const ResolvedValue& v = values_[index];
     std::string title = reference_text(v.reference);
     if (v.record) title += "\n" + describe_point(*v.record);
+    if (v.number) title += "\n= " + format_exact(*v.number);  // before its format rounded it
     out_ += "<span class=\"value\" title=\"" + html_escape(title) + "\">" + html_escape(v.text) +
             "</span>";
   }
@@ -147,6 +149,8 @@ class HtmlProse {
           break;
         case MarkdownInline::Kind::line_break:
           out_ += "<br />\n";
+          break;
+        case MarkdownInline::Kind::placement:  // a parsed document has its cells placed apart
           break;
       }
       after_number = false;

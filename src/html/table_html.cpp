@@ -1,5 +1,7 @@
 #include "html/table_html.hpp"
 
+#include <cmath>
+
 #include "core/number_text.hpp"
 #include "figures/plot_style.hpp"
 #include "html/html_text.hpp"
@@ -107,7 +109,9 @@ std::string verification_html(const VerificationCell& verification) {
           "data-sort=\"\">&#8211;</td>";
     }
     if (row.exactness_counted) {
-      out += number_cell(row.values_not_exact, format_number(row.values_not_exact, 6), "");
+      // A count of values: 269, not 269.000.
+      out +=
+          number_cell(row.values_not_exact, format_fixed(std::round(row.values_not_exact), 0), "");
       out += number_cell(static_cast<double>(row.points_not_exact),
                          std::to_string(row.points_not_exact), "");
     } else {

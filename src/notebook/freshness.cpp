@@ -35,7 +35,8 @@ json without_source_hashes(json resolved) {
 
 // The recorded resolved config without what does not change a measurement.
 json measured_settings(json resolved) {
-  for (const char* key : {"title", "description", "figures", "tables"}) resolved.erase(key);
+  for (const char* key : {"title", "description", "derive", "figures", "tables"})
+    resolved.erase(key);
   return without_source_hashes(std::move(resolved));
 }
 

@@ -2,7 +2,10 @@
 
 #include <cmark.h>
 
+#include <algorithm>
 #include <memory>
+
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
@@ -18,21 +21,30 @@ struct Protected {
   std::string text;    // with placeholders
 };
 
+// A span of the source that a placeholder stands for: 'v' a value, 'm' math, 'p' a placed cell.
+struct Span {
+  size_t begin, end;
+  char kind;
+  size_t index;
+};
+
 Protected protect(const std::string& source, const std::string& file) {
   Protected result{find_prose_spans(source, ProseSyntax::markdown, file), source, ""};
-  size_t value = 0, math = 0, at = 0;
-  const auto& spans = result.spans;
-  while (value < spans.values.size() || math < spans.math.size()) {
-    const bool take_value =
-        math >= spans.math.size() ||
-        (value < spans.values.size() && spans.values[value].begin < spans.math[math].begin);
-    const size_t begin = take_value ? spans.values[value].begin : spans.math[math].begin;
-    const size_t end = take_value ? spans.values[value].end : spans.math[math].end;
-    result.text += source.substr(at, begin - at);
-    result.text += kOpen +
-                   (take_value ? "v" + std::to_string(value++) : "m" + std::to_string(math++)) +
-                   kClose;
-    at = end;
+  std::vector<Span> spans;
+  const auto& found = result.spans;
+  for (size_t i = 0; i < found.values.size(); ++i)
+    spans.push_back({found.values[i].begin, found.values[i].end, 'v', i});
+  for (size_t i = 0; i < found.math.size(); ++i)
+    spans.push_back({found.math[i].begin, found.math[i].end, 'm', i});
+  for (size_t i = 0; i < found.placements.size(); ++i)
+    spans.push_back({found.placements[i].begin, found.placements[i].end, 'p', i});
+  std::sort(spans.begin(), spans.end(),
+            [](const Span& a, const Span& b) { return a.begin < b.begin; });
+  size_t at = 0;
+  for (const Span& span : spans) {
+    result.text += source.substr(at, span.begin - at);
+    result.text += kOpen + span.kind + std::to_string(span.index) + kClose;
+    at = span.end;
   }
   result.text += source.substr(at);
   return result;
@@ -48,7 +60,7 @@ struct Placeholder {
 bool placeholder_at(const std::string& text, size_t at, Placeholder& found) {
   if (text.compare(at, kOpen.size(), kOpen) != 0) return false;
   size_t p = at + kOpen.size();
-  if (p >= text.size() || (text[p] != 'v' && text[p] != 'm')) return false;
+  if (p >= text.size() || (text[p] != 'v' && text[p] != 'm' && text[p] != 'p')) return false;
   found.kind = text[p++];
   const size_t digits = p;
   while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) ++p;
@@ -88,15 +100,20 @@ class Converter {
   }
 
   bool span_fits(const Placeholder& p) const {
+    if (p.kind == 'p') return p.index < input_.spans.placements.size();
     return p.kind == 'v' ? p.index < input_.spans.values.size()
                          : p.index < input_.spans.math.size();
   }
 
+  std::pair<size_t, size_t> span_of(const Placeholder& p) const {
+    const auto& spans = input_.spans;
+    if (p.kind == 'v') return {spans.values[p.index].begin, spans.values[p.index].end};
+    if (p.kind == 'm') return {spans.math[p.index].begin, spans.math[p.index].end};
+    return {spans.placements[p.index].begin, spans.placements[p.index].end};
+  }
+
   std::string original(const Placeholder& p) const {
-    const size_t begin =
-        p.kind == 'v' ? input_.spans.values[p.index].begin : input_.spans.math[p.index].begin;
-    const size_t end =
-        p.kind == 'v' ? input_.spans.values[p.index].end : input_.spans.math[p.index].end;
+    const auto [begin, end] = span_of(p);
     return input_.source.substr(begin, end - begin);
   }
 
@@ -119,6 +136,9 @@ class Converter {
         piece.kind = MarkdownInline::Kind::value;
         piece.value = document_.values.size();
         document_.values.push_back(input_.spans.values[p.index]);
+      } else if (p.kind == 'p') {
+        piece.kind = MarkdownInline::Kind::placement;
+        piece.value = p.index;
       } else {
         const MathSpan& math = input_.spans.math[p.index];
         piece.kind = math.display ? MarkdownInline::Kind::display_math : MarkdownInline::Kind::math;
@@ -185,31 +205,122 @@ class Converter {
     out.push_back(std::move(piece));
   }
 
+  [[noreturn]] void misplaced(size_t placement, const std::string& why) const {
+    const CellPlacement& p = input_.spans.placements.at(placement);
+    throw ExportError(document_.file + ":" + std::to_string(p.line) + ": " + placement_text(p) +
+                      ": " + why);
+  }
+
+  // A placement among inlines, nested ones included; npos when there is none.
+  static size_t placement_in(const RichText& pieces) {
+    for (const auto& piece : pieces) {
+      if (piece.kind == MarkdownInline::Kind::placement) return piece.value;
+      if (const size_t nested = placement_in(piece.children); nested != std::string::npos)
+        return nested;
+    }
+    return std::string::npos;
+  }
+
+  static bool blank(const MarkdownInline& piece) {
+    return piece.kind == MarkdownInline::Kind::text &&
+           piece.text.find_first_not_of(" \t") == std::string::npos;
+  }
+
+  // The placement a line of inlines consists of, alone but for spaces; npos when it is not one.
+  static size_t lone_placement(const RichText& line) {
+    size_t found = std::string::npos, others = 0;
+    for (const auto& piece : line) {
+      if (piece.kind == MarkdownInline::Kind::placement && found == std::string::npos)
+        found = piece.value;
+      else if (!blank(piece))
+        ++others;
+    }
+    return others == 0 ? found : std::string::npos;
+  }
+
+  // A paragraph, split where a line of it places a cell: the lines before and after stay
+  // paragraphs, and the cell's place is noted between them (top level only).
+  void add_paragraph(RichText inlines, std::vector<MarkdownBlock>& out) {
+    if (placement_in(inlines) == std::string::npos) {
+      MarkdownBlock block;
+      block.inlines = std::move(inlines);
+      out.push_back(std::move(block));
+      return;
+    }
+    RichText pending, line;
+    const auto flush = [&] {
+      while (!pending.empty() && (pending.back().kind == MarkdownInline::Kind::soft_break ||
+                                  pending.back().kind == MarkdownInline::Kind::line_break))
+        pending.pop_back();
+      if (pending.empty()) return;
+      MarkdownBlock block;
+      block.inlines = std::move(pending);
+      out.push_back(std::move(block));
+      pending.clear();
+    };
+    const auto end_line = [&](const MarkdownInline* line_end) {
+      const size_t alone = lone_placement(line);
+      if (alone != std::string::npos) {
+        if (depth_ > 0)
+          misplaced(alone,
+                    "a cell is placed at the top level of the discussion, not inside a "
+                    "list or a quote");
+        flush();
+        document_.placed.push_back({out.size(), input_.spans.placements[alone]});
+      } else if (const size_t inside = placement_in(line); inside != std::string::npos) {
+        misplaced(inside, "a cell is placed on a line of its own");
+      } else {
+        pending.insert(pending.end(), line.begin(), line.end());
+        if (line_end) pending.push_back(*line_end);
+      }
+      line.clear();
+    };
+    for (const auto& piece : inlines) {
+      const bool breaks = piece.kind == MarkdownInline::Kind::soft_break ||
+                          piece.kind == MarkdownInline::Kind::line_break;
+      if (breaks)
+        end_line(&piece);
+      else
+        line.push_back(piece);
+    }
+    end_line(nullptr);
+    flush();
+  }
+
+  std::vector<MarkdownBlock> nested_blocks(cmark_node* node) {
+    ++depth_;
+    std::vector<MarkdownBlock> children = blocks(node);
+    --depth_;
+    return children;
+  }
+
   void add_block(cmark_node* node, std::vector<MarkdownBlock>& out) {
     MarkdownBlock block;
     switch (cmark_node_get_type(node)) {
       case CMARK_NODE_PARAGRAPH:
-        block.inlines = inlines(node);
-        break;
+        add_paragraph(inlines(node), out);
+        return;
       case CMARK_NODE_HEADING:
         block.kind = MarkdownBlock::Kind::heading;
         block.level = cmark_node_get_heading_level(node);
         block.inlines = inlines(node);
+        if (const size_t placed = placement_in(block.inlines); placed != std::string::npos)
+          misplaced(placed, "a cell is placed on a line of its own, not in a heading");
         break;
       case CMARK_NODE_LIST:
         block.kind = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
                          ? MarkdownBlock::Kind::ordered_list
                          : MarkdownBlock::Kind::bullet_list;
         block.start = cmark_node_get_list_start(node);
-        block.children = blocks(node);
+        block.children = nested_blocks(node);
         break;
       case CMARK_NODE_ITEM:
         block.kind = MarkdownBlock::Kind::item;
-        block.children = blocks(node);
+        block.children = nested_blocks(node);
         break;
       case CMARK_NODE_BLOCK_QUOTE:
         block.kind = MarkdownBlock::Kind::quote;
-        block.children = blocks(node);
+        block.children = nested_blocks(node);
         break;
       case CMARK_NODE_CODE_BLOCK:
         block.kind = MarkdownBlock::Kind::code;
@@ -233,6 +344,7 @@ class Converter {
 
   const Protected& input_;
   MarkdownDocument& document_;
+  int depth_ = 0;  // lists and quotes around the block being converted
 };
 
 struct NodeDeleter {

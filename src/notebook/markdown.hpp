@@ -23,7 +23,8 @@ struct MarkdownInline {
     strong,
     link,  // text: the destination; children: the link text
     soft_break,
-    line_break
+    line_break,
+    placement  // while a paragraph is read only: {{figure: NAME}} (MarkdownDocument::placed)
   };
   Kind kind = Kind::text;
   std::string text;
@@ -43,13 +44,22 @@ struct MarkdownBlock {
   std::vector<MarkdownBlock> children;  // lists, items, quotes
 };
 
+// A cell a discussion places between its top-level blocks: {{figure: NAME}} on a line of its own.
+struct PlacedCell {
+  size_t before = 0;  // the number of top-level blocks before it
+  CellPlacement placement;
+};
+
 struct MarkdownDocument {
   std::string file;  // for messages
   std::vector<MarkdownBlock> blocks;
   std::vector<ValueReference> values;  // in order of appearance
+  std::vector<PlacedCell> placed;      // in order of appearance
 };
 
-// Throws ExportError "file:line: ..." for a malformed value reference; invalid UTF-8 is replaced.
+// Throws ExportError "file:line: ..." for a malformed value reference, and for a cell placed
+// anywhere but on a line of its own at the top level (not in a heading, a list or a quote);
+// invalid UTF-8 is replaced.
 MarkdownDocument parse_markdown(const std::string& text, const std::string& file);
 
 // Plain text as one paragraph (a config's description): no Markdown is interpreted.

@@ -5,6 +5,7 @@
 // renderer escapes for its own output.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -13,6 +14,7 @@
 #include "figures/figure_data.hpp"
 #include "notebook/markdown.hpp"
 #include "notebook/run_summary.hpp"
+#include "results/results_document.hpp"
 #include "results/summary_table.hpp"
 
 namespace convlab {
@@ -23,6 +25,9 @@ struct MarkdownCell {
   enum class Role { description, discussion };
   Role role = Role::description;
   std::string path;  // the discussion file; empty for the description
+  // A discussion that places cells ({{figure: NAME}}) is cut where it places each: its parts in
+  // order, each with the whole document's values (its inlines index them).
+  size_t part = 0;
   MarkdownDocument document;
   std::vector<ResolvedValue> values;  // one per document.values entry
   std::vector<std::string> value_texts() const;
@@ -92,6 +97,16 @@ struct TableCell {
   std::string caption;
 };
 
+// A declared figure or table that selects no point of these results: it stands where the
+// figure would have been, saying why it is not there.
+struct OmittedCell {
+  enum class Kind { figure, table };
+  Kind kind = Kind::figure;
+  std::string name;     // the declaration's
+  std::string caption;  // its title, as a sentence
+  std::string reason;   // what the data lacked
+};
+
 struct GalleryPicture {
   std::string kernel;
   std::string output_path;     // the picture shown (outputs/<name>/gallery/*.jpg)
@@ -129,7 +144,7 @@ struct RenderedFile {
 };
 
 using NotebookCell = std::variant<MarkdownCell, ConfigCell, SourceCell, RunCell, FigureCell,
-                                  TableCell, GalleryCell, VerificationCell>;
+                                  TableCell, GalleryCell, VerificationCell, OmittedCell>;
 
 struct ExperimentNotebook {
   std::string name;
@@ -137,10 +152,18 @@ struct ExperimentNotebook {
   std::string results_path;  // the results.json
   Freshness freshness;
   // In reading order: description, config, kernel sources, run, figures, tables, gallery,
-  // verification, discussion. A renderer takes them in this order or places them as its medium
-  // needs.
+  // verification, discussion. A discussion that places cells ({{figure: NAME}}) leads instead:
+  // description, the discussion's parts with the cells it places between them, then the cells
+  // it does not place in the order above. A renderer takes them in this order or places the
+  // cells not placed as its medium needs.
   std::vector<NotebookCell> cells;
+  // With a discussion that places cells: the index of the first cell it does not place (those
+  // before are the description, the discussion and its cells); 0 when it places none.
+  size_t placed_until = 0;
   std::vector<std::string> notes;  // figures or tables left out for want of data
+  // The results with the config's derived columns (derive:) computed, when it declares any:
+  // figure cells and values point into its records.
+  std::shared_ptr<const ResultsDocument> derived_results;
 
   template <typename T>
   std::vector<const T*> cells_of() const {

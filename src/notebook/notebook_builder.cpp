@@ -9,6 +9,7 @@
 
 #include "config/config_error.hpp"
 #include "config/yaml_load.hpp"
+#include "core/closest_name.hpp"
 #include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
@@ -117,20 +118,23 @@ RunCell run_cell(const ResultsDocument& results) {
 }
 
 // A figure or table cell per declaration, its data extracted from the points; one with no data
-// is left out with a note.
+// is left out with a note, and an omitted cell stands where it would have been.
 template <typename Cell, typename Declaration, typename Extract>
 void add_declared_cells(const std::vector<Declaration>& declarations,
                         const std::vector<const Record*>& points, const ResultsDocument& results,
-                        const char* kind, Extract extract, ExperimentNotebook& notebook) {
+                        OmittedCell::Kind kind, Extract extract, ExperimentNotebook& notebook) {
+  const std::string kind_word = kind == OmittedCell::Kind::figure ? "figure" : "table";
   for (const auto& declaration : declarations) {
     try {
       Cell cell;
-      cell.data =
-          extract(declaration, points, results.path + ": " + kind + " '" + declaration.name + "'");
+      cell.data = extract(declaration, points,
+                          results.path + ": " + kind_word + " '" + declaration.name + "'");
       cell.caption = declaration.title + ".";
       notebook.cells.emplace_back(std::move(cell));
     } catch (const NoDataError& error) {
-      notebook.notes.push_back(std::string(error.what()) + "; " + kind + " left out");
+      notebook.notes.push_back(std::string(error.what()) + "; " + kind_word + " left out");
+      notebook.cells.emplace_back(
+          OmittedCell{kind, declaration.name, declaration.title + ".", error.what()});
     }
   }
 }
@@ -138,22 +142,151 @@ void add_declared_cells(const std::vector<Declaration>& declarations,
 void add_figures(const std::vector<FigureDeclaration>& declarations,
                  const std::vector<const Record*>& points, const ResultsDocument& results,
                  ExperimentNotebook& notebook) {
-  add_declared_cells<FigureCell>(declarations, points, results, "figure", extract_figure, notebook);
+  add_declared_cells<FigureCell>(declarations, points, results, OmittedCell::Kind::figure,
+                                 extract_figure, notebook);
 }
 
 void add_tables(const std::vector<TableDeclaration>& declarations,
                 const std::vector<const Record*>& points, const ResultsDocument& results,
                 ExperimentNotebook& notebook) {
-  add_declared_cells<TableCell>(declarations, points, results, "table", extract_table, notebook);
+  add_declared_cells<TableCell>(declarations, points, results, OmittedCell::Kind::table,
+                                extract_table, notebook);
 }
 
-MarkdownCell discussion_cell(const std::string& path, const std::vector<const Record*>& points) {
+MarkdownCell discussion_cell(const std::string& path, const ValueContext& context) {
   MarkdownCell cell;
   cell.role = MarkdownCell::Role::discussion;
   cell.path = fs::path(path).generic_string();
   cell.document = parse_markdown(read_text(path), cell.path);
-  cell.values = resolve_values(cell.document.values, points, cell.path);
+  cell.values = resolve_values(cell.document.values, context, cell.path);
   return cell;
+}
+
+// The name of a figure or table cell (also of one left out), or empty for other cells.
+std::string declared_name(const NotebookCell& cell, OmittedCell::Kind kind) {
+  if (const auto* omitted = std::get_if<OmittedCell>(&cell))
+    return omitted->kind == kind ? omitted->name : "";
+  if (const auto* figure = std::get_if<FigureCell>(&cell))
+    return kind == OmittedCell::Kind::figure ? figure->data.declaration.name : "";
+  if (const auto* table = std::get_if<TableCell>(&cell))
+    return kind == OmittedCell::Kind::table ? table->data.declaration.name : "";
+  return "";
+}
+
+template <typename T>
+std::vector<size_t> indices_of(const std::vector<NotebookCell>& cells) {
+  std::vector<size_t> found;
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (std::holds_alternative<T>(cells[i])) found.push_back(i);
+  return found;
+}
+
+// "no figure 'nme' (did you mean 'name'?)"
+std::string unknown_declaration(const std::vector<NotebookCell>& cells, const CellPlacement& p) {
+  const auto kind =
+      p.kind == CellPlacement::Kind::figure ? OmittedCell::Kind::figure : OmittedCell::Kind::table;
+  std::vector<std::string> names;
+  for (const auto& cell : cells)
+    if (const std::string name = declared_name(cell, kind); !name.empty()) names.push_back(name);
+  const std::string word = placement_word(p.kind);
+  const std::string close = closest_name(p.name, names);
+  if (names.empty()) return "no " + word + " '" + p.name + "': the experiment has no " + word + "s";
+  if (!close.empty()) return "no " + word + " '" + p.name + "' (did you mean '" + close + "'?)";
+  std::string listed;
+  for (const auto& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  return "no " + word + " '" + p.name + "' (the " + word + "s are " + listed + ")";
+}
+
+// The cells of `cells` a placement names; throws ExportError for one the notebook lacks.
+std::vector<size_t> placed_cells(const std::vector<NotebookCell>& cells, const CellPlacement& p,
+                                 const std::string& file) {
+  using Kind = CellPlacement::Kind;
+  std::vector<size_t> found;
+  std::string missing;
+  switch (p.kind) {
+    case Kind::figure:
+    case Kind::table: {
+      const auto kind =
+          p.kind == Kind::figure ? OmittedCell::Kind::figure : OmittedCell::Kind::table;
+      for (size_t i = 0; i < cells.size(); ++i)
+        if (declared_name(cells[i], kind) == p.name) found.push_back(i);
+      if (found.empty()) missing = unknown_declaration(cells, p);
+      break;
+    }
+    case Kind::config:
+      found = indices_of<ConfigCell>(cells);
+      break;
+    case Kind::run:
+      found = indices_of<RunCell>(cells);
+      break;
+    case Kind::verification:
+      found = indices_of<VerificationCell>(cells);
+      break;
+    case Kind::gallery:
+      found = indices_of<GalleryCell>(cells);
+      missing = "no gallery: the experiment saved no outputs (save_outputs: true)";
+      break;
+    case Kind::sources:
+      found = indices_of<SourceCell>(cells);
+      missing = "no kernel source: the config names no kernel of its own (docs/own-kernels.md)";
+      break;
+  }
+  if (found.empty())
+    throw ExportError(file + ":" + std::to_string(p.line) + ": " + placement_text(p) + ": " +
+                      (missing.empty() ? "the notebook has no such cell" : missing));
+  return found;
+}
+
+// The discussion's top-level blocks [from, to) as a part of its own.
+MarkdownCell discussion_part(const MarkdownCell& whole, size_t from, size_t to, size_t part) {
+  MarkdownCell cell;
+  cell.role = MarkdownCell::Role::discussion;
+  cell.path = whole.path;
+  cell.part = part;
+  cell.document.file = whole.document.file;
+  cell.document.values = whole.document.values;
+  cell.document.blocks.assign(whole.document.blocks.begin() + static_cast<long>(from),
+                              whole.document.blocks.begin() + static_cast<long>(to));
+  cell.values = whole.values;
+  return cell;
+}
+
+// The page as the discussion lays it out: after the description, its parts with the cells it
+// places between them; then every cell it does not place, in the order they had.
+void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion) {
+  std::vector<NotebookCell> others(std::make_move_iterator(notebook.cells.begin() + 1),
+                                   std::make_move_iterator(notebook.cells.end()));
+  notebook.cells.resize(1);
+  std::vector<int> placed_at(others.size(), 0);  // the line that placed each cell
+  size_t from = 0, parts = 0;
+  const auto add_part = [&](size_t to) {
+    if (to > from) notebook.cells.emplace_back(discussion_part(discussion, from, to, parts++));
+    from = to;
+  };
+  for (const PlacedCell& placed : discussion.document.placed) {
+    add_part(placed.before);
+    for (const size_t index : placed_cells(others, placed.placement, discussion.path)) {
+      if (placed_at[index] != 0)
+        throw ExportError(discussion.path + ":" + std::to_string(placed.placement.line) + ": " +
+                          placement_text(placed.placement) + ": placed already, on line " +
+                          std::to_string(placed_at[index]));
+      placed_at[index] = placed.placement.line;
+      notebook.cells.push_back(others[index]);
+    }
+  }
+  add_part(discussion.document.blocks.size());
+  notebook.placed_until = notebook.cells.size();
+  for (size_t i = 0; i < others.size(); ++i)
+    if (placed_at[i] == 0) notebook.cells.push_back(std::move(others[i]));
+}
+
+void add_discussion(ExperimentNotebook& notebook, const std::string& path,
+                    const ValueContext& context) {
+  MarkdownCell discussion = discussion_cell(path, context);
+  if (discussion.document.placed.empty())
+    notebook.cells.emplace_back(std::move(discussion));
+  else
+    place_cells(notebook, std::move(discussion));
 }
 
 }  // namespace
@@ -174,12 +307,68 @@ std::string experiment_name(const ResultsDocument& results) {
   return results.experiment_text("name", fs::path(results.directory).filename().string());
 }
 
-ExperimentNotebook build_notebook(const ResultsDocument& results, const NotebookSources& sources) {
+namespace {
+
+// A config on disk that does not load: shown as written, the results' copy declaring the rest.
+void note_invalid_config(ExperimentNotebook& notebook, const std::string& path) {
+  Freshness& fresh = notebook.freshness;
+  fresh.config_gone = false;
+  fresh.config_changed = true;
+  fresh.change_words = path +
+                       " does not load (the error is above): figures and tables are drawn as the "
+                       "config of the last run declares them.";
+  for (auto& cell : notebook.cells)
+    if (auto* config = std::get_if<ConfigCell>(&cell)) {
+      config->path = path;
+      try {
+        config->text = read_text(path);
+      } catch (const FileError&) {
+        config->text.clear();  // not a file convlab reads (a link): the error above says why
+      }
+      config->sha256 = sha256_hex(config->text);
+      config->same_content = false;
+      config->rerun_command = "make experiment CONFIG=" + shell_word(path);
+    }
+}
+
+}  // namespace
+
+std::vector<DerivedColumn> derived_columns_of(const ResultsDocument& results,
+                                              const std::optional<std::string>& config) {
+  const auto path = config_to_read(config, results, experiment_name(results));
+  return load_declarations(path, results).declarations.derive;
+}
+
+ExperimentNotebook config_notebook(const std::string& name, const std::string& config_path) {
   ExperimentNotebook notebook;
-  notebook.name = experiment_name(results);
-  notebook.results_path = results.path;
-  const auto config_path = config_to_read(sources.config, results, notebook.name);
-  const LoadedDeclarations loaded = load_declarations(config_path, results);
+  notebook.name = name;
+  notebook.title = name;
+  notebook.cells.emplace_back(MarkdownCell{});
+  ConfigCell config;
+  config.path = config_path;
+  config.text = read_text(config_path);
+  config.sha256 = sha256_hex(config.text);
+  config.same_content = true;
+  config.rerun_command = "make experiment CONFIG=" + shell_word(config_path);
+  notebook.cells.emplace_back(std::move(config));
+  return notebook;
+}
+
+ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSources& sources) {
+  ExperimentNotebook notebook;
+  notebook.name = experiment_name(given);
+  notebook.results_path = given.path;
+  const auto config_path =
+      sources.invalid_config ? std::nullopt : config_to_read(sources.config, given, notebook.name);
+  const LoadedDeclarations loaded = load_declarations(config_path, given);
+  const ResultsDocument* computed = &given;
+  if (!loaded.declarations.derive.empty()) {
+    auto copy = std::make_shared<ResultsDocument>(given);
+    compute_derived_columns(*copy, loaded.declarations.derive);
+    notebook.derived_results = copy;
+    computed = copy.get();
+  }
+  const ResultsDocument& results = *computed;
   notebook.title =
       config_text(loaded.root, "title", results.experiment_text("title", notebook.name));
   notebook.freshness = assess_freshness(results, config_path);
@@ -205,8 +394,10 @@ ExperimentNotebook build_notebook(const ResultsDocument& results, const Notebook
   notebook.cells.emplace_back(
       VerificationCell{summarize_verification(results.file.records),
                        verification_by_implementation(results.file.records)});
+  if (sources.invalid_config) note_invalid_config(notebook, *sources.invalid_config);
   if (sources.discussion && fs::exists(*sources.discussion))
-    notebook.cells.emplace_back(discussion_cell(*sources.discussion, points));
+    add_discussion(notebook, *sources.discussion,
+                   ValueContext{points, latest_points(results), declared.derive});
   return notebook;
 }
 

@@ -4,7 +4,10 @@
 #include <cstring>
 #include <set>
 
+#include "core/expression.hpp"
 #include "core/number_text.hpp"
+#include "notebook/value_format.hpp"
+#include "results/record_expressions.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_document.hpp"
@@ -169,25 +172,103 @@ class ProseScanner {
     }
     reference.end = close + 2;
     reference.query = collapsed(text_.substr(at_ + 2, close - at_ - 2));
-    const std::string shown = "{{" + reference.query + "}}";
-    const std::string content = trimmed(text_.substr(at_ + 2, close - at_ - 2));
-    const size_t open = content.find('[');
-    if (open == std::string::npos || content.back() != ']')
-      fail(line_, shown, "expected field[point filter], e.g. {{median_ms[implementation=openmp]}}");
-    std::string head = trimmed(content.substr(0, open));
-    const size_t colon = head.find(':');
-    if (colon != std::string::npos) {
-      reference.experiment = trimmed(head.substr(0, colon));
-      head = trimmed(head.substr(colon + 1));
-      if (!is_name(reference.experiment, "_-"))
-        fail(line_, shown, "'" + reference.experiment + "' is not an experiment name");
+    const std::string content = collapsed(trimmed(text_.substr(at_ + 2, close - at_ - 2)));
+    if (const auto placement = placement_of(content, reference)) {
+      if (syntax_ != ProseSyntax::markdown)
+        fail(line_, reference_text(reference),
+             "cells are placed in an experiment's discussion, not here");
+      spans_.placements.push_back(*placement);
+    } else {
+      read_expression(content, reference);
+      spans_.values.push_back(reference);
     }
-    if (!is_name(head, "_."))
-      fail(line_, shown, "'" + head + "' is not a field name (docs/report.md lists them)");
-    reference.field = head;
-    reference.filter = collapsed(content.substr(open + 1, content.size() - open - 2));
-    spans_.values.push_back(reference);
     advance_to(reference.end);
+  }
+
+  // {{figure: NAME}}, {{table: NAME}} or one of the cells' own words.
+  std::optional<CellPlacement> placement_of(const std::string& content,
+                                            const ValueReference& reference) const {
+    using Kind = CellPlacement::Kind;
+    CellPlacement placement{Kind::figure,    "",           reference.query, reference.line,
+                            reference.begin, reference.end};
+    for (const Kind kind :
+         {Kind::config, Kind::run, Kind::verification, Kind::gallery, Kind::sources})
+      if (content == placement_word(kind)) {
+        placement.kind = kind;
+        return placement;
+      }
+    for (const Kind kind : {Kind::figure, Kind::table}) {
+      const std::string word = placement_word(kind);
+      if (content.compare(0, word.size(), word) != 0) continue;
+      const std::string rest = trimmed(content.substr(word.size()));
+      if (rest.empty() || rest[0] != ':') continue;
+      const std::string name = trimmed(rest.substr(1));
+      if (!is_name(name, "_.-")) continue;  // an experiment called figure, quoted: a value
+      placement.kind = kind;
+      placement.name = name;
+      return placement;
+    }
+    return std::nullopt;
+  }
+
+  // The bar that starts a format: the last one outside brackets and parentheses that is not half
+  // of ||.
+  static size_t format_bar(const std::string& content) {
+    size_t bar = std::string::npos;
+    int depth = 0;
+    for (size_t i = 0; i < content.size(); ++i) {
+      const char c = content[i];
+      if (c == '[' || c == '(') ++depth;
+      if (c == ']' || c == ')') --depth;
+      const bool double_bar =
+          (i > 0 && content[i - 1] == '|') || (i + 1 < content.size() && content[i + 1] == '|');
+      if (c == '|' && depth == 0 && !double_bar) bar = i;
+    }
+    return bar;
+  }
+
+  // The experiment a reference names first (the report's summary): a name and a colon before any
+  // bracket.
+  void take_experiment(std::string& text, ValueReference& reference) const {
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos || colon > text.find_first_of("[(")) return;
+    reference.experiment = trimmed(text.substr(0, colon));
+    text = trimmed(text.substr(colon + 1));
+    if (!is_name(reference.experiment, "_-"))
+      fail(line_, reference_text(reference),
+           "'" + reference.experiment + "' is not an experiment name");
+  }
+
+  void read_expression(const std::string& content, ValueReference& reference) const {
+    const std::string shown = reference_text(reference);
+    std::string text = content;
+    if (const size_t bar = format_bar(content); bar != std::string::npos) {
+      reference.format = trimmed(content.substr(bar + 1));
+      text = trimmed(content.substr(0, bar));
+      std::string error;
+      if (!parse_value_format(reference.format, &error)) fail(line_, shown, error);
+    }
+    take_experiment(text, reference);
+    if (text.empty()) fail(line_, shown, "no expression: write a query, e.g. median_ms[filter]");
+    const size_t open = text.find('[');
+    const bool lone_query = reference.format.empty() && open != std::string::npos &&
+                            text.back() == ']' && text.find(']') + 1 == text.size() &&
+                            is_name(trimmed(text.substr(0, open)), "_.");
+    if (lone_query) {
+      reference.field = trimmed(text.substr(0, open));
+      reference.filter = collapsed(text.substr(open + 1, text.size() - open - 2));
+      return;
+    }
+    try {
+      const Expression expression = Expression::parse(text);
+      if (const auto names = expression.names(); !names.empty())
+        fail(line_, shown,
+             "'" + names.front() + "' alone names no point: write a query, " + names.front() +
+                 "[filter]");
+    } catch (const ExpressionError& error) {
+      fail(line_, shown, expression_error_text(error, text));
+    }
+    reference.expression = text;
   }
 
   void read_math() {
@@ -237,6 +318,30 @@ std::string reference_text(const ValueReference& reference) {
   return "{{" + reference.query + "}}";
 }
 
+const char* placement_word(CellPlacement::Kind kind) {
+  switch (kind) {
+    case CellPlacement::Kind::figure:
+      return "figure";
+    case CellPlacement::Kind::table:
+      return "table";
+    case CellPlacement::Kind::config:
+      return "config";
+    case CellPlacement::Kind::run:
+      return "run";
+    case CellPlacement::Kind::verification:
+      return "verification";
+    case CellPlacement::Kind::gallery:
+      return "gallery";
+    case CellPlacement::Kind::sources:
+      return "sources";
+  }
+  return "";
+}
+
+std::string placement_text(const CellPlacement& placement) {
+  return "{{" + placement.query + "}}";
+}
+
 ProseSpans find_prose_spans(const std::string& text, ProseSyntax syntax, const std::string& file) {
   return ProseScanner(text, syntax, file).scan();
 }
@@ -246,43 +351,105 @@ std::vector<ValueReference> find_value_references(const std::string& text, Prose
   return find_prose_spans(text, syntax, file).values;
 }
 
-ResolvedValue resolve_value(const ValueReference& reference,
-                            const std::vector<const Record*>& points, const std::string& file) {
-  const std::string where =
-      file + ":" + std::to_string(reference.line) + ": " + reference_text(reference);
+namespace {
+
+[[noreturn]] void several_points(const std::string& where,
+                                 const std::vector<const Record*>& matching) {
+  std::string message =
+      where + ": the filter matches " +
+      (matching.empty() ? "no ok point"
+                        : std::to_string(matching.size()) + " ok points, it must match one");
+  for (size_t i = 0; i < matching.size() && i < 5; ++i)
+    message += "\n  " + describe_point(*matching[i]);
+  if (matching.size() > 5) message += "\n  ...";
+  throw ExportError(message);
+}
+
+// A lone query field[filter]: the field of the one point, as it always read.
+ResolvedValue resolve_query(const ValueReference& reference, const ValueContext& context,
+                            const std::string& where) {
   std::string suggestion;
   if (!is_known_field(reference.field, &suggestion))
     throw ExportError(where + ": unknown field '" + reference.field + "'" +
                       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
-  const auto matching = filter_points(points, reference.filter, where);
-  if (matching.size() != 1) {
-    std::string message =
-        where + ": the filter matches " +
-        (matching.empty() ? "no ok point"
-                          : std::to_string(matching.size()) + " ok points, it must match one");
-    for (size_t i = 0; i < matching.size() && i < 5; ++i)
-      message += "\n  " + describe_point(*matching[i]);
-    if (matching.size() > 5) message += "\n  ...";
-    throw ExportError(message);
-  }
+  const auto matching = filter_points(context.points, reference.filter, where);
+  if (matching.size() != 1) several_points(where, matching);
   const auto value = field_value(*matching[0], reference.field);
   if (!value)
     throw ExportError(where + ": the point (" + describe_point(*matching[0]) + ") has no '" +
                       reference.field + "'");
-  return {
-      reference,
-      value->numeric ? format_number(value->number, 3) : field_value_words(reference.field, *value),
-      matching[0]};
+  ResolvedValue resolved{reference, "", matching[0], std::nullopt};
+  resolved.text =
+      value->numeric ? format_number(value->number, 3) : field_value_words(reference.field, *value);
+  return resolved;
+}
+
+// The points of the query an evaluation stopped at, for the message.
+std::string query_listing(const Expression& expression, const ExpressionError& error,
+                          const QueryRecords& records) {
+  const ExpressionNode* query = query_at(expression, error.position());
+  if (!query || error.kind() != ExpressionError::Kind::several) return "";
+  std::string text;
+  try {
+    const auto points = query_points(records, query->filter);
+    for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + describe_point(*points[i]);
+    if (points.size() > 5) text += "\n  ...";
+  } catch (const ExportError&) {
+  }
+  return text;
+}
+
+// An expression: checked, evaluated over the points, written in its format.
+ResolvedValue resolve_expression(const ValueReference& reference, const ValueContext& context,
+                                 const std::string& where) {
+  const Expression expression = Expression::parse(reference.expression);
+  std::string error_text;
+  const auto format = parse_value_format(reference.format, &error_text);
+  if (!format) throw ExportError(where + ": " + error_text);
+  const QueryRecords records{context.points,
+                             context.latest.empty() ? context.points : context.latest};
+  try {
+    const Unit unit = check_record_expression(expression, value_rules(context.derived));
+    if (format->wants_plain() && unit.has_dimension())
+      throw ExpressionError("'| " + reference.format +
+                                "' writes a ratio or a share, and the value is in " + unit.text() +
+                                "; divide it by another value in " + unit.text(),
+                            0);
+    const double value = evaluate_over_records(expression, records);
+    return {reference, format_value(value, *format), nullptr, value};
+  } catch (const ExpressionError& error) {
+    throw ExportError(where + ": " + error.what() + query_listing(expression, error, records));
+  }
+}
+
+}  // namespace
+
+ResolvedValue resolve_value(const ValueReference& reference, const ValueContext& context,
+                            const std::string& file) {
+  const std::string where =
+      file + ":" + std::to_string(reference.line) + ": " + reference_text(reference);
+  if (!reference.expression.empty()) return resolve_expression(reference, context, where);
+  return resolve_query(reference, context, where);
+}
+
+ResolvedValue resolve_value(const ValueReference& reference,
+                            const std::vector<const Record*>& points, const std::string& file) {
+  return resolve_value(reference, ValueContext{points, {}, {}}, file);
+}
+
+std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& references,
+                                          const ValueContext& context, const std::string& file) {
+  std::vector<ResolvedValue> resolved;
+  resolved.reserve(references.size());
+  for (const auto& reference : references)
+    resolved.push_back(resolve_value(reference, context, file));
+  return resolved;
 }
 
 std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& references,
                                           const std::vector<const Record*>& points,
                                           const std::string& file) {
-  std::vector<ResolvedValue> resolved;
-  resolved.reserve(references.size());
-  for (const auto& reference : references)
-    resolved.push_back(resolve_value(reference, points, file));
-  return resolved;
+  return resolve_values(references, ValueContext{points, {}, {}}, file);
 }
 
 }  // namespace convlab

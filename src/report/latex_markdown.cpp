@@ -152,6 +152,8 @@ class LatexProse {
         case MarkdownInline::Kind::line_break:
           out_ << "\\\\\n";
           break;
+        case MarkdownInline::Kind::placement:  // a parsed document has its cells placed apart
+          break;
       }
       after_number = false;
     }

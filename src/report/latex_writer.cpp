@@ -188,38 +188,133 @@ std::string table_path(const LatexLayout& layout, const TableCell& table) {
   return layout.export_dir + "/tables/" + table.data.declaration.name + ".tex";
 }
 
+void write_figure_float(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,
+                        const std::string& caption, const std::string& label) {
+  out << "\\begin{figure}[htbp]\n\\centering\n";
+  const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
+  out << "\\includegraphics[width=\\linewidth,height=" << height << "\\textheight,keepaspectratio]{"
+      << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
+  out << "\\caption{" << latex_text(caption) << "}\\label{" << label << "}\n\\end{figure}\n";
+}
+
+// A figure the discussion placed: where the prose has it, not floating away from it.
+void write_figure_here(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,
+                       const std::string& caption, const std::string& label) {
+  const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
+  out << "\\par\\medskip\\noindent\\begin{minipage}{\\linewidth}\\centering\n";
+  out << "\\includegraphics[width=\\linewidth,height=" << height << "\\textheight,keepaspectratio]{"
+      << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
+  out << "\\captionof{figure}{" << latex_text(caption) << "}\\label{" << label
+      << "}\n\\end{minipage}\\par\\medskip\n";
+}
+
+void write_table_float(std::ostringstream& out, const TableCell& table, const LatexLayout& layout) {
+  out << "\\begin{table}[htbp]\n\\centering\\footnotesize\n\\caption{" << latex_text(table.caption)
+      << "}\n";
+  out << "\\input{" << path_argument(table_path(layout, table)) << "}\n\\end{table}\n";
+}
+
+void write_table_here(std::ostringstream& out, const TableCell& table, const LatexLayout& layout) {
+  out << "\\par\\medskip\\noindent\\begin{minipage}{\\linewidth}\\centering\\footnotesize\n"
+      << "\\captionof{table}{" << latex_text(table.caption) << "}\n";
+  out << "\\input{" << path_argument(table_path(layout, table))
+      << "}\n\\end{minipage}\\par\\medskip\n";
+}
+
+void write_omitted(std::ostringstream& out, const OmittedCell& omitted) {
+  out << "\\par\\noindent\\convlabnote{"
+      << (omitted.kind == OmittedCell::Kind::figure ? "Figure" : "Table") << " \\texttt{"
+      << latex_text(omitted.name) << "} (" << latex_text(omitted.caption)
+      << ") is left out: " << latex_text(omitted.reason) << ".}\\par\n";
+}
+
+void write_discussion(std::ostringstream& out, const MarkdownCell& discussion) {
+  if (discussion.part == 0) {
+    out << "\n\\FloatBarrier\n\\paragraph{Discussion.}\n";
+    out << "% " << comment_text(discussion.path) << "\n";
+  }
+  out << markdown_latex(discussion.document, discussion.value_texts()) << "\n";
+}
+
+void write_source(std::ostringstream& out, const SourceCell& source) {
+  out << "\\smallskip\n\\noindent\\textbf{Kernel source.} " << source_latex(source);
+}
+
+std::string gallery_latex(const GalleryCell& gallery);
+
+// Each cell the discussion placed, where it placed it (notebook.placed_until).
+void write_placed_cells(std::ostringstream& out, const ExperimentNotebook& notebook,
+                        const LatexLayout& layout, const std::string& label) {
+  size_t figure = 0;
+  for (size_t i = 1; i < notebook.placed_until && i < notebook.cells.size(); ++i) {
+    const NotebookCell& cell = notebook.cells[i];
+    if (const auto* text = std::get_if<MarkdownCell>(&cell)) {
+      write_discussion(out, *text);
+    } else if (const auto* f = std::get_if<FigureCell>(&cell)) {
+      write_figure_here(out, f->data, layout, f->caption,
+                        "fig:" + label + "-" + std::to_string(++figure));
+    } else if (const auto* table = std::get_if<TableCell>(&cell)) {
+      write_table_here(out, *table, layout);
+    } else if (const auto* omitted = std::get_if<OmittedCell>(&cell)) {
+      write_omitted(out, *omitted);
+    } else if (const auto* config = std::get_if<ConfigCell>(&cell)) {
+      out << "\\smallskip\n\\noindent\\textbf{Config.} " << config_latex(*config);
+    } else if (const auto* run = std::get_if<RunCell>(&cell)) {
+      write_provenance_line(out, run->runs);
+    } else if (const auto* verification = std::get_if<VerificationCell>(&cell)) {
+      write_verification_line(out, verification->summary);
+    } else if (const auto* gallery = std::get_if<GalleryCell>(&cell)) {
+      out << gallery_latex(*gallery);
+    } else if (const auto* source = std::get_if<SourceCell>(&cell)) {
+      write_source(out, *source);
+    }
+  }
+}
+
+// Whether a cell of type T comes after the discussion's placed cells (or there are none).
+template <typename T>
+std::vector<const T*> not_placed(const ExperimentNotebook& notebook) {
+  std::vector<const T*> found;
+  for (size_t i = notebook.placed_until; i < notebook.cells.size(); ++i)
+    if (const T* typed = std::get_if<T>(&notebook.cells[i])) found.push_back(typed);
+  return found;
+}
+
 std::string section_latex(const ExperimentNotebook& notebook, const LatexLayout& layout) {
   std::ostringstream out;
   const std::string label = label_name(notebook.name);
   write_section_heading(out, notebook, label);
-  const auto figures = notebook.cells_of<FigureCell>();
-  for (size_t i = 0; i < figures.size(); ++i) {
-    const FigureData& data = figures[i]->data;
-    out << "\\begin{figure}[htbp]\n\\centering\n";
-    const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
-    out << "\\includegraphics[width=\\linewidth,height=" << height
-        << "\\textheight,keepaspectratio]{"
-        << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
-    out << "\\caption{" << latex_text(figures[i]->caption) << "}\\label{fig:" << label << "-"
-        << i + 1 << "}\n\\end{figure}\n";
+  const bool placed = notebook.placed_until > 0;
+  if (placed) write_placed_cells(out, notebook, layout, label);
+  // The cells not placed, in the report's order: figures (and those left out where they would
+  // have been), tables, the discussion when it places nothing, verification, provenance, sources.
+  size_t figure = notebook.cells_of<FigureCell>().size() - not_placed<FigureCell>(notebook).size();
+  for (size_t i = notebook.placed_until; i < notebook.cells.size(); ++i) {
+    const NotebookCell& cell = notebook.cells[i];
+    if (const auto* f = std::get_if<FigureCell>(&cell))
+      write_figure_float(out, f->data, layout, f->caption,
+                         "fig:" + label + "-" + std::to_string(++figure));
+    else if (const auto* omitted = std::get_if<OmittedCell>(&cell);
+             omitted && omitted->kind == OmittedCell::Kind::figure)
+      write_omitted(out, *omitted);
   }
-  for (const TableCell* table : notebook.cells_of<TableCell>()) {
-    out << "\\begin{table}[htbp]\n\\centering\\footnotesize\n\\caption{"
-        << latex_text(table->caption) << "}\n";
-    out << "\\input{" << path_argument(table_path(layout, *table)) << "}\n\\end{table}\n";
+  for (size_t i = notebook.placed_until; i < notebook.cells.size(); ++i) {
+    const NotebookCell& cell = notebook.cells[i];
+    if (const auto* table = std::get_if<TableCell>(&cell))
+      write_table_float(out, *table, layout);
+    else if (const auto* omitted = std::get_if<OmittedCell>(&cell);
+             omitted && omitted->kind == OmittedCell::Kind::table)
+      write_omitted(out, *omitted);
   }
-  if (const MarkdownCell* discussion = notebook.markdown(MarkdownCell::Role::discussion)) {
-    // The discussion reads after the figures and tables it speaks of, not between them.
-    out << "\n\\FloatBarrier\n\\paragraph{Discussion.}\n";
-    out << "% " << comment_text(discussion->path) << "\n";
-    out << markdown_latex(discussion->document, discussion->value_texts()) << "\n";
-  }
-  if (const VerificationCell* verification = notebook.first<VerificationCell>())
+  // The discussion reads after the figures and tables it speaks of, not between them.
+  if (!placed)
+    for (const MarkdownCell* discussion : notebook.cells_of<MarkdownCell>())
+      if (discussion->role == MarkdownCell::Role::discussion) write_discussion(out, *discussion);
+  for (const VerificationCell* verification : not_placed<VerificationCell>(notebook))
     write_verification_line(out, verification->summary);
-  if (const RunCell* run = notebook.first<RunCell>()) write_provenance_line(out, run->runs);
+  for (const RunCell* run : not_placed<RunCell>(notebook)) write_provenance_line(out, run->runs);
   // Users' kernels last: a page of code would part the figures from the text about them.
-  for (const SourceCell* source : notebook.cells_of<SourceCell>())
-    out << "\\smallskip\n\\noindent\\textbf{Kernel source.} " << source_latex(*source);
+  for (const SourceCell* source : not_placed<SourceCell>(notebook)) write_source(out, *source);
   out << "\\FloatBarrier\n";
   return out.str();
 }
@@ -259,7 +354,8 @@ std::vector<RenderedFile> experiment_latex(const ExperimentNotebook& notebook,
   files.push_back({kSectionFile, section_latex(notebook, layout)});
   for (const TableCell* table : notebook.cells_of<TableCell>())
     files.push_back({"tables/" + table->data.declaration.name + ".tex", table_latex(table->data)});
-  if (const GalleryCell* gallery = notebook.first<GalleryCell>())
+  // A gallery the discussion placed is in the section already.
+  for (const GalleryCell* gallery : not_placed<GalleryCell>(notebook))
     files.push_back({kGalleryFile, gallery_latex(*gallery)});
   return files;
 }
@@ -333,8 +429,9 @@ void write_machines(std::ostringstream& out, const std::vector<IndexPart>& parts
   out << "\\bottomrule\n\\end{tabularx}\n\\end{center}\n";
 }
 
-void write_verification_table(std::ostringstream& out, const std::vector<IndexPart>& parts) {
-  out << "\\section{Verification}\n";
+void write_verification_table(std::ostringstream& out, const std::vector<IndexPart>& parts,
+                              const char* heading = "section") {
+  out << "\\" << heading << "{Verification}\n";
   out << "Every timed point's output is compared value by value with an independent "
          "double-precision reference before its time is recorded; a point outside its tolerance "
          "is recorded as failed and never plotted.\n";
@@ -373,6 +470,30 @@ void write_config_appendix(std::ostringstream& out, const std::vector<IndexPart>
 }
 
 }  // namespace
+
+std::string experiment_document_latex(const IndexExperiment& experiment) {
+  std::ostringstream out;
+  out << "% Generated by convlab export --document: experiment " << comment_text(experiment.name)
+      << " as a report of its own.\n";
+  out << "\\title{" << latex_text(experiment.title) << "}\n\\author{}\n";
+  out << "\\date{Experiment \\texttt{" << latex_text(experiment.name)
+      << "}, built on \\today{} from commit \\texttt{\\convlabbuildcommit}}\n";
+  out << "\\maketitle\n\\thispagestyle{plain}\n";
+  out << "\\input{" << path_argument(experiment.section_path) << "}\n";
+  if (experiment.gallery_path)
+    out << "\\input{" << path_argument(*experiment.gallery_path) << "}\n";
+  const std::vector<IndexPart> parts{IndexPart{"", "", false, {experiment}}};
+  out << "\\FloatBarrier\n";
+  write_machines(out, parts);
+  write_verification_table(out, parts, "subsection");
+  if (!experiment.config_path.empty()) {
+    out << "\n\\clearpage\n\\appendix\n\\subsection{The config as written}\n";
+    out << "\\convlabconfig{" << latex_text(experiment.config_path)
+        << "}{cfg:" << label_name(experiment.name) << "}{" << path_argument(experiment.config_path)
+        << "}\n";
+  }
+  return out.str();
+}
 
 std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& parts) {
   std::ostringstream out;

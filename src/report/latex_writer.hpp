@@ -67,6 +67,11 @@ struct IndexFront {
   std::vector<SectionFigure> figures;  // the ladder
 };
 
+// One experiment as a report of its own (make report CONFIG=...): its title, its section (run,
+// figures, tables, discussion), its gallery, the machines that measured it, its verification
+// table and its config as written. The body of report/experiment.tex.
+std::string experiment_document_latex(const IndexExperiment& experiment);
+
 // The front matter (summary, ladder, machines), the contents, the verification table, the parts
 // with their sections, and the appendix of configs as written.
 std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& parts);

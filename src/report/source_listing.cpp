@@ -66,4 +66,12 @@ std::string source_latex(const SourceCell& source) {
   return out + ")\\par\n" + listing(source.text);
 }
 
+std::string config_latex(const ConfigCell& config) {
+  std::string out;
+  if (!config.path.empty())
+    out = "\\texttt{" + latex_text(config.path) + "} (sha256 \\texttt{" +
+          latex_text(config.sha256.substr(0, 12)) + "})";
+  return out + "\\par\n" + listing(config.text);
+}
+
 }  // namespace convlab

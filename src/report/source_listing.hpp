@@ -16,5 +16,7 @@ namespace convlab {
 inline constexpr std::size_t kMaxListedLines = 400;
 
 std::string source_latex(const SourceCell& source);
+// The config as written, its path and hash, listed the same way (a discussion placed it).
+std::string config_latex(const ConfigCell& config);
 
 }  // namespace convlab

@@ -102,6 +102,17 @@ void add_derived(const std::vector<Record>& records, std::vector<Column>& column
   }
 }
 
+// The config's derived columns (derive:) any record has, as derive.NAME, in the config's order.
+void add_computed(const std::vector<Record>& records, std::vector<Column>& columns) {
+  for (const auto& record : records)
+    for (const auto& [name, value] : record.computed) {
+      const std::string field = std::string(kDerivedColumnPrefix) + name;
+      if (std::none_of(columns.begin(), columns.end(),
+                       [&](const Column& c) { return c.name == field; }))
+        columns.push_back({field, field});
+    }
+}
+
 std::string cell(const std::optional<FieldValue>& value, FlatFormat format) {
   if (!value) return "";
   if (value->boolean) return value->text == "yes" ? "true" : "false";
@@ -177,6 +188,7 @@ FlatTable flatten_records(const std::vector<Record>& records, FlatFormat format)
   if (any_device) columns.insert(columns.end(), device_columns().begin(), device_columns().end());
   // The baseline's record key names a row, it is not a measurement: not a column.
   add_derived(records, columns);
+  add_computed(records, columns);
   columns.insert(columns.end(), verification_columns().begin(), verification_columns().end());
 
   FlatTable table;

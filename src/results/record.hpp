@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -110,6 +111,14 @@ struct Record {
   std::optional<SourceFacts> source;  // a user's own kernel: its source and compiler
   std::optional<RecordSearch> search;
   nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
+  // The config's derived columns (derive:, derived_columns.hpp) by name, in declaration order,
+  // where the record has a value: computed by readers from the other records, not in the file.
+  std::vector<std::pair<std::string, double>> computed;
+  std::optional<double> computed_value(const std::string& name) const {
+    for (const auto& [column, value] : computed)
+      if (column == name) return value;
+    return std::nullopt;
+  }
 
   bool is_cuda() const { return family == "cuda"; }
   // Ok with timing: the record's times can be used.

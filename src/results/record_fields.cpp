@@ -527,8 +527,14 @@ const std::vector<std::string>& shorthand_fields() {
   return names;
 }
 
+// A derived column (derive.NAME): which names a config declares is the caller's to check.
+bool is_derived_column(std::string_view field) {
+  return starts_with(field, kDerivedColumnPrefix) && field.size() > kDerivedColumnPrefix.size();
+}
+
 bool is_known_field(std::string_view field, std::string* suggestion) {
   if (find_named(field) != nullptr || free_form_part(field) != nullptr) return true;
+  if (is_derived_column(field)) return true;
   std::vector<std::string> candidates = shorthand_fields();
   for (const char* group : kTypedGroups)
     if (starts_with(field, group)) {
@@ -542,6 +548,12 @@ bool is_known_field(std::string_view field, std::string* suggestion) {
 
 std::optional<FieldValue> field_value(const Record& record, std::string_view field) {
   if (const NamedField* named = find_named(field)) return named->read(record);
+  if (is_derived_column(field)) {
+    const auto found =
+        record.computed_value(std::string(field.substr(kDerivedColumnPrefix.size())));
+    if (!found) return std::nullopt;
+    return number_value(*found);
+  }
   if (const FreeFormPart* free = free_form_part(field))
     return json_value(find_field(free->part(record), field.substr(free->prefix.size())));
   return json_value(find_field(record.unknown, field));
@@ -604,11 +616,14 @@ std::string configuration_words(const Record& record) {
 
 std::string field_axis_label(std::string_view field) {
   const NamedField* named = find_named(field);
+  if (!named && is_derived_column(field))
+    return std::string(field.substr(kDerivedColumnPrefix.size()));
   return named && named->axis_label ? named->axis_label : std::string(field);
 }
 
 std::string field_title(std::string_view field) {
   if (const NamedField* named = find_named(field); named && named->title) return named->title;
+  if (is_derived_column(field)) return std::string(field.substr(kDerivedColumnPrefix.size()));
   if (starts_with(field, "params.")) {
     std::string axis(field.substr(7));
     axis[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(axis[0])));

@@ -29,6 +29,10 @@ struct FieldValue {
   bool boolean = false;  // a yes/no value (text "yes" or "no")
 };
 
+// A config's derived column is the field derive.NAME (Record::computed).
+inline constexpr std::string_view kDerivedColumnPrefix = "derive.";
+bool is_derived_column(std::string_view field);
+
 // Whether `field` names something records can carry. On false, *suggestion holds the closest known
 // name, or is empty when none is close.
 bool is_known_field(std::string_view field, std::string* suggestion);

@@ -48,7 +48,12 @@ std::string describe_point(const Record& record) {
   return text;
 }
 
-std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
+namespace {
+
+// One record per point definition and machine: the latest run's (by order in "runs", then by
+// position in "records") of those `counts` keeps.
+template <typename Counts>
+std::vector<const Record*> latest_records(const ResultsDocument& results, Counts counts) {
   std::map<std::string, size_t> run_order;
   for (size_t i = 0; i < results.file.runs.size(); ++i) run_order[results.file.runs[i].id] = i;
   const auto order = [&](const Record* r) {
@@ -58,7 +63,7 @@ std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
   std::vector<const Record*> points;
   std::map<std::string, size_t> position_of_definition;
   for (const Record& record : results.file.records) {
-    if (record.status != Status::ok) continue;
+    if (!counts(record)) continue;
     // The same point measured on two machines is two points.
     const std::string definition = point_definition(record) + machine_key(record);
     const auto existing = position_of_definition.find(definition);
@@ -70,6 +75,16 @@ std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
     }
   }
   return points;
+}
+
+}  // namespace
+
+std::vector<const Record*> latest_ok_points(const ResultsDocument& results) {
+  return latest_records(results, [](const Record& record) { return record.status == Status::ok; });
+}
+
+std::vector<const Record*> latest_points(const ResultsDocument& results) {
+  return latest_records(results, [](const Record&) { return true; });
 }
 
 namespace {

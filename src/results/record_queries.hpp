@@ -23,6 +23,8 @@ std::string describe_point(const Record& record);
 // point on one machine, the record of the latest run (by order in "runs", then by position in
 // "records") wins; measurements of other machines are other points.
 std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
+// The latest record of each point and machine, whatever its status.
+std::vector<const Record*> latest_points(const ResultsDocument& results);
 
 // The records `filter` keeps, as `convlab run --filter` chooses points, with its messages: throws
 // ExportError "--filter: unknown field 'kernel.sise' (did you mean 'kernel.size'?)" when a clause

@@ -39,18 +39,36 @@ std::string speedup_cell(const Record& r, const SpeedupContext& context) {
   return missing_speedup_reason(r, context.records, context.baseline, context.filtered);
 }
 
+// The derived columns (derive:) the rows have, in the config's order.
+std::vector<std::string> derived_columns(const std::vector<const Record*>& rows) {
+  std::vector<std::string> names;
+  for (const Record* row : rows)
+    for (const auto& [name, value] : row->computed)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
 void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& context,
                 std::ostream& out) {
+  const std::vector<std::string> derived = derived_columns(rows);
   out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
-         "speedup | verdict |\n";
-  out << "|---|---|---|---|---|---|---:|---:|---:|---|\n";
+         "speedup | verdict |";
+  for (const auto& name : derived) out << " derive." << name << " |";
+  out << "\n|---|---|---|---|---|---|---:|---:|---:|---|";
+  for (size_t i = 0; i < derived.size(); ++i) out << "---:|";
+  out << "\n";
   for (const Record* row : rows) {
     const Record& r = *row;
     const std::string median = r.timing ? format_number(r.timing->compute.stats.median, 4) : "";
     const std::string cv = r.timing ? format_number(r.timing->compute.stats.cv * 100, 2) : "";
     const std::string speedup = speedup_cell(r, context);
     out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
-        << " | " << verdict(r) << " |\n";
+        << " | " << verdict(r) << " |";
+    for (const auto& name : derived) {
+      const auto value = r.computed_value(name);
+      out << " " << (value ? format_number(*value, 4) : "") << " |";
+    }
+    out << "\n";
   }
 }
 
@@ -80,11 +98,12 @@ void print_summary_table(const std::vector<Record>& records, const RunBlock& run
     (record.status == Status::skipped ? skipped : measured).push_back(&record);
   const bool filtered =
       run.argv && std::find(run.argv->begin(), run.argv->end(), "--filter") != run.argv->end();
-  const SpeedupContext speedups{context ? *context : records,
-                                run.resolved_config.is_object()
-                                    ? run.resolved_config.value("baseline", nlohmann::json::object())
-                                    : nlohmann::json::object(),
-                                filtered};
+  const SpeedupContext speedups{
+      context ? *context : records,
+      run.resolved_config.is_object()
+          ? run.resolved_config.value("baseline", nlohmann::json::object())
+          : nlohmann::json::object(),
+      filtered};
   if (!measured.empty()) print_rows(measured, speedups, out);
   if (!measured.empty() && !skipped.empty()) out << "\n";
   print_skipped(skipped, out);

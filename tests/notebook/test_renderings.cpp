@@ -20,9 +20,10 @@ namespace {
 using namespace notebook_test;
 
 ExperimentNotebook fixture_notebook(const ResultsDocument& results) {
-  return build_notebook(results,
-                        NotebookSources{(fixtures() / "configs" / "fixture-demo.yaml").string(),
-                                        (fixtures() / "experiments" / "fixture-demo.md").string()});
+  return build_notebook(
+      results,
+      NotebookSources{(fixtures() / "configs" / "fixture-demo.yaml").string(),
+                      (fixtures() / "experiments" / "fixture-demo.md").string(), std::nullopt});
 }
 
 std::set<std::string> numbers_in(const std::string& text) {
@@ -178,7 +179,7 @@ TEST(Markdown, BlocksInlinesMathValuesAndRawHtml) {
   ASSERT_EQ(doc.values.size(), 1u);
   EXPECT_EQ(doc.values[0].field, "speedup");
   EXPECT_EQ(doc.values[0].line, 4);
-  ResolvedValue value{doc.values[0], "3.60", nullptr};
+  ResolvedValue value{doc.values[0], "3.60", nullptr, std::nullopt};
   const std::string latex = markdown_latex(doc, {"3.60"});
   for (const char* expected :
        {"\\subsubsection*{Heading}", "\\emph{emphasis}", "\\textbf{strong}",
@@ -212,7 +213,7 @@ TEST(Markdown, AValueMatchingSeveralPointsStopsWithFileLineAndQuery) {
   const ResultsDocument results =
       load_results_document((fixtures() / "fixture-demo" / "results.json").string());
   try {
-    build_notebook(results, NotebookSources{std::nullopt, discussion.string()});
+    build_notebook(results, NotebookSources{std::nullopt, discussion.string(), std::nullopt});
     FAIL() << "expected an error";
   } catch (const ExportError& error) {
     const std::string message = error.what();

@@ -155,8 +155,8 @@ TEST(DiscussionValues, FindsReferencesOutsideCodeAndComments) {
 
 TEST(DiscussionValues, MalformedReferencesNameFileAndLine) {
   for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
-           {"one\n{{median_ms}}\n", "x.md:2: {{median_ms}}: expected field[point filter]"},
-           {"{{median ms[a=1]}}", "x.md:1: {{median ms[a=1]}}: 'median ms' is not a field name"},
+           {"one\n{{median_ms}}\n", "x.md:2: {{median_ms}}: 'median_ms' alone names no point"},
+           {"{{median ms[a=1]}}", "x.md:1: {{median ms[a=1]}}: unexpected 'm' (at 'ms[a=1]')"},
            {"a {{median_ms[a=1]\n\nb}}",
             "x.md:1: {{median_ms[a=1]: no closing }} in its paragraph"},
        }) {

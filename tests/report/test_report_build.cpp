@@ -64,5 +64,44 @@ TEST(ReportBuild, FixtureResultsGiveAPdfWithEverySection) {
       << log;
 }
 
+// make report CONFIG=configs/<name>.yaml: the experiment alone, from the same export, as
+// outputs/<name>/report.pdf; the project report is not built.
+TEST(ReportBuild, OneExperimentGivesAPdfOfItsOwn) {
+  for (const char* tool : {"gnuplot", "latexmk", "pdflatex", "pdftotext"})
+    if (!have(tool))
+      GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
+  ScratchDirectory root("experiment-report");
+  fs::create_directories(root.path() / "outputs");
+  fs::copy(fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
+           fs::copy_options::recursive);
+  fs::copy(fixtures() / "experiments", root.path() / "experiments", fs::copy_options::recursive);
+  fs::copy(fixtures() / "configs", root.path() / "configs", fs::copy_options::recursive);
+
+  const std::string build = "cd '" + root.path().string() +
+                            "' && '" CONVLAB_REPORT_SCRIPTS
+                            "/build-experiment-report.sh' '" CONVLAB_EXECUTABLE
+                            "' outputs/fixture-demo > build.log 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << read_file(root.path() / "build.log");
+  EXPECT_NE(read_file(root.path() / "build.log")
+                .find("outputs/fixture-demo/report.pdf: the report of fixture-demo alone"),
+            std::string::npos);
+  const fs::path pdf = root.path() / "outputs" / "fixture-demo" / "report.pdf";
+  ASSERT_TRUE(fs::exists(pdf));
+  EXPECT_FALSE(fs::exists(root.path() / "report" / "report.pdf"));
+  const std::string text_file = (root.path() / "report.txt").string();
+  ASSERT_EQ(std::system(("pdftotext '" + pdf.string() + "' '" + text_file + "'").c_str()), 0);
+  const std::string text = read_file(text_file);
+  for (const char* expected :
+       {"Fixture: CPU and CUDA convolution on two sizes", "Experiment fixture-demo, built on",
+        "What was measured", "Kernel time by block shape", "Discussion",
+        "the sequential baseline takes 56.5", "Verification", "32 points ok, 4 skipped",
+        "Provenance", "Machines that produced the results", "The config as written",
+        "name: fixture-demo"})
+    EXPECT_NE(text.find(expected), std::string::npos) << "missing from the PDF: " << expected;
+  // The project report's parts are not there.
+  for (const char* absent : {"Summary", "Contents", "What the seed claimed"})
+    EXPECT_EQ(text.find(absent), std::string::npos) << "in the PDF: " << absent;
+}
+
 }  // namespace
 }  // namespace convlab
