@@ -39,7 +39,11 @@ options:
                    DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)
   --max-points N   stop after running N points (the rest can be resumed later)
   -q, --quiet      no progress and no summary table (a failed point is still named)
-  -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
+  -v, --verbose    one line per point with repetitions, median and CV, also on a terminal;
+                   and the time of each phase, as --phases prints it
+  --phases         print where the time went when the run ends: image, reference, prepare,
+                   timing, verify, record and other seconds per problem, and the run's totals
+                   (each device worker its own; always recorded in results.json run.phases)
   --worker K       (used by --devices) run as the K-th device worker
 
 exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments, or a
@@ -148,6 +152,8 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
       options.verbosity = Verbosity::quiet;
     } else if (arg == "--verbose" || arg == "-v") {
       options.verbosity = Verbosity::verbose;
+    } else if (arg == "--phases") {
+      options.phases = true;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--dry-run") {
