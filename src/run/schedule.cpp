@@ -30,15 +30,13 @@ std::int64_t whole_microseconds(double seconds) {
   return std::max<std::int64_t>(1, std::llround(seconds * 1e6));
 }
 
-// The reference runs on every core (OpenMP); the cost of shards assumes a machine of 8, so that
-// a problem's reference weighs against its points as it does on a typical node.
-constexpr double kReferenceThreads = 8.0;
-
-// The points' estimates on no machine in particular, plus the reference their problem waits for.
+// The points' estimates on no machine in particular (HostModel{}: the reference and verification
+// on 8 threads, as on a typical node), plus the reference their problem waits for.
 std::int64_t unit_cost_us(const Config& config, const std::vector<Point>& plan,
                           const std::vector<std::size_t>& points) {
-  double seconds = estimated_reference_seconds(config, plan[points.front()]) / kReferenceThreads;
-  for (std::size_t i : points) seconds += estimated_point_seconds(config, plan[i], 0);
+  const HostModel any_machine;
+  double seconds = estimated_reference_seconds(config, plan[points.front()], any_machine);
+  for (std::size_t i : points) seconds += estimated_point_seconds(config, plan[i], any_machine);
   return whole_microseconds(seconds);
 }
 
