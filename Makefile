@@ -9,8 +9,11 @@
 # prints the sudo command to run). CMake builds the C++ (and, when nvcc is found, CUDA) code.
 
 CONFIG ?= configs/quick.yaml
-# FILTER is handed to --filter in single quotes, so <, > and | need no quoting of their own.
+# CONFIG and FILTER reach the shell as one word each, as written: make expands nothing in them
+# and the shell nothing either, so <, >, |, $ and quotes need no quoting of their own. They are
+# not exported: make would expand them to put them in the recipes' environment.
 FILTER ?=
+unexport CONFIG FILTER
 ARGS ?=
 # With SLURM set, `make experiment` writes and submits a SLURM array job (convlab slurm) instead
 # of running here, e.g. SLURM='--shards 8 --partition gpu --gpus-per-task 1'.
@@ -20,6 +23,9 @@ BUILD_TYPE ?= Release
 CMAKE_ARGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONVLAB := $(BUILD_DIR)/convlab
+# $(call shell_word,NAME): variable NAME's value unexpanded, in single quotes ('\'' for a quote).
+shell_word = '$(subst ','\'',$(value $(1)))'
+CONFIG_WORD = $(call shell_word,CONFIG)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build convlab experiment validate list schema test test-deps test-gpu format clean dry-run \
@@ -29,7 +35,7 @@ help: ## list the targets
 	@echo "convlab targets:"
 	@grep -hE '^[a-z][a-zA-Z_-]*:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "variables: CONFIG=$(CONFIG)  FILTER='$(FILTER)'  ARGS='$(ARGS)'  SLURM='$(SLURM)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
+	@echo "variables: CONFIG="$(CONFIG_WORD)"  FILTER="$(call shell_word,FILTER)"  ARGS='$(ARGS)'  SLURM='$(SLURM)'  BUILD_DIR=$(BUILD_DIR)  CMAKE_ARGS='$(CMAKE_ARGS)'"
 
 deps: ## install the Debian packages needed to build and run
 	@scripts/install-deps.sh build
@@ -51,25 +57,25 @@ convlab: $(GENERATED) ## configure and build only the convlab executable
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab
 
-FILTER_ARG = $(if $(FILTER),--filter '$(FILTER)')
+FILTER_ARG = $(if $(value FILTER),--filter $(call shell_word,FILTER))
 
 # Configs that read the photographs of a Debian package get it installed first.
 PHOTO_PATH := /usr/share/doc/opencv-doc/examples
 
 experiment: convlab ## run CONFIG (default configs/quick.yaml); results in outputs/<name>/results.json; SLURM='--shards N ...' submits it to SLURM
-	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
+	@if grep -q '$(PHOTO_PATH)' $(CONFIG_WORD) 2>/dev/null; then scripts/install-deps.sh photos; fi
 ifeq ($(strip $(SLURM)),)
-	$(CONVLAB) run $(CONFIG) $(FILTER_ARG) $(ARGS)
+	$(CONVLAB) run $(CONFIG_WORD) $(FILTER_ARG) $(ARGS)
 else
-	$(CONVLAB) slurm $(CONFIG) $(SLURM) $(FILTER_ARG) --submit
+	$(CONVLAB) slurm $(CONFIG_WORD) $(SLURM) $(FILTER_ARG) --submit
 endif
 
 dry-run: convlab ## print the plan of CONFIG and its estimated cost without running it
-	$(CONVLAB) run $(CONFIG) --dry-run $(FILTER_ARG) $(ARGS)
+	$(CONVLAB) run $(CONFIG_WORD) --dry-run $(FILTER_ARG) $(ARGS)
 
 validate: convlab ## check CONFIG without running it
-	@if grep -q '$(PHOTO_PATH)' $(CONFIG) 2>/dev/null; then scripts/install-deps.sh photos; fi
-	$(CONVLAB) validate $(CONFIG)
+	@if grep -q '$(PHOTO_PATH)' $(CONFIG_WORD) 2>/dev/null; then scripts/install-deps.sh photos; fi
+	$(CONVLAB) validate $(CONFIG_WORD)
 
 list: convlab ## list implementations, their axes, kernels and borders
 	$(CONVLAB) list
@@ -97,7 +103,7 @@ notebook: convlab notebook-deps ## every experiment as a page: outputs/notebook/
 	$(CONVLAB) notebook
 
 watch: convlab notebook-deps ## on every save of CONFIG run its new points and make its page again; ARGS=--serve: live in a browser
-	$(CONVLAB) watch $(CONFIG) $(ARGS)
+	$(CONVLAB) watch $(CONFIG_WORD) $(ARGS)
 
 format: ## format the C++ and CUDA sources with clang-format
 	find src tests -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i

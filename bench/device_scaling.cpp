@@ -64,8 +64,16 @@ int plan_mode(const std::vector<std::string>& args) {
       std::set<std::size_t> bundles;
       for (const auto& unit : mine.units) {
         bundles.insert(unit.bundle);
-        seconds += estimated_reference_seconds(config, plan[unit.points.front()], host);
+        const std::size_t first =
+            unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+        seconds += estimated_reference_seconds(config, plan[first], host);
         for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], host);
+        for (const auto& search : unit.searches) {
+          double all = 0.0;
+          for (std::size_t i : search.variants)
+            all += estimated_point_seconds(config, plan[i], host);
+          seconds += all * double(search.budget) / double(search.variants.size());
+        }
       }
       longest = std::max(longest, seconds);
       std::printf("| %d | %d | %zu | %zu | %.1f |\n", n, w, bundles.size(), mine.points(), seconds);

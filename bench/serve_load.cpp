@@ -7,18 +7,26 @@
 // process, so that its resident memory (VmRSS, /proc/PID/status) is its own: it is read before the
 // first round and after each, and must stay flat after the first.
 //
-//   convlab_serve_load [--clients N] [--requests N] [--streams N] [--rounds N] [--events N]
+// Before the rounds, HELD connections are opened and kept open (half of them idle, half sending
+// their request's head a byte every half second; any the server closes is opened again at once),
+// and authorised requests are timed meanwhile: each must be answered right within a second.
 //
-// Defaults: 200 clients, 10,000 requests, 50 streams, 2 rounds, 100 events per round. Prints one
-// JSON object (requests/s, p50/p99 latency, RSS) and exits 0 when every answer was right and the
-// memory flat (at most 2 MiB more after the last round than after the first, so that a leak of
-// 200 bytes a request shows), 1 otherwise, 2 on bad arguments. A benchmark: its times depend on
-// the machine; its checks do not.
+//   convlab_serve_load [--clients N] [--requests N] [--streams N] [--rounds N] [--events N]
+//                      [--held N] [--held-requests N] [--held-wait SECONDS]
+//
+// Defaults: 200 clients, 10,000 requests, 50 streams, 2 rounds, 100 events per round, 1,000 held
+// connections and 20 requests timed among them, each waited for up to 10 s. Prints one JSON object
+// (requests/s, p50/p99 latency, RSS, the answers among held connections) and exits 0 when every
+// answer was right, the memory flat (at most 2 MiB more after the last round than after the first,
+// so that a leak of 200 bytes a request shows) and every answer among the held connections came
+// within a second, 1 otherwise, 2 on bad arguments. A benchmark: its times depend on the machine;
+// its checks do not.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,6 +64,9 @@ struct Settings {
   int streams = 50;
   int rounds = 2;
   int events = 100;
+  int held = 1000;
+  int held_requests = 20;
+  int held_wait_s = 10;  // how long a timed request among them is waited for
 };
 
 // --- the notebook served --------------------------------------------------------------------
@@ -443,6 +454,123 @@ RoundResult run_round(const Settings& settings, const ServerProcess& server,
   return result;
 }
 
+// --- connections held open, idle or slow -------------------------------------------------------
+
+struct HeldResult {
+  int held = 0;      // connections held open while the requests were timed
+  int reopened = 0;  // closed by the server meanwhile and opened again
+  std::vector<double> answer_ms;
+  long wrong = 0;  // a wrong status or body, or no answer
+  double max_ms = 0;
+  double p50_ms = 0;
+};
+
+// A connection the attacker keeps: idle (sends nothing) or slow (a byte of its head at a time).
+struct Held {
+  int fd = -1;
+  bool slow = false;
+};
+
+void open_held(Held& held, int port) {
+  held.fd = connect_to(port);
+  if (held.fd >= 0 && held.slow)
+    send_all(held.fd,
+             "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\n");
+}
+
+// Opens again every held connection the server has closed (or answered); slow ones send a byte.
+int keep_held(std::vector<Held>& held, int port, bool trickle) {
+  int reopened = 0;
+  for (Held& h : held) {
+    pollfd entry{h.fd, POLLIN, 0};
+    const bool closed = h.fd < 0 || (::poll(&entry, 1, 0) > 0 && entry.revents != 0);
+    if (closed) {
+      if (h.fd >= 0) ::close(h.fd);
+      open_held(h, port);
+      ++reopened;
+    } else if (h.slow && trickle) {
+      send_all(h.fd, "X");
+    }
+  }
+  return reopened;
+}
+
+// One authorised request on a new connection: its time until the whole answer came, or -1 when
+// it was wrong or did not come within `limit`.
+double timed_request(int port, const std::string& body, std::chrono::milliseconds limit) {
+  const auto began = Clock::now();
+  const int fd = connect_to(port);
+  if (fd < 0) return -1;
+  const std::string request =
+      "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+      "\r\nAuthorization: token " + kToken + "\r\nConnection: close\r\n\r\n";
+  std::string data;
+  bool complete = false;
+  if (send_all(fd, request))
+    while (Clock::now() - began < limit) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(limit - (Clock::now() - began));
+      if (!receive_more(fd, data, std::max(left, 1ms))) break;
+      const std::size_t head_end = data.find("\r\n\r\n");
+      if (head_end != std::string::npos && data.size() >= head_end + 4 + body.size()) {
+        complete = data.rfind("HTTP/1.1 200", 0) == 0 && data.substr(head_end + 4) == body;
+        break;
+      }
+    }
+  ::close(fd);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  return complete ? ms : -1;
+}
+
+HeldResult run_held(const Settings& settings, const ServerProcess& server,
+                    const std::string& index_body) {
+  HeldResult result;
+  std::vector<Held> held(static_cast<std::size_t>(settings.held));
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    held[i].slow = i % 2 == 1;
+    open_held(held[i], server.port);
+  }
+  std::atomic<bool> holding{true};
+  std::atomic<int> reopened{0};
+  std::thread keeper([&] {
+    auto next_byte = Clock::now();
+    while (holding) {
+      const bool trickle = Clock::now() >= next_byte;
+      if (trickle) next_byte = Clock::now() + 500ms;
+      reopened += keep_held(held, server.port, trickle);
+      std::this_thread::sleep_for(20ms);
+    }
+  });
+  std::this_thread::sleep_for(300ms);  // every held connection reached the server
+  for (int i = 0; i < settings.held_requests; ++i) {
+    const std::chrono::seconds wait(settings.held_wait_s);
+    const double ms = timed_request(server.port, index_body, wait);
+    if (ms < 0) ++result.wrong;
+    result.answer_ms.push_back(ms < 0 ? 1000.0 * settings.held_wait_s : ms);
+    std::this_thread::sleep_for(100ms);
+  }
+  holding = false;
+  keeper.join();
+  for (Held& h : held)
+    if (h.fd >= 0) {
+      ++result.held;
+      ::close(h.fd);
+    }
+  result.reopened = reopened;
+  result.max_ms = *std::max_element(result.answer_ms.begin(), result.answer_ms.end());
+  result.p50_ms = percentile(result.answer_ms, 0.5);
+  return result;
+}
+
+// The held connections and the timed requests need more descriptors than a default soft limit.
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 bool parse_settings(int argc, char** argv, Settings& settings) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -459,6 +587,12 @@ bool parse_settings(int argc, char** argv, Settings& settings) {
       settings.rounds = value;
     else if (flag == "--events")
       settings.events = value;
+    else if (flag == "--held")
+      settings.held = value;
+    else if (flag == "--held-requests")
+      settings.held_requests = value;
+    else if (flag == "--held-wait")
+      settings.held_wait_s = value;
     else
       return false;
   }
@@ -471,10 +605,11 @@ int main(int argc, char** argv) {
   Settings settings;
   if (!parse_settings(argc, argv, settings)) {
     std::cerr << "usage: convlab_serve_load [--clients N] [--requests N] [--streams N] "
-                 "[--rounds N] [--events N]\n";
+                 "[--rounds N] [--events N] [--held N] [--held-requests N] [--held-wait S]\n";
     return 2;
   }
   ::signal(SIGPIPE, SIG_IGN);
+  raise_descriptor_limit();
   char folder_pattern[] = "/tmp/convlab-serve-load-XXXXXX";
   if (::mkdtemp(folder_pattern) == nullptr) return 1;
   const fs::path folder = folder_pattern;
@@ -485,6 +620,8 @@ int main(int argc, char** argv) {
 
   const ServerProcess server = start_server_process(root, settings);
   const long rss_start = resident_kib(server.pid);
+  const HeldResult held = run_held(settings, server, files.at("/index.html"));
+  std::this_thread::sleep_for(500ms);  // the held connections' closes are dealt with
   std::vector<long> rss_after;
   std::vector<RoundResult> rounds;
   long next_event = 1;
@@ -522,10 +659,18 @@ int main(int argc, char** argv) {
   }
   const long growth = rss_after.back() - rss_after.front();
   const bool flat = growth <= 2048;
-  json << "  ],\n  \"server_rss_kib_before\": " << rss_start
+  const bool held_answered = held.wrong == 0 && held.max_ms < 1000.0;
+  char held_line[512];
+  std::snprintf(held_line, sizeof held_line,
+                "  ],\n  \"held_connections\": {\"held\": %d, \"reopened\": %d, \"requests\": "
+                "%zu, \"wrong_or_late\": %ld, \"p50_ms\": %.3f, \"max_ms\": %.3f},\n  "
+                "\"answered_within_1s_while_held\": %s",
+                held.held, held.reopened, held.answer_ms.size(), held.wrong, held.p50_ms,
+                held.max_ms, held_answered ? "true" : "false");
+  json << held_line << ",\n  \"server_rss_kib_before\": " << rss_start
        << ",\n  \"server_rss_kib_growth_after_first_round\": " << growth
        << ",\n  \"memory_flat\": " << (flat ? "true" : "false")
        << ",\n  \"every_answer_correct\": " << (correct ? "true" : "false") << "\n}\n";
   std::cout << json.str();
-  return correct && flat ? 0 : 1;
+  return correct && flat && held_answered ? 0 : 1;
 }

@@ -33,11 +33,11 @@ report/report.pdf: $(REPORT_STAMPS) report/report.tex report/convlab-macros.tex 
 	scripts/report/build-report.sh --no-export $(CONVLAB) $(REPORT_RESULTS_DIRS)
 
 # The experiment's name is the config's `name:` (results live in outputs/<name>/).
-FIGURES_NAME = $(shell sed -n 's/^name:[[:space:]]*//p' $(CONFIG) 2>/dev/null | head -1)
+FIGURES_NAME = $(shell sed -n 's/^name:[[:space:]]*//p' $(CONFIG_WORD) 2>/dev/null | head -1)
 
 figures: convlab report-deps ## export and render one experiment's figures: CONFIG=configs/<name>.yaml
 	@test -e outputs/$(FIGURES_NAME)/results.json || \
-	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG=$(CONFIG) first" >&2; exit 2; }
+	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG="$(CONFIG_WORD)" first" >&2; exit 2; }
 	@$(MAKE) --no-print-directory outputs/$(FIGURES_NAME)/export/.stamp
 
 compare: convlab ## compare two results point by point: A=outputs/x B=outputs/y [THRESHOLD=5%]

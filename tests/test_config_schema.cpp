@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -155,29 +156,14 @@ TEST(ConfigSchema, IsDraft202012UsingKeywordsDraft7Shares) {
   const json schema = generated_schema();
   EXPECT_EQ(schema.at("$schema"), "https://json-schema.org/draft/2020-12/schema");
   // Keywords both drafts read alike; the validator of the tests is a draft 7 one.
-  const std::set<std::string> shared{"$schema",
-                                     "$defs",
-                                     "$ref",
-                                     "title",
-                                     "description",
-                                     "type",
-                                     "properties",
-                                     "required",
-                                     "additionalProperties",
-                                     "enum",
-                                     "const",
-                                     "minimum",
-                                     "maximum",
-                                     "exclusiveMinimum",
-                                     "multipleOf",
-                                     "not",
-                                     "items",
-                                     "minItems",
-                                     "maxItems",
-                                     "minProperties",
-                                     "anyOf",
-                                     "oneOf",
-                                     "pattern",
+  const std::set<std::string> shared{"$schema",       "$defs",       "$ref",
+                                     "title",         "description", "type",
+                                     "properties",    "required",    "additionalProperties",
+                                     "propertyNames", "enum",        "const",
+                                     "minimum",       "maximum",     "exclusiveMinimum",
+                                     "multipleOf",    "not",         "items",
+                                     "minItems",      "maxItems",    "minProperties",
+                                     "anyOf",         "oneOf",       "pattern",
                                      "maxLength"};
   std::function<void(const json&, const std::string&)> walk = [&](const json& node,
                                                                   const std::string& path) {
@@ -209,6 +195,7 @@ TEST(ConfigSchema, NamesEveryKeyOfTheReadersTables) {
   EXPECT_EQ(property_names(defs.at("image_files")), as_set(key_names(file_image_keys())));
   EXPECT_EQ(property_names(schema["properties"]["measure"]), as_set(key_names(measure_keys(true))));
   EXPECT_EQ(property_names(defs.at("measure_override")), as_set(key_names(measure_keys(false))));
+  EXPECT_EQ(property_names(defs.at("user_kernel")), as_set(key_names(user_kernel_keys())));
   EXPECT_EQ(property_names(schema["properties"]["gallery"]), as_set(key_names(gallery_keys())));
   EXPECT_EQ(property_names(schema["properties"]["figures"]["items"]),
             as_set(key_names(figure_keys())));
@@ -305,9 +292,15 @@ json minimal_config() {
           {"implementations", {{"sequential", json::object()}}}};
 }
 
-// Loads `config` (written as JSON, which is YAML) with every check `convlab validate` makes.
-std::string load_errors(const json& config, const std::string& name) {
+// Loads `config` (written as JSON, which is YAML) with every check `convlab validate` makes, with
+// `files` (path relative to the config -> text) beside it.
+std::string load_errors(const json& config, const std::string& name,
+                        const std::map<std::string, std::string>& files = {}) {
   const fs::path dir = testing::fresh_directory("schema-" + name);
+  for (const auto& [file, text] : files) {
+    fs::create_directories((dir / file).parent_path());
+    testing::write_text(dir / file, text);
+  }
   const fs::path path = dir / "config.yaml";
   testing::write_text(path, config.dump(2) + "\n");
   try {
@@ -372,6 +365,8 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
       {"sequential", example_of(schema["$defs"]["measure_override"], next_number)}};
   config["save_outputs"] = true;
   config["gallery"] = {{"implementation", "sequential"}};
+  config["search"] = {{"strategy", "random"}, {"budget", 2}, {"seed", 4},
+                      {"restrict", {"threads >= 1"}}};
   config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"reduce", "mean"}}};
   config["tables"] = {
       {{"rows", "kernel.name"}, {"columns", "border"}, {"value", "median_ms"}, {"reduce", "mean"}}};
@@ -395,6 +390,50 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
       EXPECT_EQ(committed_schema_validator().errors(one), "") << key << " " << value;
       EXPECT_EQ(load_errors(one, "enum-" + key + "-" + value.dump()), "") << key << " " << value;
     }
+}
+
+// A user's kernel: its entry made from the schema with every kind of param, and its name wherever
+// a config names one of its implementations.
+TEST(ConfigSchema, AUserKernelEntryAndItsNameAreAcceptedWhereAnImplementationGoes) {
+  const json schema = generated_schema();
+  double next_number = 1.0;
+  json entry = example_of(schema["$defs"]["user_kernel"], next_number);
+  entry["source"] = "kernels/mine.c";
+  // A search block of every key is not one a reader takes (a budget and max_seconds both): the
+  // search block's own test makes one of every key; here, one a search may have.
+  entry["search"] = {{"strategy", "random"}, {"seed", 3}, {"budget", 2}};
+  const std::map<std::string, std::string> source{
+      {"kernels/mine.c", "#include <convlab/kernel.h>\nCONVLAB_CONTRACT(1);\n"}};
+  json config = minimal_config();
+  config["implementations"]["my-kernel"] = entry;
+  EXPECT_EQ(committed_schema_validator().errors(config), "") << entry.dump();
+  EXPECT_EQ(load_errors(config, "user-kernel-example", source), "") << entry.dump();
+
+  entry["params"] = {{"TILE", {16, 32}},
+                     {"BLOCK", {{16, 16}, {32, 8}}},
+                     {"SCHEDULE", {"static", "dynamic"}},
+                     {"UNROLL", {true, false}},
+                     {"ONE", 4},
+                     {"WORD", "fast"},
+                     {"FLAG", true}};
+  entry["threads"] = {1, 2};
+  config["implementations"]["my-kernel"] = entry;
+  config["baseline"] = "my-kernel";
+  config["measure"] = {{"timeout", 30},
+                       {"per_implementation", {{"my-kernel", {{"timeout", 5}, {"max_reps", 3}}}}}};
+  config["save_outputs"] = true;
+  config["gallery"] = {{"implementation", "my-kernel"}};
+  EXPECT_EQ(committed_schema_validator().errors(config), "") << config.dump(2);
+  EXPECT_EQ(load_errors(config, "user-kernel-everywhere", source), "") << config.dump(2);
+  config["baseline"] = {{"implementation", "my-kernel"}, {"params", {{"threads", 2}}}};
+  EXPECT_EQ(committed_schema_validator().errors(config), "") << config.dump(2);
+  EXPECT_EQ(load_errors(config, "user-kernel-baseline", source), "") << config.dump(2);
+
+  // A built-in implementation's name is not a user's kernel's, for the schema and the reader.
+  json builtin = minimal_config();
+  builtin["implementations"]["openmp"] = {{"source", "kernels/mine.c"}};
+  EXPECT_NE(committed_schema_validator().errors(builtin), "");
+  EXPECT_NE(load_errors(builtin, "user-kernel-builtin-name", source), "");
 }
 
 TEST(ConfigSchema, EveryReduceAndLogValueOfADeclarationIsAccepted) {
@@ -470,6 +509,13 @@ const std::vector<std::pair<std::string, std::string>> kStructuralMistakes{
     {"empty_sweep", "an empty list where a sweep needs a value"},
     {"name_too_long", "a name longer than 100 characters"},
     {"unsafe_name", "a name that is not a safe file name"},
+    {"user_kernel_unknown_key", "a user's kernel entry key besides source, params and threads"},
+    {"user_kernel_not_a_source", "a source that is not a .cu, .cpp, .cc, .cxx or .c file"},
+    {"user_kernel_param_not_a_macro", "a param value that is a fraction"},
+    {"user_kernel_param_kinds_mixed", "a param list of integers and words"},
+    {"user_kernel_param_reserved", "a param named CONVLAB_..."},
+    {"user_kernel_threads_zero", "a thread count below 1"},
+    {"user_kernel_bad_name", "a user's kernel named with a dot"},
 };
 
 TEST(ConfigSchema, StructuralMistakesOfTheBadConfigCorpusFailTheSchema) {

@@ -62,7 +62,7 @@ TEST(MakeTargets, FilterNeedsNoNestedQuoting) {
   const auto result = make_dry_run(
       "experiment CONFIG=configs/quick.yaml FILTER='kernel.size<=5,implementation=openmp|cpu_rows'",
       dir);
-  EXPECT_NE(result.output.find("convlab run configs/quick.yaml --filter "
+  EXPECT_NE(result.output.find("convlab run 'configs/quick.yaml' --filter "
                                "'kernel.size<=5,implementation=openmp|cpu_rows'"),
             std::string::npos)
       << result.output;

@@ -106,6 +106,7 @@ TEST_F(OwnKernels, TheExampleOpenmpLoopVerifiesOnAwkwardProblems) {
     const std::string flags = source["flags"].dump();
     EXPECT_NE(flags.find("-O3"), std::string::npos) << flags;
     EXPECT_NE(flags.find("-fopenmp"), std::string::npos) << flags;
+    EXPECT_NE(flags.find("\"-std=gnu++17\""), std::string::npos) << flags;
     EXPECT_TRUE(source["defines"].contains("SCHEDULE"));
   }
   EXPECT_EQ(mine, 6u * 3 * 5 * 2 * 4);  // images x kernels x borders x outputs x variants
@@ -130,6 +131,12 @@ TEST_F(OwnKernels, ASecondRunCompilesNothingAndSaysSo) {
       << second.output;
   const auto run = convlab("run c.yaml --quiet");
   EXPECT_EQ(run.exit_code, 0) << run.output;
+  // A .c source is compiled as C, and its records say so.
+  for (const json& record : records())
+    if (record["implementation"] == "mine") {
+      const std::string flags = record["source"]["flags"].dump();
+      EXPECT_EQ(flags.rfind("[\"-x\",\"c\",\"-std=gnu11\",", 0), 0u) << flags;
+    }
   // An edited source is another variant: compiled again, and its points measured again.
   write_text(dir_ / "k.c", read_text(dir_ / "k.c") + "/* edited */\n");
   const auto edited = convlab("run c.yaml");
@@ -247,10 +254,38 @@ TEST_F(OwnKernels, PointsTheSourceDoesNotHandleAreSkippedWithItsReason) {
   EXPECT_EQ(skipped, 3u);
 }
 
+// The results keep a source's text whole (run.config.sources), also one far longer than the 4 KiB
+// other strings of a results file may hold, and every reader reads them back.
+TEST_F(OwnKernels, ALongSourceIsKeptWholeAndItsResultsReadBack) {
+  std::string comment = "/*";
+  for (int i = 0; i < 600; ++i) comment += " line " + std::to_string(i) + " of a long comment\n";
+  comment += " the end */\n";
+  const std::string text =
+      comment + cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET 0", kCorrectBody);
+  ASSERT_GT(text.size(), 16000u);
+  write_text(dir_ / "long.c", text);
+  write_config("  mine: {source: long.c}\n");
+  const auto run = convlab("run c.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const json results = json::parse(read_text(dir_ / "outputs/own/results.json"));
+  EXPECT_EQ(results["run"]["config"]["sources"][0]["text"], text);
+  for (const std::string command : {"show outputs/own", "export outputs/own --format csv",
+                                    "notebook outputs/own --out nb --quiet"}) {
+    const auto read = convlab(command);
+    EXPECT_EQ(read.exit_code, 0) << command << ": " << read.output;
+  }
+  EXPECT_NE(read_text(dir_ / "nb/own.html").find("the end */"), std::string::npos);
+}
+
 TEST_F(OwnKernels, BadEntriesAreNamedByKey) {
   write_text(dir_ / "k.c", cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET 0", kCorrectBody));
   write_text(dir_ / "k.cu", "#include <convlab/kernel.h>\n");
+  // Latin-1 in a comment: results.json keeps the text, and JSON holds UTF-8 only.
+  write_text(dir_ / "latin1.c", "/* caf\xE9 */\n" + read_text(dir_ / "k.c"));
   const std::vector<std::pair<std::string, std::string>> cases{
+      {"  mine: {source: latin1.c}\n",
+       "latin1.c: not UTF-8 text (byte 0xE9 at line 1, column 7); the results keep the source's "
+       "text, so save it as UTF-8"},
       {"  mine: {source: missing.c}\n", "implementations.mine.source"},
       {"  mine: {source: k.txt}\n", "is not a kernel source"},
       {"  openmp: {source: k.c}\n", "'openmp' is a built-in implementation"},

@@ -628,6 +628,48 @@ TEST_F(ServeSecurity, ASlowClientIsDroppedWithinItsDeadline) {
   EXPECT_EQ(get("/page.html").status, 200);
 }
 
+// Idle connections, and connections sending their head a byte at a time, hold no worker: with
+// only 4 workers and 300 such connections open, an authorised request is answered within a second,
+// again and again (tests/test_serve_load.cpp holds 1,000 against the default server).
+TEST_F(ServeSecurity, IdleAndSlowConnectionsHoldNoWorker) {
+  ServeOptions options;
+  options.limits.worker_threads = 4;
+  start(options);
+  std::vector<std::unique_ptr<RawConnection>> held;
+  for (int i = 0; i < 300; ++i) {
+    held.push_back(std::make_unique<RawConnection>("127.0.0.1", port_));
+    ASSERT_TRUE(held.back()->connected());
+    if (i % 3 == 1) held.back()->send_bytes("GET /page.html HTTP/1.1\r\nHost: 127.0.0.1:");
+    if (i % 3 == 2) held.back()->send_bytes("GET /page.html HTTP/1.1\r\n" + std::string(4, 'X'));
+  }
+  for (int round = 0; round < 5; ++round) {
+    for (std::size_t i = 0; i < held.size(); i += 3) held[i + 2]->send_bytes("X");  // trickle
+    const auto began = Clock::now();
+    const HttpReply reply = get("/page.html");
+    const auto took = Clock::now() - began;
+    EXPECT_EQ(reply.status, 200) << "round " << round;
+    EXPECT_LT(took, 1s) << "round " << round;
+  }
+}
+
+// At the cap on held connections the one idle longest is closed for a newcomer, so that the
+// server keeps answering however many connections are opened.
+TEST_F(ServeSecurity, AtTheCapTheConnectionIdleLongestIsClosed) {
+  ServeOptions options;
+  options.limits.max_held_connections = 50;
+  start(options);
+  std::vector<std::unique_ptr<RawConnection>> idle;
+  for (int i = 0; i < 50; ++i) idle.push_back(std::make_unique<RawConnection>("127.0.0.1", port_));
+  std::this_thread::sleep_for(200ms);  // all of them held
+  RawConnection newcomer("127.0.0.1", port_);
+  EXPECT_TRUE(idle.front()->read_until_closed(2s)) << "the oldest idle connection is kept";
+  const HttpReply reply = get("/page.html");
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_TRUE(newcomer.send_bytes(
+      request_text("GET", "/notes.txt", port_, "Authorization: token " + kToken + "\r\n")));
+  EXPECT_TRUE(newcomer.read_until("plain text", 2s)) << newcomer.received();
+}
+
 TEST_F(ServeSecurity, AKeptAliveConnectionServesSeveralRequestsInOrder) {
   RawConnection connection("127.0.0.1", port_);
   auto request = [&](const std::string& path, const std::string& more) {

@@ -196,6 +196,121 @@ TEST_F(Shards, ARunOfAnotherExperimentIntoTheShardFolderIsRefused) {
   EXPECT_EQ(run("merge").exit_code, 2);
 }
 
+// Records edited into shard files: a point of another shard with other values, a point no shard
+// plans, and a point twice in one file with other values. Each is named by file and key and left
+// out; every other record is merged, and the real measurement is the one kept.
+TEST_F(Shards, TamperedRecordsAreNamedByFileAndKeyAndTheOthersMerged) {
+  for (int shard = 0; shard < 3; ++shard)
+    ASSERT_EQ(run("run sweep.yaml --out out --quiet --filter implementation=sequential --shard " +
+                  std::to_string(shard) + "/3")
+                  .exit_code,
+              0);
+  fs::remove(dir_ / "out/results.json");
+  const fs::path first = dir_ / "out/shards/shard-0-of-3.json";
+  const fs::path second = dir_ / "out/shards/shard-1-of-3.json";
+  const fs::path third = dir_ / "out/shards/shard-2-of-3.json";
+  json zero = parse_file(first), one = parse_file(second), two = parse_file(third);
+  const size_t total = zero["records"].size() + one["records"].size() + two["records"].size();
+  // Shard 1's first point, with a median ten times its own, in shard 0's file.
+  json foreign = one["records"][0];
+  const double real_median = foreign["timing"]["stats"]["median"].get<double>();
+  foreign["timing"]["stats"]["median"] = real_median * 10;
+  zero["records"].push_back(foreign);
+  // A point no shard plans: an image size the config does not have.
+  json unplanned = zero["records"][0];
+  unplanned["image"]["width"] = 4096;
+  zero["records"].push_back(unplanned);
+  // Shard 2's first point twice, the copy with other values: which is real cannot be told.
+  json copy = two["records"][0];
+  copy["timing"]["stats"]["median"] = 123.0;
+  two["records"].push_back(copy);
+  testing::write_text(first, zero.dump());
+  testing::write_text(third, two.dump());
+
+  const auto merged =
+      testing::run_shell("ulimit -v 1048576; timeout 10 \"$CONVLAB\" merge out", dir_);
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  const std::string foreign_at = "out/shards/shard-0-of-3.json: records[" +
+                                 std::to_string(zero["records"].size() - 2) + "]: point ";
+  const std::string unplanned_at = "out/shards/shard-0-of-3.json: records[" +
+                                   std::to_string(zero["records"].size() - 1) + "]: point ";
+  for (const std::string& needle :
+       {foreign_at, std::string("is not one its shard plans (shard 1 plans it); not merged"),
+        unplanned_at, std::string("is not one its shard plans (no shard file here plans it)"),
+        std::string("out/shards/shard-2-of-3.json: records[0]: point "),
+        "is also in out/shards/shard-2-of-3.json: records[" +
+            std::to_string(two["records"].size() - 1) +
+            "], measured on the same machine, with other values; not merged",
+        std::string("1 point of shard 2 missing (")})
+    EXPECT_NE(merged.output.find(needle), std::string::npos)
+        << "lacks '" << needle << "': " << merged.output;
+  // Every record but the three edited in and the one they doubled is merged; the real median
+  // of shard 1's point is kept.
+  const json result = results();
+  EXPECT_EQ(result["records"].size(), total - 1);
+  for (const auto& record : result["records"]) {
+    if (record["point_id"] == foreign["point_id"]) {
+      EXPECT_EQ(record["timing"]["stats"]["median"].get<double>(), real_median);
+    }
+  }
+}
+
+TEST_F(Shards, AShardFileThatIsALinkIsRefusedAndItsTargetNeverRead) {
+  for (int shard = 0; shard < 2; ++shard)
+    ASSERT_EQ(run("run sweep.yaml --out out --quiet --filter implementation=sequential --shard " +
+                  std::to_string(shard) + "/2")
+                  .exit_code,
+              0);
+  testing::write_text(dir_ / "secret.txt", "SECRET-first-line: do not print\nmore\n");
+  const fs::path shard = dir_ / "out/shards/shard-1-of-2.json";
+  fs::remove(shard);
+  fs::create_symlink(dir_ / "secret.txt", shard);
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  EXPECT_NE(merged.output.find("out/shards/shard-1-of-2.json: is a symbolic link"),
+            std::string::npos)
+      << merged.output;
+  EXPECT_EQ(merged.output.find("SECRET"), std::string::npos) << merged.output;
+  EXPECT_EQ(merged.output.find("'S'"), std::string::npos) << merged.output;
+  // As the shard's own run refuses it.
+  const auto rerun = run("run sweep.yaml --out out --filter implementation=sequential --shard 1/2");
+  EXPECT_EQ(rerun.exit_code, 2) << rerun.output;
+  EXPECT_NE(rerun.output.find("is a symbolic link"), std::string::npos) << rerun.output;
+}
+
+// The command merge prints for the missing points of a shard is one a shell runs as it reads,
+// whatever the config's path and the filter hold.
+TEST_F(Shards, TheCommandThatCompletesAShardIsQuotedForTheShell) {
+  const std::string config = "c;touch INJECTED;'$(touch INJECTED2).yaml";
+  testing::write_text(dir_ / config, kSweep);
+  const std::string filter = "implementation=sequential,image.name!=it's";
+  // Each argument goes through a file, so that this test's own shell runs none of it.
+  testing::write_text(dir_ / "config.txt", config);
+  testing::write_text(dir_ / "filter.txt", filter);
+  const auto ran = testing::run_shell(
+      "\"$CONVLAB\" run \"$(cat config.txt)\" --out out --quiet --max-points 1 --filter "
+      "\"$(cat filter.txt)\" --shard 0/2",
+      dir_);
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const auto merged = run("merge out");
+  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  const std::string marker = "shard 0 missing";
+  const size_t at = merged.output.find("measure them with: ", merged.output.find(marker));
+  ASSERT_NE(at, std::string::npos) << merged.output;
+  const size_t begin = at + std::string("measure them with: ").size();
+  const std::string command = merged.output.substr(begin, merged.output.find('\n', begin) - begin);
+  testing::write_text(
+      dir_ / "printed.sh",
+      "convlab() { for a in \"$@\"; do printf '<%s>\\n' \"$a\"; done; }\n" + command + "\n");
+  const auto words = testing::run_shell("sh printed.sh", dir_);
+  EXPECT_EQ(words.exit_code, 0) << words.output;
+  EXPECT_EQ(words.output, "<run>\n<" + config +
+                              ">\n<--shard>\n<0/2>\n<--out>\n<out>\n<--filter>\n<" + filter + ">\n")
+      << command;
+  EXPECT_FALSE(fs::exists(dir_ / "INJECTED"));
+  EXPECT_FALSE(fs::exists(dir_ / "INJECTED2"));
+}
+
 // Every file in tests/data/bad_shards/ replaces shard 1 of 3 of a complete set: merge must name
 // it and each `# expect:` text, exit 2, and still merge the other two.
 std::vector<std::string> bad_shards() {

@@ -70,15 +70,15 @@ TEST_F(SlurmScript, PathsAndFiltersWithShellMetacharactersReachConvlabUnchanged)
 TEST_F(SlurmScript, DirectivesCarryTheOptionsAndSeveralGpusRunDeviceWorkers) {
   testing::write_text(dir_ / "s.yaml", kSweep);
   const auto written = testing::run_convlab(
-      "slurm s.yaml --shards 8 --partition gpu --gpus-per-task 2 --cpus-per-task 4 "
+      "slurm s.yaml --shards 4 --partition gpu --gpus-per-task 2 --cpus-per-task 4 "
       "--time 1-02:00:00 --account proj_1 --out out",
       dir_);
   ASSERT_EQ(written.exit_code, 0) << written.output;
   const std::string shards = testing::read_text(dir_ / "out/slurm/shards.sbatch");
   for (const char* line :
-       {"#SBATCH --array=0-7\n", "#SBATCH --partition=gpu\n", "#SBATCH --gpus-per-task=2\n",
+       {"#SBATCH --array=0-3\n", "#SBATCH --partition=gpu\n", "#SBATCH --gpus-per-task=2\n",
         "#SBATCH --cpus-per-task=4\n", "#SBATCH --time=1-02:00:00\n", "#SBATCH --account=proj_1\n",
-        "--shard \"${SLURM_ARRAY_TASK_ID}/8\"", " --devices all &\n"})
+        "--shard \"${SLURM_ARRAY_TASK_ID}/4\"", " --devices all &\n"})
     EXPECT_NE(shards.find(line), std::string::npos) << line << "\n" << shards;
   const std::string merge = testing::read_text(dir_ / "out/slurm/merge.sbatch");
   for (const char* line :
@@ -87,10 +87,14 @@ TEST_F(SlurmScript, DirectivesCarryTheOptionsAndSeveralGpusRunDeviceWorkers) {
   EXPECT_EQ(merge.find("--gpus-per-task"), std::string::npos);
   EXPECT_TRUE(fs::is_directory(dir_ / "out/slurm/logs"));
   EXPECT_NE(written.output.find("submit with: sh "), std::string::npos) << written.output;
-  // A balance line for the shards, and a note when some have nothing to do.
+  // A balance line for the shards.
   EXPECT_NE(written.output.find("problem groups"), std::string::npos);
-  EXPECT_NE(written.output.find("4 of the 8 shards have no point"), std::string::npos)
-      << written.output;
+  // More shards than the plan has problem groups would be array tasks with nothing to do.
+  const auto too_many = testing::run_convlab("slurm s.yaml --shards 8 --out more", dir_);
+  EXPECT_EQ(too_many.exit_code, 2) << too_many.output;
+  EXPECT_NE(too_many.output.find("--shards 8: the plan has 4 problem groups"), std::string::npos)
+      << too_many.output;
+  EXPECT_FALSE(fs::exists(dir_ / "more/slurm"));
 }
 
 TEST_F(SlurmScript, SubmitWithoutSbatchExitsTwoAndSaysWhatToDo) {

@@ -1,7 +1,10 @@
 // convlab watch: on every save the config is checked, exactly its points not measured yet are run
 // (a title edit runs none, a new kernel size runs only its points), the page is made again with
 // the changed cells marked, a bad config shows as an error cell above the last good results, the
-// idle process uses no CPU, and SIGINT mid-sweep keeps every finished point.
+// idle process uses no CPU, and SIGINT mid-sweep keeps every finished point. The kernel sources a
+// config names are watched too: a saved source runs its implementation's points only, one that
+// does not compile shows the compiler's lines in the error cell, and the watched sources follow
+// the config.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -16,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/sha256.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -49,9 +53,12 @@ std::string tiny_config(const std::string& title, const std::string& sizes) {
 // A convlab watch running in the background of a test, its output in watch.log.
 class WatchProcess {
  public:
-  WatchProcess(const fs::path& dir, const std::string& arguments) : dir_(dir) {
+  // `environment`: assignments before the command, e.g. "CONVLAB_KERNEL_CACHE=cache".
+  WatchProcess(const fs::path& dir, const std::string& arguments,
+               const std::string& environment = "")
+      : dir_(dir) {
     const auto started = testing::run_shell(
-        "( \"$CONVLAB\" watch " + arguments +
+        "( " + environment + " \"$CONVLAB\" watch " + arguments +
             " > watch.log 2>&1 & echo $! > watch.pid; wait $!; echo \"exit $?\" > watch.status )"
             " > /dev/null 2>&1 &",
         dir_);
@@ -205,6 +212,47 @@ TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
   EXPECT_NE(page().find("Good again"), std::string::npos);
 }
 
+// A watched config swapped for a link (to any file of the machine) is refused, naming the link:
+// nothing of the link's target shows in the terminal, the page, the served page or /_events, and
+// `validate` refuses the link the same way.
+TEST_F(Watch, AConfigSwappedForALinkIsRefusedByNameAndNothingOfItsTargetShows) {
+  testing::write_text(dir_ / "secret.txt", "SECRET_KEY: hunter2-do-not-show\nother: line\n");
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("Good", "3"));
+  WatchProcess watch(dir_, "tiny.yaml --serve");
+  watch.wait_for_waits(1);
+  fs::create_symlink("secret.txt", dir_ / "tiny.yaml.new");
+  fs::rename(dir_ / "tiny.yaml.new", dir_ / "tiny.yaml");  // as an editor saves
+  watch.wait_for_waits(2);
+  const std::string refusal = "tiny.yaml: is a symbolic link";
+  const std::string log = watch.log();
+  EXPECT_NE(log.find(refusal), std::string::npos) << log;
+  EXPECT_NE(page().find(refusal), std::string::npos);
+  std::smatch url;
+  ASSERT_TRUE(std::regex_search(log, url,
+                                std::regex("http://127\\.0\\.0\\.1:([0-9]+)/[a-z]+\\.html"
+                                           "\\?token=([0-9a-f]+)")))
+      << log;
+  // The served page and the live channel, read over bash's /dev/tcp for two seconds.
+  std::string served;
+  for (const std::string path : {"/tiny.html", "/_events"}) {
+    const auto read = testing::run_shell(
+        "timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + url[1].str() + "; printf \"GET " + path +
+            "?token=" + url[2].str() + " HTTP/1.1\\r\\nHost: 127.0.0.1:" + url[1].str() +
+            "\\r\\n\\r\\n\" >&3; cat <&3'",
+        dir_);
+    served += read.output;
+  }
+  EXPECT_NE(served.find("200 OK"), std::string::npos) << served;
+  EXPECT_NE(served.find("is a symbolic link"), std::string::npos) << served;
+  const auto validated = testing::run_convlab("validate tiny.yaml", dir_);
+  EXPECT_EQ(validated.exit_code, 2);
+  EXPECT_NE(validated.output.find(refusal), std::string::npos) << validated.output;
+  for (const std::string& shown : {log, page(), served, validated.output}) {
+    EXPECT_EQ(shown.find("SECRET"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
+  }
+}
+
 // Waiting for a save blocks in poll() with no timeout: over 2 s idle the process is given
 // (practically) no CPU time. The bound, 5 clock ticks (50 ms at 100 Hz), leaves room for a
 // loaded machine's accounting; a poll every few milliseconds would use far more.
@@ -300,6 +348,162 @@ TEST_F(Watch, ASaveDuringASweepTakesTheNewConfigAndKeepsWhatFinished) {
   for (const auto& record : records) keys.insert(record["key"].get<std::string>());
   EXPECT_EQ(keys.size(), records.size()) << "a point measured twice";
   EXPECT_NE(page().find("Renamed"), std::string::npos);
+}
+
+// A user's own CPU kernel, the straightforward loops; `note` goes into a comment, so that saving
+// another note changes the source and nothing else.
+std::string own_kernel(const std::string& note) {
+  return "/* " + note + " */\n#include <convlab/kernel.h>\nCONVLAB_CONTRACT(1);\n" + R"(
+CONVLAB_CPU_ENTRY(const convlab_problem* p) {
+  const int r = p->ksize / 2;
+  for (int y = 0; y < p->height; ++y)
+    for (int x = 0; x < p->width; ++x)
+      for (int c = 0; c < p->channels; ++c) {
+        float sum = 0.f;
+        for (int ky = 0; ky < p->ksize; ++ky) {
+          const int sy = convlab_border_index(y + ky - r, p->height, p->border);
+          if (sy < 0) continue;
+          for (int kx = 0; kx < p->ksize; ++kx) {
+            const int sx = convlab_border_index(x + kx - r, p->width, p->border);
+            if (sx < 0) continue;
+            sum += p->weights[ky * p->ksize + kx] * p->in[sy * p->in_pitch + sx * p->channels + c];
+          }
+        }
+        convlab_store(p->out, ((long long)y * p->width + x) * p->channels + c, p->output, sum);
+      }
+  return 0;
+}
+)";
+}
+
+// tiny_config with the user's kernel `source` beside sequential, at two kernel sizes.
+std::string own_kernel_config(const std::string& source) {
+  std::string config = tiny_config("Own", "3, 5");
+  config.replace(config.find("  sequential: {}\n"), 16,
+                 "  sequential: {}\n  mine: {source: " + source + "}\n");
+  return config;
+}
+
+class WatchSources : public Watch {
+ protected:
+  void SetUp() override {
+    Watch::SetUp();
+    fs::create_directories(dir_ / "kernels");
+  }
+  // The kernel cache of the test's own, as test_own_kernels.cpp keeps it.
+  std::string environment() const {
+    return "CONVLAB_KERNEL_CACHE='" + (dir_ / "cache").string() + "'";
+  }
+  size_t records_of(const std::string& implementation) const {
+    const json records = results()["records"];
+    size_t n = 0;
+    for (const auto& record : records) n += record["implementation"] == implementation;
+    return n;
+  }
+};
+
+TEST_F(WatchSources, ASavedSourceRunsItsImplementationsPointsOnly) {
+  testing::write_text(dir_ / "kernels/mine.c", own_kernel("first"));
+  testing::write_text(dir_ / "tiny.yaml", own_kernel_config("kernels/mine.c"));
+  WatchProcess watch(dir_, "tiny.yaml", environment());
+  watch.wait_for_waits(1);
+  ASSERT_EQ(records_of("mine"), 2u) << watch.log();
+  ASSERT_EQ(records_of("sequential"), 2u) << watch.log();
+  EXPECT_NE(watch.log().find("waiting for tiny.yaml or its kernel source to be saved"),
+            std::string::npos)
+      << watch.log();
+  EXPECT_NE(page().find("<section class=\"cell cell-source\" id=\"cell-source-1\">"),
+            std::string::npos);
+  EXPECT_NE(page().find("first"), std::string::npos);
+
+  save_by_rename(dir_ / "kernels/mine.c", own_kernel("second"));
+  watch.wait_for_waits(2);
+  // The edited source is another point: its two points ran, sequential's were kept.
+  EXPECT_EQ(last_counts(watch.log()).rfind("kept 2 \u00b7 ran 2", 0), 0u) << watch.log();
+  EXPECT_NE(watch.log().find("your kernels: 1 variant compiled"), std::string::npos) << watch.log();
+  size_t second = 0;
+  const json records = results()["records"];
+  for (const auto& record : records)
+    if (record["implementation"] == "mine" &&
+        record["source"]["sha256"] == sha256_hex(own_kernel("second")))
+      ++second;
+  EXPECT_EQ(second, 2u) << watch.log();
+  EXPECT_EQ(records_of("sequential"), 2u);
+  EXPECT_NE(page().find("second"), std::string::npos);
+  EXPECT_NE(page().find("class=\"cell cell-source changed\""), std::string::npos);
+  EXPECT_EQ(page().find("class=\"banner stale\""), std::string::npos) << "up to date again";
+  EXPECT_FALSE(watch.stopped()) << watch.log();
+}
+
+TEST_F(WatchSources, ASourceThatDoesNotCompileShowsTheCompilersLinesAboveTheLastGoodResults) {
+  testing::write_text(dir_ / "kernels/mine.c", own_kernel("good"));
+  testing::write_text(dir_ / "tiny.yaml", own_kernel_config("kernels/mine.c"));
+  WatchProcess watch(dir_, "tiny.yaml", environment());
+  watch.wait_for_waits(1);
+  const size_t records = results()["records"].size();
+  ASSERT_EQ(records, 4u) << watch.log();
+
+  std::string broken = own_kernel("broken");
+  broken.replace(broken.find("return 0;"), 9, "return undefined_name;");
+  save_by_rename(dir_ / "kernels/mine.c", broken);
+  watch.wait_for_waits(2);
+  const std::string log = watch.log();
+  EXPECT_NE(log.find("1 of 1 variant of your kernels did not compile; nothing was run"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("undefined_name"), std::string::npos) << log;
+  EXPECT_EQ(results()["records"].size(), records);
+  const std::string shown = page();
+  const size_t error =
+      shown.find("<section class=\"cell cell-error\" id=\"cell-error\" role=\"alert\">");
+  ASSERT_NE(error, std::string::npos) << shown;
+  EXPECT_NE(shown.find("<div class=\"cell-label\">kernel compile error</div>", error),
+            std::string::npos);
+  EXPECT_NE(shown.find("undefined_name", error), std::string::npos);
+  EXPECT_NE(shown.find("Fix the kernel source and save it again.", error), std::string::npos);
+  EXPECT_LT(error, shown.find("cell-figure")) << "the error at the top, the figure still below";
+  // The config is fine: the page says which source changed, not that the config is gone.
+  EXPECT_NE(shown.find("kernels/mine.c changed since the run."), std::string::npos)
+      << shown.substr(0, 4000);
+  EXPECT_EQ(shown.find("not on disk any more"), std::string::npos);
+  EXPECT_EQ(shown.find("cannot be read"), std::string::npos);
+  EXPECT_NE(shown.find("<code>tiny.yaml</code>"), std::string::npos);
+
+  save_by_rename(dir_ / "kernels/mine.c", own_kernel("fixed"));
+  watch.wait_for_waits(3);
+  EXPECT_EQ(page().find("role=\"alert\"><div class=\"cell-label\">kernel compile error"),
+            std::string::npos);
+  EXPECT_NE(page().find("id=\"cell-error\" hidden=\"hidden\""), std::string::npos);
+  EXPECT_EQ(last_counts(watch.log()).rfind("kept 2 \u00b7 ran 2", 0), 0u) << watch.log();
+  EXPECT_EQ(page().find("class=\"banner stale\""), std::string::npos);
+}
+
+TEST_F(WatchSources, TheWatchedSourcesFollowTheConfig) {
+  testing::write_text(dir_ / "kernels/mine.c", own_kernel("one"));
+  testing::write_text(dir_ / "kernels/other.c", own_kernel("other"));
+  testing::write_text(dir_ / "tiny.yaml", own_kernel_config("kernels/mine.c"));
+  WatchProcess watch(dir_, "tiny.yaml", environment());
+  watch.wait_for_waits(1);
+
+  // The config now names other.c: saving mine.c does nothing, saving other.c runs.
+  save_by_rename(dir_ / "tiny.yaml", own_kernel_config("kernels/other.c"));
+  watch.wait_for_waits(2);
+  save_by_rename(dir_ / "kernels/mine.c", own_kernel("two"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  EXPECT_EQ(watch.waits(), 2u) << "a source the config no longer names was taken\n" << watch.log();
+  save_by_rename(dir_ / "kernels/other.c", own_kernel("other, edited"));
+  watch.wait_for_waits(3);
+  EXPECT_EQ(last_counts(watch.log()).rfind("kept 2 \u00b7 ran 2", 0), 0u) << watch.log();
+
+  // A config that does not load still names its sources: a source missing until now is watched,
+  // and saving it makes the config good.
+  save_by_rename(dir_ / "tiny.yaml", own_kernel_config("kernels/new.c"));
+  watch.wait_for_waits(4);
+  EXPECT_NE(watch.log().find("implementations.mine.source"), std::string::npos) << watch.log();
+  testing::write_text(dir_ / "kernels/new.c", own_kernel("new"));
+  watch.wait_for_waits(5);
+  EXPECT_EQ(last_counts(watch.log()).rfind("kept 2 \u00b7 ran 2", 0), 0u) << watch.log();
+  EXPECT_FALSE(watch.stopped()) << watch.log();
 }
 
 TEST_F(Watch, BadArgumentsExitTwoWithAMessage) {

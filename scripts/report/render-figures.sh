@@ -12,8 +12,9 @@ command -v gnuplot >/dev/null 2>&1 || {
   exit 1
 }
 
-# The outputs a script writes are on its `set output` lines, relative to the plots directory.
-outputs_of() { sed -n "s/^set output \"\(.*\)\"$/\1/p" "$1"; }
+# The outputs a script writes are on its `set output` lines, relative to the plots directory, in
+# gnuplot's single quotes (a quote in the name written twice).
+outputs_of() { sed -n "s/^set output '\(.*\)'$/\1/p" "$1" | sed "s/''/'/g"; }
 
 rendered=0
 figures=()   # every figure's PNG, where it was written (or already is)

@@ -18,6 +18,7 @@ int validate_command(const Arguments& args);
 int list_command(const Arguments& args);
 int gallery_command(const Arguments& args);
 int show_command(const Arguments& args);
+int search_command(const Arguments& args);
 int version_command(const Arguments& args);
 // schema: the JSON Schema of the config language (docs/config.schema.json).
 int schema_command(const Arguments& args);

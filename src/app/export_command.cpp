@@ -13,6 +13,7 @@
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
+#include "core/shell_quote.hpp"
 #include "figures/figure_data.hpp"
 #include "figures/plot_writers.hpp"
 #include "images/image_source.hpp"
@@ -290,8 +291,8 @@ IndexExperiment index_experiment(const ResultsDocument& results) {
   const fs::path export_dir = fs::path(results.directory) / "export";
   experiment.section_path = (export_dir / kSectionFile).generic_string();
   if (!fs::exists(experiment.section_path))
-    throw ExportError(experiment.section_path + ": missing; run convlab export " + results.path +
-                      " first");
+    throw ExportError(experiment.section_path + ": missing; run convlab export " +
+                      shell_word(results.path) + " first");
   if (fs::exists(export_dir / kGalleryFile))
     experiment.gallery_path = (export_dir / kGalleryFile).generic_string();
   if (const auto config = config_to_read(std::string("auto"), results, experiment.name))

@@ -8,7 +8,7 @@
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
 #include "core/standard_output.hpp"
-#include "impl/user/kernel_host.hpp"
+#include "run/kernel_host.hpp"
 
 namespace {
 
@@ -28,6 +28,7 @@ commands:
   export RESULTS   results.json -> TSV, gnuplot scripts, LaTeX tables, report section;
                    with --format csv|md|tsv one flat row per record (or the winners)
   compare A B      compare two results point by point (exit 1 on a slowdown)
+  search RESULTS   replay search strategies against a full grid measured before
   notebook         every experiment as an HTML page, and an index (outputs/notebook/)
   watch CONFIG     on every save of CONFIG, run its new points and make its page again
                    (--serve: update the page open in a browser)
@@ -71,6 +72,7 @@ int run_convlab(int argc, char** argv) {
     if (command == "gallery") return gallery_command(args);
     if (command == "export") return export_command(args);
     if (command == "compare") return compare_command(args);
+    if (command == "search") return search_command(args);
     if (command == "notebook") return notebook_command(args);
     if (command == "watch") return watch_command(args, full);
     // Not for users: the process a run starts to run users' own kernels in (impl/user).

@@ -12,13 +12,15 @@ const char* kMergeUsage = R"(usage: convlab merge DIR
 Folds the shard files of DIR/shards (written by `convlab run CONFIG --shard I/N --out DIR`, one
 per shard) into DIR/results.json. Records keep the machine that measured them, and a record
 replaces the record of the same point from the same machine, so merging again adds nothing. A
-shard file that cannot be read, or that belongs to another config, filter or sharding than most of
-them, is named with the key at fault and left out; the others are merged. For every shard that
-is not complete it says how many points are missing and the command that measures only those.
-The last shard to complete does this merge itself.
+shard file that cannot be read, that is a symbolic link, or that belongs to another config, filter
+or sharding than most of them, is named with the key at fault and left out; the others are
+merged. A record of a point its file's shard does not plan, or of a point and machine whose
+records differ, is named by file and key and left out; the rest of its file is merged. For every
+shard that is not complete it says how many points are missing and the command that measures
+only those. The last shard to complete does this merge itself.
 
-exit status: 0 every shard merged and complete, 1 points missing, 2 a shard file refused or
-bad arguments
+exit status: 0 every shard merged and complete, 1 points missing, 2 a shard file or record
+refused or bad arguments
 )";
 
 }  // namespace

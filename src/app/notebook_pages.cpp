@@ -6,6 +6,7 @@
 
 #include "app/child_processes.hpp"
 #include "app/file_writes.hpp"
+#include "config/user_kernel_entry.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
 #include "html/html_text.hpp"
@@ -29,12 +30,17 @@ std::string file_hash(const std::string& path) {
   return fs::exists(path) ? sha256_file_hex(path) : "none";
 }
 
-// Every input of a page: results, config, discussion, gallery pictures, this convlab, and whether
-// KaTeX and gnuplot were there to draw it.
+// Every input of a page: results, config, the kernel sources the config names (the page is stale
+// when one changed), discussion, gallery pictures, this convlab, and whether KaTeX and gnuplot
+// were there to draw it.
 std::string page_fingerprint(const Experiment& e, const std::string& discussion) {
   std::string inputs = "results " + file_hash(e.results.path) + "\n";
-  if (const ConfigCell* config = e.notebook.first<ConfigCell>())
+  if (const ConfigCell* config = e.notebook.first<ConfigCell>()) {
     inputs += "config " + config->path + " " + config->sha256 + "\n";
+    const auto sources = config->path.empty() ? std::nullopt : named_kernel_sources(config->path);
+    for (const std::string& source : sources.value_or(std::vector<std::string>{}))
+      inputs += "source " + source + " " + file_hash(source) + "\n";
+  }
   inputs += "discussion " + discussion + " " + file_hash(discussion) + "\n";
   if (const GalleryCell* gallery = e.notebook.first<GalleryCell>())
     for (const auto& group : gallery->groups) {

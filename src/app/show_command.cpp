@@ -3,19 +3,22 @@
 
 #include "app/commands.hpp"
 #include "core/count_words.hpp"
+#include "core/number_text.hpp"
 #include "core/point_filter.hpp"
-#include "results/winners_writer.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_file.hpp"
 #include "results/results_journal.hpp"
+#include "results/results_merge.hpp"
+#include "results/search_outcomes.hpp"
 #include "results/summary_table.hpp"
 #include "results/winners.hpp"
+#include "results/winners_writer.hpp"
 
 namespace convlab {
 namespace {
 
-const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR] [--best [--by FIELD]]
+const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR] [--best [--by FIELD] | --search]
 
 Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
 prints it at the end, without running anything: one row per measured point, skipped points one
@@ -30,6 +33,10 @@ line per reason, the noisy points and the counts.
   --by FIELD     with --best: one row per value of FIELD (kernel.size, image.size,
                  params.threads, ...) and one column per implementation, each cell the median
                  of that implementation's fastest configuration
+  --search       what every search found (docs/search.md): per problem and search, the
+                 variants measured, the best and the step it came at, and where the file holds
+                 the full grid of the problem (same machine), the grid's best, the ratio and
+                 the share of the grid measured
 Exit codes: 0 printed, 2 no such results file, not a results file, bad arguments, or output
 that could not be written (standard output: write error: ...).
 )";
@@ -38,6 +45,7 @@ struct ShowOptions {
   std::string path;
   std::optional<PointFilter> filter;
   bool best = false;
+  bool search = false;
   std::optional<std::string> by;
 };
 
@@ -67,6 +75,8 @@ std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_c
       options.by = args[++i];
     } else if (arg == "--best") {
       options.best = true;
+    } else if (arg == "--search") {
+      options.search = true;
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << "convlab show: unknown option '" << arg << "'\n" << kShowUsage;
       return std::nullopt;
@@ -101,6 +111,32 @@ void print_records(const ResultsFile& results, const std::vector<const Record*>&
   std::cout << "\n" << status_counts_line(records) << "\n";
 }
 
+void print_searches(const ResultsFile& results, const std::vector<const Record*>& selected) {
+  std::vector<Record> records;
+  for (const Record* record : selected) records.push_back(*record);
+  const std::vector<SearchOutcome> outcomes = search_outcomes(records);
+  if (outcomes.empty()) {
+    std::cout << "no search in " << results.experiment.value("name", std::string()) << "\n";
+    return;
+  }
+  std::cout << "| implementation | problem | search | measured | best ms | at step | best params "
+               "| grid best ms | found / grid | share of the grid |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const SearchOutcome& o : outcomes) {
+    std::cout << "| " << o.implementation << " | " << o.problem << " | " << o.strategy << " seed "
+              << o.seed << " | " << o.measured << " | "
+              << (o.best_ms ? format_number(*o.best_ms, 4) : "-") << " | " << o.best_step << " | "
+              << (o.best_ms ? o.best_params.dump() : "-") << " | ";
+    if (o.grid_best_ms && o.best_ms)
+      std::cout << format_number(*o.grid_best_ms, 4) << " | "
+                << format_fixed(*o.best_ms / *o.grid_best_ms, 3) << "x | "
+                << format_fixed(100.0 * o.measured / double(o.grid_variants), 1) << " % of "
+                << o.grid_variants << " |\n";
+    else
+      std::cout << "no grid run here | - | - |\n";
+  }
+}
+
 void print_best(const ResultsDocument& document, const ShowOptions& options) {
   std::vector<const Record*> points = latest_ok_points(document);
   if (options.filter) points = select_records(points, *options.filter, document.path);
@@ -128,11 +164,19 @@ int show_command(const Arguments& args) {
       std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";
       return 2;
     }
+    if (options->search) {
+      const ResultsFile results = read_results(file);
+      std::vector<const Record*> all;
+      for (const auto& record : results.records) all.push_back(&record);
+      print_searches(results, options->filter ? select_records(all, *options->filter, file) : all);
+      return 0;
+    }
     if (options->best) {
       print_best(results_document_of(file, read_results(file)), *options);
       return 0;
     }
     const ResultsFile results = read_results(file);
+    refuse_repeated_points(results.records, file);
     std::vector<const Record*> all;
     for (const auto& record : results.records) all.push_back(&record);
     print_records(results, options->filter ? select_records(all, *options->filter, file) : all);

@@ -6,6 +6,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
 #include "run/kernel_compilation.hpp"
@@ -36,17 +37,22 @@ int validate_command(const Arguments& args) {
     const Config config = load_config_for_command(args[0]);
     const std::vector<Point> plan = expand_plan(config);
     compile_users_kernels(config, plan, 0, &std::cerr);
-    const auto skips = planned_skips(config, plan, RunContext{});
-    const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
+    std::vector<Point> plain;  // the searches' variants are summarised apart
+    for (const Point& point : plan)
+      if (!point.search) plain.push_back(point);
+    const auto skips = planned_skips(config, plain, RunContext{});
+    const std::vector<double> estimates = estimated_plan_seconds(config, plain, skips);
     const double seconds = std::accumulate(estimates.begin(), estimates.end(), 0.0);
     std::cout << args[0] << ": valid; " << count_words(config.images.size(), "image") << ", "
               << count_words(config.filters.size(), "kernel") << ", "
               << count_words(config.borders.size(), "border") << ", "
               << count_words(config.outputs.size(), "output") << "\n"
-              << plan_counts_text(count_plan(skips)) << "\n";
+              << (plain.empty() ? "" : plan_counts_text(count_plan(skips)) + "\n");
+    for (const auto& line : search_summary(config, plan)) std::cout << line << "\n";
     if (estimates.size() > 0 && seconds > 0)
       std::cout << "The points to run take roughly " << format_duration(seconds)
-                << " (nominal rates; `convlab run " << args[0] << " --dry-run` lists them)\n";
+                << " (nominal rates; `convlab run " << shell_word(args[0])
+                << " --dry-run` lists them)\n";
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

@@ -1,9 +1,11 @@
-// convlab watch: edit, save, see. The config is watched with inotify (core/file_watch.hpp); on
-// every save it is checked as `convlab run` checks it, the points of the new config not measured
-// yet are run through the same journal and resume as `convlab run`, and the experiment's notebook
-// page is made again after every finished point, the cells whose content changed since the save
-// marked. A bad config is shown at the top of the page above the last good results. With --serve
-// the page is served and updated in the open browser as points finish (server-sent events).
+// convlab watch: edit, save, see. The config and the kernel sources it names are watched with
+// inotify (core/file_watch.hpp); on every save the config is checked as `convlab run` checks it,
+// the points of the new config not measured yet are run through the same journal and resume as
+// `convlab run` (a saved source changes the ids of its implementation's points only, so those run
+// again), and the experiment's notebook page is made again after every finished point, the cells
+// whose content changed since the save marked. A bad config, or a kernel that does not compile, is
+// shown at the top of the page above the last good results. With --serve the page is served and
+// updated in the open browser as points finish (server-sent events).
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -18,12 +20,14 @@
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
 #include "config/config_error.hpp"
+#include "config/user_kernel_entry.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
 #include "results/results_file.hpp"
 #include "run/interrupt.hpp"
+#include "run/kernel_compilation.hpp"
 #include "run/observers.hpp"
 #include "run/runner.hpp"
 
@@ -35,13 +39,15 @@ namespace fs = std::filesystem;
 const char* const kWatchUsage =
     R"(usage: convlab watch CONFIG [--out DIR] [--notebook DIR] [--serve [PORT]] [--bind ADDR]
 
-Watches CONFIG and, on every save, checks it as `convlab run` does, runs the points of the new
-config that are not measured yet (into the same results file, kept per build and machine as by
-`convlab run`: editing the title or a figure runs no point, adding a kernel size runs that size's
-points only) and makes the experiment's notebook page again after every finished point, the cells
-that changed since the save marked. A config that does not load is shown in the terminal and at
-the top of the page, above the last good results. Waiting for a save uses no CPU (inotify).
-Ctrl-C stops it as it stops `convlab run`: every finished point is kept.
+Watches CONFIG and the kernel sources it names (`source:` entries) and, on every save, checks the
+config as `convlab run` does, runs the points of the new config that are not measured yet (into
+the same results file, kept per build and machine as by `convlab run`: editing the title or a
+figure runs no point, adding a kernel size runs that size's points only, saving a kernel source
+compiles it and runs that implementation's points only) and makes the experiment's notebook page
+again after every finished point, the cells that changed since the save marked. A config that
+does not load, or a kernel that does not compile, is shown in the terminal and at the top of the
+page, above the last good results. Waiting for a save uses no CPU (inotify). Ctrl-C stops it as
+it stops `convlab run`: every finished point is kept.
 
 options:
   --out DIR        the results folder (default outputs/<name>)
@@ -70,14 +76,28 @@ struct WatchOptions {
 // A page render at most this often while points finish; the last one of a sweep always.
 constexpr double kMinSecondsBetweenRenders = 0.2;
 
-// Thrown out of a sweep when the config is saved again while it runs: the points it finished are
-// in the results file (the run folds its journal on the way out), and the new config starts.
-struct SavedDuringSweep {};
+// Thrown out of a sweep when the config or a source is saved again while it runs: the points it
+// finished are in the results file (the run folds its journal on the way out), and the new config
+// starts.
+struct SavedDuringSweep {
+  std::vector<std::string> files;
+};
+
+// What the top of the page says went wrong: the config, or a kernel the config names.
+enum class WatchError { none, config, compile };
+
+// "a.yaml", "a.yaml and k.cu", "a.yaml, k.cu and t.cu".
+std::string files_words(const std::vector<std::string>& files) {
+  std::string words;
+  for (size_t i = 0; i < files.size(); ++i)
+    words += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
+  return words;
+}
 
 class Watcher : public RunObserver {
  public:
-  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& file)
-      : options_(options), channel_(channel), file_(file) {
+  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& files)
+      : options_(options), channel_(channel), files_(files) {
     fs::create_directories(options_.place.out);
     katex_ = write_assets(options_.place.out);
     gnuplot_ = program_available("gnuplot");
@@ -91,18 +111,20 @@ class Watcher : public RunObserver {
   // sweep, which then stopped: the new config is to be taken at once.
   bool on_save() {
     baseline_ = last_digests_;
+    follow_sources();
     std::optional<Config> config;
     try {
       config = load_config_for_command(options_.config_path);
     } catch (const ConfigError& error) {
-      show_config_error(error.what());
+      show_error(WatchError::config, error.what());
       return true;
     } catch (const std::exception& error) {
-      show_config_error(options_.config_path + ": " + error.what());
+      show_error(WatchError::config, options_.config_path + ": " + error.what());
       return true;
     }
     if (!error_.empty()) channel_.publish("error", {{"page", page_}, {"message", ""}});
     error_.clear();
+    error_kind_ = WatchError::none;
     out_dir_ = options_.out_dir.empty() ? "outputs/" + config->name : options_.out_dir;
     render(std::nullopt);
     RunOptions run;
@@ -114,10 +136,18 @@ class Watcher : public RunObserver {
     bool finished = true;
     try {
       run_experiment(run, std::move(*config));
-    } catch (const SavedDuringSweep&) {
+    } catch (const SavedDuringSweep& saved) {
       finished = false;
-      std::cerr << "\nconvlab watch: " << options_.config_path
-                << " saved during the sweep: its finished points are kept; taking the new config\n";
+      std::cerr << "\nconvlab watch: " << files_words(saved.files)
+                << " saved during the sweep: its finished points are kept; taking the new "
+                << (saved.files == std::vector<std::string>{options_.config_path} ? "config"
+                                                                                  : "files")
+                << "\n";
+    } catch (const KernelsDoNotCompile& error) {
+      // The config is good: the page shows it as it is, and what the compiler said.
+      stop_quietly_when_interrupted();
+      show_error(WatchError::compile, error.what());
+      return true;
     } catch (const ConfigError& error) {
       std::cerr << error.what() << "\n";  // an image that cannot be made: what ran is kept
     } catch (const std::exception& error) {
@@ -131,7 +161,8 @@ class Watcher : public RunObserver {
   }
 
   void recorded(const std::vector<IdentifiedPoint>&, const ProgressSnapshot& where) override {
-    if (file_.saved()) throw SavedDuringSweep{};
+    if (std::vector<std::string> saved = files_.saved(); !saved.empty())
+      throw SavedDuringSweep{std::move(saved)};
     const bool last = where.done >= where.total;
     if (!last && since_render_.time_since_epoch().count() != 0 &&
         seconds_since(since_render_) < kMinSecondsBetweenRenders)
@@ -148,10 +179,15 @@ class Watcher : public RunObserver {
   }
 
   void say_waiting() const {
-    if (!options_.quiet)
-      std::cerr << "convlab watch: waiting for " << options_.config_path << " to be saved"
-                << (page_.empty() ? "" : " (page " + (options_.place.out / page_).string() + ")")
-                << "\n";
+    if (options_.quiet) return;
+    const size_t sources = files_.files().size() - 1;
+    std::cerr << "convlab watch: waiting for " << options_.config_path
+              << (sources == 0   ? std::string()
+                  : sources == 1 ? " or its kernel source"
+                                 : " or one of its " + std::to_string(sources) + " kernel sources")
+              << " to be saved"
+              << (page_.empty() ? "" : " (page " + (options_.place.out / page_).string() + ")")
+              << "\n";
   }
 
   // The page file of the experiment: the one made last, else the one the config names, else
@@ -170,12 +206,29 @@ class Watcher : public RunObserver {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - when).count();
   }
 
-  void show_config_error(const std::string& text) {
+  // The config and the sources it names now; a config that is not YAML names the ones before.
+  void follow_sources() {
+    const auto sources = named_kernel_sources(options_.config_path);
+    if (!sources) return;
+    std::vector<std::string> files{options_.config_path};
+    files.insert(files.end(), sources->begin(), sources->end());
+    for (const std::string& problem : files_.watch(files))
+      std::cerr << "convlab watch: " << problem << "\n";
+  }
+
+  // A config that does not load is shown above the results of the config the last run recorded;
+  // a kernel that does not compile above those of the config on disk, which is fine.
+  void show_error(WatchError kind, const std::string& text) {
     error_ = text;
+    error_kind_ = kind;
     std::cerr << text << "\nconvlab watch: nothing run; the page keeps the last good results\n";
-    channel_.publish("error", {{"page", page_}, {"message", text}});
-    render(std::nullopt, /*last_good_config=*/true);
+    channel_.publish("error", {{"page", page_}, {"message", text}, {"label", error_label(kind)}});
+    render(std::nullopt, /*last_good_config=*/kind == WatchError::config);
     say_waiting();
+  }
+
+  static std::string error_label(WatchError kind) {
+    return kind == WatchError::compile ? kCompileErrorLabel : kConfigErrorLabel;
   }
 
   // Makes the page again (nothing when no results exist yet) and tells the open pages.
@@ -201,7 +254,7 @@ class Watcher : public RunObserver {
       live.served_as = channel_.serving() ? e.file : "";
       live.previous_digests = baseline_;
       live.progress = progress;
-      live.config_error = error_;
+      (error_kind_ == WatchError::compile ? live.compile_error : live.config_error) = error_;
       settings.live = live;
       const WrittenPage written = write_experiment_page(e, figures[&e], options_.place, settings);
       page_ = e.file;
@@ -234,10 +287,11 @@ class Watcher : public RunObserver {
 
   const WatchOptions& options_;
   LiveChannel& channel_;
-  FileWatch& file_;
+  FileWatch& files_;
   bool katex_ = false, gnuplot_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;
+  WatchError error_kind_ = WatchError::none;
   std::map<std::string, std::string> baseline_, last_digests_;
   std::chrono::steady_clock::time_point since_render_{};
 };
@@ -315,18 +369,18 @@ int watch_command(const Arguments& args, const Arguments& full_argv) {
       std::cerr << "convlab watch: " << options.config_path << ": no such file\n";
       return 2;
     }
-    FileWatch file(options.config_path);
+    FileWatch files(options.config_path);
     fs::create_directories(options.place.out);
     std::unique_ptr<LiveChannel> channel = open_live_channel(
         {options.serve, options.bind_address, options.port, options.place.out.string()});
-    Watcher watcher(options, *channel, file);
+    Watcher watcher(options, *channel, files);
     watcher.stop_quietly_when_interrupted();
     channel->announce(watcher.page());
     for (;;) {
       if (watcher.on_save())
-        file.wait_for_save();
+        files.wait_for_save();
       else
-        file.wait_until_quiet();
+        files.wait_until_quiet();
     }
   } catch (const LiveChannelError& error) {
     std::cerr << "convlab watch: " << error.what() << "\n";

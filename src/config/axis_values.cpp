@@ -36,7 +36,8 @@ nlohmann::json read_axis_value(const AxisSpec& axis, const YAML::Node& node,
       if (std::find(axis.choices.begin(), axis.choices.end(), text) == axis.choices.end()) {
         std::string allowed;
         for (const auto& c : axis.choices) allowed += (allowed.empty() ? "" : ", ") + c;
-        where.fail(node, "unknown " + axis.name + " '" + text + "'; allowed: " + allowed);
+        where.fail(node,
+                   "unknown " + axis.name + " " + quoted_value(text) + "; allowed: " + allowed);
       }
       return text;
     }

@@ -15,6 +15,7 @@
 #include "config/axis_values.hpp"
 #include "config/config_keys.hpp"
 #include "config/kernel_checks.hpp"
+#include "config/search_spec.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
@@ -90,8 +91,8 @@ void refuse_size_with_x(const YAML::Node& size, const YamlLocation& at) {
   std::smatch parts;
   const std::string text = size.IsScalar() ? size.Scalar() : "";
   if (std::regex_match(text, parts, std::regex(R"(\s*([0-9]+)\s*[xX*]\s*([0-9]+)\s*)")))
-    at.fail(size, "'" + text + "' is not a size: write [" + parts[1].str() + ", " + parts[2].str() +
-                      "] (width, height), or one number for a square");
+    at.fail(size, quoted_value(text) + " is not a size: write [" + parts[1].str() + ", " +
+                      parts[2].str() + "] (width, height), or one number for a square");
 }
 
 void parse_generated_set(const YAML::Node& set, const YamlLocation& where,
@@ -159,14 +160,16 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
 void require_regular_file(const std::string& path, const YAML::Node& node,
                           const YamlLocation& where) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) where.fail(node, "'" + path + "': " + std::strerror(errno));
+  if (::stat(path.c_str(), &info) != 0)
+    where.fail(node, quoted_value(path) + ": " + std::strerror(errno));
   if (S_ISREG(info.st_mode)) return;
   const std::string kind = S_ISDIR(info.st_mode)    ? "a directory"
                            : S_ISFIFO(info.st_mode) ? "a FIFO"
                            : S_ISCHR(info.st_mode)  ? "a character device"
                            : S_ISBLK(info.st_mode)  ? "a block device"
                                                     : "not a regular file";
-  where.fail(node, "'" + path + "' is " + kind + ", not an image file; match image files only");
+  where.fail(node,
+             quoted_value(path) + " is " + kind + ", not an image file; match image files only");
 }
 
 void parse_file_set(const YAML::Node& set, const YamlLocation& where,
@@ -180,7 +183,7 @@ void parse_file_set(const YAML::Node& set, const YamlLocation& where,
     const auto matched = expand_glob(pattern);
     if (matched.empty())
       glob_at.fail(pattern_node,
-                   "'" + pattern + "' matches no file" +
+                   quoted_value(pattern) + " matches no file" +
                        (pattern.rfind("/usr/share/", 0) == 0
                             ? " (is the Debian package that ships it installed? "
                               "scripts/install-deps.sh photos installs the photographs)"
@@ -271,7 +274,7 @@ const FilterDescriptor& read_kernel_type(const YAML::Node& entry, const YamlLoca
   std::vector<std::string> type_names;
   for (const auto& descriptor : filter_types()) type_names.push_back(descriptor.type);
   const std::string guess = closest_name(type, type_names);
-  type_at.fail(entry["type"], "unknown kernel type '" + type + "'" +
+  type_at.fail(entry["type"], "unknown kernel type " + quoted_value(type) +
                                   (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                   "; see `convlab list`");
 }
@@ -384,7 +387,7 @@ std::vector<Filter> parse_kernels(const YAML::Node& node, const YamlLocation& wh
   std::set<std::string> seen;
   for (const auto& filter : filters)
     if (!seen.insert(filter.name).second)
-      where.fail(node, "kernel '" + filter.name + "' appears twice");
+      where.fail(node, "kernel " + quoted_value(filter.name) + " appears twice");
   return filters;
 }
 
@@ -399,7 +402,7 @@ std::vector<Value> parse_enum_sweep(const YAML::Node& node, const YamlLocation& 
       std::string allowed;
       for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
       const std::string guess = closest_name(text, names);
-      where.fail(item, "unknown value '" + text + "'" +
+      where.fail(item, "unknown value " + quoted_value(text) +
                            (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                            "; allowed: " + allowed);
     }
@@ -426,7 +429,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     const Implementation* impl = find_implementation(name);
     if (impl == nullptr) {
       const std::string guess = closest_name(name, known);
-      at.fail(entry.first, "unknown implementation '" + name + "'" +
+      at.fail(entry.first, "unknown implementation " + quoted_value(name) +
                                (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
                                "; see `convlab list`, or name your own kernel's source: " + name +
                                ": {source: kernels/" + name + ".cu}");
@@ -436,6 +439,7 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
       at.fail(axes_node, "expected a mapping of axes, e.g. {threads: [1, 2]}, or {}");
     std::vector<std::string> axis_names;
     for (const auto& axis : impl->axes) axis_names.push_back(axis.name);
+    axis_names.push_back("search");
     if (axes_node && axes_node.IsMap()) require_known_keys(axes_node, at, axis_names);
     std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
     for (const auto& axis : impl->axes) {
@@ -454,7 +458,9 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     }
     nlohmann::json swept = nlohmann::json::object();
     for (const auto& [axis, values] : axes) swept[axis] = values;
-    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr});
+    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr, std::nullopt});
+    if (axes_node && axes_node.IsMap() && axes_node["search"])
+      sweeps.back().search = parse_search(axes_node["search"], at.child("search"));
   }
   return sweeps;
 }
@@ -507,8 +513,8 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   const auto sweep = std::find_if(sweeps.begin(), sweeps.end(),
                                   [&](const auto& s) { return s.name == baseline.implementation; });
   if (sweep == sweeps.end())
-    where.fail(node, "'" + baseline.implementation +
-                         "' is not one of this config's implementations" +
+    where.fail(node, quoted_value(baseline.implementation) +
+                         " is not one of this config's implementations" +
                          implementations_words(sweeps));
   const bool any =
       std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
@@ -517,8 +523,8 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
         return true;
       });
   if (!any)
-    where.fail(node, "no combination of '" + baseline.implementation + "' has the params " +
-                         params_words(baseline.params) +
+    where.fail(node, "no combination of " + quoted_value(baseline.implementation) +
+                         " has the params " + params_words(baseline.params) +
                          "; its combinations: " + combinations_words(sweep->combinations));
   return baseline;
 }
@@ -536,8 +542,8 @@ GallerySpec parse_gallery(const YAML::Node& node, const Config& config, const Ya
                   [&](const auto& s) { return s.name == gallery.implementation; });
   if (!configured)
     where.child("implementation")
-        .fail(node["implementation"], "'" + gallery.implementation +
-                                          "' is not one of this config's implementations" +
+        .fail(node["implementation"], quoted_value(gallery.implementation) +
+                                          " is not one of this config's implementations" +
                                           implementations_words(config.implementations));
   return gallery;
 }
@@ -555,8 +561,8 @@ void refuse_unit(const YAML::Node& node, const YamlLocation& at) {
                                                         : number;
   std::ostringstream plain;
   plain << seconds;
-  at.fail(node, "expected a number of seconds, got '" + text + "'; write " + plain.str() +
-                    " (the unit is in the key's name)");
+  at.fail(node, "expected a number of seconds, got " + quoted_value(text) + "; write " +
+                    plain.str() + " (the unit is in the key's name)");
 }
 
 MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, MeasureSpec measure,
@@ -664,6 +670,39 @@ void check_plan_size(const Config& config, const YAML::Node& node, const YamlLoc
                          " points; split the sweep into several configs");
 }
 
+// The config's search block goes to every implementation of several variants that has none of
+// its own; restrictions then remove the variants they rule out, and a search that measures
+// everything (grid without a budget) is today's sweep.
+void apply_searches(Config& config, const YAML::Node& root, const YamlLocation& top) {
+  std::optional<SearchSpec> everywhere;
+  if (root["search"]) everywhere = parse_search(root["search"], top.child("search"));
+  for (auto& sweep : config.implementations) {
+    const YAML::Node entry = root["implementations"][sweep.name];
+    const bool own = sweep.search.has_value();
+    if (!own && everywhere && sweep.combinations.size() > 1) sweep.search = everywhere;
+    if (!sweep.search) continue;
+    const YAML::Node block = own ? entry["search"] : root["search"];
+    const YamlLocation at =
+        own ? top.child("implementations").child(sweep.name).child("search") : top.child("search");
+    sweep.combinations = apply_restrictions(sweep.combinations, *sweep.search, block["restrict"],
+                                            at.child("restrict"));
+    if (sweep.search->measures_everything() && sweep.search->restrict.empty()) sweep.search.reset();
+  }
+}
+
+nlohmann::json search_json(const SearchSpec& spec) {
+  nlohmann::json strategies = nlohmann::json::array();
+  for (SearchStrategy s : spec.strategies) strategies.push_back(std::string(to_string(s)));
+  nlohmann::json j{
+      {"strategy", strategies},          {"seed", spec.seeds},
+      {"restrict", spec.restrict},       {"objective", std::string(to_string(spec.objective))},
+      {"temperature", spec.temperature}, {"cooling", spec.cooling},
+      {"population", spec.population},   {"mutation", spec.mutation}};
+  if (spec.budget) j["budget"] = *spec.budget;
+  if (spec.max_seconds) j["max_seconds"] = *spec.max_seconds;
+  return j;
+}
+
 nlohmann::json resolve(const Config& config) {
   nlohmann::json images = nlohmann::json::array();
   for (const auto& image : config.images) {
@@ -692,8 +731,11 @@ nlohmann::json resolve(const Config& config) {
   for (Border b : config.borders) borders.push_back(std::string(to_string(b)));
   for (OutputType o : config.outputs) outputs.push_back(std::string(to_string(o)));
   nlohmann::json implementations = nlohmann::json::object();
-  for (const auto& sweep : config.implementations)
+  nlohmann::json searches = nlohmann::json::object();
+  for (const auto& sweep : config.implementations) {
     implementations[sweep.name] = sweep.user ? resolved_user_kernel_entry(sweep) : sweep.axes;
+    if (sweep.search) searches[sweep.name] = search_json(*sweep.search);
+  }
   nlohmann::json resolved{
       {"name", config.name},
       {"title", config.title},
@@ -707,6 +749,8 @@ nlohmann::json resolve(const Config& config) {
        {{"implementation", config.baseline.implementation}, {"params", config.baseline.params}}},
       {"measure", measure_json(config.measure)},
       {"save_outputs", config.save_outputs}};
+  // Written only when a search is configured: other configs keep the resolved form they had.
+  if (!searches.empty()) resolved["searches"] = searches;
   if (config.save_outputs)
     resolved["gallery"] = {{"implementation", config.gallery.implementation}};
   for (const auto& [name, measure] : config.measure_overrides)
@@ -785,8 +829,17 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
   config.implementations =
       parse_implementations(required(root, "implementations", top), top.child("implementations"),
                             std::filesystem::path(path).parent_path().string());
+  apply_searches(config, root, top);
   config.baseline = parse_baseline(root, config.implementations, top.child("baseline"));
   config.measure = parse_measure(root["measure"], top.child("measure"), MeasureSpec{}, true);
+  for (const auto& sweep : config.implementations)
+    if (config.measure.interleave && sweep.search && !sweep.search->measures_everything())
+      top.child("measure")
+          .child("interleave")
+          .fail(root["measure"]["interleave"],
+                "interleave times a problem's points together, known before they run; a search "
+                "(" +
+                    sweep.name + ") chooses its points as it goes: use one or the other");
   if (root["measure"] && root["measure"]["per_implementation"]) {
     const YAML::Node overrides = root["measure"]["per_implementation"];
     const YamlLocation at = top.child("measure").child("per_implementation");
@@ -797,8 +850,8 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
           std::any_of(config.implementations.begin(), config.implementations.end(),
                       [&](const auto& s) { return s.name == name; });
       if (!configured)
-        at.child(name).fail(entry.first, "'" + name +
-                                             "' is not one of this config's implementations" +
+        at.child(name).fail(entry.first, quoted_value(name) +
+                                             " is not one of this config's implementations" +
                                              implementations_words(config.implementations));
       config.measure_overrides[name] =
           parse_measure(entry.second, at.child(name), config.measure, false);

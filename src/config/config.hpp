@@ -7,9 +7,11 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "config/search_spec.hpp"
 #include "core/filter.hpp"
 #include "core/types.hpp"
 #include "images/image_spec.hpp"
@@ -35,6 +37,8 @@ struct ImplementationSweep {
   // and its source; null for convlab's own implementations, found in the registry by name.
   std::shared_ptr<const Implementation> user;
   std::shared_ptr<const UserKernelSource> user_source;
+  // A search over the combinations (config/search_spec.hpp; after its restrictions), or none.
+  std::optional<SearchSpec> search;
 };
 
 // The implementation a sweep runs: the user's kernel or the registry's entry of that name.

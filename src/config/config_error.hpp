@@ -28,6 +28,13 @@ class ConfigError : public std::runtime_error {
   std::string message_;
 };
 
+// A key or value of the file as a message quotes it: 'text', at most 64 characters of it (then
+// "..."), control characters written as \n, \t or \xNN. No message carries more of a file than
+// the offending key and value, and none can break a line of the terminal or the page it goes to.
+std::string quoted_value(const std::string& text);
+// The same without the quotes, for a key in a key path.
+std::string shown_text(const std::string& text);
+
 // Where a YAML node came from, for error messages: the file, and the key path to the node such as
 // "kernels[2].size". Passed down while walking a document.
 struct YamlLocation {

@@ -1,5 +1,8 @@
 #include "config/config_keys.hpp"
 
+#include <cstdint>
+#include <limits>
+
 namespace convlab {
 
 using nlohmann::json;
@@ -51,6 +54,27 @@ json channels() {
 
 }  // namespace
 
+// The search block (config/search_spec.hpp), at the top level and in an implementation's entry.
+json search_schema() {
+  const json strategy = schema::string_enum({"grid", "random", "annealing", "genetic"});
+  const json seed = schema::integer(0, std::numeric_limits<std::int32_t>::max());
+  const json positive{{"type", "number"}, {"exclusiveMinimum", 0}};
+  return {{"type", "object"},
+          {"description", "search strategies over the params instead of the full grid"},
+          {"properties",
+           {{"strategy", schema::sweep_of(strategy)},
+            {"seed", schema::sweep_of(seed)},
+            {"budget", schema::integer(1, 1000000)},
+            {"max_seconds", positive},
+            {"restrict", {{"type", "array"}, {"items", kString}}},
+            {"objective", schema::string_enum({"median_ms", "end_to_end"})},
+            {"temperature", positive},
+            {"cooling", {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 1}}},
+            {"population", schema::integer(2, 1000)},
+            {"mutation", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}}}},
+          {"additionalProperties", false}};
+}
+
 const ConfigKeys& top_level_keys() {
   // Values the schema builds from other tables (images, kernels, implementations, ...) are null
   // here and filled in by config/config_schema.cpp or the stage owning the section.
@@ -71,6 +95,10 @@ const ConfigKeys& top_level_keys() {
        "default sequential when configured, else the first",
        false, nullptr},
       {"measure", "how each point is timed", false, nullptr},
+      {"search",
+       "search strategies over every implementation's params instead of the full grid "
+       "(docs/search.md)",
+       false, search_schema()},
       {"save_outputs", "save every point's output image (for the gallery); default false", false,
        kBoolean},
       {"gallery", "which implementation's saved outputs the gallery shows", false, nullptr},
@@ -136,6 +164,48 @@ const ConfigKeys& baseline_keys() {
        "axis values picking among its combinations, e.g. {threads: 1}",
        false,
        {{"type", "object"}}},
+  };
+  return keys;
+}
+
+namespace {
+
+// A param's values are compiled in as macros: integers, pairs [x, y] (BLOCK_X, BLOCK_Y), words
+// or booleans, one value or a list of one kind.
+json user_kernel_param() {
+  const json number = schema::integer(-(1LL << 30), 1LL << 30);
+  const json word = {{"type", "string"}, {"pattern", "^[A-Za-z_][A-Za-z0-9_]{0,63}$"}};
+  json kinds = json::array();
+  for (const json& value : {number, word, kBoolean}) kinds.push_back(value);
+  for (const json& value : {number, word, kBoolean, schema::pair_of(number)})
+    kinds.push_back({{"type", "array"}, {"items", value}, {"minItems", 1}});
+  return {{"anyOf", kinds}};
+}
+
+}  // namespace
+
+const ConfigKeys& user_kernel_keys() {
+  static const json param_name = {
+      {"pattern", "^[A-Za-z][A-Za-z0-9_]{0,63}$"},
+      {"not", {{"anyOf", json::array({{{"pattern", "^CONVLAB_"}}, {{"const", "threads"}}})}}}};
+  static const ConfigKeys keys{
+      {"source",
+       "your kernel's source file, relative to the config: .cu (CUDA, compiled with NVRTC), "
+       ".cpp/.cc/.cxx or .c (the system compiler)",
+       true,
+       {{"type", "string"}, {"pattern", "\\.(cu|cpp|cc|cxx|c)$"}, {"maxLength", 4096}}},
+      {"params",
+       "compile-time macros swept like axes (params.NAME): integers, pairs [x, y] (NAME_X, "
+       "NAME_Y), words or true/false, one value or a list of one kind",
+       false,
+       {{"type", "object"},
+        {"propertyNames", param_name},
+        {"additionalProperties", user_kernel_param()}}},
+      {"threads", "OpenMP threads of a call, one or a list (CPU sources only)", false,
+       schema::sweep_of(schema::integer(1, 1024))},
+      {"search",
+       "search strategies over this kernel's params instead of the full grid (docs/search.md)",
+       false, search_schema()},
   };
   return keys;
 }

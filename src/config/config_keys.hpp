@@ -44,10 +44,17 @@ const ConfigKeys& file_image_keys();
 const std::vector<std::string>& image_patterns();  // what a generated image shows
 const std::vector<int>& image_channel_counts();    // 1 (gray) and 3 (RGB)
 const ConfigKeys& baseline_keys();
+// A user's own kernel under implementations (config/user_kernel_entry.hpp): the names it may have
+// (a regular expression, also the schema's pattern), and its entry's keys.
+constexpr const char* kUserKernelNamePattern = "[A-Za-z][A-Za-z0-9_-]{0,63}";
+const ConfigKeys& user_kernel_keys();
 const ConfigKeys& gallery_keys();
 // `whole_config`: the config's own measure block, which also takes per_implementation and
 // interleave; false: one implementation's entry under per_implementation.
 ConfigKeys measure_keys(bool whole_config);
+
+// The JSON Schema of a search block (config/search_spec.hpp).
+nlohmann::json search_schema();
 
 // Small JSON Schema builders the tables and the schema share.
 namespace schema {

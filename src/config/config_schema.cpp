@@ -1,5 +1,6 @@
 #include "config/config_schema.hpp"
 
+#include <functional>
 #include <stdexcept>
 
 #include "config/config_keys.hpp"
@@ -93,27 +94,49 @@ json kernels_schema() {
   return {{"type", "array"}, {"minItems", 1}, {"items", {{"oneOf", types}}}};
 }
 
-json implementations_schema() {
+// Any name a user's kernel may have; the built-in implementations' names are such names too.
+json implementation_name_rule() {
+  return {{"pattern", std::string("^") + kUserKernelNamePattern + "$"}};
+}
+
+// An object keyed by implementation: each built-in one by name, with the schema `builtin` gives,
+// and any other name, a user's kernel, with `user`.
+json keyed_by_implementation(const std::function<json(const std::string&)>& builtin,
+                             const json& user) {
   json properties = json::object();
-  for (const auto& impl : implementation_registry())
-    properties[impl.name] = {{"$ref", "#/$defs/implementation_" + impl.name}};
+  for (const auto& name : implementation_names()) properties[name] = builtin(name);
   return {{"type", "object"},
-          {"minProperties", 1},
           {"properties", properties},
-          {"additionalProperties", false}};
+          {"propertyNames", implementation_name_rule()},
+          {"additionalProperties", user}};
+}
+
+json implementations_schema() {
+  json implementations = keyed_by_implementation(
+      [](const std::string& name) {
+        return json{{"$ref", "#/$defs/implementation_" + name}};
+      },
+      {{"$ref", "#/$defs/user_kernel"}});
+  implementations["minProperties"] = 1;
+  return implementations;
 }
 
 json measure_schema() {
-  json per_implementation = json::object();
-  for (const auto& name : implementation_names())
-    per_implementation[name] = {{"$ref", "#/$defs/measure_override"}};
-  const json overrides{
-      {"type", "object"}, {"properties", per_implementation}, {"additionalProperties", false}};
+  const json override_ref{{"$ref", "#/$defs/measure_override"}};
+  const json overrides =
+      keyed_by_implementation([&](const std::string&) { return override_ref; }, override_ref);
   return object_of(measure_keys(true), {{"per_implementation", overrides}});
 }
 
+// One of this config's implementations: a built-in one, or the name of a user's kernel.
+json implementation_reference() {
+  json user = implementation_name_rule();
+  user["type"] = "string";
+  return {{"anyOf", json::array({schema::string_enum(implementation_names()), user})}};
+}
+
 json baseline_schema() {
-  const json implementation = schema::string_enum(implementation_names());
+  const json implementation = implementation_reference();
   return {{"anyOf", json::array({implementation, object_of(baseline_keys(), {{"implementation",
                                                                               implementation}})})}};
 }
@@ -150,7 +173,7 @@ json config_schema(const std::map<std::string, json>& sections) {
   std::vector<std::string> borders, outputs;
   for (Border b : all_borders()) borders.emplace_back(to_string(b));
   for (OutputType o : all_output_types()) outputs.emplace_back(to_string(o));
-  const json gallery_implementation = schema::string_enum(implementation_names());
+  const json gallery_implementation = implementation_reference();
   std::map<std::string, json> filled{
       {"images", images_schema()},
       {"kernels", kernels_schema()},
@@ -171,6 +194,10 @@ json config_schema(const std::map<std::string, json>& sections) {
     defs["kernel_" + filter.type] = kernel_schema(filter.type);
   for (const auto& name : implementation_names())
     defs["implementation_" + name] = implementation_schema(name);
+  defs["user_kernel"] = schema::described(
+      object_of(user_kernel_keys()),
+      "your own kernel: a source file convlab compiles and runs like its implementations "
+      "(docs/own-kernels.md)");
 
   json root = object_of(top_level_keys(), filled);
   root["$schema"] = kSchemaDraft;

@@ -7,6 +7,8 @@
 #include <regex>
 
 #include "config/axis_values.hpp"
+#include "config/config_keys.hpp"
+#include "config/yaml_load.hpp"
 #include "config/yaml_read.hpp"
 #include "core/file_io.hpp"
 #include "impl/registry.hpp"
@@ -15,7 +17,6 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kEntryKeys{"source", "params", "threads"};
 constexpr long long kParamLimit = 1LL << 30;
 
 bool is_pair(const YAML::Node& node) {
@@ -89,9 +90,9 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   if (find_implementation(name) != nullptr)
     at.fail(entry,
             "'" + name + "' is a built-in implementation; give your kernel a name of its own");
-  if (!std::regex_match(name, std::regex("[A-Za-z][A-Za-z0-9_-]{0,63}")))
+  if (!std::regex_match(name, std::regex(kUserKernelNamePattern)))
     at.fail(entry, "name your kernel with letters, digits, '_' and '-' (at most 64 characters)");
-  require_known_keys(entry, at, kEntryKeys);
+  require_known_keys(entry, at, key_names(user_kernel_keys()));
   auto source = read_source(name, entry["source"], at.child("source"), config_folder);
   const bool cuda = source->language == KernelLanguage::cuda;
 
@@ -136,7 +137,29 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   sweep.combinations = cartesian_product(swept);
   sweep.user_source = source;
   sweep.user = std::make_shared<const Implementation>(make_user_implementation(source, axes));
+  if (entry["search"]) sweep.search = parse_search(entry["search"], at.child("search"));
   return sweep;
+}
+
+std::optional<std::vector<std::string>> named_kernel_sources(const std::string& config_path) {
+  YAML::Node root;
+  try {
+    root = load_yaml_strictly(read_config_file(config_path, config_limits().max_file_bytes),
+                              config_path, config_limits());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const YAML::Node implementations = root.IsMap() ? root["implementations"] : YAML::Node();
+  if (!implementations || !implementations.IsMap()) return std::nullopt;
+  const std::string folder = std::filesystem::path(config_path).parent_path().string();
+  std::vector<std::string> sources;
+  for (const auto& entry : implementations) {
+    if (!is_user_kernel_entry(entry.second) || !entry.second["source"].IsScalar()) continue;
+    const std::string written = entry.second["source"].Scalar();
+    if (!written.empty() && written.size() <= 4096)
+      sources.push_back(resolve_source_path(written, folder));
+  }
+  return sources;
 }
 
 nlohmann::json resolved_user_kernel_entry(const ImplementationSweep& sweep) {

@@ -8,7 +8,9 @@
 // and compiled in as a macro; threads (CPU sources only) is the OpenMP thread count of a call.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "config/config_error.hpp"
@@ -23,6 +25,12 @@ bool is_user_kernel_entry(const YAML::Node& entry);
 ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML::Node& entry,
                                             const YamlLocation& at,
                                             const std::string& config_folder);
+
+// The source files the implementations of the config at `config_path` name, resolved against its
+// folder as the reader resolves them, read from its YAML alone: what a config depends on, also when
+// it does not load (a source that is missing or does not compile yet). Nullopt when the file is
+// not YAML with an implementations mapping.
+std::optional<std::vector<std::string>> named_kernel_sources(const std::string& config_path);
 
 // The entry as the resolved config writes it: source, its SHA-256, params and threads.
 nlohmann::json resolved_user_kernel_entry(const ImplementationSweep& sweep);

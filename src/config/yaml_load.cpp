@@ -71,6 +71,7 @@ class StrictScan : public YAML::EventHandler {
                 const std::string& value) override {
     const std::string at = node_path();
     check_tag(mark, at, tag);
+    check_length(mark, at, value);
     count(mark, at, 1);
     define_anchor(anchor, 1);
     if (anchor != YAML::NullAnchor) anchor_scalars_[anchor] = value;
@@ -113,13 +114,24 @@ class StrictScan : public YAML::EventHandler {
   // on which one wins.
   void read_key(const YAML::Mark& mark, const std::string& key) {
     Frame& map = frames_.back();
-    const std::string at = map.path.empty() ? key : map.path + "." + key;
+    const std::string at = map.path.empty() ? shown_text(key) : map.path + "." + shown_text(key);
     const auto [first, inserted] = map.key_lines.emplace(key, mark.line + 1);
     if (!inserted)
       fail(mark, at,
-           "duplicate key '" + key + "' (first at line " + std::to_string(first->second) +
-               "); each key may appear once in a mapping");
+           "duplicate key " + quoted_value(key) + " (first at line " +
+               std::to_string(first->second) + "); each key may appear once in a mapping");
     map.key = key;
+  }
+
+  void check_length(const YAML::Mark& mark, const std::string& at, const std::string& value) const {
+    const bool text = !reading_key() && !frames_.empty() && frames_.back().is_map &&
+                      frames_.back().key == "description";
+    const std::size_t limit = text ? limits_.max_text_bytes : limits_.max_string_bytes;
+    if (value.size() <= limit) return;
+    fail(mark, at,
+         std::string(reading_key() ? "a key" : "a value") + " of " + std::to_string(value.size()) +
+             " bytes, longer than the " + std::to_string(limit) +
+             " a config allows (docs/config.md, \"Limits\")");
   }
 
   // Only the non-specific tags yaml-cpp gives untagged ("?") and quoted ("!") nodes: convlab reads
@@ -127,8 +139,8 @@ class StrictScan : public YAML::EventHandler {
   void check_tag(const YAML::Mark& mark, const std::string& at, const std::string& tag) const {
     if (tag.empty() || tag == "?" || tag == "!") return;
     fail(mark, at,
-         "tag '" + written_tag(tag) +
-             "' is not supported: every key has a documented type; remove the tag");
+         "tag " + quoted_value(written_tag(tag)) +
+             " is not supported: every key has a documented type; remove the tag");
   }
 
   // The key path of the node about to be read: a key is reported at its mapping, a value at
@@ -138,7 +150,7 @@ class StrictScan : public YAML::EventHandler {
     const Frame& top = frames_.back();
     if (top.is_map) {
       if (top.expecting_key) return top.path;
-      return top.path.empty() ? top.key : top.path + "." + top.key;
+      return top.path.empty() ? shown_text(top.key) : top.path + "." + shown_text(top.key);
     }
     return top.path + "[" + std::to_string(top.index) + "]";
   }
@@ -215,16 +227,21 @@ const YamlLimits& config_limits() {
 }
 
 std::string read_config_file(const std::string& path, std::size_t max_bytes) {
-  // Looked at before it is opened: opening a FIFO or a device can block or have effects.
+  // Looked at before it is opened: opening a FIFO or a device can block or have effects. A link
+  // is refused, not followed: its target (any file of the machine, swapped in under a watched
+  // config) would be read as a config, and its first line quoted in the messages.
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0)
+  if (::lstat(path.c_str(), &info) != 0)
     throw ConfigError(path, 0, 0, "",
                       std::string("cannot read the config file (") + std::strerror(errno) + ")");
+  if (S_ISLNK(info.st_mode))
+    throw ConfigError(path, 0, 0, "",
+                      "is a symbolic link; give the config file itself, not a link to it");
   if (!S_ISREG(info.st_mode))
     throw ConfigError(
         path, 0, 0, "",
         "is " + file_kind_words(info.st_mode) + ", not a config file; give a YAML file");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0)
     throw ConfigError(path, 0, 0, "",
                       std::string("cannot read the config file (") + std::strerror(errno) + ")");

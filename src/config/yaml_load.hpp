@@ -24,6 +24,10 @@ struct YamlLimits {
   // a 255x255 custom kernel has 65,000.
   std::size_t max_nodes = 200000;
   int max_depth = 64;  // nested lists and mappings
+  // A key or a value: a name, a label, a title, a path, a parameter's value. A description (any
+  // key named so) may be longer, as prose.
+  std::size_t max_string_bytes = 4096;
+  std::size_t max_text_bytes = 65536;
 };
 
 const YamlLimits& config_limits();

@@ -36,7 +36,7 @@ void require_known_keys(const YAML::Node& map, const YamlLocation& where,
   for (const auto& entry : map) {
     const std::string key = entry.first.as<std::string>();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-    std::string message = "unknown key '" + key + "'";
+    std::string message = "unknown key " + quoted_value(key);
     const std::string suggestion = closest_name(key, allowed);
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     message += "; allowed: " + join(allowed);
@@ -46,7 +46,7 @@ void require_known_keys(const YAML::Node& map, const YamlLocation& where,
 
 // What a node holds, for messages: the scalar as written, or its kind.
 std::string got(const YAML::Node& node) {
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsScalar()) return quoted_value(node.Scalar());
   if (node.IsSequence()) return "a list";
   if (node.IsMap()) return "a mapping";
   return "nothing";
@@ -56,8 +56,9 @@ std::string got(const YAML::Node& node) {
 // the file says is what is read. yaml-cpp would convert it anyway; convlab refuses it.
 void refuse_quoted(const YAML::Node& node, const YamlLocation& where, const std::string& expected) {
   if (node.IsScalar() && node.Tag() == "!")
-    where.fail(node, "expected " + expected + ", got the quoted text \"" + node.Scalar() +
-                         "\"; write " + node.Scalar() + " without quotes");
+    where.fail(node, "expected " + expected + ", got the quoted text \"" +
+                         shown_text(node.Scalar()) + "\"; write " + shown_text(node.Scalar()) +
+                         " without quotes");
 }
 
 long long read_integer(const YAML::Node& node, const YamlLocation& where) {

@@ -4,6 +4,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,8 @@
 
 namespace convlab {
 namespace {
+
+constexpr uint32_t kSaveEvents = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE;
 
 // Waits for the descriptor to be readable; false when `timeout_ms` passed first (-1: no limit).
 bool readable(int fd, int timeout_ms) {
@@ -23,18 +26,19 @@ bool readable(int fd, int timeout_ms) {
   }
 }
 
+std::string folder_of(const std::filesystem::path& file) {
+  return file.parent_path().empty() ? "." : file.parent_path().string();
+}
+
 }  // namespace
 
 FileWatch::FileWatch(const std::string& path) {
-  const std::filesystem::path file(path);
-  name_ = file.filename().string();
-  const std::string folder = file.parent_path().empty() ? "." : file.parent_path().string();
   fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (fd_ < 0) throw FileError(path + ": cannot watch: " + std::strerror(errno));
-  if (::inotify_add_watch(fd_, folder.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
-    const std::string reason = std::strerror(errno);
+  const std::vector<std::string> problems = watch({path});
+  if (!problems.empty()) {
     ::close(fd_);
-    throw FileError(folder + ": cannot watch the folder of " + path + ": " + reason);
+    throw FileError(problems.front());
   }
 }
 
@@ -42,33 +46,78 @@ FileWatch::~FileWatch() {
   ::close(fd_);
 }
 
-bool FileWatch::drain() {
+std::vector<std::string> FileWatch::watch(const std::vector<std::string>& paths) {
+  std::vector<std::string> problems;
+  std::map<int, std::map<std::string, std::string>> watched;
+  files_.clear();
+  for (const std::string& path : paths) {
+    if (std::find(files_.begin(), files_.end(), path) != files_.end()) continue;
+    const std::filesystem::path file(path);
+    const std::string folder = folder_of(file);
+    // The same folder, however it is spelt, gives the descriptor it already has.
+    const int descriptor = ::inotify_add_watch(fd_, folder.c_str(), kSaveEvents);
+    if (descriptor < 0) {
+      problems.push_back(folder + ": cannot watch the folder of " + path + ": " +
+                         std::strerror(errno));
+      continue;
+    }
+    watched[descriptor].emplace(file.filename().string(), path);
+    files_.push_back(path);
+  }
+  for (const auto& [descriptor, names] : watched_)
+    if (!watched.count(descriptor)) ::inotify_rm_watch(fd_, descriptor);
+  watched_ = std::move(watched);
+  return problems;
+}
+
+void FileWatch::drain(std::set<std::string>& named) {
   alignas(inotify_event) char buffer[16 * 1024];
-  bool named = false;
   for (;;) {
     const ssize_t length = ::read(fd_, buffer, sizeof buffer);
-    if (length <= 0) return named;  // EAGAIN: nothing more pending
+    if (length <= 0) return;  // EAGAIN: nothing more pending
     for (ssize_t at = 0; at < length;) {
       const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
-      if (event->len > 0 && name_ == event->name) named = true;
       at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+      if (event->mask & IN_Q_OVERFLOW) {
+        // Events were lost: any file may have been saved.
+        named.insert(files_.begin(), files_.end());
+        continue;
+      }
+      const auto folder = watched_.find(event->wd);
+      if (event->len == 0 || folder == watched_.end()) continue;  // a folder let go of
+      const auto file = folder->second.find(event->name);
+      if (file != folder->second.end()) named.insert(file->second);
     }
   }
 }
 
-void FileWatch::wait_for_save(int quiet_ms) {
-  do {
+std::vector<std::string> FileWatch::in_order(const std::set<std::string>& named) const {
+  std::vector<std::string> ordered;
+  for (const std::string& file : files_)
+    if (named.count(file)) ordered.push_back(file);
+  return ordered;
+}
+
+std::vector<std::string> FileWatch::wait_for_save(int quiet_ms) {
+  std::set<std::string> named;
+  while (named.empty()) {
     readable(fd_, -1);
-  } while (!drain());
-  wait_until_quiet(quiet_ms);
+    drain(named);
+  }
+  while (readable(fd_, quiet_ms)) drain(named);
+  return in_order(named);
 }
 
-void FileWatch::wait_until_quiet(int quiet_ms) {
-  while (readable(fd_, quiet_ms)) drain();
+std::vector<std::string> FileWatch::wait_until_quiet(int quiet_ms) {
+  std::set<std::string> named;
+  while (readable(fd_, quiet_ms)) drain(named);
+  return in_order(named);
 }
 
-bool FileWatch::saved() {
-  return readable(fd_, 0) && drain();
+std::vector<std::string> FileWatch::saved() {
+  std::set<std::string> named;
+  if (readable(fd_, 0)) drain(named);
+  return in_order(named);
 }
 
 }  // namespace convlab

@@ -143,6 +143,13 @@ std::string field_text(const nlohmann::json& value) {
 
 std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error) {
   PointFilter filter;
+  // A filter is recorded with the run and quoted in messages: it is a line, not a document.
+  if (expression.size() > kMaxPointFilterBytes) {
+    if (error)
+      *error = "a filter of " + std::to_string(expression.size()) + " bytes, longer than the " +
+               std::to_string(kMaxPointFilterBytes) + " a filter may be";
+    return std::nullopt;
+  }
   filter.text = std::string(expression);
   if (trim(expression).empty()) return filter;
   for (const auto& clause_text : split(expression, ',')) {

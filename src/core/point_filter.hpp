@@ -30,6 +30,8 @@ struct PointFilter {
   std::string text;
 };
 
+// The longest filter text accepted.
+constexpr std::size_t kMaxPointFilterBytes = 4096;
 std::optional<PointFilter> parse_point_filter(std::string_view expression, std::string* error);
 
 // A field's value as a clause compares it: numbers numerically, anything else by its text

@@ -27,7 +27,7 @@ void reject_unknown_keys(const YAML::Node& map, const YamlLocation& where,
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     const std::string suggestion = closest_name(key, allowed);
     where.child(key).fail(entry.first,
-                          "unknown key '" + key + "'" +
+                          "unknown key " + quoted_value(key) +
                               (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
                               "; allowed: " + quoted_list(allowed));
   }
@@ -42,7 +42,7 @@ std::string field_name(const YAML::Node& node, const YamlLocation& where) {
   const std::string field = scalar(node, where);
   std::string suggestion;
   if (!is_known_field(field, &suggestion))
-    where.fail(node, "unknown field '" + field + "'" +
+    where.fail(node, "unknown field " + quoted_value(field) +
                          (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
                          "; docs/report.md lists the fields");
   return field;
@@ -81,7 +81,8 @@ std::string stem_name(const YAML::Node& node, const YamlLocation& where) {
   const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
   });
-  if (!valid) where.fail(node, "'" + name + "' is not a file name: use letters, digits, - and _");
+  if (!valid)
+    where.fail(node, quoted_value(name) + " is not a file name: use letters, digits, - and _");
   return name;
 }
 
@@ -90,7 +91,8 @@ CellReduce parse_reduce(const YAML::Node& node, const YamlLocation& where) {
   const auto& names = cell_reduce_names();
   const auto found = std::find(names.begin(), names.end(), text);
   if (found != names.end()) return static_cast<CellReduce>(found - names.begin());
-  where.fail(node, "unknown reduce '" + text + "' (allowed: " + quoted_list(names) + ")");
+  where.fail(node,
+             "unknown reduce " + quoted_value(text) + " (allowed: " + quoted_list(names) + ")");
 }
 
 std::string parse_where(const YAML::Node& node, const YamlLocation& where) {
@@ -116,7 +118,7 @@ std::string parse_where(const YAML::Node& node, const YamlLocation& where) {
   }
   std::string error;
   if (!parse_point_filter(expression, &error))
-    where.fail(node, "invalid point filter '" + expression + "': " + error);
+    where.fail(node, "invalid point filter " + quoted_value(expression) + ": " + error);
   return expression;
 }
 
@@ -137,14 +139,15 @@ void parse_log(const YAML::Node& node, const YamlLocation& where, FigureDeclarat
     else if (axis == "y")
       figure.log_y = true;
     else
-      where.fail(node, "log takes x, y, xy, none or a list of x and y; got '" + axis + "'");
+      where.fail(node, "log takes x, y, xy, none or a list of x and y; got " + quoted_value(axis));
   }
 }
 
 const FigureTypeDescriptor* parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
   const std::string text = scalar(node, where);
   if (const FigureTypeDescriptor* type = find_figure_type(text)) return type;
-  where.fail(node, "unknown figure type '" + text + "' (allowed: " + figure_type_names() + ")");
+  where.fail(node, "unknown figure type " + quoted_value(text) +
+                       " (allowed: " + figure_type_names() + ")");
 }
 
 std::string default_title(const std::string& y, const std::string& x) {
@@ -164,6 +167,10 @@ std::string type_words(const FigureDeclaration& figure) {
 
 void parse_y(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
   const YAML::Node y = node["y"];
+  if (!y && !figure.type->rules.default_y.empty()) {
+    figure.y = {std::string(figure.type->rules.default_y)};
+    return;
+  }
   if (!y) where.fail(node, "missing key 'y'");
   if (!y.IsSequence()) {
     figure.y = {field_name(y, where.child("y"))};
@@ -244,14 +251,18 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
   figure.name = node["name"] ? stem_name(node["name"], where.child("name"))
                              : "figure-" + std::to_string(index + 1);
   if (node["type"]) figure.type = parse_figure_type(node["type"], where.child("type"));
-  if (!node["x"]) where.fail(node, "missing key 'x' (the field along the horizontal axis)");
-  figure.x = field_name(node["x"], where.child("x"));
+  const FigureTypeRules& rules = figure.type->rules;
+  if (!node["x"] && rules.default_x.empty())
+    where.fail(node, "missing key 'x' (the field along the horizontal axis)");
+  figure.x = node["x"] ? field_name(node["x"], where.child("x")) : std::string(rules.default_x);
   parse_y(node, where, figure);
   parse_value(node, where, figure);
   if (node["series"]) {
     if (!figure.type->rules.series)
       where.child("series").fail(node["series"], type_words(figure) + " takes no series");
     figure.series = field_names(node["series"], where.child("series"));
+  } else if (!rules.default_series.empty()) {
+    figure.series = {std::string(rules.default_series)};
   }
   if (node["panel"]) figure.panel = field_names(node["panel"], where.child("panel"));
   if (node["where"]) figure.where = parse_where(node["where"], where.child("where"));
@@ -305,7 +316,7 @@ void reject_duplicate_names(const YAML::Node& list, const YamlLocation& where,
   std::set<std::string> seen;
   for (size_t i = 0; i < declarations.size(); ++i)
     if (!seen.insert(declarations[i].name).second)
-      where.index(i).fail(list[i], "name '" + declarations[i].name + "' is used twice");
+      where.index(i).fail(list[i], "name " + quoted_value(declarations[i].name) + " is used twice");
 }
 
 YAML::Node to_yaml(const json& value) {

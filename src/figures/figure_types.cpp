@@ -8,6 +8,7 @@ const std::vector<const FigureTypeDescriptor*>& figure_types() {
       &bars_figure_type(),
       &stacked_figure_type(),
       &heatmap_figure_type(),
+      &convergence_figure_type(),
   };
   return types;
 }

@@ -1,4 +1,4 @@
-// One descriptor per figure type (line, bars, stacked, heatmap): what its declaration may say, how
+// One descriptor per figure type (line, bars, stacked, heatmap, convergence): what its declaration may say, how
 // the grid of one panel is built from the records, how that panel's data file looks and how gnuplot
 // draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in figure_types.cpp.
 #pragma once
@@ -26,6 +26,8 @@ struct FigureTypeRules {
   bool error_bars = false;  // q1..q3 error bars
   bool overlays = false;    // overlay: reference lines such as the hardware floor
   bool numeric_x = false;   // x positions are the values themselves when every x is a number
+  // Fields a declaration of the type may leave out (empty: it must give them).
+  std::string_view default_x, default_y, default_series;
 };
 
 // One panel being written into a gnuplot script.
@@ -76,5 +78,6 @@ const FigureTypeDescriptor& line_figure_type();
 const FigureTypeDescriptor& bars_figure_type();
 const FigureTypeDescriptor& stacked_figure_type();
 const FigureTypeDescriptor& heatmap_figure_type();
+const FigureTypeDescriptor& convergence_figure_type();
 
 }  // namespace convlab

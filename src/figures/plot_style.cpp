@@ -49,9 +49,8 @@ const int kPointTypes[] = {7, 5, 9, 11, 13, 4, 6, 8, 10, 12};
 
 // A category tic broken into lines: at commas, and at spaces so that no line is longer than
 // `limit` characters where that can be done (a single long word stays whole).
-std::string wrap_tic(const std::string& text, size_t limit) {
-  std::string wrapped;
-  size_t line = 0;
+std::vector<std::string> wrap_tic(const std::string& text, size_t limit) {
+  std::vector<std::string> lines(1);
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find_first_of(" ,", start);
@@ -59,23 +58,17 @@ std::string wrap_tic(const std::string& text, size_t limit) {
     const std::string word = text.substr(start, end - start);
     const bool comma = end < text.size() && text[end] == ',';
     if (!word.empty()) {
-      if (line > 0 && line + 1 + word.size() > limit) {
-        wrapped += "\\n";
-        line = 0;
-      } else if (line > 0) {
-        wrapped += ' ';
-        ++line;
-      }
-      wrapped += word;
-      line += word.size();
+      std::string& line = lines.back();
+      if (!line.empty() && line.size() + 1 + word.size() > limit)
+        lines.push_back(word);
+      else
+        line += (line.empty() ? "" : " ") + word;
     }
-    if (comma && line > 0) {
-      wrapped += "\\n";
-      line = 0;
-    }
+    if (comma && !lines.back().empty()) lines.emplace_back();
     start = end + 1;
   }
-  return wrapped;
+  if (lines.size() > 1 && lines.back().empty()) lines.pop_back();
+  return lines;
 }
 
 // Characters a category tic may use per line: the panel's width shared among its categories.
@@ -93,33 +86,60 @@ const Grid& first_grid(const FigureData& figure) {
 std::string plot_text(const std::string& text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
+    const unsigned char c = static_cast<unsigned char>(text[i]);
     const bool times = c == 'x' && i > 0 && i + 1 < text.size() &&
                        std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
                        std::isdigit(static_cast<unsigned char>(text[i + 1]));
     if (times)
       out += "\xc3\x97";
-    else if (c == '"' || c == '\\')
-      out += std::string("\\") + c;
+    else if (c < 0x20 || c == 0x7f)
+      out += ' ';  // a newline would end the command, and "!" start a shell line after it
     else
-      out += c;
+      out += static_cast<char>(c);
   }
   return out;
 }
 
 std::string quoted(const std::string& text) {
-  return "\"" + plot_text(text) + "\"";
+  return quoted_lines({plot_text(text)});
 }
 
-std::string panel_title(const FigureData& figure, const std::string& title) {
+std::string quoted_lines(const std::vector<std::string>& lines) {
+  // Single quotes: gnuplot substitutes no `command` and reads no escape in them; a quote is
+  // written twice. Lines are joined by a newline string of the script's own.
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out += i ? ".\"\\n\"." : "";
+    out += '\'';
+    for (const char c : lines[i]) out += c == '\'' ? std::string("''") : std::string(1, c);
+    out += '\'';
+  }
+  return out.empty() ? "''" : out;
+}
+
+namespace {
+
+std::vector<std::string> panel_title_text(const FigureData& figure, const std::string& title) {
   const size_t limit = figure.panels.size() > 1 ? 48 : 90;
-  if (title.size() <= limit) return quoted(title);
-  return "\"" + wrap_tic(plot_text(title), limit) + "\"";
+  if (title.size() <= limit) return {plot_text(title)};
+  return wrap_tic(plot_text(title), limit);
+}
+
+}  // namespace
+
+std::string panel_title(const FigureData& figure, const std::string& title) {
+  return quoted_lines(panel_title_text(figure, title));
+}
+
+size_t panel_title_lines(const FigureData& figure, const std::string& title) {
+  return panel_title_text(figure, title).size();
 }
 
 std::string tsv_text(std::string text) {
-  std::replace(text.begin(), text.end(), '\t', ' ');
-  std::replace(text.begin(), text.end(), '\n', ' ');
+  // A control character could end the cell or the line; none is kept.
+  std::replace_if(
+      text.begin(), text.end(),
+      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == '\x7f'; }, ' ');
   return text;
 }
 
@@ -151,8 +171,8 @@ void write_tics(std::ostringstream& out, const char* axis, const FigureData& fig
     const bool crowded = thin && labelled > 0 && position < labelled * 1.8;
     if (!crowded) labelled = position;
     const std::string tic =
-        crowded ? std::string() : wrap_tic(plot_text(tic_of(categories[i])), limit);
-    out << (i ? ", " : "") << "\"" << tic << "\" " << format_exact(position);
+        crowded ? quoted("") : quoted_lines(wrap_tic(plot_text(tic_of(categories[i])), limit));
+    out << (i ? ", " : "") << tic << " " << format_exact(position);
   }
   out << ")\n";
 }
@@ -160,13 +180,8 @@ void write_tics(std::ostringstream& out, const char* axis, const FigureData& fig
 size_t x_tic_lines(const FigureData& figure, const Grid& grid) {
   size_t tic_lines = 1;
   const size_t limit = tic_limit(figure, grid.columns.size());
-  for (const auto& column : grid.columns) {
-    const std::string tic = wrap_tic(tic_of(column), limit);
-    size_t lines = 1;
-    for (size_t at = tic.find("\\n"); at != std::string::npos; at = tic.find("\\n", at + 2))
-      ++lines;
-    tic_lines = std::max(tic_lines, lines);
-  }
+  for (const auto& column : grid.columns)
+    tic_lines = std::max(tic_lines, wrap_tic(tic_of(column), limit).size());
   return tic_lines;
 }
 

@@ -12,13 +12,19 @@
 
 namespace convlab {
 
-// Text inside a gnuplot string: "16x16" as 16×16, quotes and backslashes escaped.
+// Every string from data (a config, a results or shard file, a file name) reaches a script only
+// through these. Text for gnuplot: "16x16" as 16×16, every control character a space.
 std::string plot_text(const std::string& text);
+// A gnuplot string expression of `text` (after plot_text): in single quotes, where gnuplot runs
+// no `command` and reads no escape, a quote written twice; nothing in it can end the command.
 std::string quoted(const std::string& text);
+// Lines of text (already plot_text) as one string expression, joined by newlines.
+std::string quoted_lines(const std::vector<std::string>& lines);
 // A panel's title, quoted, broken at its commas (and spaces) into lines as wide as the panel when
 // it is longer (a machine's label over one of two panels side by side).
 std::string panel_title(const FigureData& figure, const std::string& title);
-// A TSV cell: no tabs or newlines.
+size_t panel_title_lines(const FigureData& figure, const std::string& title);
+// A TSV cell: no control characters (a tab or a newline would end it).
 std::string tsv_text(std::string text);
 
 const std::string& tic_of(const Category& category);

@@ -7,6 +7,7 @@
 #include "html/html_markdown.hpp"
 #include "html/html_text.hpp"
 #include "html/page_frame.hpp"
+#include "html/source_cell_html.hpp"
 #include "html/table_html.hpp"
 #include "html/yaml_highlight.hpp"
 
@@ -58,15 +59,20 @@ class CellWriter {
 // The top of a live page: the config error (the results below are the last good ones) and the
 // sweep under way. Both elements are there, maybe empty, so that the script can fill them in.
 std::string live_top(const LivePage& live) {
+  const bool compile = !live.compile_error.empty();
+  const std::string& error = compile ? live.compile_error : live.config_error;
+  const std::string label = compile ? kCompileErrorLabel : kConfigErrorLabel;
   std::string out = "<section class=\"cell cell-error\" id=\"cell-error\"";
-  if (live.config_error.empty()) {
-    out += " hidden=\"hidden\"><div class=\"cell-label\">config error</div>";
+  if (error.empty()) {
+    out += " hidden=\"hidden\"><div class=\"cell-label\">" + label + "</div>";
     out += "<div class=\"cell-body\"><pre class=\"error-text\"></pre></div></section>\n";
   } else {
-    out += " role=\"alert\"><div class=\"cell-label\">config error</div>";
-    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(live.config_error) +
+    out += " role=\"alert\"><div class=\"cell-label\">" + label + "</div>";
+    out += "<div class=\"cell-body\"><pre class=\"error-text\">" + html_escape(error) +
            "</pre><p class=\"meta\">Nothing was run; the page shows the last good results. Fix "
-           "the config and save it again.</p></div></section>\n";
+           "the " +
+           std::string(compile ? "kernel source" : "config") +
+           " and save it again.</p></div></section>\n";
   }
   out += "<p class=\"live-progress\" id=\"live-progress\" aria-live=\"polite\"";
   if (live.progress)
@@ -74,11 +80,6 @@ std::string live_top(const LivePage& live) {
   else
     out += " hidden=\"hidden\"></p>\n";
   return out;
-}
-
-std::string copy_button(const std::string& target, const std::string& what) {
-  return "<button type=\"button\" class=\"copy\" data-copy=\"" + target + "\" aria-label=\"Copy " +
-         what + "\">Copy</button>";
 }
 
 std::string banner(const ExperimentNotebook& notebook, const PageContext& context) {
@@ -286,7 +287,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += "</p>\n";
   if (context.live) body += live_top(*context.live);
   body += banner(notebook, context);
-  size_t figures = 0, tables = 0;
+  size_t figures = 0, tables = 0, sources = 0;
   for (const NotebookCell& c : notebook.cells) {
     if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
       const bool discussion = markdown->role == MarkdownCell::Role::discussion;
@@ -297,6 +298,10 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
                    markdown_html(markdown->document, markdown->values));
     } else if (const auto* cfg = std::get_if<ConfigCell>(&c)) {
       body += cell("config", "config", "config", config_html(*cfg));
+    } else if (const auto* source = std::get_if<SourceCell>(&c)) {
+      const size_t index = sources++;
+      body += cell("source", "cell-source-" + std::to_string(index + 1), "kernel source",
+                   source_cell_html(*source, index));
     } else if (const auto* run = std::get_if<RunCell>(&c)) {
       body += cell("run", "run", "run", run_html(*run, notebook, context));
     } else if (const auto* figure = std::get_if<FigureCell>(&c)) {

@@ -27,9 +27,16 @@ struct LivePage {
   std::string served_as;
   std::map<std::string, std::string> previous_digests;  // cell id -> digest of the last render
   std::optional<LiveProgress> progress;                 // a sweep is running
-  std::string
-      config_error;  // file:line:column: key.path: message; the results shown are the last good
+  // At most one of the two; the results shown are the last good ones. A config that does not
+  // load (file:line:column: key.path: message), or a kernel of a good config that does not compile
+  // (run/kernel_compilation.hpp: each variant's heading and the compiler's lines).
+  std::string config_error;
+  std::string compile_error;
 };
+
+// The label of the error cell of a live page, as the page and its script write it.
+inline constexpr const char* kConfigErrorLabel = "config error";
+inline constexpr const char* kCompileErrorLabel = "kernel compile error";
 
 struct PageContext {
   std::string assets = "assets";          // the assets folder relative to the page

@@ -12,6 +12,11 @@ const char* const kLiveContentSecurityPolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'";
 
+std::string copy_button(const std::string& target_id, const std::string& what) {
+  return "<button type=\"button\" class=\"copy\" data-copy=\"" + html_escape(target_id) +
+         "\" aria-label=\"Copy " + html_escape(what) + "\">Copy</button>";
+}
+
 std::string page_html(const PageFrame& frame, const std::string& body_html) {
   const std::string assets = html_escape(frame.assets);
   std::string out;

@@ -27,6 +27,10 @@ struct PageFrame {
   std::string live_page;
 };
 
+// A button that copies the text of the element `target_id` (the page's script does the copying);
+// `what` names it for screen readers, e.g. "the config".
+std::string copy_button(const std::string& target_id, const std::string& what);
+
 // `body_html`: the page's <main> content, already escaped.
 std::string page_html(const PageFrame& frame, const std::string& body_html);
 

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/sha256.hpp"
+#include "core/shell_quote.hpp"
 #include "impl/opencv/opencv_backend.hpp"
 
 #ifndef CONVLAB_VERSION
@@ -123,7 +124,7 @@ GitFacts git_facts() {
   // carry no .git, or a stale one that names an older commit.
   const char* handed = std::getenv("CONVLAB_SOURCE_COMMIT");
   if (handed != nullptr && *handed != '\0') return {handed, std::nullopt, "CONVLAB_SOURCE_COMMIT"};
-  const std::string git = std::string("git -C '") + CONVLAB_SOURCE_DIR + "' ";
+  const std::string git = "git -C " + shell_quoted(CONVLAB_SOURCE_DIR) + " ";
   const auto commit = command_output(git + "rev-parse HEAD");
   if (!commit) return {};
   // Results under outputs/ are what runs write, not source: they do not make the tree dirty.

@@ -6,8 +6,10 @@
 #include <set>
 
 #include "config/config.hpp"
+#include "config/user_kernel_entry.hpp"
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "results/record.hpp"
 
@@ -22,10 +24,19 @@ const json& resolved_config(const ResultsDocument& results) {
   return results.latest_run ? results.latest_run->resolved_config : none;
 }
 
+// The resolved config without the hashes of the kernel sources it names: an edited source is told
+// apart, by name (changed_sources), and the config's file may not have changed at all.
+json without_source_hashes(json resolved) {
+  if (resolved.contains("implementations") && resolved["implementations"].is_object())
+    for (auto& [name, entry] : resolved["implementations"].items())
+      if (entry.is_object() && entry.contains("source")) entry.erase("sha256");
+  return resolved;
+}
+
 // The recorded resolved config without what does not change a measurement.
 json measured_settings(json resolved) {
   for (const char* key : {"title", "description", "figures", "tables"}) resolved.erase(key);
-  return resolved;
+  return without_source_hashes(std::move(resolved));
 }
 
 // What identifies a point across runs and builds: its description without the parts a later
@@ -49,19 +60,88 @@ std::string point_words(const json& description) {
 }
 
 void count_unmeasured(const ResultsDocument& results, const Config& config, Freshness& freshness) {
+  // A user's kernel is what its source says: the points of an edited source are not measured.
   std::set<std::string> recorded;
   for (const Record& record : results.file.records)
-    recorded.insert(point_identity(describe_record(record)));
+    recorded.insert(point_identity(describe_record(record)) +
+                    (record.source ? record.source->sha256 : ""));
   const auto plan = expand_plan(config);
   freshness.unmeasured_known = true;
   freshness.planned_points = plan.size();
   for (const Point& point : plan) {
     const json description = describe_point(config, point);
-    if (recorded.count(point_identity(description))) continue;
+    if (recorded.count(point_identity(description) + point.implementation->source_sha256)) continue;
     ++freshness.unmeasured_points;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
       freshness.unmeasured_examples.push_back(point_words(description));
   }
+}
+
+// What changed in a config whose file differs from the one the run recorded, in words.
+void assess_config_change(const ResultsDocument& results, const std::string& config_path,
+                          const std::optional<Config>& config, const std::string& unreadable,
+                          Freshness& freshness) {
+  if (!config) {
+    freshness.measured_settings_changed = true;
+    freshness.change_words = config_path +
+                             " changed since these results were measured and cannot be read now (" +
+                             unreadable + ").";
+    return;
+  }
+  // Comments, key order and spacing are not the config's content: a file whose resolved form is
+  // the recorded one has not changed.
+  if (without_source_hashes(config->resolved) == without_source_hashes(resolved_config(results))) {
+    freshness.config_changed = false;
+    return;
+  }
+  std::vector<std::string> changed;
+  const json now = measured_settings(config->resolved);
+  const json then = measured_settings(resolved_config(results));
+  for (auto it = now.begin(); it != now.end(); ++it)
+    if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
+  for (auto it = then.begin(); it != then.end(); ++it)
+    if (!now.contains(it.key())) changed.push_back(it.key());
+  if (changed.empty()) {
+    freshness.change_words =
+        "The config's text (description, figures or tables) was edited after this run; the "
+        "measured settings are unchanged.";
+    return;
+  }
+  freshness.measured_settings_changed = true;
+  std::string keys;
+  for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
+  freshness.change_words = config_path + " changed since these results were measured: " + keys +
+                           " differ from the settings the run recorded. The numbers are of the "
+                           "recorded settings.";
+}
+
+// The kernel sources the run compiled that the config still names, against their files now.
+void assess_sources(const ResultsDocument& results, const std::string& config_path,
+                    Freshness& freshness) {
+  if (!results.latest_run) return;
+  const std::string folder = fs::path(config_path).parent_path().string();
+  const auto named = named_kernel_sources(config_path);
+  std::string words;
+  for (const KernelSourceText& source : results.latest_run->sources) {
+    const fs::path written(source.path);
+    const std::string on_disk = written.is_absolute() || folder.empty()
+                                    ? source.path
+                                    : (fs::path(folder) / written).lexically_normal().string();
+    if (named && std::find(named->begin(), named->end(), on_disk) == named->end()) continue;
+    const std::string now = sha256_file_hex(on_disk);
+    if (now == source.sha256) continue;
+    freshness.changed_sources.push_back(source.path);
+    words += (words.empty() ? "" : " ") + source.path +
+             (now.empty() ? " is gone since the run." : " changed since the run.");
+  }
+  if (words.empty()) return;
+  words += freshness.changed_sources.size() == 1
+               ? " The numbers are of the source the run compiled."
+               : " The numbers are of the sources the run compiled.";
+  // A note that only the config's text was edited gives way to what makes the results stale.
+  freshness.change_words =
+      freshness.measured_settings_changed ? freshness.change_words + " " + words : words;
+  freshness.measured_settings_changed = true;
 }
 
 }  // namespace
@@ -70,7 +150,10 @@ std::optional<std::string> config_to_read(const std::optional<std::string>& requ
                                           const ResultsDocument& results, const std::string& name) {
   if (!requested || *requested != "auto") return requested;
   const std::string recorded = results.latest_run ? results.latest_run->config_path : "";
-  if (!recorded.empty() && fs::exists(recorded)) return recorded;
+  // The recorded path comes from a results file too: only a YAML file's is followed, so that a
+  // results file naming another file of the machine does not put that file's text on a page.
+  const std::string extension = fs::path(recorded).extension().string();
+  if ((extension == ".yaml" || extension == ".yml") && fs::exists(recorded)) return recorded;
   // The name comes from a results file: only a plain file name may point into configs/.
   const bool plain =
       !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
@@ -90,7 +173,7 @@ Freshness assess_freshness(const ResultsDocument& results,
     freshness.config_gone = true;
     return freshness;
   }
-  freshness.update_command = "make experiment CONFIG=" + *config_path;
+  freshness.update_command = "make experiment CONFIG=" + shell_word(*config_path);
   const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
   freshness.config_changed = !recorded.empty() && sha256_file_hex(*config_path) != recorded;
   std::optional<Config> config;
@@ -101,39 +184,9 @@ Freshness assess_freshness(const ResultsDocument& results,
     unreadable = error.what();
   }
   if (config) count_unmeasured(results, *config, freshness);
-  if (!freshness.config_changed) return freshness;
-  if (!config) {
-    freshness.measured_settings_changed = true;
-    freshness.change_words = *config_path +
-                             " changed since these results were measured and cannot be read now (" +
-                             unreadable + ").";
-    return freshness;
-  }
-  // Comments, key order and spacing are not the config's content: a file whose resolved form is
-  // the recorded one has not changed.
-  if (config->resolved == resolved_config(results)) {
-    freshness.config_changed = false;
-    return freshness;
-  }
-  std::vector<std::string> changed;
-  const json now = measured_settings(config->resolved);
-  const json then = measured_settings(resolved_config(results));
-  for (auto it = now.begin(); it != now.end(); ++it)
-    if (!then.contains(it.key()) || then[it.key()] != it.value()) changed.push_back(it.key());
-  for (auto it = then.begin(); it != then.end(); ++it)
-    if (!now.contains(it.key())) changed.push_back(it.key());
-  if (changed.empty()) {
-    freshness.change_words =
-        "The config's text (description, figures or tables) was edited after this run; the "
-        "measured settings are unchanged.";
-    return freshness;
-  }
-  freshness.measured_settings_changed = true;
-  std::string keys;
-  for (const auto& key : changed) keys += (keys.empty() ? "" : ", ") + key;
-  freshness.change_words = *config_path + " changed since these results were measured: " + keys +
-                           " differ from the settings the run recorded. The numbers are of the "
-                           "recorded settings.";
+  if (freshness.config_changed)
+    assess_config_change(results, *config_path, config, unreadable, freshness);
+  assess_sources(results, *config_path, freshness);
   return freshness;
 }
 

@@ -12,7 +12,8 @@
 namespace convlab {
 
 // The config to read for an experiment: `requested` as given, or for "auto" the path the latest
-// run recorded when it exists, else configs/<name>.yaml when that exists; nullopt: none.
+// run recorded when it exists and names a .yaml or .yml file, else configs/<name>.yaml when that
+// exists; nullopt: none.
 std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
                                           const ResultsDocument& results, const std::string& name);
 

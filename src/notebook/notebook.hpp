@@ -38,12 +38,25 @@ struct ConfigCell {
   std::string rerun_command;    // e.g. "make experiment CONFIG=configs/x.yaml"
 };
 
+// A user's own kernel source (a config's `source:` entry) as the latest run compiled it: the copy
+// in results.json (run.config.sources), so that the results file alone shows it.
+struct SourceCell {
+  std::string path;                          // as the config names it
+  std::string sha256;                        // of the text
+  std::string language;                      // "CUDA", "C++" or "C", by the file's extension
+  std::vector<std::string> implementations;  // the config's names for it
+  std::string text;
+};
+
 // Whether the results still describe the config on disk.
 struct Freshness {
   bool config_gone = false;     // the recorded config and configs/<name>.yaml are both missing
   bool config_changed = false;  // the file differs from the one the run recorded
-  bool measured_settings_changed = false;        // not only its text (title, description, figures)
-  std::string change_words;                      // what changed, in words; empty when nothing did
+  bool measured_settings_changed = false;  // not only its text (title, description, figures)
+  std::string change_words;                // what changed, in words; empty when nothing did
+  // Kernel sources the config names (as it names them) whose file differs from the text the run
+  // compiled, or is gone; a measured setting too, though the config's own file is unchanged.
+  std::vector<std::string> changed_sources;
   bool unmeasured_known = false;                 // the current config could be expanded
   size_t planned_points = 0;                     // points of the current config
   size_t unmeasured_points = 0;                  // of which no record measures
@@ -115,16 +128,17 @@ struct RenderedFile {
   std::string content;
 };
 
-using NotebookCell = std::variant<MarkdownCell, ConfigCell, RunCell, FigureCell, TableCell,
-                                  GalleryCell, VerificationCell>;
+using NotebookCell = std::variant<MarkdownCell, ConfigCell, SourceCell, RunCell, FigureCell,
+                                  TableCell, GalleryCell, VerificationCell>;
 
 struct ExperimentNotebook {
   std::string name;
   std::string title;
   std::string results_path;  // the results.json
   Freshness freshness;
-  // In reading order: description, config, run, figures, tables, gallery, verification,
-  // discussion. A renderer takes them in this order or places them as its medium needs.
+  // In reading order: description, config, kernel sources, run, figures, tables, gallery,
+  // verification, discussion. A renderer takes them in this order or places them as its medium
+  // needs.
   std::vector<NotebookCell> cells;
   std::vector<std::string> notes;  // figures or tables left out for want of data
 

@@ -11,9 +11,11 @@
 #include "config/yaml_load.hpp"
 #include "core/file_io.hpp"
 #include "core/sha256.hpp"
+#include "core/shell_quote.hpp"
 #include "figures/declarations.hpp"
 #include "notebook/freshness.hpp"
 #include "notebook/gallery_cell.hpp"
+#include "notebook/source_cell.hpp"
 #include "results/record_queries.hpp"
 
 namespace convlab {
@@ -80,7 +82,7 @@ ConfigCell config_cell(const ResultsDocument& results,
     cell.path = *config_path;
     cell.text = read_text(*config_path);
     cell.sha256 = sha256_hex(cell.text);
-    cell.rerun_command = "make experiment CONFIG=" + *config_path;
+    cell.rerun_command = "make experiment CONFIG=" + shell_word(*config_path);
   } else {
     // The file is gone: what the run recorded is all there is.
     cell.text = resolved_config(results).dump(2);
@@ -189,6 +191,7 @@ ExperimentNotebook build_notebook(const ResultsDocument& results, const Notebook
   ConfigCell config = config_cell(results, config_path);
   config.same_content = !notebook.freshness.config_changed;
   notebook.cells.emplace_back(std::move(config));
+  for (SourceCell& source : source_cells(results)) notebook.cells.emplace_back(std::move(source));
   notebook.cells.emplace_back(run_cell(results));
 
   const auto points = latest_ok_points(results);

@@ -12,8 +12,16 @@ std::vector<Point> expand_plan(const Config& config) {
         for (OutputType output : config.outputs)
           for (const auto& sweep : config.implementations) {
             const Implementation* impl = &implementation_of(sweep);
+            if (sweep.search && !sweep.search->measures_everything()) {
+              for (SearchStrategy strategy : sweep.search->strategies)
+                for (std::uint64_t seed : sweep.search->seeds)
+                  for (const Params& params : sweep.combinations)
+                    points.push_back(
+                        {image, filter, border, output, impl, params, SearchTag{strategy, seed}});
+              continue;
+            }
             for (const Params& params : sweep.combinations)
-              points.push_back({image, filter, border, output, impl, params});
+              points.push_back({image, filter, border, output, impl, params, std::nullopt});
           }
   return points;
 }
@@ -21,21 +29,25 @@ std::vector<Point> expand_plan(const Config& config) {
 nlohmann::json describe_point(const Config& config, const Point& point) {
   const ImageSpec& image = config.images[point.image];
   const Filter& filter = config.filters[point.filter];
-  return {{"implementation", point.implementation->name},
-          {"family", point.implementation->family},
-          {"params", point.params},
-          {"image",
-           {{"name", image.name},
-            {"width", image.width},
-            {"height", image.height},
-            {"channels", image.channels}}},
-          {"kernel",
-           {{"name", filter.name},
-            {"type", filter.type},
-            {"size", filter.size},
-            {"separable", filter.separable}}},
-          {"border", std::string(to_string(point.border))},
-          {"output", std::string(to_string(point.output))}};
+  nlohmann::json description{{"implementation", point.implementation->name},
+                             {"family", point.implementation->family},
+                             {"params", point.params},
+                             {"image",
+                              {{"name", image.name},
+                               {"width", image.width},
+                               {"height", image.height},
+                               {"channels", image.channels}}},
+                             {"kernel",
+                              {{"name", filter.name},
+                               {"type", filter.type},
+                               {"size", filter.size},
+                               {"separable", filter.separable}}},
+                             {"border", std::string(to_string(point.border))},
+                             {"output", std::string(to_string(point.output))}};
+  if (point.search)
+    description["search"] = {{"strategy", std::string(to_string(point.search->strategy))},
+                             {"seed", point.search->seed}};
+  return description;
 }
 
 std::string point_digest(const nlohmann::json& description) {

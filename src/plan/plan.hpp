@@ -18,13 +18,16 @@ struct Point {
   OutputType output = OutputType::u8;
   const Implementation* implementation = nullptr;
   Params params;
+  // A variant a search may measure (config/search_spec.hpp): which search, by strategy and seed.
+  // Part of the point's identity, so each search keeps its own records; none for a plain sweep.
+  std::optional<SearchTag> search;
 };
 
 std::vector<Point> expand_plan(const Config& config);
 
 // The point as a JSON object with the fields a point filter and a record share:
 // implementation, family, params, image {name, width, height, channels}, kernel {name, type, size,
-// separable}, border, output.
+// separable}, border, output; and search {strategy, seed} for a searched variant.
 nlohmann::json describe_point(const Config& config, const Point& point);
 
 // 16 hex digits of the SHA-256 of a point description (describe_point, or describe_record of the

@@ -194,7 +194,8 @@ void append_latex_escaped(char c, std::string& out) {
       out += "\\textbar{}";
       break;
     default:
-      out += c;
+      // A control character is no text: a line's end inside an argument would end a paragraph.
+      out += static_cast<unsigned char>(c) < 0x20 || c == '\x7f' ? ' ' : c;
   }
 }
 

@@ -6,10 +6,20 @@
 
 #include "core/count_words.hpp"
 #include "report/latex_markdown.hpp"
+#include "report/source_listing.hpp"
 #include "results/record_fields.hpp"
+#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {
+
+// A path as messages show it: control characters as '?', cut after 200 characters.
+std::string latex_path_words(const std::string& path) {
+  std::string shown = path.substr(0, 200);
+  for (char& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = '?';
+  return shown + (path.size() > 200 ? "..." : "");
+}
 
 std::string label_name(const std::string& text) {
   std::string label;
@@ -17,8 +27,19 @@ std::string label_name(const std::string& text) {
   return label;
 }
 
-// Listings and \input need the path verbatim; \detokenize keeps _ and - harmless.
+// Listings and \input need the path verbatim; \detokenize keeps _ and - harmless. TeX reads a
+// brace, %, \, # or ^ (and a line's end) before \detokenize sees it, so that a path holding one
+// could end the argument and have LaTeX run what follows: such a path is refused, by name.
 std::string path_argument(const std::string& path) {
+  const auto unsafe = std::find_if(path.begin(), path.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f ||
+           std::string_view("{}%\\#^").find(c) != std::string_view::npos;
+  });
+  if (unsafe != path.end())
+    throw ExportError(latex_path_words(path) +
+                      ": LaTeX cannot be given this path: it holds a brace, %, \\, #, ^ or a "
+                      "control character; rename it");
   return "\\detokenize{" + path + "}";
 }
 
@@ -126,7 +147,7 @@ namespace {
 // Text after a % on one line: a line break in it would end the comment.
 std::string comment_text(std::string text) {
   for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = ' ';
   return text;
 }
 
@@ -196,6 +217,9 @@ std::string section_latex(const ExperimentNotebook& notebook, const LatexLayout&
   if (const VerificationCell* verification = notebook.first<VerificationCell>())
     write_verification_line(out, verification->summary);
   if (const RunCell* run = notebook.first<RunCell>()) write_provenance_line(out, run->runs);
+  // Users' kernels last: a page of code would part the figures from the text about them.
+  for (const SourceCell* source : notebook.cells_of<SourceCell>())
+    out << "\\smallskip\n\\noindent\\textbf{Kernel source.} " << source_latex(*source);
   out << "\\FloatBarrier\n";
   return out.str();
 }

@@ -1,4 +1,5 @@
 #include "results/record.hpp"
+#include "results/results_schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -144,9 +145,10 @@ Verification verification_from_json(const json& j) {
 }
 
 const char* const kRecordFields[] = {
-    "key",     "point_id",     "run_id",  "implementation", "family",     "factored",     "params",
-    "image",   "kernel",       "border",  "output",         "status",     "reason",       "timing",
-    "derived", "verification", "machine", "gpu_clocks",     "arithmetic", "saved_output", "source"};
+    "key",        "point_id",     "run_id",  "implementation", "family",  "factored",
+    "params",     "image",        "kernel",  "border",         "output",  "status",
+    "reason",     "timing",       "derived", "verification",   "machine", "gpu_clocks",
+    "arithmetic", "saved_output", "source",  "search"};
 
 }  // namespace
 
@@ -229,7 +231,7 @@ json to_json(const Record& r) {
   j["border"] = r.border;
   j["output"] = r.output;
   j["status"] = std::string(to_string(r.status));
-  j["reason"] = r.reason;
+  j["reason"] = within_results_limit(r.reason);
   j["timing"] = r.timing ? to_json(*r.timing) : json(nullptr);
   j["derived"] = to_json(r.derived);
   j["verification"] = r.verification ? to_json(*r.verification) : json(nullptr);
@@ -240,6 +242,13 @@ json to_json(const Record& r) {
                          {"format", r.saved_output->format},
                          {"sha256", r.saved_output->sha256}};
   if (r.source) j["source"] = to_json(*r.source);
+  if (r.search) {
+    j["search"] = {{"strategy", r.search->strategy},
+                   {"seed", r.search->seed},
+                   {"step", r.search->step},
+                   {"best_so_far_ms",
+                    r.search->best_so_far_ms ? json(*r.search->best_so_far_ms) : json(nullptr)}};
+  }
   return j;
 }
 
@@ -280,6 +289,16 @@ Record record_from_json(const json& j) {
         SavedOutput{saved.value("file", ""), saved.value("format", ""), saved.value("sha256", "")};
   }
   if (j.contains("source") && j["source"].is_object()) r.source = source_from_json(j["source"]);
+  if (j.contains("search") && j["search"].is_object()) {
+    const json& search = j["search"];
+    RecordSearch s;
+    s.strategy = search.value("strategy", "");
+    s.seed = search.value("seed", std::uint64_t{0});
+    s.step = search.value("step", 0);
+    if (search.contains("best_so_far_ms") && search["best_so_far_ms"].is_number())
+      s.best_so_far_ms = search["best_so_far_ms"].get<double>();
+    r.search = s;
+  }
   for (const auto& [name, value] : j.items())
     if (std::find(std::begin(kRecordFields), std::end(kRecordFields), name) ==
         std::end(kRecordFields))
@@ -332,21 +351,24 @@ RecordTiming timing_from(const TimingSamples& samples) {
 }
 
 json describe_record(const Record& r) {
-  return {{"implementation", r.implementation},
-          {"family", r.family},
-          {"params", r.params},
-          {"image",
-           {{"name", r.image.name},
-            {"width", r.image.width},
-            {"height", r.image.height},
-            {"channels", r.image.channels}}},
-          {"kernel",
-           {{"name", r.kernel.name},
-            {"type", r.kernel.type},
-            {"size", r.kernel.size},
-            {"separable", r.kernel.separable}}},
-          {"border", r.border},
-          {"output", r.output}};
+  json description{{"implementation", r.implementation},
+                   {"family", r.family},
+                   {"params", r.params},
+                   {"image",
+                    {{"name", r.image.name},
+                     {"width", r.image.width},
+                     {"height", r.image.height},
+                     {"channels", r.image.channels}}},
+                   {"kernel",
+                    {{"name", r.kernel.name},
+                     {"type", r.kernel.type},
+                     {"size", r.kernel.size},
+                     {"separable", r.kernel.separable}}},
+                   {"border", r.border},
+                   {"output", r.output}};
+  if (r.search)
+    description["search"] = {{"strategy", r.search->strategy}, {"seed", r.search->seed}};
+  return description;
 }
 
 }  // namespace convlab

@@ -81,6 +81,15 @@ struct SavedOutput {
   std::string file, format, sha256;
 };
 
+// A variant measured by a search (config/search_spec.hpp): which search, its step (1 for the
+// first variant it measured) and the best objective of the search up to and including it.
+struct RecordSearch {
+  std::string strategy;
+  std::uint64_t seed = 0;
+  int step = 0;
+  std::optional<double> best_so_far_ms;  // null while no variant of the search ran
+};
+
 struct Record {
   std::string key, point_id, run_id;
   std::string implementation, family;
@@ -99,6 +108,7 @@ struct Record {
   nlohmann::json gpu_clocks;             // CUDA points with NVML: clocks at start and end
   std::optional<SavedOutput> saved_output;
   std::optional<SourceFacts> source;  // a user's own kernel: its source and compiler
+  std::optional<RecordSearch> search;
   nlohmann::json unknown = nlohmann::json::object();  // fields of other versions, kept as read
 
   bool is_cuda() const { return family == "cuda"; }

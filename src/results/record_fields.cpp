@@ -305,6 +305,44 @@ void add_shorthands(std::vector<NamedField>& fields) {
   fields.insert(fields.end(), std::begin(metrics), std::end(metrics));
 }
 
+// A searched variant's search (records[].search) and a user kernel's source (records[].source).
+void add_search_and_source(std::vector<NamedField>& fields) {
+  const auto search = [](auto read) -> Read {
+    return [read](const Record& r) -> std::optional<FieldValue> {
+      if (!r.search) return std::nullopt;
+      return read(*r.search);
+    };
+  };
+  const auto source = [](std::string SourceFacts::*member) -> Read {
+    return [member](const Record& r) -> std::optional<FieldValue> {
+      if (!r.source) return std::nullopt;
+      return text_value((*r.source).*member);
+    };
+  };
+  const NamedField named[] = {
+      {"search.strategy", search([](const RecordSearch& s) { return text_value(s.strategy); }),
+       "Search strategy", "Strategy"},
+      {"search.seed",
+       search([](const RecordSearch& s) { return number_value(static_cast<double>(s.seed)); }),
+       "Search seed", "Seed"},
+      {"search.run", search([](const RecordSearch& s) {
+         return text_value(s.strategy + " seed " + std::to_string(s.seed));
+       }),
+       "Search", "Search"},
+      {"search.step", search([](const RecordSearch& s) { return number_value(s.step); }),
+       "Variants measured", "Step"},
+      {"search.best_so_far_ms", search([](const RecordSearch& s) -> std::optional<FieldValue> {
+         if (!s.best_so_far_ms) return std::nullopt;
+         return number_value(*s.best_so_far_ms);
+       }),
+       "Best so far [ms]", "Best so far [ms]"},
+      {"source.path", source(&SourceFacts::path), "Kernel source", "Source"},
+      {"source.sha256", source(&SourceFacts::sha256), "Kernel source SHA-256", "Source SHA-256"},
+      {"source.compiler", source(&SourceFacts::compiler), "Compiler", "Compiler"},
+  };
+  fields.insert(fields.end(), std::begin(named), std::end(named));
+}
+
 void add_descriptive(std::vector<NamedField>& fields) {
   const NamedField descriptive[] = {
       {"implementation", member(&Record::implementation), "Implementation", "Implementation"},
@@ -342,6 +380,7 @@ void add_descriptive(std::vector<NamedField>& fields) {
        "Time per multiply-accumulate, copies included [ps]", "ps/MAC with copies"},
   };
   fields.insert(fields.end(), std::begin(descriptive), std::end(descriptive));
+  add_search_and_source(fields);
 }
 
 // Every timing statistic of every phase, by its path in the record.
@@ -472,8 +511,9 @@ const FreeFormPart* free_form_part(std::string_view field) {
 }
 
 // The typed groups of a record; a name inside one that the table lacks is a typo.
-const char* const kTypedGroups[] = {"timing.",       "derived.", "image.",       "kernel.",
-                                    "verification.", "machine.", "saved_output."};
+const char* const kTypedGroups[] = {"timing.",       "derived.",      "image.",
+                                    "kernel.",       "verification.", "machine.",
+                                    "saved_output.", "search.",       "source."};
 
 }  // namespace
 

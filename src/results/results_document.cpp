@@ -1,5 +1,7 @@
 #include "results/results_document.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -11,6 +13,7 @@
 #include "results/derive.hpp"
 #include "results/machine.hpp"
 #include "results/record_queries.hpp"
+#include "results/results_merge.hpp"
 #include "results/results_schema.hpp"
 
 namespace convlab {
@@ -40,17 +43,27 @@ void label_machines(std::vector<Record>& records,
 json read_checked_json(const std::string& path) {
   std::optional<std::string> text;
   try {
+    // Its size is looked at first: a file too large for memory is refused by name, up front.
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+      check_results_file_size(path, static_cast<std::uint64_t>(info.st_size));
     text = read_file_if_present(path);  // a FIFO or a device is refused before it is read
   } catch (const FileError& error) {
     throw ExportError(error.what());
+  } catch (const ResultsFileError& error) {
+    throw ExportError(error.what());
   }
   if (!text) throw ExportError(path + ": cannot open (no results here yet?)");
-  if (nests_deeper_than(*text, kMaxResultsNesting))
-    throw ExportError(path + ": nests lists or objects more than " +
-                      std::to_string(kMaxResultsNesting) + " deep, which no results file does");
+  JsonTextScan scan(kMaxResultsNesting, kMaxResultsWhiteSpace);
+  if (const std::string problem = scan.take(*text); !problem.empty())
+    throw ExportError(path + ": " + problem);
   json content;
   try {
     content = json::parse(*text);
+  } catch (const json::parse_error& error) {
+    // Where, not what: the bytes around the place would quote the file.
+    throw ExportError(path + ": not valid JSON: a syntax error at byte " +
+                      std::to_string(error.byte));
   } catch (const json::exception& error) {
     throw ExportError(path + ": not valid JSON: " + error.what());
   }
@@ -121,6 +134,7 @@ ResultsDocument results_document_of(const std::string& path, ResultsFile file) {
   results.file = std::move(file);
   if (!results.file.runs.empty()) results.latest_run = results.file.runs.back();
   attach_machine_identities(results.file);
+  refuse_repeated_points(results.file.records, results.path);
   return results;
 }
 
@@ -136,8 +150,11 @@ ResultsDocument load_results_document(const std::string& path) {
   try {
     read_typed(content, results);
     attach_machine_identities(results.file);
+    refuse_repeated_points(results.file.records, results.path);
   } catch (const std::invalid_argument& error) {
     throw ExportError(results.path + ": records: " + error.what());
+  } catch (const ResultsFileError& error) {
+    throw ExportError(error.what());
   }
   return results;
 }

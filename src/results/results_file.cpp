@@ -1,6 +1,14 @@
 #include "results/results_file.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <istream>
 #include <optional>
+#include <streambuf>
 
 #include "core/file_io.hpp"
 #include "results/derive.hpp"
@@ -11,19 +19,70 @@
 namespace convlab {
 namespace {
 
-ResultsFile read_results_file(const std::string& path) {
-  ResultsFile results;
-  std::optional<std::string> text;
+// Closes a descriptor when the reader is done with it, however it ends.
+struct Descriptor {
+  int fd;
+  ~Descriptor() { ::close(fd); }
+};
+
+// The bytes of an open results file as the parser asks for them, a piece at a time, each looked
+// at first (JsonTextScan): a file is never held whole, and nothing nested too deep or a run of
+// white space the parser would keep reaches it.
+class ResultsText : public std::streambuf {
+ public:
+  ResultsText(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+
+ protected:
+  int_type underflow() override {
+    ssize_t got;
+    do {
+      got = ::read(fd_, piece_.data(), piece_.size());
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) throw ResultsFileError(path_ + ": cannot read (" + std::strerror(errno) + ")");
+    if (got == 0) return traits_type::eof();
+    const std::string problem = scan_.take({piece_.data(), static_cast<std::size_t>(got)});
+    if (!problem.empty())
+      throw ResultsFileError(path_ + ": " + problem + "; move it away to start afresh");
+    setg(piece_.data(), piece_.data(), piece_.data() + got);
+    return traits_type::to_int_type(piece_[0]);
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+  std::array<char, 1 << 16> piece_{};
+  JsonTextScan scan_{kMaxResultsNesting, kMaxResultsWhiteSpace};
+};
+
+// The open file, or -1 when nothing is at `path`.
+int open_results(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return -1;
+    throw ResultsFileError(path + ": cannot read (" + std::strerror(errno) +
+                           "); move it away to start afresh");
+  }
   try {
-    text = read_file_if_present(path);
+    const int fd = open_regular_file(path);
+    if (::fstat(fd, &info) == 0) {
+      try {
+        check_results_file_size(path, static_cast<std::uint64_t>(info.st_size));
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
+    }
+    return fd;
   } catch (const FileError& error) {
     throw ResultsFileError(std::string(error.what()) + "; move it away to start afresh");
   }
-  if (!text) return results;
-  if (nests_deeper_than(*text, kMaxResultsNesting))
-    throw ResultsFileError(path + ": nests lists or objects more than " +
-                           std::to_string(kMaxResultsNesting) +
-                           " deep, which no results file does; move it away to start afresh");
+}
+
+ResultsFile read_results_file(const std::string& path) {
+  ResultsFile results;
+  const int fd = open_results(path);
+  if (fd < 0) return results;
+  const Descriptor closing{fd};
   // Records and run blocks are checked and made typed as the parser finishes each one, and their
   // JSON is dropped: a file of 100,000 records never exists as one document. A problem of one is
   // reported after the schema version was found to be this one.
@@ -59,13 +118,18 @@ ResultsFile read_results_file(const std::string& path) {
     return false;
   };
   nlohmann::json document;
+  ResultsText text(fd, path);
+  std::istream stream(&text);
   try {
-    document = nlohmann::json::parse(*text, take_items);
-  } catch (const nlohmann::json::exception& parse_error) {
-    throw ResultsFileError(path + ": not valid JSON (" + parse_error.what() +
+    document = nlohmann::json::parse(stream, take_items);
+  } catch (const nlohmann::json::parse_error& parse_error) {
+    // Where, not what: the bytes around the place would quote the file.
+    throw ResultsFileError(path + ": not valid JSON (a syntax error at byte " +
+                           std::to_string(parse_error.byte) + "); move it away to start afresh");
+  } catch (const nlohmann::json::exception& error) {
+    throw ResultsFileError(path + ": not valid JSON (" + std::string(error.what()) +
                            "); move it away to start afresh");
   }
-  text.reset();  // the records are typed now: the text's memory goes back
   if (!document.is_object() || !document.contains("schema_version") ||
       document["schema_version"] != kResultsSchemaVersion)
     throw ResultsFileError(path + ": schema_version is not " +

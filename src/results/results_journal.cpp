@@ -1,5 +1,7 @@
 #include "results/results_journal.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -88,8 +90,9 @@ void check_line(const JournalLine& line, const std::string& where) {
 
 // The line as a journal line, or why it is not one.
 std::optional<JournalLine> parse_line(const std::string& content, std::string& reason) {
-  if (nests_deeper_than(content, kMaxResultsNesting)) {
-    reason = "nests lists or objects more than " + std::to_string(kMaxResultsNesting) + " deep";
+  JsonTextScan scan(kMaxResultsNesting, kMaxResultsWhiteSpace);
+  if (const std::string problem = scan.take(content); !problem.empty()) {
+    reason = problem.substr(0, problem.find(", which"));
     return std::nullopt;
   }
   const json parsed = json::parse(content, nullptr, false);
@@ -146,6 +149,10 @@ JournalContents read_journal_contents(const std::string& journal_path) {
   JournalContents contents;
   std::optional<std::string> read;
   try {
+    // A journal is read whole: its size is held to a results file's bound first.
+    struct stat info {};
+    if (::stat(journal_path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+      check_results_file_size(journal_path, static_cast<std::uint64_t>(info.st_size));
     read = read_file_if_present(journal_path);
   } catch (const FileError& error) {
     throw ResultsFileError(std::string(error.what()) + "; move it away");

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 #include "results/machine.hpp"
 
 namespace convlab {
-namespace {
 
 using json = nlohmann::json;
 
@@ -16,7 +16,19 @@ std::string point_on_machine(const Record& record) {
   return record.point_id + "|" + machine_model_key(record);
 }
 
-}  // namespace
+void refuse_repeated_points(const std::vector<Record>& records, const std::string& path) {
+  std::unordered_map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].point_id.empty()) continue;  // files of versions before point ids
+    const auto [earlier, inserted] = first.emplace(point_on_machine(records[i]), i);
+    if (inserted) continue;
+    throw ResultsFileError(path + ": records[" + std::to_string(earlier->second) +
+                           "] and records[" + std::to_string(i) + "]: point_id " +
+                           records[i].point_id.substr(0, 16) +
+                           " twice, measured on the same machine; a results file holds one "
+                           "record of a point per machine (docs/results-schema.md)");
+  }
+}
 
 bool measures_same_point(const Record& earlier, const Record& later) {
   if (earlier.key == later.key) return true;

@@ -15,6 +15,14 @@
 
 namespace convlab {
 
+// A point on a machine: the record's point_id and its machine's model (the device left out). A
+// results file holds one record of each.
+std::string point_on_machine(const Record& record);
+
+// Throws ResultsFileError naming both records when two of `records` measure one point on one
+// machine: which of them a reader took would depend on their order.
+void refuse_repeated_points(const std::vector<Record>& records, const std::string& path);
+
 // Whether `later` is a new measurement of the point `earlier` holds, on the same machine (so it
 // replaces it in place).
 bool measures_same_point(const Record& earlier, const Record& later);

@@ -1,7 +1,11 @@
 #include "results/results_schema.hpp"
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
+#include "impl/user/kernel_source.hpp"
+#include "measure/provenance.hpp"
 #include "results/results_file.hpp"
 
 namespace convlab {
@@ -159,8 +163,16 @@ const char* kind_words(Kind kind) {
   return "";
 }
 
+// A key of the file in a message: a long one is cut, a control character is not written.
+std::string shown_key(const std::string& key) {
+  std::string shown = key.size() > 64 ? key.substr(0, 64) + "..." : key;
+  for (char& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = '?';
+  return shown;
+}
+
 std::string value_words(const json& value) {
-  std::string text = value.dump();
+  std::string text = value.dump();  // JSON escapes control characters
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   const std::string type = value.is_object()    ? "an object"
                            : value.is_array()   ? "a list"
@@ -223,12 +235,63 @@ class Checker {
     const std::string at = "records[" + std::to_string(i) + "].timing";
     this->fields(timing, at, {{"stats", Kind::object, true}, {"samples_ms", Kind::array, false}});
     this->fields(timing["stats"], at + ".stats", kStatsFields);
+    times(timing, at);
     for (const char* phase : {"h2d", "d2h", "end_to_end"}) {
       if (!timing.contains(phase)) continue;
       const std::string phase_at = at + "." + phase;
       this->fields(timing, at, {{phase, Kind::object, true}});
       this->fields(timing[phase], phase_at, {{"stats", Kind::object, true}});
       this->fields(timing[phase]["stats"], phase_at + ".stats", kStatsFields);
+      times(timing[phase], phase_at);
+    }
+  }
+
+  // Every time of a phase (its statistics and samples) is a finite number of milliseconds, not
+  // negative: a time of -1 ms or a median of 1e999 can only come from an edit.
+  void times(const json& phase, const std::string& at) const {
+    for (const auto& [name, value] : phase["stats"].items())
+      if (value.is_number()) time(value, at + ".stats." + name);
+    if (!phase.contains("samples_ms") || !phase["samples_ms"].is_array()) return;
+    const json& samples = phase["samples_ms"];
+    for (size_t i = 0; i < samples.size(); ++i)
+      time(samples[i], at + ".samples_ms[" + std::to_string(i) + "]");
+  }
+
+  void time(const json& value, const std::string& at) const {
+    if (!value.is_number()) fail(at, "expected a number, got " + value_words(value));
+    const double ms = value.get<double>();
+    if (!std::isfinite(ms) || ms < 0)
+      fail(at, "a time must be a finite number of milliseconds, not negative; got " +
+                   value_words(value));
+  }
+
+  // No string is longer than kMaxResultsStringBytes (a description: kMaxResultsTextBytes; the
+  // text of a user's kernel source, kept whole with its run: kMaxKernelSourceBytes, as when it was
+  // read), so that no name, label or path from a file makes a title, a page or a script without
+  // bound.
+  static std::size_t string_limit(const std::string& at) {
+    const auto ends_with = [&](std::string_view end) {
+      return at.size() >= end.size() && at.compare(at.size() - end.size(), end.size(), end) == 0;
+    };
+    if (ends_with("description")) return kMaxResultsTextBytes;
+    if (ends_with("].text") && at.find("config.sources[") != std::string::npos)
+      return kMaxKernelSourceBytes;
+    return kMaxResultsStringBytes;
+  }
+
+  void strings(const json& value, const std::string& at) const {
+    if (value.is_string()) {
+      const std::size_t size = value.get_ref<const std::string&>().size();
+      const std::size_t limit = string_limit(at);
+      if (size > limit)
+        fail(at, "a string of " + std::to_string(size) + " bytes, longer than the " +
+                     std::to_string(limit) + " a results file allows");
+    } else if (value.is_object()) {
+      for (const auto& [key, item] : value.items())
+        strings(item, at + (at.empty() ? "" : ".") + shown_key(key));
+    } else if (value.is_array()) {
+      for (size_t i = 0; i < value.size(); ++i)
+        strings(value[i], at + "[" + std::to_string(i) + "]");
     }
   }
 
@@ -243,25 +306,64 @@ class Checker {
 
 }  // namespace
 
-bool nests_deeper_than(std::string_view text, int max_depth) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;  // the escaped character
+void check_results_file_size(const std::string& path, std::uint64_t bytes) {
+  const auto mib = [](std::uint64_t n) {
+    return std::to_string((n + (1 << 20) - 1) >> 20) + " MiB";
+  };
+  if (bytes > kMaxResultsFileBytes)
+    throw ResultsFileError(path + ": " + mib(bytes) + ", larger than the " +
+                           mib(kMaxResultsFileBytes) +
+                           " a results file may be (docs/results-schema.md); not read");
+  const std::uint64_t needed = bytes * kResultsMemoryPerByte;
+  const std::uint64_t available = available_memory_bytes();
+  if (needed > available)
+    throw ResultsFileError(path + ": " + mib(bytes) + "; reading it needs about " + mib(needed) +
+                           ", and only " + mib(available) +
+                           " are available (docs/results-schema.md); not read");
+}
+
+std::string within_results_limit(std::string text) {
+  if (text.size() <= kMaxResultsStringBytes) return text;
+  std::size_t cut = kMaxResultsStringBytes - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  return text + "...";
+}
+
+std::string JsonTextScan::take(std::string_view piece) {
+  for (const char c : piece) {
+    ++offset_;
+    if (in_string_) {
+      if (escaped_)
+        escaped_ = false;
+      else if (c == '\\')
+        escaped_ = true;
       else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
+        in_string_ = false;
+      continue;
+    }
+    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    white_space_ = space ? white_space_ + 1 : 0;
+    if (white_space_ > max_white_space_)
+      return "holds more than " + std::to_string(max_white_space_) +
+             " bytes of white space in a row (at byte " + std::to_string(offset_) +
+             "), which no results file does";
+    if (c == '"') {
+      in_string_ = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return true;
+      if (++depth_ > max_depth_)
+        return "nests lists or objects more than " + std::to_string(max_depth_) +
+               " deep, which no results file does";
     } else if (c == ']' || c == '}') {
-      --depth;
+      --depth_;
     }
   }
-  return false;
+  return "";
+}
+
+bool nests_deeper_than(std::string_view text, int max_depth) {
+  JsonTextScan scan(max_depth, std::numeric_limits<std::uint64_t>::max());
+  return !scan.take(text).empty();
 }
 
 void check_record_types(const json& record, size_t index, const std::string& path) {
@@ -270,6 +372,7 @@ void check_record_types(const json& record, size_t index, const std::string& pat
   if (!record.is_object()) check.fail(at, "expected an object, got " + value_words(record));
   check.fields(record, at, kRecordFields);
   check.timing_of(record, index);
+  check.strings(record, at);
 }
 
 void check_run_types(const json& run, size_t index, const std::string& path) {
@@ -277,6 +380,7 @@ void check_run_types(const json& run, size_t index, const std::string& path) {
   const std::string at = "runs[" + std::to_string(index) + "]";
   if (!run.is_object()) check.fail(at, "expected an object, got " + value_words(run));
   check.fields(run, at, kRunFields);
+  check.strings(run, at);
 }
 
 void check_results_types(const json& document, const std::string& path) {
@@ -290,6 +394,7 @@ void check_results_types(const json& document, const std::string& path) {
   if (document.contains("run") && document["run"].is_object())
     check.fields(document["run"], "run", kRunFields);
   if (document.contains("records")) check.timing(document["records"]);
+  check.strings(document, "");
 }
 
 }  // namespace convlab

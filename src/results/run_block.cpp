@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/config.hpp"
+#include "results/results_schema.hpp"
 
 namespace convlab {
 namespace {
@@ -235,7 +236,11 @@ json to_json(const RunBlock& run) {
   j["host"] = run.host;
   j["build"] = run.build;
   if (!run.cuda.is_null()) j["cuda"] = run.cuda;
-  if (run.argv) j["argv"] = *run.argv;
+  if (run.argv) {
+    j["argv"] = json::array();
+    for (const std::string& argument : *run.argv)
+      j["argv"].push_back(within_results_limit(argument));
+  }
   if (run.git) j["git"] = with_kept(to_json(*run.git), run.unknown.value("git", json()));
   if (run.conditions)
     j["conditions"] = with_kept(to_json(*run.conditions), run.unknown.value("conditions", json()));

@@ -9,16 +9,23 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/file_io.hpp"
+#include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "results/part_files.hpp"
 #include "results/results_file.hpp"
+#include "results/results_journal.hpp"
 #include "results/results_merge.hpp"
 #include "results/results_store.hpp"
+#include "results/shard_records.hpp"
 
 namespace convlab {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Records left out are named one a line up to this many, then counted.
+const std::size_t kRecordLinesShown = 50;
 
 struct ShardFile {
   ShardOutcome outcome;
@@ -53,7 +60,14 @@ ShardFile read_shard_file(const std::string& out_dir, const ShardIndex& shard) {
   file.outcome.shard = shard;
   file.outcome.file = shards_folder(out_dir) + "/" + shard_file_name(shard);
   try {
+    // Only the shard's own files are read, as `convlab run --shard` reads them: a link (to any
+    // file of the machine) is refused before a byte of its target is read.
+    for (const auto& path : {file.outcome.file, journal_path_for(file.outcome.file)})
+      require_owned_place(path);
     file.results = read_results(file.outcome.file);
+  } catch (const FileError& error) {
+    refuse(file, error.what());
+    return file;
   } catch (const ResultsFileError& error) {
     refuse(file, error.what());
     return file;
@@ -109,6 +123,13 @@ void read_in_parallel(std::size_t count, const std::function<void(std::size_t)>&
   for (auto& thread : pool) thread.join();
 }
 
+std::vector<ShardRecords> accepted(std::vector<ShardFile>& files) {
+  std::vector<ShardRecords> records;
+  for (auto& file : files)
+    if (file.results) records.push_back({&file.outcome.file, &*file.results});
+  return records;
+}
+
 std::string config_path_of(const ResultsFile& results) {
   return results.runs.empty() ? "" : results.runs.back().config_path;
 }
@@ -127,6 +148,7 @@ std::size_t missing_points(const ResultsFile& part_file) {
 }
 
 bool MergeSummary::any_refused() const {
+  if (!refused_records.empty()) return true;
   return std::any_of(shards.begin(), shards.end(), [](const ShardOutcome& shard) {
     return shard.state == ShardOutcome::State::refused;
   });
@@ -145,7 +167,7 @@ MergeSummary merge_shards(const std::string& out_dir) {
     throw ResultsFileError(shards_folder(out_dir) +
                            ": no shard files (shard-I-of-N.json); run `convlab run CONFIG "
                            "--shard I/N --out " +
-                           out_dir + "` first");
+                           shell_word(out_dir) + "` first");
   std::vector<ShardFile> files(present.size());
   read_in_parallel(present.size(),
                    [&](std::size_t i) { files[i] = read_shard_file(out_dir, present[i]); });
@@ -163,6 +185,7 @@ MergeSummary merge_shards(const std::string& out_dir) {
 
   MergeSummary summary;
   summary.results_path = out_dir + "/results.json";
+  summary.refused_records = drop_foreign_records(accepted(files));
   const std::string count = most_common<std::string>(files, count_of);
   summary.count = count.empty() ? 0 : std::stoi(count);
   std::vector<std::size_t> shard_points;
@@ -226,12 +249,20 @@ std::vector<std::string> merge_report_lines(const MergeSummary& summary,
   std::vector<std::string> lines;
   const auto rerun = [&](const ShardIndex& shard) {
     if (summary.config_path.empty()) return std::string();
-    std::string command = "; measure them with: convlab run " + summary.config_path + " --shard " +
-                          std::to_string(shard.index) + "/" + std::to_string(shard.count) +
-                          " --out " + out_dir;
-    if (!summary.filter.empty()) command += " --filter '" + summary.filter + "'";
+    std::string command = "; measure them with: convlab run " + shell_word(summary.config_path) +
+                          " --shard " + std::to_string(shard.index) + "/" +
+                          std::to_string(shard.count) + " --out " + shell_word(out_dir);
+    if (!summary.filter.empty()) command += " --filter " + shell_quoted(summary.filter);
     return command;
   };
+  for (std::size_t i = 0; i < summary.refused_records.size(); ++i) {
+    if (i == kRecordLinesShown) {
+      lines.push_back("and " + std::to_string(summary.refused_records.size() - i) +
+                      " more records refused the same way; not merged");
+      break;
+    }
+    lines.push_back(summary.refused_records[i]);
+  }
   for (const auto& shard : summary.shards) {
     const std::string of = std::to_string(shard.shard.index);
     switch (shard.state) {

@@ -7,6 +7,8 @@
 // - Records keep their machine; the merge rule is results.json's (results_merge.hpp): a record
 //   replaces the record of the same point on the same machine, so merging again, or merging a
 //   shard that ran twice, adds nothing.
+// - Records are checked against their file's part (shard_records.hpp): a record of a point the
+//   part does not plan, or of a point and machine whose records differ, is named and left out.
 // - Points a shard plans (its part block) without a record in its file are counted per shard, so
 //   that a run of that shard measures only those; a shard with no file is counted from the plan
 //   partition the other files carry.
@@ -39,8 +41,10 @@ struct MergeSummary {
   std::size_t records_merged = 0;    // records read from the accepted shard files
   std::size_t records_in_results = 0;
   std::string config_path, filter;  // as the shards ran (for the command that completes them)
+  // Records left out of files otherwise merged (shard_records.hpp): file, key and why.
+  std::vector<std::string> refused_records;
 
-  bool any_refused() const;
+  bool any_refused() const;            // a file or a record
   std::size_t missing_points() const;  // of incomplete and not-run shards
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace convlab {
@@ -16,6 +17,9 @@ struct IdentifiedPoint {
   std::string key;        // the point on this build, machine and device (record.key)
   std::string digest;     // of the description (plan.hpp point_digest)
   nlohmann::json description;
+  // A search's variant stands in the progress for the step it is (the search's n-th place, a
+  // plan index); others for themselves.
+  std::optional<std::size_t> progress_slot;
 };
 
 }  // namespace convlab

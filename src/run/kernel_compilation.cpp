@@ -29,7 +29,8 @@ void compile_users_kernels(const Config& config, const std::vector<Point>& plan,
   if (summary.compiled == 0 && summary.cached == 0) {
     // Nothing could be compiled here (no NVRTC): only the note below.
   } else if (summary.compiled == 0)
-    *log << "all " << count_words(summary.cached, "variant")
+    *log << (summary.cached == 1 ? "its 1 variant"
+                                 : "all " + count_words(summary.cached, "variant"))
          << " found in the kernel cache, nothing compiled\n";
   else
     *log << count_words(summary.compiled, "variant") << " compiled in "

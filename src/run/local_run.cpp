@@ -21,6 +21,7 @@
 #include "run/plan_report.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
+#include "run/search_walk.hpp"
 
 namespace convlab {
 namespace {
@@ -70,8 +71,13 @@ class LocalRun {
     clock_.add(WorkPhase::start, seconds_since(started_) - during_start.sum());
     const InterruptScope interrupts(recorder_, job_.schedule.points());
     std::vector<std::size_t> order;
-    for (const auto& unit : job_.schedule.units)
+    for (const auto& unit : job_.schedule.units) {
       order.insert(order.end(), unit.points.begin(), unit.points.end());
+      // A search's steps take the places of its first variants (IdentifiedPoint::progress_slot).
+      for (const auto& search : unit.searches)
+        order.insert(order.end(), search.variants.begin(),
+                     search.variants.begin() + static_cast<long>(search.budget));
+    }
     RunContext context;
     context.cuda_device = job_.cuda_device;
     ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
@@ -123,9 +129,12 @@ class LocalRun {
   }
 
   bool any_cuda_point() const {
-    for (const auto& unit : job_.schedule.units)
+    for (const auto& unit : job_.schedule.units) {
       for (std::size_t i : unit.points)
         if (plan_[i].implementation->family == "cuda") return true;
+      for (const auto& search : unit.searches)
+        if (plan_[search.variants.front()].implementation->family == "cuda") return true;
+    }
     return false;
   }
 
@@ -192,7 +201,7 @@ class LocalRun {
   ProblemPhases problem_phases(const WorkUnit& unit, std::size_t measured,
                                std::chrono::steady_clock::time_point start,
                                const PhaseSeconds& before) const {
-    const Point& point = plan_[unit.points.front()];
+    const Point& point = plan_[first_point(unit)];
     ProblemPhases problem;
     problem.image = config_.images[point.image].name;
     problem.kernel = config_.filters[point.filter].name;
@@ -204,11 +213,20 @@ class LocalRun {
     return problem;
   }
 
-  // Only CUDA points: the host may prepare the next problem while they are timed.
-  bool only_cuda(const std::vector<IdentifiedPoint>& points) const {
+  // The unit's points to run and its searches time CUDA points only: the host may prepare the next
+  // problem meanwhile.
+  bool only_cuda(const WorkUnit& unit, const std::vector<IdentifiedPoint>& points) const {
+    const auto cuda = [&](std::size_t i) { return plan_[i].implementation->family == "cuda"; };
     for (const auto& point : points)
-      if (plan_[point.index].implementation->family != "cuda") return false;
-    return !points.empty();
+      if (!cuda(point.index)) return false;
+    for (const auto& search : unit.searches)
+      for (std::size_t i : search.variants)
+        if (!cuda(i)) return false;
+    return !points.empty() || !unit.searches.empty();
+  }
+
+  static std::size_t first_point(const WorkUnit& unit) {
+    return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
   }
 
   // Every unit in order; a unit's points are named first (kept ones are reported), the rest
@@ -244,17 +262,58 @@ class LocalRun {
         budget.spend();
         to_run.push_back(std::move(point));
       }
-      if (!limit_reached && u + 1 < units.size() && only_cuda(to_run))
-        executor_.prepare_ahead(units[u + 1].points.front());
+      if (!limit_reached && u + 1 < units.size() && only_cuda(unit, to_run))
+        executor_.prepare_ahead(first_point(units[u + 1]));
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
         for (auto& point : to_run) measure_group({point});
       }
-      problems_.push_back(problem_phases(unit, to_run.size(), start, before));
+      const std::size_t searched_before = searched_;
+      for (const auto& search : unit.searches)
+        if (limit_reached || !walk_search(search, budget)) {
+          limit_reached = true;
+          break;
+        }
+      problems_.push_back(
+          problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
       if (limit_reached) break;
     }
     executor_.take_ahead();  // nothing is left running once the units are done
+  }
+
+  // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy
+  // proposes them, or found in the results (a search run again continues where it stopped).
+  // False when --max-points ended the run.
+  bool walk_search(const SearchGroup& search, PointBudget& budget) {
+    SearchWalk walk(config_, plan_, search, options_.force);
+    bool limit_reached = false;
+    walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
+      IdentifiedPoint point = executor_.identify(index);
+      point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
+      keys_.push_back(point.key);
+      if (config_.save_outputs) note_gallery_item(plan_[index]);
+      if (!options_.force && recorder_.has_ok_record(point.key)) {
+        observers_.kept(point);
+        recorder_.count_kept();
+        return *recorder_.record(point.key);
+      }
+      if (budget.exhausted()) {
+        limit_reached = true;
+        return std::nullopt;
+      }
+      budget.spend();
+      ++searched_;
+      observers_.starting({point});
+      Record record = executor_.measure({point}).front();
+      stamp_search_step(record, step, best_before, walk.objective_of(record));
+      observers_.finished(point, record, true);
+      const Record stored = record;
+      recorder_.store(std::move(record));
+      observers_.recorded({point}, progress_->snapshot());
+      return stored;
+    });
+    return !limit_reached;
   }
 
   void measure_group(const std::vector<IdentifiedPoint>& group) {
@@ -298,6 +357,7 @@ class LocalRun {
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   PhaseClock clock_;
   std::vector<ProblemPhases> problems_;
+  std::size_t searched_ = 0;  // search steps measured so far
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;

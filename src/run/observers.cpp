@@ -56,7 +56,7 @@ ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point
 }
 
 std::size_t ProgressObserver::position_of(const IdentifiedPoint& point) const {
-  return position_[point.index];
+  return position_[point.progress_slot.value_or(point.index)];
 }
 
 void ProgressObserver::kept(const IdentifiedPoint& point) {

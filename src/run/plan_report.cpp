@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
+#include "core/count_words.hpp"
 #include "core/point_filter.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
@@ -143,6 +145,55 @@ double estimated_point_seconds(const Config& config, const Point& point, const H
          estimated_timing_seconds(config, point, host);
 }
 
+namespace {
+std::string share_words(double part, double whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
+  return text;
+}
+}  // namespace
+
+std::vector<std::string> search_summary(const Config& config, const std::vector<Point>& plan) {
+  std::vector<std::string> lines;
+  for (const auto& sweep : config.implementations) {
+    if (!sweep.search || sweep.search->measures_everything()) continue;
+    const SearchSpec& spec = *sweep.search;
+    const Implementation* impl = &implementation_of(sweep);
+    std::size_t problems = 0;
+    std::set<std::tuple<std::size_t, std::size_t, Border, OutputType>> seen;
+    for (const Point& p : plan)
+      if (p.implementation == impl && p.search &&
+          seen.insert({p.image, p.filter, p.border, p.output}).second)
+        ++problems;
+    if (problems == 0) continue;
+    std::size_t grid = 1;
+    for (const auto& [axis, values] : sweep.axes.items()) grid *= values.size();
+    const std::size_t space = sweep.combinations.size();
+    std::string strategies;
+    for (SearchStrategy s : spec.strategies)
+      strategies += (strategies.empty() ? "" : ", ") + std::string(to_string(s));
+    std::string line = "search " + sweep.name + " (" + strategies + "; " +
+                       count_words(spec.seeds.size(), "seed") +
+                       "): " + count_words(space, "variant") + " after restrictions" +
+                       (grid != space ? " (" + std::to_string(grid) + " in the grid)" : "") + ", ";
+    if (spec.budget) {
+      const std::size_t measured = std::min<std::size_t>(*spec.budget, space);
+      line +=
+          "budget " + std::to_string(*spec.budget) + " per problem and search (" +
+          share_words(double(measured), double(space)) + " of the space), " +
+          count_words(problems * measured * spec.strategies.size() * spec.seeds.size(), "variant") +
+          " to measure at most in " + count_words(problems, "problem");
+    } else if (spec.max_seconds) {
+      line += "at most " + format_duration(*spec.max_seconds) +
+              " of measuring per problem and search, in " + count_words(problems, "problem");
+    } else {
+      line += "every variant of " + count_words(problems, "problem");
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
 void print_plan(const Config& config, const std::vector<Point>& plan,
                 const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out) {
   out << "# " << config.title << " (" << config.name << ")\n\n";
@@ -150,8 +201,11 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double total_seconds = 0, total_macs = 0;
   const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
+  std::vector<std::optional<PlannedSkip>> plain_skips;
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
+    if (p.search) continue;  // summarised below
+    plain_skips.push_back(skips[i]);
     std::string params;
     for (const auto& [key, value] : p.params.items())
       params += (params.empty() ? "" : " ") + key + "=" + field_text(value);
@@ -168,7 +222,12 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
         << config.images[p.image].name << " | " << config.filters[p.filter].name << " | "
         << to_string(p.border) << " | " << to_string(p.output) << " | " << numbers << " |\n";
   }
-  out << "\n" << plan_counts_text(count_plan(skips)) << "\n";
+  const std::vector<std::string> searches = search_summary(config, plan);
+  if (!plain_skips.empty() || searches.empty())
+    out << "\n" << plan_counts_text(count_plan(plain_skips)) << "\n";
+  else
+    out << "\n";
+  for (const auto& line : searches) out << line << "\n";
   out << "The points to run: " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
       << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are not run again)\n";
@@ -222,8 +281,16 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
     cost[w] += unit.cost_us;
     groups[w].insert(unit.bundle);
     const HostModel& host = w < workers && workers > 1 ? worker : machine;
-    seconds[w] += estimated_reference_seconds(config, plan[unit.points.front()], host);
+    const std::size_t first =
+        unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+    seconds[w] += estimated_reference_seconds(config, plan[first], host);
     for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i], host);
+    for (const auto& search : unit.searches) {
+      points[w] += search.budget;
+      double all = 0.0;
+      for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], host);
+      seconds[w] += all * double(search.budget) / double(search.variants.size());
+    }
   }
   std::int64_t cuda_cost = 0;
   for (int w = 0; w < workers; ++w) cuda_cost += cost[w];

@@ -53,6 +53,11 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
                                            const std::vector<std::optional<PlannedSkip>>& skips,
                                            const HostModel& host = this_machine_model());
 // The plan as a table, skipped points marked with their reason, then its counts and cost.
+// One line per search of the config: its strategies and seeds, the space after restrictions, the
+// budget and its share of the space ("search tunable (annealing; 1 seed): 384 variants after
+// restrictions, budget 40 per problem and search (10.4 % of the space), ...").
+std::vector<std::string> search_summary(const Config& config, const std::vector<Point>& plan);
+
 void print_plan(const Config& config, const std::vector<Point>& plan,
                 const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out);
 

@@ -224,6 +224,9 @@ Record PointExecutor::new_record(const IdentifiedPoint& identified) {
   record.output = to_string(point.output);
   record.machine = machine_from_run(run_, point.implementation->family);
   if (impl.source_facts) record.source = impl.source_facts(problem_of(point), point.params);
+  if (point.search)
+    record.search = RecordSearch{std::string(to_string(point.search->strategy)), point.search->seed,
+                                 0, std::nullopt};
   return record;
 }
 

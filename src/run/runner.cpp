@@ -84,8 +84,11 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
   const Config& config = *job.config;
   const std::vector<Point>& plan = *job.plan;
   std::vector<Point> points;
-  for (const auto& unit : job.schedule.units)
+  for (const auto& unit : job.schedule.units) {
     for (std::size_t i : unit.points) points.push_back(plan[i]);
+    for (const auto& search : unit.searches)  // summarised by print_plan
+      for (std::size_t i : search.variants) points.push_back(plan[i]);
+  }
   RunContext context;
   context.cuda_device = job.cuda_device;
   print_plan(config, points, planned_skips(config, points, context), std::cout);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 
 #include "core/sha256.hpp"
@@ -31,13 +32,52 @@ std::int64_t whole_microseconds(double seconds) {
 }
 
 // The points' estimates on no machine in particular (HostModel{}: the reference and verification
-// on 8 threads, as on a typical node), plus the reference their problem waits for.
+// on 8 threads, as on a typical node), plus the reference their problem waits for; a search costs
+// its budget's share of its variants' estimates.
 std::int64_t unit_cost_us(const Config& config, const std::vector<Point>& plan,
-                          const std::vector<std::size_t>& points) {
+                          const WorkUnit& unit) {
   const HostModel any_machine;
-  double seconds = estimated_reference_seconds(config, plan[points.front()], any_machine);
-  for (std::size_t i : points) seconds += estimated_point_seconds(config, plan[i], any_machine);
+  const std::size_t first =
+      unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  double seconds = estimated_reference_seconds(config, plan[first], any_machine);
+  for (std::size_t i : unit.points)
+    seconds += estimated_point_seconds(config, plan[i], any_machine);
+  for (const SearchGroup& search : unit.searches) {
+    double all = 0.0;
+    for (std::size_t i : search.variants)
+      all += estimated_point_seconds(config, plan[i], any_machine);
+    seconds += all * static_cast<double>(search.budget) / search.variants.size();
+  }
   return whole_microseconds(seconds);
+}
+
+const SearchSpec& search_of(const Config& config, const Point& point) {
+  for (const auto& sweep : config.implementations)
+    if (&implementation_of(sweep) == point.implementation) return *sweep.search;
+  throw std::logic_error("a searched point of an implementation without a search");
+}
+
+// Puts searched point `i` into the group of its implementation and search.
+void add_to_search(const Config& config, const std::vector<Point>& plan, std::size_t i,
+                   std::vector<SearchGroup>& groups) {
+  const Point& point = plan[i];
+  for (SearchGroup& group : groups) {
+    const Point& first = plan[group.variants.front()];
+    if (first.implementation == point.implementation && first.search == point.search) {
+      group.variants.push_back(i);
+      const SearchSpec& spec = search_of(config, point);
+      if (!spec.budget && !spec.max_seconds) group.budget = group.variants.size();
+      if (spec.budget) group.budget = std::min<std::size_t>(*spec.budget, group.variants.size());
+      if (spec.max_seconds) group.budget = group.variants.size();
+      return;
+    }
+  }
+  const SearchSpec& spec = search_of(config, point);
+  SearchGroup group;
+  group.variants.push_back(i);
+  group.budget = 1;
+  group.max_seconds = spec.max_seconds;
+  groups.push_back(std::move(group));
 }
 
 struct Bundle {
@@ -62,6 +102,7 @@ std::vector<Bundle> bundles_of(const Schedule& schedule, bool (*take)(const Work
     bundle.units.push_back(u);
     bundle.cost_us += unit.cost_us;
     bundle.points += unit.points.size();
+    for (const auto& search : unit.searches) bundle.points += search.budget;
   }
   return bundles;
 }
@@ -97,7 +138,10 @@ bool gpu_unit(const WorkUnit& unit) {
 
 std::size_t Schedule::points() const {
   std::size_t n = 0;
-  for (const auto& unit : units) n += unit.points.size();
+  for (const auto& unit : units) {
+    n += unit.points.size();
+    for (const auto& search : unit.searches) n += search.budget;
+  }
   return n;
 }
 
@@ -117,8 +161,13 @@ Schedule make_schedule(const Config& config, const std::vector<Point>& plan) {
     unit.bundle =
         bundle_ids.emplace(bundle_of(config, plan[begin]), bundle_ids.size()).first->second;
     unit.interleaved = config.measure.interleave;
-    for (std::size_t i = begin; i < end; ++i) unit.points.push_back(i);
-    unit.cost_us = unit_cost_us(config, plan, unit.points);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (plan[i].search)
+        add_to_search(config, plan, i, unit.searches);
+      else
+        unit.points.push_back(i);
+    }
+    unit.cost_us = unit_cost_us(config, plan, unit);
     schedule.units.push_back(std::move(unit));
     begin = end;
   }
@@ -133,10 +182,14 @@ Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
       WorkUnit part = unit;
       part.gpu = gpu;
       part.points.clear();
+      part.searches.clear();
       for (std::size_t i : unit.points)
         if ((plan[i].implementation->family == "cuda") == gpu) part.points.push_back(i);
-      if (part.points.empty()) continue;
-      part.cost_us = unit_cost_us(config, plan, part.points);
+      for (const SearchGroup& search : unit.searches)
+        if ((plan[search.variants.front()].implementation->family == "cuda") == gpu)
+          part.searches.push_back(search);
+      if (part.points.empty() && part.searches.empty()) continue;
+      part.cost_us = unit_cost_us(config, plan, part);
       split.units.push_back(std::move(part));
     }
   }

@@ -25,16 +25,26 @@
 
 namespace convlab {
 
+// The variants of one search in one problem (config/search_spec.hpp): the search measures at
+// most `budget` of them, chosen as it goes.
+struct SearchGroup {
+  std::vector<std::size_t> variants;  // indices into the plan, in plan order
+  std::size_t budget = 0;             // variants it measures at most (the space's size without one)
+  std::optional<double> max_seconds;  // or: its measuring time
+};
+
 struct WorkUnit {
-  std::vector<std::size_t> points;  // indices into the plan, in plan order
-  std::size_t bundle = 0;           // units of one bundle stay together
-  bool interleaved = false;         // time the points together (measure.interleave)
-  bool gpu = false;                 // CUDA points only (units split by family)
-  std::int64_t cost_us = 0;         // estimated, whole microseconds
+  std::vector<std::size_t> points;  // indices into the plan, in plan order; searched ones apart
+  std::vector<SearchGroup> searches;
+  std::size_t bundle = 0;    // units of one bundle stay together
+  bool interleaved = false;  // time the points together (measure.interleave)
+  bool gpu = false;          // CUDA points only (units split by family)
+  std::int64_t cost_us = 0;  // estimated, whole microseconds
 };
 
 struct Schedule {
   std::vector<WorkUnit> units;  // in plan order
+  // The points to measure: every plain point and each search's budget.
   std::size_t points() const;
   std::int64_t cost_us() const;
 };

@@ -3,6 +3,7 @@
 // with --submit, handed to sbatch; every array task then runs in-process on its node.
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "run/backend.hpp"
 #include "run/plan_report.hpp"
@@ -42,6 +43,9 @@ int SlurmBackend::execute(const RunJob& job) {
   facts.workdir = absolute(".");
   facts.name = job.config->name;
   facts.filter = options.filter ? options.filter->text : "";
+  std::set<std::size_t> groups;
+  for (const WorkUnit& unit : job.schedule.units) groups.insert(unit.bundle);
+  facts.problem_groups = groups.size();
   facts.settings = settings;
   const SlurmScripts scripts = write_slurm_scripts(facts);
 

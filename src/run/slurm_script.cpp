@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -215,17 +216,6 @@ std::string job_id_of(const std::string& parsable) {
 
 }  // namespace
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'')
-      quoted += "'\\''";
-    else
-      quoted += c;
-  }
-  return quoted + "'";
-}
-
 SlurmScripts write_slurm_scripts(const SlurmJobFacts& facts) {
   SlurmScripts scripts;
   scripts.folder = facts.out_dir + "/slurm";
@@ -237,6 +227,14 @@ SlurmScripts write_slurm_scripts(const SlurmJobFacts& facts) {
   const std::string shards = shards_script(facts, scripts);
   const std::string merge = merge_script(facts, scripts);
   const std::string submit = submit_script(facts, scripts);
+  const std::size_t most = std::max<std::size_t>(1, facts.problem_groups);
+  if (static_cast<std::size_t>(facts.settings.shards) > most)
+    throw RunArgumentError("--shards " + std::to_string(facts.settings.shards) + ": the plan has " +
+                           std::to_string(facts.problem_groups) + " problem group" +
+                           (facts.problem_groups == 1 ? "" : "s") +
+                           " (the points of one input, kernel, border and output run in one "
+                           "shard), so at most " +
+                           std::to_string(most) + " shard" + (most == 1 ? "" : "s"));
   std::error_code error;
   fs::create_directories(scripts.logs, error);
   if (error) throw ResultsFileError(scripts.logs + ": cannot create (" + error.message() + ")");

@@ -13,17 +13,19 @@
 
 #include <string>
 
+#include "core/shell_quote.hpp"
 #include "run/runner.hpp"
 
 namespace convlab {
 
 struct SlurmJobFacts {
-  std::string convlab;  // absolute path of the convlab executable
-  std::string config;   // absolute path of the config
-  std::string out_dir;  // absolute path of the results folder
-  std::string workdir;  // where the tasks start (the current directory)
-  std::string name;     // the experiment's name
-  std::string filter;   // --filter text, empty for none
+  std::string convlab;             // absolute path of the convlab executable
+  std::string config;              // absolute path of the config
+  std::string out_dir;             // absolute path of the results folder
+  std::string workdir;             // where the tasks start (the current directory)
+  std::string name;                // the experiment's name
+  std::string filter;              // --filter text, empty for none
+  std::size_t problem_groups = 1;  // of the plan: the most shards that have work to do
   SlurmSettings settings;
 };
 
@@ -31,11 +33,10 @@ struct SlurmScripts {
   std::string folder, shards, merge, submit, logs;
 };
 
-// 'text' for a POSIX shell: every character literal.
-std::string shell_quoted(const std::string& text);
-
 // Writes the three scripts (created executable); throws RunArgumentError naming the option whose
-// value cannot go into an #SBATCH line, ResultsFileError when the folder cannot be written.
+// value cannot go into an #SBATCH line, or --shards when it is above the plan's problem groups
+// (a group is never split: more shards would be array tasks with nothing to do), and
+// ResultsFileError when the folder cannot be written.
 SlurmScripts write_slurm_scripts(const SlurmJobFacts& facts);
 
 struct SubmittedJobs {

@@ -32,8 +32,13 @@ void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
 
 }  // namespace
 
-ConnectionStream::ConnectionStream(int fd, const ServeLimits& limits)
-    : fd_(fd), limits_(limits), deadline_(Clock::now() + limits.request_deadline) {}
+ConnectionStream::ConnectionStream(int fd, const ServeLimits& limits, std::string read_already,
+                                   Clock::time_point head_deadline, std::size_t head_budget)
+    : fd_(fd),
+      limits_(limits),
+      buffer_(std::move(read_already)),
+      deadline_(head_deadline),
+      budget_(head_budget) {}
 
 int ConnectionStream::poll_for(short events, milliseconds timeout) const {
   pollfd entry{fd_, events, 0};
@@ -44,19 +49,6 @@ int ConnectionStream::poll_for(short events, milliseconds timeout) const {
   } while (ready < 0 && errno == EINTR);
   if (ready <= 0) return ready;
   return entry.revents;
-}
-
-bool ConnectionStream::wait_for_request(milliseconds idle) {
-  if (begin_ < end_) return true;
-  const int revents = poll_for(POLLIN | POLLRDHUP, idle);
-  if (revents <= 0 || (revents & (POLLERR | POLLHUP | POLLNVAL))) return false;
-  if (revents & POLLIN) return true;  // data, or an orderly close that the first read will see
-  return false;
-}
-
-void ConnectionStream::begin_request() {
-  deadline_ = Clock::now() + limits_.request_deadline;
-  budget_ = limits_.max_request_head_bytes;
 }
 
 bool ConnectionStream::peer_closed() const {
@@ -70,8 +62,15 @@ bool ConnectionStream::peer_closed() const {
   return false;
 }
 
+std::string ConnectionStream::take_unread() {
+  std::string unread = buffer_.substr(begin_);
+  buffer_.clear();
+  begin_ = 0;
+  return unread;
+}
+
 bool ConnectionStream::is_readable() const {
-  return begin_ < end_ || poll_for(POLLIN, limits_.read_timeout) > 0;
+  return begin_ < buffer_.size() || poll_for(POLLIN, limits_.read_timeout) > 0;
 }
 
 bool ConnectionStream::is_writable() const {
@@ -80,23 +79,24 @@ bool ConnectionStream::is_writable() const {
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
-  if (begin_ == end_) {
+  if (begin_ == buffer_.size()) {
     if (budget_ == 0) return -1;  // the head is larger than allowed
     const auto left = std::chrono::duration_cast<milliseconds>(deadline_ - Clock::now());
     if (left.count() <= 0) return -1;  // the head did not arrive in time
     const int revents = poll_for(POLLIN, std::min(left, limits_.read_timeout));
     if (revents <= 0) return -1;
-    const std::size_t want = std::min(buffer_.size(), budget_);
+    char chunk[4096];
+    const std::size_t want = std::min(sizeof chunk, budget_);
     ssize_t got;
     do {
-      got = ::recv(fd_, buffer_.data(), want, 0);
+      got = ::recv(fd_, chunk, want, 0);
     } while (got < 0 && errno == EINTR);
     if (got <= 0) return got;
+    buffer_.assign(chunk, static_cast<std::size_t>(got));
     begin_ = 0;
-    end_ = static_cast<std::size_t>(got);
-    budget_ -= end_;
+    budget_ -= buffer_.size();
   }
-  const std::size_t copied = std::min(size, end_ - begin_);
+  const std::size_t copied = std::min(size, buffer_.size() - begin_);
   std::memcpy(ptr, buffer_.data() + begin_, copied);
   begin_ += copied;
   return static_cast<ssize_t>(copied);

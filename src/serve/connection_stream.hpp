@@ -1,13 +1,14 @@
-// One client connection as cpp-httplib's Stream, with the limits of ServeLimits: every read and
-// write waits at most its timeout, a request's head must arrive whole before its deadline and
-// within its byte budget, and a closed peer is noticed without reading. The server's own loop over
-// a connection (notebook_server.cpp) uses it in place of cpp-httplib's, whose reads have a timeout
-// each but no deadline, so that a client sending one byte every few seconds would be kept forever.
+// One client connection as cpp-httplib's Stream, for one request, with the limits of ServeLimits:
+// it starts with the bytes the connection room read (serve/connection_room.hpp: the request's
+// head, perhaps more), every further read and write waits at most its timeout, the head must be
+// whole before its deadline and within its byte budget, and a closed peer is noticed without
+// reading. The server (notebook_server.cpp) uses it in place of cpp-httplib's, whose reads have a
+// timeout each but no deadline, so that a client sending one byte every few seconds would be kept
+// forever.
 #pragma once
 
 #include <httplib.h>
 
-#include <array>
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -18,14 +19,13 @@ namespace convlab {
 
 class ConnectionStream : public httplib::Stream {
  public:
-  ConnectionStream(int fd, const ServeLimits& limits);
+  ConnectionStream(int fd, const ServeLimits& limits, std::string read_already,
+                   std::chrono::steady_clock::time_point head_deadline, std::size_t head_budget);
 
-  // Waits up to `idle` for the first byte of a request; false when none came or the peer closed.
-  bool wait_for_request(std::chrono::milliseconds idle);
-  // Starts the deadline and the byte budget of the next request's head.
-  void begin_request();
   // Whether the peer has closed its side (or the connection broke); never blocks nor reads.
   bool peer_closed() const;
+  // The bytes read but not taken by the request (the start of the next one), taken out.
+  std::string take_unread();
 
   bool is_readable() const override;
   bool is_writable() const override;
@@ -40,9 +40,8 @@ class ConnectionStream : public httplib::Stream {
 
   int fd_;
   const ServeLimits& limits_;
-  std::array<char, 4096> buffer_{};
+  std::string buffer_;
   std::size_t begin_ = 0;
-  std::size_t end_ = 0;
   std::chrono::steady_clock::time_point deadline_;
   std::size_t budget_ = 0;
 };

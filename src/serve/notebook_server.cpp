@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "core/file_io.hpp"
+#include "serve/connection_room.hpp"
 #include "serve/connection_stream.hpp"
 #include "serve/request_access.hpp"
 #include "serve/request_path.hpp"
@@ -133,6 +134,15 @@ void listening_socket_options(socket_t sock) {
   ::fcntl(sock, F_SETFD, FD_CLOEXEC);
 }
 
+// cpp-httplib hands each accepted connection to its task queue as a job that calls
+// process_and_close_socket; ours runs it at once on the listener's thread, where it only passes the
+// connection to the room (which never blocks).
+class AcceptedConnections : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> job) override { job(); }
+  void shutdown() override {}
+};
+
 }  // namespace
 
 class NotebookServer::Impl : public httplib::Server {
@@ -152,7 +162,9 @@ class NotebookServer::Impl : public httplib::Server {
   int port_ = 0;
 
  private:
+  void start_connection_threads();
   bool process_and_close_socket(socket_t sock) override;
+  void serve_request(ReadyConnection ready);
   void answer(const httplib::Request& req, httplib::Response& res);
   bool authorised(const httplib::Request& req, httplib::Response& res) const;
   void serve_file(const fs::path& file, httplib::Response& res);
@@ -161,15 +173,15 @@ class NotebookServer::Impl : public httplib::Server {
   void finish_headers(const httplib::Request& req, httplib::Response& res);
   void log(const httplib::Request& req, const httplib::Response& res);
   bool track(socket_t sock);
-  void untrack(socket_t sock);
-  void close_gracefully(socket_t sock, bool peer_gone);
+  void close_connection(socket_t sock);
 
   std::thread listener_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> started_{false};
   std::atomic<bool> used_{false};
   std::atomic<int> open_streams_{0};
-  std::atomic<WorkerPool*> pool_{nullptr};  // owned by cpp-httplib's listener, alive while it runs
+  std::unique_ptr<WorkerPool> workers_;
+  std::unique_ptr<ConnectionRoom> room_;
   std::mutex connections_mutex_;
   std::set<socket_t> connections_;
   std::mutex log_mutex_;
@@ -194,12 +206,7 @@ void NotebookServer::Impl::start_serving() {
       limits.keep_alive_max_requests < 1)
     throw ServeError("serve limits: at least one worker thread and one request per connection");
 
-  const std::size_t workers = static_cast<std::size_t>(limits.worker_threads);
-  new_task_queue = [this, workers] {
-    auto* pool = new WorkerPool(workers);
-    pool_ = pool;
-    return pool;
-  };
+  new_task_queue = [] { return new AcceptedConnections; };
   set_socket_options(listening_socket_options);
   set_read_timeout(limits.read_timeout);
   set_write_timeout(limits.write_timeout);
@@ -236,12 +243,26 @@ void NotebookServer::Impl::start_serving() {
   // many clients) would overflow it and wait out SYN retries of a second and more.
   ::listen(svr_sock_, SOMAXCONN);
   cookie_name_ = "convlab_token_" + std::to_string(port_);
+  start_connection_threads();
   started_ = true;
   listener_ = std::thread([this] { listen_after_bind(); });
   // stop() only works once the listener runs; wait for it so that a quick stop is never lost.
   const auto give_up = Clock::now() + std::chrono::seconds(10);
   while (!is_running() && Clock::now() < give_up)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+// The workers, and the room where connections wait for a request without holding one.
+void NotebookServer::Impl::start_connection_threads() {
+  const ServeLimits& limits = options_.limits;
+  workers_ = std::make_unique<WorkerPool>(static_cast<std::size_t>(limits.worker_threads));
+  room_ = std::make_unique<ConnectionRoom>(
+      limits, held_connection_capacity(limits.max_held_connections),
+      [this](ReadyConnection ready) {
+        workers_->enqueue([this, ready]() mutable { serve_request(std::move(ready)); });
+      },
+      [this](int fd) { close_connection(fd); });
+  room_->start();
 }
 
 void NotebookServer::Impl::stop_serving() {
@@ -254,6 +275,10 @@ void NotebookServer::Impl::stop_serving() {
   events_.wake_all();
   stop();
   if (listener_.joinable()) listener_.join();
+  // No connection comes in any more: the room closes what it holds, then the workers finish what
+  // is in line (at once: stopping_ is set) and end.
+  room_->stop();
+  workers_->shutdown();
 }
 
 bool NotebookServer::Impl::track(socket_t sock) {
@@ -263,23 +288,10 @@ bool NotebookServer::Impl::track(socket_t sock) {
   return true;
 }
 
-void NotebookServer::Impl::untrack(socket_t sock) {
-  std::lock_guard<std::mutex> lock(connections_mutex_);
-  connections_.erase(sock);
-}
-
-// Closes after the client had the chance to read the answer: our side is shut first and what the
-// client still sends is read away for a short while, so that closing with unread bytes (a refused
-// POST's body) does not reset the connection before the client has read the refusal.
-void NotebookServer::Impl::close_gracefully(socket_t sock, bool peer_gone) {
-  if (!peer_gone && !stopping_) {
-    ::shutdown(sock, SHUT_WR);
-    ConnectionStream drain(sock, options_.limits);
-    char scratch[4096];
-    const auto until = Clock::now() + milliseconds(500);
-    while (Clock::now() < until && drain.wait_for_request(milliseconds(100)) &&
-           ::recv(sock, scratch, sizeof scratch, MSG_DONTWAIT) > 0) {
-    }
+void NotebookServer::Impl::close_connection(socket_t sock) {
+  {
+    std::lock_guard<std::mutex> lock(connections_mutex_);
+    connections_.erase(sock);
   }
   ::close(sock);
 }
@@ -293,27 +305,30 @@ bool NotebookServer::Impl::process_and_close_socket(socket_t sock) {
     ::close(sock);
     return false;
   }
+  room_->admit(sock);
+  return true;
+}
+
+// One request of a connection, on a worker: its head is in `ready.bytes`. A connection kept alive
+// goes back to the room to wait for its next request; one that closes is shut on our side and
+// drained there, so that the client can read a refusal (of a POST with a body) before the close.
+void NotebookServer::Impl::serve_request(ReadyConnection ready) {
+  const socket_t sock = ready.fd;
+  if (stopping_) return close_connection(sock);
   const ServeLimits& limits = options_.limits;
-  ConnectionStream connection(sock, limits);
-  bool ok = true;
-  bool peer_gone = false;
-  for (int served = 0; served < limits.keep_alive_max_requests && !stopping_; ++served) {
-    if (!connection.wait_for_request(limits.keep_alive_timeout)) {
-      peer_gone = connection.peer_closed();
-      break;
-    }
-    connection.begin_request();
-    t_request = RequestFacts{&connection, false, false};
-    bool connection_closed = false;
-    const bool last = served + 1 == limits.keep_alive_max_requests;
-    ok = process_request(connection, last, connection_closed, nullptr);
-    const bool close_after = t_request.close_after || !t_request.answered_by_server;
-    t_request = RequestFacts{};
-    if (!ok || connection_closed || close_after) break;
-  }
-  untrack(sock);
-  close_gracefully(sock, peer_gone);
-  return ok;
+  ConnectionStream connection(sock, limits, std::move(ready.bytes), ready.head_deadline,
+                              ready.head_budget);
+  t_request = RequestFacts{&connection, false, false};
+  bool connection_closed = false;
+  const bool last = ready.served + 1 >= limits.keep_alive_max_requests;
+  const bool ok = process_request(connection, last, connection_closed, nullptr);
+  const bool close_after = t_request.close_after || !t_request.answered_by_server;
+  t_request = RequestFacts{};
+  if (ok && !connection_closed && !close_after && !last && !stopping_)
+    return room_->keep(sock, connection.take_unread(), ready.served + 1);
+  if (stopping_ || connection.peer_closed()) return close_connection(sock);
+  ::shutdown(sock, SHUT_WR);
+  room_->drain(sock);
 }
 
 bool NotebookServer::Impl::authorised(const httplib::Request& req, httplib::Response& res) const {
@@ -452,9 +467,8 @@ void NotebookServer::Impl::finish_headers(const httplib::Request&, httplib::Resp
     res.headers.erase(header.first);
     res.headers.emplace(header.first, header.second);
   }
-  // Connections waiting for a worker: this one makes room instead of being kept alive.
-  const WorkerPool* pool = pool_;
-  if (pool && pool->waiting() > 0) t_request.close_after = true;
+  // Requests waiting for a worker: this connection makes room instead of being kept alive.
+  if (workers_ && workers_->waiting() > 0) t_request.close_after = true;
   if (t_request.close_after || !t_request.answered_by_server) {
     res.headers.erase("Keep-Alive");
     res.headers.erase("Connection");

@@ -22,14 +22,17 @@ namespace convlab {
 // How much a client may take of the server: threads, streams, time and bytes. Every wait is
 // bounded, so a client that stalls or trickles (slowloris) is dropped, never waited on forever.
 struct ServeLimits {
-  int worker_threads = 80;     // connections served at once; more wait in line
+  int worker_threads = 80;     // requests answered at once; more wait in line
   int max_event_streams = 64;  // open /_events streams (each holds a worker); more get 503
   std::chrono::milliseconds read_timeout{5000};   // one wait for bytes of a request
   std::chrono::milliseconds write_timeout{5000};  // one wait for a client to take bytes
   // From a request's first byte to the end of its head: a client that trickles its headers is
   // dropped when this runs out, however often it sends a byte.
   std::chrono::milliseconds request_deadline{10000};
-  std::chrono::milliseconds keep_alive_timeout{5000};   // an idle connection waits this long
+  std::chrono::milliseconds keep_alive_timeout{5000};  // an idle connection waits this long
+  // Connections held while idle or while their request's head arrives (no worker is taken by
+  // them); beyond this, the one idle longest is closed. Bounded by the open-file limit too.
+  std::size_t max_held_connections = 4096;
   int keep_alive_max_requests = 100;                    // requests on one connection
   std::size_t max_request_head_bytes = 16384;           // request line and headers together
   std::chrono::milliseconds heartbeat_interval{15000};  // a comment line on idle event streams

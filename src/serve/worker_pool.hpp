@@ -1,10 +1,9 @@
-// The threads that serve connections, one connection at a time each, as cpp-httplib's ThreadPool,
-// and how many connections wait in line for one: while any waits, a kept-alive connection is
-// closed after its current answer (notebook_server.cpp), so that busy clients take turns instead
-// of holding every worker.
+// The threads that answer requests, one request of one connection at a time each, as
+// cpp-httplib's ThreadPool, and how many requests wait in line for one: while any waits, a
+// kept-alive connection is closed after its current answer (notebook_server.cpp), so that busy
+// clients take turns. A connection comes here only with a whole request head
+// (serve/connection_room.hpp): no worker waits for a client to speak.
 #pragma once
-
-#include <httplib.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -17,16 +16,16 @@
 
 namespace convlab {
 
-class WorkerPool : public httplib::TaskQueue {
+class WorkerPool {
  public:
   explicit WorkerPool(std::size_t threads);
-  ~WorkerPool() override;
+  ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void enqueue(std::function<void()> job) override;
+  void enqueue(std::function<void()> job);
   // Runs every job already in line, then joins the threads.
-  void shutdown() override;
+  void shutdown();
 
   std::size_t waiting() const { return waiting_; }
 

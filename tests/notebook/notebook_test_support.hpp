@@ -105,8 +105,8 @@ inline const std::string& hostile_text() {
 }
 
 // The fixture with hostile strings in the title, the description, kernel and image names, image
-// paths, params and the discussion, and gallery pictures named outside its folder; the config on
-// disk carries the strings too.
+// paths, params, a kernel source and the discussion, and gallery pictures named outside its
+// folder; the config on disk carries the strings too.
 inline void add_hostile_fixture(const fs::path& root, const std::string& name = "hostile") {
   add_fixture(root, name);
   const fs::path results_path = root / "outputs" / name / "results.json";
@@ -123,6 +123,13 @@ inline void add_hostile_fixture(const fs::path& root, const std::string& name = 
     record["kernel"]["name"] = record["kernel"]["name"].get<std::string>() + evil;
     if (record["implementation"] == "openmp") record["params"]["schedule"] = "static" + evil;
   }
+  // A user's kernel source, its path and hash hostile too: the notebook shows the copy in the
+  // results file.
+  results["run"]["config"]["sources"] = {
+      {{"path", "kernels/" + evil + ".cu"},
+       {"sha256", evil},
+       {"text", "// " + evil + "\n#define X \"" + evil + "\" /* " + evil +
+                    " */\n__global__ void k() {}\n"}}};
   // Pictures named outside the results folder are not shown, whatever they are.
   results["gallery"][0]["display"] = "/etc/passwd";
   results["gallery"][0]["input"] = "../../../../../../etc/hostname";

@@ -3,8 +3,10 @@
 // size makes the new point's figure data appear in the open page; the time from the save to the
 // updated page is printed (with the measured time of the new points, which it includes). A title
 // edit runs no point and shows the new title; a broken config shows the error cell above the old
-// figures. A screenshot half-way through a sweep goes to CONVLAB_SCREENSHOTS. Skipped, with the
-// reason, where Chromium cannot be started.
+// figures. A user's kernel source the config names is followed too: a saved source shows its new
+// text, one that does not compile the compiler's lines in the error cell. A screenshot half-way
+// through a sweep goes to CONVLAB_SCREENSHOTS. Skipped, with the reason, where Chromium cannot be
+// started.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -107,11 +109,12 @@ class LiveBrowserTest : public ::testing::Test {
   }
 
   // Starts the watch on live.yaml and opens the URL it prints; false (with a failure) if either
-  // does not come.
+  // does not come. Users' kernels are compiled into a kernel cache of the test's own.
   bool start_watching(const std::string& config) {
     write_file(dir() / "live.yaml", config);
     const CommandRun started = run_in(
-        dir(), std::string("( '") + CONVLAB_EXECUTABLE +
+        dir(), "( CONVLAB_KERNEL_CACHE='" + (dir() / "cache").string() + "' '" +
+                   CONVLAB_EXECUTABLE +
                    "' watch live.yaml --serve 0 > watch.log 2>&1 & echo $! > watch.pid; wait $!;"
                    " echo \"exit $?\" > watch.status ) > /dev/null 2>&1 &");
     EXPECT_EQ(started.exit_code, 0) << started.output;
@@ -252,6 +255,73 @@ TEST_F(LiveBrowserTest, ASavedConfigUpdatesTheOpenPage) {
             .get<bool>();
       },
       30));
+}
+
+// The straightforward loops as a user's CPU kernel; `note` goes into a comment.
+std::string own_kernel(const std::string& note) {
+  return "/* " + note + " */\n#include <convlab/kernel.h>\nCONVLAB_CONTRACT(1);\n" + R"(
+CONVLAB_CPU_ENTRY(const convlab_problem* p) {
+  const int r = p->ksize / 2;
+  for (int y = 0; y < p->height; ++y)
+    for (int x = 0; x < p->width * p->channels; ++x) {
+      float sum = 0.f;
+      for (int k = 0; k < p->ksize * p->ksize; ++k) {
+        const int sy = convlab_border_index(y + k / p->ksize - r, p->height, p->border);
+        const int sx = convlab_border_index(x + k % p->ksize - r, p->width, p->border);
+        if (sy >= 0 && sx >= 0) sum += p->weights[k] * p->in[sy * p->in_pitch + sx];
+      }
+      convlab_store(p->out, (long long)y * p->width + x, p->output, sum);
+    }
+  return 0;
+}
+)";
+}
+
+TEST_F(LiveBrowserTest, ASavedKernelSourceUpdatesTheOpenPageAndACompileErrorShows) {
+  write_file(dir() / "kernels" / "mine.c", own_kernel("first version"));
+  std::string config = live_config("Own kernel", {3});
+  config.replace(config.find("  cpu_separable: {}\n"), 20, "  mine: {source: kernels/mine.c}\n");
+  ASSERT_TRUE(start_watching(config));
+  const auto page_has = [&](const std::string& text) {
+    return browser_
+        ->execute(
+            "var c = document.getElementById('cell-source-1');"
+            "return !!c && c.textContent.indexOf(arguments[0]) >= 0;",
+            json::array({text}))
+        .get<bool>();
+  };
+  ASSERT_TRUE(page_has("first version")) << log();
+
+  save(dir() / "kernels" / "mine.c", own_kernel("second version"));
+  EXPECT_TRUE(wait_until([&] { return page_has("second version"); }, 30)) << log();
+
+  std::string broken = own_kernel("broken");
+  broken.replace(broken.find("return 0;"), 9, "return undefined_name;");
+  save(dir() / "kernels" / "mine.c", broken);
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return browser_
+            ->execute(
+                "var c = document.getElementById('cell-error');"
+                "return !!c && !c.hidden && c.textContent.indexOf('undefined_name') >= 0 &&"
+                " c.querySelector('.cell-label').textContent === 'kernel compile error';")
+            .get<bool>();
+      },
+      30))
+      << log();
+  EXPECT_TRUE(figure_has_x(3)) << "the last good results stay";
+  EXPECT_TRUE(page_has("second version")) << "the source the last good results ran";
+  expect_no_policy_violation();
+
+  save(dir() / "kernels" / "mine.c", own_kernel("fixed"));
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return browser_->execute("return document.getElementById('cell-error').hidden;")
+                   .get<bool>() &&
+               page_has("fixed");
+      },
+      30))
+      << log();
 }
 
 // A sweep of a few seconds: the page shows its progress line and fills in while it runs. The

@@ -72,6 +72,23 @@ TEST_F(LivePageRender, TheConfigErrorAndTheProgressLineAreAtTheTop) {
   EXPECT_EQ(live_progress_words({12, 12, 0}), "sweep done: 12 of 12 points");
 }
 
+// A kernel that does not compile is not a broken config: the cell says which it is, and how to
+// fix it, with the compiler's lines as text.
+TEST_F(LivePageRender, AKernelCompileErrorIsLabelledAsOne) {
+  context_.live = LivePage{};
+  context_.live->compile_error = "k.cu(3): error: identifier \"<undefined>\" is undefined";
+  const std::string html = experiment_page(notebook_, context_).html;
+  const size_t error = html.find("id=\"cell-error\" role=\"alert\"");
+  ASSERT_NE(error, std::string::npos);
+  EXPECT_NE(html.find("<div class=\"cell-label\">kernel compile error</div>", error),
+            std::string::npos);
+  EXPECT_NE(
+      html.find("k.cu(3): error: identifier &quot;&lt;undefined&gt;&quot; is undefined", error),
+      std::string::npos);
+  EXPECT_NE(html.find("Fix the kernel source and save it again.", error), std::string::npos);
+  EXPECT_EQ(html.find("config error"), std::string::npos);
+}
+
 TEST_F(LivePageRender, OnlyCellsWhoseContentChangedAreMarked) {
   context_.live = LivePage{};
   const ExperimentPage first = experiment_page(notebook_, context_);

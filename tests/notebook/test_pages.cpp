@@ -138,6 +138,20 @@ TEST_F(NotebookPages, HostileStringsShowAsTextAndRunNothing) {
   const std::string hostile = read_file(notebook() / "hostile.html");
   EXPECT_NE(hostile.find("<div class=\"missing\">picture not found"), std::string::npos);
   EXPECT_EQ(hostile.find("etc/passwd"), std::string::npos);
+  // The kernel source cell: path, hash and text as text, highlighted spans and all.
+  const size_t source = hostile.find("<section class=\"cell cell-source\" id=\"cell-source-1\">");
+  ASSERT_NE(source, std::string::npos);
+  const size_t end = hostile.find("</section>", source);
+  const std::string cell = hostile.substr(source, end - source);
+  EXPECT_NE(cell.find("<code>kernels/&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos)
+      << cell;
+  EXPECT_NE(cell.find("sha256 <code>&lt;script&gt;aler</code>"), std::string::npos) << cell;
+  EXPECT_NE(cell.find("<span class=\"c-com\">// &lt;script&gt;alert(1)&lt;/script&gt;"),
+            std::string::npos)
+      << cell;
+  EXPECT_NE(cell.find("<span class=\"c-kw\">__global__</span>"), std::string::npos) << cell;
+  EXPECT_EQ(cell.find("<script"), std::string::npos);
+  EXPECT_EQ(cell.find("<img"), std::string::npos);
   // Figures carry hostile labels as text too, in SVG.
   for (const auto& svg : files_with(notebook() / "figures" / "hostile", {".svg"})) {
     const std::string text = read_file(svg);

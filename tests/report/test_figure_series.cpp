@@ -42,8 +42,8 @@ TEST(FigureSeries, SeriesWithoutPointsInAPanelAreNotPlottedThere) {
   // CUDA panel, each drawn twice (PDF and PNG); not four in each.
   for (const char* name : {"by-family", "bars-by-family"}) {
     const std::string script = read_file(dir.path() / "export/plots" / (std::string(name) + ".gp"));
-    EXPECT_EQ(count_of(script, "--panel1.tsv\" skip 1 using"), 4u) << script;
-    EXPECT_EQ(count_of(script, "--panel2.tsv\" skip 1 using"), 4u) << script;
+    EXPECT_EQ(count_of(script, "--panel1.tsv' skip 1 using"), 4u) << script;
+    EXPECT_EQ(count_of(script, "--panel2.tsv' skip 1 using"), 4u) << script;
   }
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "gnuplot is not installed (scripts/install-deps.sh report)";

@@ -245,7 +245,8 @@
   // Live pages: the page named by <meta name="convlab-live"> follows the server's events
   // (server-sent, from the same server, which checks its cookie). A `page` event for this page
   // fetches it again and replaces each part of <main> whose markup changed; `error` shows the
-  // config error above the last good results. EventSource reconnects by itself after a drop.
+  // config error, or the compiler's lines of a kernel, above the last good results. EventSource
+  // reconnects by itself after a drop.
   function liveParts(main) {
     var parts = {};
     each(main.children, function (child, index) {
@@ -287,10 +288,11 @@
     document.documentElement.setAttribute('data-live-updated', String(Date.now()));
   }
 
-  function showError(message) {
+  function showError(message, label) {
     var cell = document.getElementById('cell-error');
     if (!cell) return;
     cell.querySelector('.error-text').textContent = message;
+    if (label) cell.querySelector('.cell-label').textContent = label;
     cell.hidden = message === '';
   }
 
@@ -344,7 +346,7 @@
       if (!event.data) return;  // the connection dropped: EventSource tries again by itself
       var data = JSON.parse(event.data);
       if (data.page && data.page !== page) return;
-      showError(data.message);
+      showError(data.message, data.label);
     });
     events.addEventListener('open', function () {
       document.documentElement.classList.remove('live-lost');

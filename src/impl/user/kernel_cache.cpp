@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <random>
 
 #include "core/file_io.hpp"
@@ -32,8 +34,24 @@ std::optional<nlohmann::json> read_cache_manifest(const std::string& folder) {
   return manifest;
 }
 
+// Folders of compiles that never finished (a process killed half-way) are removed once they are
+// an hour old: no compile takes that long, so none of them is still being written.
+void remove_abandoned_entries(const std::filesystem::path& cache) {
+  std::error_code error;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(cache, error)) {
+    if (entry.path().filename().string().find(".building.") == std::string::npos) continue;
+    const auto written = entry.last_write_time(error);
+    if (!error && now - written > std::chrono::hours(1))
+      std::filesystem::remove_all(entry.path(), error);
+  }
+}
+
 std::string begin_cache_entry(const std::string& folder) {
   create_folders(std::filesystem::path(folder).parent_path().string());
+  static std::once_flag once;
+  std::call_once(once,
+                 [&] { remove_abandoned_entries(std::filesystem::path(folder).parent_path()); });
   std::random_device random;
   const std::string building =
       folder + ".building." + std::to_string(::getpid()) + "." + std::to_string(random());

@@ -17,7 +17,8 @@ std::string cache_entry_folder(const std::string& cache, const std::string& stem
 // The entry's manifest (manifest.json, written last), nullopt when the entry is not complete.
 std::optional<nlohmann::json> read_cache_manifest(const std::string& folder);
 
-// A folder to build an entry in, beside its final place.
+// A folder to build an entry in, beside its final place (the first call of a process also removes
+// folders of compiles abandoned more than an hour ago).
 std::string begin_cache_entry(const std::string& folder);
 // Writes the manifest into `building` and renames it to `folder` (an entry already there, made
 // by another process meanwhile, is kept and `building` removed).

@@ -52,9 +52,15 @@ CompilerFacts nvrtc_compiler(int arch) {
   return {"NVRTC", nvrtc_version(), nvrtc_options(arch)};
 }
 
+// The language and its standard lead the flags, so that records[].source.flags name them too.
 CompilerFacts compiler_for(const VariantRequest& request) {
-  return request.source->language == KernelLanguage::cuda ? nvrtc_compiler(request.cuda_arch)
-                                                          : host_compiler();
+  if (request.source->language == KernelLanguage::cuda) return nvrtc_compiler(request.cuda_arch);
+  CompilerFacts facts = host_compiler();
+  const std::vector<std::string> language = request.source->language == KernelLanguage::c
+                                                ? std::vector<std::string>{"-x", "c", "-std=gnu11"}
+                                                : std::vector<std::string>{"-std=gnu++17"};
+  facts.flags.insert(facts.flags.begin(), language.begin(), language.end());
+  return facts;
 }
 
 std::string words_of(const Params& params) {
@@ -131,11 +137,6 @@ Built build_host(const VariantRequest& request, const std::vector<Define>& defin
                  const CompilerFacts& compiler, const std::string& building,
                  const std::string& heading) {
   std::vector<std::string> argv{compiler.name};
-  if (request.source->language == KernelLanguage::c) {
-    argv.insert(argv.end(), {"-x", "c", "-std=gnu11"});
-  } else {
-    argv.push_back("-std=gnu++17");
-  }
   argv.insert(argv.end(), compiler.flags.begin(), compiler.flags.end());
   argv.insert(argv.end(), {"-fPIC", "-shared", "-I", header_include_folder()});
   for (const auto& [macro, value] : defines) argv.push_back("-D" + macro + "=" + value);

@@ -40,8 +40,8 @@ struct UserKernelSource {
   ProblemFacts mentions;
 };
 
-// Reads and describes the source; throws FileError naming the path when it cannot be read or is
-// larger than kMaxKernelSourceBytes.
+// Reads and describes the source; throws FileError naming the path when it cannot be read, is
+// larger than kMaxKernelSourceBytes or is not UTF-8 text (results.json keeps the text).
 UserKernelSource read_kernel_source(const std::string& implementation, const std::string& path,
                                     const std::string& config_path);
 inline constexpr std::size_t kMaxKernelSourceBytes = 1 << 20;

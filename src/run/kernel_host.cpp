@@ -1,4 +1,4 @@
-#include "impl/user/kernel_host.hpp"
+#include "run/kernel_host.hpp"
 
 #include <convlab/kernel.h>
 #include <dlfcn.h>

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Steps of a session on the GPU machine, each with its own time limit and its log under $OUT, so
+# that a lease of a few minutes builds once and runs what is asked. From the repository root:
+#
+#   scripts/gpu-machine/session.sh CARRY STEP...
+#
+# CARRY is a folder holding stb/ (stb headers) and cmark/ (scripts/gpu-machine/cmark-carry.sh),
+# copied to the machine beside the tree. Steps, in the order given:
+#   build      configure and build convlab and the GPU tests in $CONVLAB_GPU_BUILD (build-gpu)
+#   tests      the whole GPU suite
+#   own        the own-kernel GPU tests (compute-sanitizer into the kernel host among them)
+#   memcheck   compute-sanitizer memcheck over every CUDA example of configs/own_kernels.yaml
+#   overhead   configs/own_kernels_overhead_{gpu,cpu}.yaml, their results and show --best
+#   grid       configs/search_grid.yaml, its results and the strategies replayed on it
+#   examples   configs/own_kernels.yaml, its results and show --best
+# Results are written to outputs/<name>/ as usual and copied to $OUT (results-<name>.json).
+# CONVLAB_SOURCE_COMMIT names the commit measured in the results' run blocks.
+set -u
+ROOT=$(pwd)
+OUT=${OUT:-$ROOT/gpu-session}
+mkdir -p "$OUT"
+[[ $# -ge 2 ]] || { echo "usage: $0 CARRY STEP..." >&2; exit 2; }
+CARRY=$(cd "$1" && pwd)
+shift
+BUILD=${CONVLAB_GPU_BUILD:-$ROOT/build-gpu}
+export PATH=/usr/local/cuda/bin:$PATH
+export PKG_CONFIG_PATH="$CARRY/cmark/usr/lib/x86_64-linux-gnu/pkgconfig"
+export LD_LIBRARY_PATH="$CARRY/cmark/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+CONVLAB=$BUILD/convlab
+TESTS=$BUILD/tests/gpu/convlab_gpu_tests
+SUMMARY=$OUT/summary.txt
+
+step() {  # name limit command...
+  local name=$1 limit=$2
+  shift 2
+  local t0
+  t0=$(date +%s)
+  timeout -k 10 "$limit" "$@" >"$OUT/$name.txt" 2>&1
+  local rc=$?
+  echo "$name: rc=$rc, $(($(date +%s) - t0)) s" | tee -a "$SUMMARY"
+  return $rc
+}
+
+run_config() {  # name config [run options...]
+  local name=$1 config=$2
+  shift 2
+  step "run-$name" 400 "$CONVLAB" run "$config" --force "$@"
+  tail -5 "$OUT/run-$name.txt" >>"$SUMMARY"
+  "$CONVLAB" show "outputs/$name" --best >"$OUT/best-$name.txt" 2>&1
+  cp "outputs/$name/results.json" "$OUT/results-$name.json"
+}
+
+{
+  date -u
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+  nproc
+} >>"$SUMMARY" 2>&1
+
+for what in "$@"; do
+  case "$what" in
+    build)
+      step build 480 bash -c "cmake -S . -B '$BUILD' -DCONVLAB_STB_INCLUDE_DIR='$CARRY' \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+        cmake --build '$BUILD' -j$(nproc) --target convlab convlab_gpu_tests" ||
+        { tail -30 "$OUT/build.txt"; exit 1; }
+      grep -E "NPP|NVRTC" "$OUT/build.txt" | head -3 >>"$SUMMARY"
+      ;;
+    tests)
+      step tests 420 "$TESTS"
+      grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran|FAILED" "$OUT/tests.txt" | tail -20 >>"$SUMMARY"
+      ;;
+    own)
+      step own 300 "$TESTS" --gtest_filter='OwnKernelsCuda.*'
+      grep -E "^\[ +(OK|FAILED|SKIPPED) \]|tests? ran" "$OUT/own.txt" >>"$SUMMARY"
+      ;;
+    memcheck)
+      step memcheck 300 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 \
+        "$CONVLAB" run configs/own_kernels.yaml --force --quiet --out "$OUT/memcheck-run" \
+        --filter 'family=cuda,image.width<2000'
+      grep -E "ERROR SUMMARY|kept|failed" "$OUT/memcheck.txt" | tail -5 >>"$SUMMARY"
+      rm -rf "$OUT/memcheck-run"
+      ;;
+    overhead)
+      run_config own_kernels_overhead_gpu configs/own_kernels_overhead_gpu.yaml
+      run_config own_kernels_overhead_cpu configs/own_kernels_overhead_cpu.yaml
+      ;;
+    grid)
+      run_config search_grid configs/search_grid.yaml
+      "$CONVLAB" search outputs/search_grid --implementation tunable --seeds 20 \
+        >"$OUT/replay-search_grid.txt" 2>&1
+      ;;
+    examples)
+      run_config own_kernels configs/own_kernels.yaml
+      ;;
+    *)
+      echo "unknown step $what" >&2
+      exit 2
+      ;;
+  esac
+done
+cat "$SUMMARY"

@@ -1,0 +1,240 @@
+// Search strategies (docs/search.md): deterministic, never repeating, within their budget; the
+// search block's checks; a search in a real run that continues where it stopped; and strategies
+// replayed against a measured grid (`convlab search`).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "plan/search_replay.hpp"
+#include "plan/search_strategy.hpp"
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+using testing::read_text;
+using testing::run_shell;
+using testing::write_text;
+
+// A bowl over three axes of 8 values, its bottom at (5, 2, 6), with a band of variants that
+// cannot run.
+std::vector<ReplayVariant> bowl() {
+  std::vector<ReplayVariant> variants;
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b)
+      for (int c = 0; c < 8; ++c) {
+        std::optional<double> objective =
+            1.0 + (a - 5) * (a - 5) + 0.5 * (b - 2) * (b - 2) + 0.25 * (c - 6) * (c - 6);
+        if (a == 7 && b > 4) objective.reset();
+        variants.push_back({{{"A", a}, {"B", b}, {"C", c}}, objective});
+      }
+  return variants;
+}
+
+const SearchStrategy kAll[] = {SearchStrategy::grid, SearchStrategy::random,
+                               SearchStrategy::annealing, SearchStrategy::genetic};
+
+TEST(SearchStrategies, TheSameSeedGivesTheSameSequenceAndNoVariantTwice) {
+  const auto variants = bowl();
+  for (SearchStrategy strategy : kAll) {
+    const auto first = replay_search(variants, strategy, SearchSpec{}, 7, 100);
+    const auto again = replay_search(variants, strategy, SearchSpec{}, 7, 100);
+    const auto other = replay_search(variants, strategy, SearchSpec{}, 8, 100);
+    ASSERT_EQ(first.size(), 100u) << to_string(strategy);
+    std::set<std::size_t> seen;
+    bool differs = false;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      EXPECT_EQ(first[i].variant, again[i].variant) << to_string(strategy) << " step " << i;
+      EXPECT_TRUE(seen.insert(first[i].variant).second) << to_string(strategy) << " repeats";
+      differs |= first[i].variant != other[i].variant;
+      if (i > 0) {
+        EXPECT_LE(first[i].best_so_far, first[i - 1].best_so_far);
+      }
+    }
+    EXPECT_EQ(differs, strategy != SearchStrategy::grid) << to_string(strategy);
+  }
+}
+
+TEST(SearchStrategies, AWholeBudgetVisitsTheWholeSpaceAndFindsTheBest) {
+  const auto variants = bowl();
+  for (SearchStrategy strategy : kAll) {
+    const auto steps = replay_search(variants, strategy, SearchSpec{}, 3, 10000);
+    EXPECT_EQ(steps.size(), variants.size()) << to_string(strategy);
+    EXPECT_EQ(steps.back().best_so_far, 1.0) << to_string(strategy);
+    for (const auto& step : steps)
+      if (!step.objective) {
+        EXPECT_EQ(variants[step.variant].params["A"], 7);
+      }
+  }
+}
+
+TEST(SearchStrategies, GuidedStrategiesNeedFewerMeasurementsThanRandomOnASmoothSpace) {
+  const auto variants = bowl();
+  const auto median_to_5 = [&](SearchStrategy strategy) {
+    std::vector<double> counts;
+    for (std::uint64_t seed = 1; seed <= 21; ++seed) {
+      const auto steps = replay_search(variants, strategy, SearchSpec{}, seed, variants.size());
+      counts.push_back(double(evaluations_to_reach(steps, 1.0, 0.05).value_or(variants.size())));
+    }
+    std::sort(counts.begin(), counts.end());
+    return counts[counts.size() / 2];
+  };
+  const double random = median_to_5(SearchStrategy::random);
+  const double annealing = median_to_5(SearchStrategy::annealing);
+  const double genetic = median_to_5(SearchStrategy::genetic);
+  // The bowl's only variant within 5 % is its bottom: random needs about half the space.
+  EXPECT_GT(random, 100);
+  EXPECT_LT(annealing, random) << annealing << " vs " << random;
+  EXPECT_LT(genetic, random) << genetic << " vs " << random;
+}
+
+TEST(SearchStrategies, ReachingATargetCountsMeasurements) {
+  std::vector<SearchStep> steps{{0, 4.0, 4.0}, {1, std::nullopt, 4.0}, {2, 1.02, 1.02}};
+  EXPECT_EQ(evaluations_to_reach(steps, 1.0, 0.05), 3u);
+  EXPECT_EQ(evaluations_to_reach(steps, 1.0, 0.01), std::nullopt);
+  EXPECT_EQ(evaluations_to_reach(steps, 3.9, 0.05), 1u);
+}
+
+// A CPU kernel whose time is a bowl over its params A and B (bottom at A=5, B=2), computed on
+// a tiny image so that the bowl dominates.
+const char* kBowlKernel = R"(#include <convlab/kernel.h>
+#include <time.h>
+CONVLAB_CONTRACT(1);
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+CONVLAB_CPU_ENTRY(const convlab_problem* p) {
+  const int r = p->ksize / 2;
+  for (int y = 0; y < p->height; ++y)
+    for (int x = 0; x < p->width; ++x)
+      for (int c = 0; c < p->channels; ++c) {
+        float sum = 0.f;
+        for (int ky = 0; ky < p->ksize; ++ky)
+          for (int kx = 0; kx < p->ksize; ++kx) {
+            const int sy = convlab_border_index(y + ky - r, p->height, p->border);
+            const int sx = convlab_border_index(x + kx - r, p->width, p->border);
+            if (sy >= 0 && sx >= 0) sum += p->weights[ky * p->ksize + kx] * p->in[sy * p->in_pitch + sx * p->channels + c];
+          }
+        convlab_store(p->out, ((long long)y * p->width + x) * p->channels + c, p->output, sum);
+      }
+  const double units = 1 + (A - 5) * (A - 5) + (B - 2) * (B - 2);
+  const double until = now() + units * 20e-6;
+  while (now() < until) {}
+  return 0;
+}
+)";
+
+class SearchRuns : public testing::DirectoryTest {
+ protected:
+  testing::CommandResult convlab(const std::string& arguments) {
+    return run_shell("CONVLAB_KERNEL_CACHE='" + (dir_ / "cache").string() +
+                         "' timeout -k 5 300 \"$CONVLAB\" " + arguments,
+                     dir_);
+  }
+  void write_config(const std::string& search, const std::string& name = "s") {
+    write_text(dir_ / "bowl.c", kBowlKernel);
+    write_text(dir_ / (name + ".yaml"),
+               "name: " + name +
+                   "\nimages: [{type: generated, sizes: [[8, 6]], channels: 1, seed: 1}]\n"
+                   "kernels: [{type: gaussian, size: 3}]\n"
+                   "implementations:\n"
+                   "  bowl: {source: bowl.c, params: {A: [1, 2, 3, 4, 5, 6, 7, 8], B: [0, 1, 2, "
+                   "3]}" +
+                   search +
+                   "}\n"
+                   "measure: {warmup: 0, min_reps: 3, max_reps: 3, max_seconds: 0.01}\n");
+  }
+  std::vector<json> records(const std::string& name = "s") {
+    return json::parse(read_text(dir_ / ("outputs/" + name + "/results.json")))["records"]
+        .get<std::vector<json>>();
+  }
+};
+
+TEST_F(SearchRuns, ASearchMeasuresItsBudgetAndContinuesWhereItStopped) {
+  write_config(", search: {strategy: annealing, budget: 8, seed: 3, restrict: [\"A * B <= 20\"]}");
+  const auto dry = convlab("run s.yaml --dry-run");
+  ASSERT_EQ(dry.exit_code, 0) << dry.output;
+  EXPECT_NE(dry.output.find("search bowl (annealing; 1 seed): 30 variants after restrictions (32 "
+                            "in the grid), budget 8 per problem and search (26.7 % of the space)"),
+            std::string::npos)
+      << dry.output;
+  const auto run = convlab("run s.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  auto first = records();
+  ASSERT_EQ(first.size(), 8u);
+  double best = INFINITY;
+  std::set<std::string> variants;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const json& search = first[i]["search"];
+    EXPECT_EQ(search["strategy"], "annealing");
+    EXPECT_EQ(search["seed"], 3);
+    EXPECT_EQ(search["step"], int(i) + 1);
+    best = std::min(best, first[i]["timing"]["stats"]["median"].get<double>());
+    EXPECT_DOUBLE_EQ(search["best_so_far_ms"].get<double>(), best);
+    EXPECT_LE(first[i]["params"]["A"].get<int>() * first[i]["params"]["B"].get<int>(), 20);
+    EXPECT_TRUE(variants.insert(first[i]["params"].dump()).second);
+  }
+  // Run again with a larger budget: the first 8 steps are proposed again and found, 4 are new.
+  write_config(", search: {strategy: annealing, budget: 12, seed: 3, restrict: [\"A * B <= 20\"]}");
+  const auto more = convlab("run s.yaml");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("kept 8 · ran 4"), std::string::npos) << more.output;
+  const auto second = records();
+  ASSERT_EQ(second.size(), 12u);
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(second[i]["params"], first[i]["params"]);
+  // Every search variant is an ordinary record: show --best reports the search's best.
+  const auto best_table = convlab("show outputs/s --best");
+  EXPECT_EQ(best_table.exit_code, 0) << best_table.output;
+  EXPECT_NE(best_table.output.find("bowl"), std::string::npos) << best_table.output;
+}
+
+TEST_F(SearchRuns, StrategiesReplayedOnAMeasuredGrid) {
+  write_config("", "grid");
+  const auto run = convlab("run grid.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(records("grid").size(), 32u);
+  const auto replay = convlab("search outputs/grid --seeds 9 --trace trace.tsv");
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  for (const char* strategy :
+       {"| grid | 1 |", "| random | 9 |", "| annealing | 9 |", "| genetic | 9 |"})
+    EXPECT_NE(replay.output.find(strategy), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("32 variants (0 failed or could not run)"), std::string::npos)
+      << replay.output;
+  const std::string trace = read_text(dir_ / "trace.tsv");
+  EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 32 * (1 + 3 * 9));
+  // The same replay twice gives the same table.
+  EXPECT_EQ(convlab("search outputs/grid --seeds 9").output,
+            convlab("search outputs/grid --seeds 9").output);
+}
+
+TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {", search: {strategy: anealing}", "unknown strategy 'anealing' (did you mean 'annealing'?)"},
+      {", search: {budget: 4, max_seconds: 2}", "not both"},
+      {", search: {budget: 0}", "budget is the variants measured per problem"},
+      {", search: {restrict: [\"AA < 3\"]}",
+       "implementations.bowl.search.restrict[0]: unknown parameter 'AA' (did you mean 'A'?)"},
+      {", search: {restrict: [\"A > 100\"]}", "the restrictions leave no variant of the 32"},
+      {", search: {restrict: [\"A = 1\"]}", "'=' compares as '=='"},
+      {", search: {restrict: [\"median_ms[A=1] < 2\"]}", "reads params only"},
+      {", search: {colour: red}", "colour"},
+  };
+  for (const auto& [block, expected] : cases) {
+    write_config(block);
+    const auto result = convlab("validate s.yaml");
+    EXPECT_EQ(result.exit_code, 2) << block << "\n" << result.output;
+    EXPECT_NE(result.output.find(expected), std::string::npos) << block << "\n" << result.output;
+  }
+  write_config(", search: {strategy: random, budget: 3}");
+  std::string config = read_text(dir_ / "s.yaml");
+  config.replace(config.find("max_seconds: 0.01}"), 18, "max_seconds: 0.01, interleave: true}");
+  write_text(dir_ / "s.yaml", config);
+  const auto interleaved = convlab("validate s.yaml");
+  EXPECT_EQ(interleaved.exit_code, 2) << interleaved.output;
+  EXPECT_NE(interleaved.output.find("use one or the other"), std::string::npos)
+      << interleaved.output;
+}
+
+}  // namespace
+}  // namespace convlab
