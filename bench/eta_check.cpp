@@ -3,9 +3,9 @@
 // (run.config.path, read from the repository as it is now; the run's --filter is not needed, the
 // points are matched by their description) and estimated as the dry run estimates them on that
 // run's host (its logical CPUs), with the host work as fast as it was then: the reference and
-// verification of the code that measured them (--then SPEEDUP: the reference per tap was SPEEDUP
-// times slower then than now; verification on one thread). The run's wall time is finished -
-// started (whole seconds). docs/scale-out.md, "How long a run takes", shows the table.
+// verification of the code that measured them (the reference per tap SPEEDUP times slower than now,
+// by default kReferenceSpeedupSinceFit; verification on one thread). The run's wall time is
+// finished - started (whole seconds). docs/scale-out.md, "How long a run takes", shows the table.
 //
 //   convlab_eta_check [--then SPEEDUP] [--cpu-runs] outputs/*/results.json
 //
@@ -128,7 +128,7 @@ Row check_run(const Config& config, const std::vector<Point>& plan,
 }  // namespace
 
 int main(int argc, char** argv) {
-  double then_speedup = 1.0;
+  double then_speedup = kReferenceSpeedupSinceFit;
   bool cpu_runs = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {

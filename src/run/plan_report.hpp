@@ -12,6 +12,12 @@
 
 namespace convlab {
 
+// The reference per tap and thread of the committed runs' code (the border resolved at every tap,
+// one value at a time), and how much faster reference/reference.cpp computes it now (1.5x at K = 3,
+// 1.9x at K = 13 on the development machine: bench/host_work.cpp --before).
+constexpr double kFittedReferenceTapSeconds = 4.4e-9;
+constexpr double kReferenceSpeedupSinceFit = 1.7;
+
 // What the host's work costs on the machine an estimate is for. Per thread and per value, from the
 // committed runs of the H200 and H100 machines (docs/scale-out.md, "How long a run takes"), where a
 // reference took 4.4 ns per tap on one of 16 threads and verification 2.1 ns per value on its one
@@ -23,10 +29,8 @@ struct HostModel {
   unsigned logical_cpus = 0;
   // Threads comparing an output with the reference; 0: as logical_cpus.
   unsigned verify_threads = 0;
-  // One thread. The committed runs' reference took 4.4 ns per tap (the border resolved at every
-  // tap, one value at a time); the one of reference/reference.cpp is 1.7 times faster (1.5x at
-  // K = 3, 1.9x at K = 13 on the development machine: bench/host_work.cpp --before).
-  double reference_seconds_per_tap = 4.4e-9 / 1.7;
+  // One thread each.
+  double reference_seconds_per_tap = kFittedReferenceTapSeconds / kReferenceSpeedupSinceFit;
   double verify_seconds_per_value = 2.1e-9;
 };
 // This machine: its logical CPUs, verification on verify/verify.hpp's threads.
