@@ -69,9 +69,10 @@ devices_of() { [[ $1 == *-all ]] && echo all || echo 0; }
 declare -A wall status
 spent=0
 for name in $runs; do
-  # What it may take: the other run of its pair, else the limit.
+  # What it may take: the other run of its pair, else the defaults' run on as many devices, else
+  # the limit.
   pair=${name%-*}-$([[ $name == *-all ]] && echo 0 || echo all)
-  expect=${wall[$pair]:-$limit}
+  expect=${wall[$pair]:-${wall[new-${name##*-}]:-$limit}}
   expect=${expect%.*}
   if (( spent + expect > budget )); then
     echo "$name: skipped, $spent s spent of a budget of $budget s" | tee -a "$out/logs/skipped.txt"
