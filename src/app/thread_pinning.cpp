@@ -4,8 +4,6 @@
 
 #include <cstdlib>
 
-#include "measure/cpu_topology.hpp"
-
 namespace convlab {
 
 void pin_openmp_threads(char** argv) {
@@ -18,14 +16,9 @@ void pin_openmp_threads(char** argv) {
   setenv("OMP_PROC_BIND", "close", 1);
   setenv("OMP_PLACES", "cores", 1);
   setenv("CONVLAB_OMP_PINNING", "convlab", 1);
-  // The runtime of the re-executed process binds its first thread to one core; what the process
-  // may use is this affinity, which device workers are given slices of (run/worker_cpus.hpp).
-  const std::string cpus = cpu_list_text(thread_cpus());
-  if (!cpus.empty()) setenv("CONVLAB_START_CPUS", cpus.c_str(), 1);
   execv("/proc/self/exe", argv);
   // Not re-executed: this runtime has already read its (empty) settings; say so in the run block.
   setenv("CONVLAB_OMP_PINNING", "failed: could not re-execute /proc/self/exe", 1);
-  unsetenv("CONVLAB_START_CPUS");
   unsetenv("OMP_PROC_BIND");
   unsetenv("OMP_PLACES");
 }

@@ -112,10 +112,6 @@ int openmp_threads() {
 }
 
 std::vector<int> start_cpus() {
-  if (const char* recorded = std::getenv("CONVLAB_START_CPUS")) {
-    std::vector<int> cpus = parse_cpu_list(recorded);
-    if (!cpus.empty()) return cpus;
-  }
   std::vector<int> places = openmp_place_cpus();
   return places.empty() ? thread_cpus() : places;
 }

@@ -29,8 +29,9 @@ int pci_numa_node(const std::string& pci_bus_id, const std::string& sys_root = "
 
 // The CPUs this process was started on. OpenMP binds the initial thread to its first place when
 // OMP_PROC_BIND or OMP_PLACES is set (app/thread_pinning.hpp sets both), so the calling thread's
-// affinity is no longer the process's: the set recorded in CONVLAB_START_CPUS before the runtime
-// narrowed it, else the union of the OpenMP places, else the calling thread's affinity.
+// affinity is no longer the process's; the runtime made its places from the process's affinity
+// first (with OMP_PLACES=cores, one per core, every CPU of it), so their union is that affinity.
+// Without places, the calling thread's affinity, which nothing narrowed.
 std::vector<int> start_cpus();
 // This thread's affinity now.
 std::vector<int> thread_cpus();

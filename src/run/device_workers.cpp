@@ -70,11 +70,12 @@ std::vector<std::string> worker_arguments(const RunJob& job, int position) {
   return args;
 }
 
-// The environment of a worker: this process's, with the worker's CPUs (run/worker_cpus.hpp) in
-// CONVLAB_START_CPUS and, when convlab pins OpenMP, OMP_PLACES naming its cores.
+// The environment of a worker: this process's, with OMP_PLACES naming the worker's cores when
+// convlab pins OpenMP (run/worker_cpus.hpp).
 std::vector<std::string> worker_environment(const WorkerCpus& slice) {
   std::vector<std::string> environment;
   for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  if (slice.places.empty()) return environment;
   const auto set = [&](const std::string& name, const std::string& value) {
     environment.erase(
         std::remove_if(environment.begin(), environment.end(),
@@ -82,14 +83,6 @@ std::vector<std::string> worker_environment(const WorkerCpus& slice) {
         environment.end());
     environment.push_back(name + "=" + value);
   };
-  if (slice.cpus.empty())  // the worker finds its CPUs from its own affinity and places
-    environment.erase(
-        std::remove_if(environment.begin(), environment.end(),
-                       [](const std::string& e) { return e.rfind("CONVLAB_START_CPUS=", 0) == 0; }),
-        environment.end());
-  else
-    set("CONVLAB_START_CPUS", cpu_list_text(slice.cpus));
-  if (slice.places.empty()) return environment;
   set("OMP_PLACES", slice.places);
   set("OMP_PROC_BIND", "close");
   set("OMP_NUM_THREADS", std::to_string(slice.threads));
