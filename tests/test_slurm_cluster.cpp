@@ -172,5 +172,37 @@ TEST_F(SlurmCluster, ArrayJobOfShardsMergesToTheSingleProcessResultAndACancelled
   EXPECT_EQ(outcomes(dir_ / "faulty/results.json"), expected);
 }
 
+// Where no cgroup file system is mounted on /sys/fs/cgroup (a chroot, a container), as in a fresh
+// Debian made with debootstrap: slurmd used to stop with "No filesystem mounted on
+// /sys/fs/cgroup ... slurmd initialization failed". Here the cluster starts in a mount namespace
+// of its own with /sys/fs/cgroup unmounted, and runs a job there.
+TEST(SlurmClusterScript, StartsAndRunsAJobWithoutACgroupFileSystem) {
+  if (::geteuid() != 0) GTEST_SKIP() << "starting munged, slurmctld and slurmd needs root";
+  if (testing::run_shell("unshare --mount --propagation private true").exit_code != 0)
+    GTEST_SKIP() << "unshare --mount is not allowed here: no mount namespace to unmount "
+                    "/sys/fs/cgroup in without touching this machine's";
+  const fs::path dir = testing::fresh_directory("slurm-nocg");
+  // The cluster script is $1; its stop runs whatever happens once it started.
+  testing::write_text(dir / "in-namespace.sh", R"sh(set -u
+umount -R /sys/fs/cgroup 2>/dev/null
+if [ "$(stat -f -c %T /sys/fs/cgroup)" != sysfs ]; then
+  echo 'a file system is still mounted on /sys/fs/cgroup'; exit 1
+fi
+"$1" start cluster || exit $?
+trap '"$1" stop cluster' EXIT
+export SLURM_CONF="$PWD/cluster/slurm.conf"
+timeout 60 sbatch --wait --quiet --output=job.log --wrap 'echo ran' || exit 1
+cat job.log
+)sh");
+  const auto result =
+      testing::run_shell("unshare --mount --propagation private bash in-namespace.sh '" +
+                             kClusterScript + "'; echo \"exit $?\"",
+                         dir);
+  if (result.output.find("skipped: ") == 0) GTEST_SKIP() << result.output;
+  EXPECT_NE(result.output.find("ran\nexit 0\n"), std::string::npos) << result.output;
+  for (const char* daemon : {"munged", "slurmctld", "slurmd"})
+    EXPECT_FALSE(fs::exists(dir / "cluster" / (std::string(daemon) + ".pid"))) << daemon;
+}
+
 }  // namespace
 }  // namespace convlab
