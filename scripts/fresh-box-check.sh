@@ -167,14 +167,16 @@ LIST
   say "Debian 12 ($suite) from debootstrap, commit $(git -C "$root/root/$name" rev-parse --short HEAD), checked out in /root/$name"
   say "make experiment: $(duration "$experiment_time"), exit $experiment_status"
   say "make test: $(duration "$test_time"), exit $test_status"
-  # ctest's result lines: "  12/476 Test  #40: Name ......   Passed    0.12 sec".
-  local results passed failed skipped total
+  # ctest's result lines: "  12/476 Test  #40: Name ......   Passed    0.12 sec"; a test marked
+  # DISABLED in its source is "***Not Run (Disabled)": neither run nor failed, and counted apart.
+  local results passed failed skipped disabled total
   results=$(grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$logs/make-test.log" || true)
   total=$(grep -c . <<<"$results" || true)
   passed=$(grep -cE ' Passed +[0-9.]+ sec$' <<<"$results" || true)
   skipped=$(grep -cE '\*\*\*Skipped +[0-9.]+ sec$' <<<"$results" || true)
-  failed=$((total - passed - skipped))
-  say "ctest: $total tests: $passed passed, $failed failed, $skipped skipped"
+  disabled=$(grep -cE '\*\*\*Not Run \(Disabled\) +[0-9.]+ sec$' <<<"$results" || true)
+  failed=$((total - passed - skipped - disabled))
+  say "ctest: $total tests: $passed passed, $failed failed, $skipped skipped, $disabled disabled"
   local last_test=$root/root/$name/build/Testing/Temporary/LastTest.log
   if [[ $skipped -gt 0 ]]; then
     say "skipped, with the reason each gave:"
@@ -183,7 +185,7 @@ LIST
         # In LastTest.log the test's output follows its "N/T Test: NAME" line: googletest's
         # "Skipped" line and then its message, or a script's own "skipped: reason" line.
         reason=$(awk -v test="$test" '
-          $0 ~ "^[0-9]+/[0-9]+ Test: " { current = substr($0, index($0, ": ") + 2); next }
+          $0 ~ "^[0-9]+/[0-9]+ Test: " { current = $3; next }
           current != test { next }
           /^skipped: / { print substr($0, 10); exit }
           after_skipped && NF { print; exit }
@@ -191,15 +193,21 @@ LIST
         echo "  $test: ${reason:-(no reason found in LastTest.log)}"
       done
   fi
+  if [[ $disabled -gt 0 ]]; then
+    say "disabled in their source:"
+    grep -E '\*\*\*Not Run \(Disabled\)' <<<"$results" | sed -E 's/^.* Test +#[0-9]+: ([^ ]+) .*$/  \1/'
+  fi
   if [[ $failed -gt 0 ]]; then
     say "failed:"
-    grep -vE ' Passed +[0-9.]+ sec$|\*\*\*Skipped +[0-9.]+ sec$' <<<"$results" |
-      sed -E 's/^.* Test +#[0-9]+: /  /'
+    grep -vE ' Passed +[0-9.]+ sec$|\*\*\*(Skipped|Not Run \(Disabled\)) +[0-9.]+ sec$' <<<"$results" |
+      sed -E 's/^.* Test +#[0-9]+: ([^ ]+) .*(\*\*\*.*[^ ]) +[0-9.]+ sec$/  \1 (\2)/'
   fi
   if [[ ${#left[@]} -gt 0 ]]; then
     say "${#left[@]} processes still running in the box after make test:"
     describe "${left[@]}"
     status=1
+  else
+    say "processes left running in the box: none"
   fi
   if [[ ${#leftovers[@]} -gt 0 ]]; then
     say "${#leftovers[@]} folders the tests left in /tmp: ${leftovers[*]:0:10}"
@@ -207,66 +215,21 @@ LIST
   else
     say "folders the tests left in /tmp: none ($(find "$root/tmp" -mindepth 1 -maxdepth 1 | wc -l) entries in /tmp in all)"
   fi
-  [[ $experiment_status -eq 0 && $test_status -eq 0 && $total -gt 0 ]] || status=1
+  [[ $experiment_status -eq 0 && $test_status -eq 0 && $total -gt 0 && $failed -eq 0 ]] || status=1
   say "disk used by the box: $(du -sh --one-file-system "$root" 2>/dev/null | cut -f1)"
   return $status
 }
 
-if [[ "${1:-}" == --inside ]]; then
-  shift
-  inside "$@"
-  exit $?
-fi
-
 # ------------------------------------------------------------------------------------------------
 # On this machine: checks, the work folder, the namespace, and the cleanup that always runs.
 # ------------------------------------------------------------------------------------------------
-commit=HEAD
-work_base=${TMPDIR:-/var/tmp}
-logs=
-cache=/var/cache/convlab-fresh-box
-mirror=http://deb.debian.org/debian
-security=http://deb.debian.org/debian-security
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --commit) commit=${2:?--commit needs a revision}; shift 2 ;;
-    --work) work_base=${2:?--work needs a folder}; shift 2 ;;
-    --logs) logs=${2:?--logs needs a folder}; shift 2 ;;
-    --cache) cache=${2:?--cache needs a folder}; shift 2 ;;
-    --no-cache) cache=; shift ;;
-    --mirror) mirror=${2:?--mirror needs a URL}; shift 2 ;;
-    --security-mirror) security=${2:?--security-mirror needs a URL}; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) usage ;;
-  esac
-done
-
 cannot() {
   echo "skipped: $*"
   exit 77
 }
-[[ $(id -u) -eq 0 ]] || cannot "debootstrap, chroot and mount need root"
-for program in debootstrap unshare chroot git; do
-  command -v "$program" >/dev/null 2>&1 ||
-    cannot "$program not found (scripts/install-deps.sh ci installs debootstrap)"
-done
-unshare --mount --propagation private true 2>/dev/null ||
-  cannot "unshare --mount is not allowed here: no mount namespace for the box's mounts"
-commit=$(git -C "$source_dir" rev-parse --verify "$commit^{commit}")
-if [[ -n "$(git -C "$source_dir" status --porcelain --untracked-files=no)" ]]; then
-  say "note: $source_dir has uncommitted changes; they are not part of the check of $commit"
-fi
 
-mkdir -p "$work_base"
-work=$(mktemp -d "$(realpath "$work_base")/convlab-fresh-box.XXXXXX")
-chmod 755 "$work"
-mkdir -p "$work/root"
-if [[ -z "$logs" ]]; then logs=$work/logs; fi
-mkdir -p "$logs"
-logs=$(realpath "$logs")
-[[ -n "$cache" ]] && { mkdir -p "$cache"; cache=$(realpath "$cache"); }
-
+work=
+keep=0
 inner=
 cleanup() {
   local code=$? mounts
@@ -290,19 +253,73 @@ cleanup() {
   fi
   exit "$code"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
-started=$SECONDS
-# In the background and waited for, so that a signal to this script runs the trap at once.
-unshare --mount --propagation private -- "$self" --inside "$work" "$commit" "$cache" "$mirror" \
-  "$security" "$logs" &
-inner=$!
-set +e
-wait "$inner"
-status=$?
-set -e
-inner=
-say "$( ((status == 0)) && echo passed || echo FAILED) in $(duration $((SECONDS - started))) in all"
-exit "$status"
+outside() {
+  local commit=HEAD work_base=${TMPDIR:-/var/tmp} logs='' cache=/var/cache/convlab-fresh-box
+  local mirror=http://deb.debian.org/debian security=http://deb.debian.org/debian-security
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --commit) commit=${2:?--commit needs a revision}; shift 2 ;;
+      --work) work_base=${2:?--work needs a folder}; shift 2 ;;
+      --logs) logs=${2:?--logs needs a folder}; shift 2 ;;
+      --cache) cache=${2:?--cache needs a folder}; shift 2 ;;
+      --no-cache) cache=; shift ;;
+      --mirror) mirror=${2:?--mirror needs a URL}; shift 2 ;;
+      --security-mirror) security=${2:?--security-mirror needs a URL}; shift 2 ;;
+      --keep) keep=1; shift ;;
+      *) usage ;;
+    esac
+  done
+
+  [[ $(id -u) -eq 0 ]] || cannot "debootstrap, chroot and mount need root"
+  for program in debootstrap unshare chroot git; do
+    command -v "$program" >/dev/null 2>&1 ||
+      cannot "$program not found (scripts/install-deps.sh ci installs debootstrap)"
+  done
+  unshare --mount --propagation private true 2>/dev/null ||
+    cannot "unshare --mount is not allowed here: no mount namespace for the box's mounts"
+  commit=$(git -C "$source_dir" rev-parse --verify "$commit^{commit}")
+  if [[ -n "$(git -C "$source_dir" status --porcelain --untracked-files=no)" ]]; then
+    say "note: $source_dir has uncommitted changes; they are not part of the check of $commit"
+  fi
+
+  mkdir -p "$work_base"
+  work=$(mktemp -d "$(realpath "$work_base")/convlab-fresh-box.XXXXXX")
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  chmod 755 "$work"
+  mkdir -p "$work/root"
+  [[ -n "$logs" ]] || logs=$work/logs
+  mkdir -p "$logs"
+  logs=$(realpath "$logs")
+  if [[ -n "$cache" ]]; then
+    mkdir -p "$cache"
+    cache=$(realpath "$cache")
+  fi
+
+  local started=$SECONDS status
+  # In the background and waited for, so that a signal to this script runs the trap at once.
+  unshare --mount --propagation private -- "$self" --inside "$work" "$commit" "$cache" \
+    "$mirror" "$security" "$logs" &
+  inner=$!
+  set +e
+  wait "$inner"
+  status=$?
+  set -e
+  inner=
+  say "$( ((status == 0)) && echo passed || echo FAILED) in $(duration $((SECONDS - started))) in all"
+  return "$status"
+}
+
+# One compound command, read whole before it runs: the file may change during the hour it runs
+# (a checkout switching commits) without this shell reading the changed bytes.
+{
+  if [[ "${1:-}" == --inside ]]; then
+    shift
+    inside "$@"
+  else
+    outside "$@"
+  fi
+  exit $?
+}
