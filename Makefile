@@ -89,7 +89,7 @@ test-deps:
 	@scripts/install-deps.sh test || echo "convlab: the browser and SLURM tests will be skipped" >&2
 	@scripts/install-deps.sh notebook
 
-test: build report-deps test-deps ## run the test suite (CPU and browser tests; GPU tests report skipped without a GPU)
+test: build report-deps test-deps ## run the test suite (CPU, browser and SLURM tests; GPU tests report skipped without nvcc or a GPU)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 test-gpu: build ## run only the GPU tests (on a machine with a CUDA device)

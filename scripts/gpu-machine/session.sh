@@ -4,11 +4,14 @@
 #
 #   scripts/gpu-machine/session.sh CARRY STEP...
 #
+# A step written STEP@N runs on CUDA device N alone (CUDA_VISIBLE_DEVICES=N); steps joined by '+'
+# run at the same time (e.g. "tests@1+grid@0" on a host with two GPUs).
 # CARRY is a folder holding stb/ (stb headers) and cmark/ (scripts/gpu-machine/cmark-carry.sh),
 # copied to the machine beside the tree. Steps, in the order given:
 #   build      configure and build convlab and the GPU tests in $CONVLAB_GPU_BUILD (build-gpu)
 #   tests      the whole GPU suite
 #   own        the own-kernel GPU tests (compute-sanitizer into the kernel host among them)
+#   own-fault  only the own-kernel test of faulting, trapping, hanging and wrong kernels
 #   memcheck   compute-sanitizer memcheck over every CUDA example of configs/own_kernels.yaml
 #   overhead   configs/own_kernels_overhead_{gpu,cpu}.yaml, their results and show --best
 #   grid       configs/search_grid.yaml, its results and the strategies replayed on it
@@ -56,7 +59,8 @@ run_config() {  # name config [run options...]
   nproc
 } >>"$SUMMARY" 2>&1
 
-for what in "$@"; do
+run_step() {  # one step, in this shell
+  local what=$1
   case "$what" in
     build)
       step build 480 bash -c "cmake -S . -B '$BUILD' -DCONVLAB_STB_INCLUDE_DIR='$CARRY' \
@@ -73,6 +77,10 @@ for what in "$@"; do
       step own 300 "$TESTS" --gtest_filter='OwnKernelsCuda.*'
       grep -E "^\[ +(OK|FAILED|SKIPPED) \]|tests? ran" "$OUT/own.txt" >>"$SUMMARY"
       ;;
+    own-fault)
+      step own-fault 120 "$TESTS" --gtest_filter='OwnKernelsCuda.AFaulting*'
+      grep -E "^\[ +(OK|FAILED|SKIPPED) \]|tests? ran" "$OUT/own-fault.txt" >>"$SUMMARY"
+      ;;
     memcheck)
       step memcheck 300 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 \
         "$CONVLAB" run configs/own_kernels.yaml --force --quiet --out "$OUT/memcheck-run" \
@@ -85,6 +93,8 @@ for what in "$@"; do
       run_config own_kernels_overhead_cpu configs/own_kernels_overhead_cpu.yaml
       ;;
     grid)
+      # Variants compiled beforehand (NVRTC needs no GPU) come in the carry's kernel cache.
+      [[ -d "$CARRY/kernel-cache" ]] && export CONVLAB_KERNEL_CACHE="$CARRY/kernel-cache"
       run_config search_grid configs/search_grid.yaml
       "$CONVLAB" search outputs/search_grid --implementation tunable --seeds 20 \
         >"$OUT/replay-search_grid.txt" 2>&1
@@ -94,8 +104,25 @@ for what in "$@"; do
       ;;
     *)
       echo "unknown step $what" >&2
-      exit 2
+      return 2
       ;;
   esac
+}
+
+for group in "$@"; do
+  IFS='+' read -r -a parts <<<"$group"
+  for part in "${parts[@]}"; do
+    name=${part%@*}
+    if [[ "$part" == *@* ]]; then
+      (export CUDA_VISIBLE_DEVICES=${part##*@}; run_step "$name") &
+    else
+      run_step "$name" &
+    fi
+    [[ ${#parts[@]} -gt 1 ]] || wait
+  done
+  wait
+  [[ "$group" == build && ! -x "$CONVLAB" ]] && exit 1
 done
 cat "$SUMMARY"
+# At most eight files come back from the machine: the logs travel as one archive.
+(cd "$OUT" && tar czf logs.tgz --exclude summary.txt ./*.txt && find . -maxdepth 1 -name '*.txt' ! -name summary.txt -delete)

@@ -163,6 +163,7 @@ json implementation_schema(const std::string& name) {
     axes[axis.name] = schema::described(schema::sweep_of(value),
                                         axis.help + " (default " + axis.default_value.dump() + ")");
   }
+  axes["search"] = search_schema();  // config/search_spec.hpp, beside the axes
   return {{"description", impl->description},
           {"type", json::array({"object", "null"})},
           {"properties", axes},
