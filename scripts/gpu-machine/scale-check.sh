@@ -11,8 +11,8 @@
 # BUILD_DIR: a configured build (as tests/gpu/gpu_machine_check.sh makes it: cmake -S . -B build-gpu
 # -DCONVLAB_STB_INCLUDE_DIR=$PWD/.stb -DCMAKE_CUDA_ARCHITECTURES=90, with PKG_CONFIG_PATH and
 # LD_LIBRARY_PATH naming the carried libcmark); convlab and convlab_device_scaling are built in it
-# when missing. CONFIG: configs/gpu_pair_quick.yaml by default (8 problems, 248 points; about 1-2
-# minutes on one H200). Run from the repository root.
+# when missing. CONFIG: configs/gpu_pair_quick.yaml by default (8 problems, 248 points; estimated
+# at 67 s on one GPU of a 32-CPU host, 39 s on two). Run from the repository root.
 #
 # The runs, in this order (each named VARIANT-DEVICES; the variables switch the candidate fixes):
 #   new-0, new-all        the defaults: workers on whole cores of their own (CONVLAB_WORKER_CPUS=
@@ -25,15 +25,18 @@
 #   shared-all            CONVLAB_WORKER_CPUS=shared CONVLAB_PREPARE_AHEAD=1: every worker on all
 #                         CPUs
 # Environment: SCALE_CHECK_RUNS (names to run, default all of the above in that order),
-# SCALE_CHECK_BUDGET (seconds of runs in all, default 480: a run that would not fit is skipped and
-# said so), SCALE_CHECK_LIMIT (seconds per run, default 240).
+# SCALE_CHECK_BUDGET (seconds of runs in all, default 450: a run that would not fit is skipped and
+# said so), SCALE_CHECK_LIMIT (seconds per run, default 240), SCALE_CHECK_PACK (default 1: the
+# results folders, logs and host.txt go into OUT/scale-check.tgz, so that OUT holds two files, as
+# few as the GPU machine sends back; 0 leaves them as they are).
+# On the GPU machine: scripts/gpu-machine/session.sh CARRY build, then ... CARRY scale.
 set -u
-[[ $# -ge 2 && $# -le 3 ]] || { sed -n '2,30p' "$0"; exit 2; }
+[[ $# -ge 2 && $# -le 3 ]] || { sed -n '2,32p' "$0"; exit 2; }
 build=$1
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 config=${3:-configs/gpu_pair_quick.yaml}
 runs=${SCALE_CHECK_RUNS:-new-0 new-all ahead-0 ahead-all legacy-all legacy-0 shared-all}
-budget=${SCALE_CHECK_BUDGET:-480}
+budget=${SCALE_CHECK_BUDGET:-450}
 limit=${SCALE_CHECK_LIMIT:-240}
 convlab=$build/convlab
 scaling=$build/convlab_device_scaling
@@ -120,3 +123,6 @@ done
   done
 } >"$out/summary.md" 2>&1
 cat "$out/summary.md"
+if [[ ${SCALE_CHECK_PACK:-1} == 1 ]]; then
+  tar czf "$out/scale-check.tgz" -C "$out" runs logs host.txt && rm -rf "$out/runs" "$out/logs" "$out/host.txt"
+fi

@@ -16,6 +16,8 @@
 #   overhead   configs/own_kernels_overhead_{gpu,cpu}.yaml, their results and show --best
 #   grid       configs/search_grid.yaml, its results and the strategies replayed on it
 #   examples   configs/own_kernels.yaml, its results and show --best
+#   scale      scripts/gpu-machine/scale-check.sh: one GPU against all of them under each setting
+#              of the device workers (about 8 minutes; $OUT/scale/summary.md and scale-check.tgz)
 # Results are written to outputs/<name>/ as usual and copied to $OUT (results-<name>.json).
 # CONVLAB_SOURCE_COMMIT names the commit measured in the results' run blocks.
 set -u
@@ -65,7 +67,7 @@ run_step() {  # one step, in this shell
     build)
       step build 480 bash -c "cmake -S . -B '$BUILD' -DCONVLAB_STB_INCLUDE_DIR='$CARRY' \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-        cmake --build '$BUILD' -j$(nproc) --target convlab convlab_gpu_tests" ||
+        cmake --build '$BUILD' -j$(nproc) --target convlab convlab_gpu_tests convlab_device_scaling" ||
         { tail -30 "$OUT/build.txt"; exit 1; }
       grep -E "NPP|NVRTC" "$OUT/build.txt" | head -3 >>"$SUMMARY"
       ;;
@@ -101,6 +103,10 @@ run_step() {  # one step, in this shell
       ;;
     examples)
       run_config own_kernels configs/own_kernels.yaml
+      ;;
+    scale)
+      step scale 570 scripts/gpu-machine/scale-check.sh "$BUILD" "$OUT/scale"
+      sed -n '3,12p' "$OUT/scale/summary.md" >>"$SUMMARY"
       ;;
     *)
       echo "unknown step $what" >&2
