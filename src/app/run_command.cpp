@@ -38,6 +38,9 @@ options:
                    cost without splitting a problem; writes DIR/shards/shard-I-of-N.json, and
                    DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)
   --max-points N   stop after running N points (the rest can be resumed later)
+  --table          end with every point's row (median, CV, speedup, verdict) instead of the
+                   fastest implementation of each problem (convlab show --best; convlab show
+                   DIR prints every row at any time)
   -q, --quiet      no progress and no summary table (a failed point is still named)
   -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
   --worker K       (used by --devices) run as the K-th device worker
@@ -148,6 +151,8 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
       options.verbosity = Verbosity::quiet;
     } else if (arg == "--verbose" || arg == "-v") {
       options.verbosity = Verbosity::verbose;
+    } else if (arg == "--table") {
+      options.table = true;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--dry-run") {
