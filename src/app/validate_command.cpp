@@ -23,10 +23,12 @@ const char* kValidateUsage = R"(usage: convlab validate CONFIG
 
 Checks the config (keys, types, kernel sizes, image files, figures and tables) without running
 anything, then prints the size of its plan: how many points will run, how many will be skipped
-and why (the config's reasons, which hold on every machine, apart from this machine's), and a
-rough cost of the points to run. Exit codes: 0 valid, 2 not valid (the message names the file,
-line and key). Users' own kernels are compiled (or found in the kernel cache), and a compile
-error is shown with the compiler's lines, exit 2.
+and why (the config's reasons, which hold on every machine, apart from this machine's), how many
+of those to run outputs/<name>/results.json holds already as convlab run would keep them
+('0 new points (744 measured)'), and a rough cost of the new points. An implementation asked for
+more threads than this machine has logical CPUs gets a warning, not an error. Exit codes: 0
+valid, 2 not valid (the message names the file, line and key). Users' own kernels are compiled
+(or found in the kernel cache), and a compile error is shown with the compiler's lines, exit 2.
 )";
 
 // More threads than the machine has logical CPUs time the oversubscription, not the code: not an
