@@ -32,37 +32,58 @@ bool known_values_differ(const std::vector<RunConditionsSeen>& runs, Read value)
   return seen.size() > 1;
 }
 
+bool loads_differ(const std::vector<RunConditionsSeen>& runs) {
+  std::vector<double> loads;
+  for (const auto& run : runs)
+    if (run.load) loads.push_back(*run.load);
+  if (loads.empty()) return false;
+  const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
+  return *high - *low > kLoadDifferenceLimit;
+}
+
+// The host a run measured on: its CPU model, hostname and host id.
+std::string host_of(const RunBlock& run) {
+  if (!run.host.is_object()) return "";
+  return run.host.value("cpu_model", "") + "\x1f" + run.host.value("hostname", "") + "\x1f" +
+         run.host.value("host_id", "");
+}
+
 }  // namespace
 
 MixedRuns mixed_runs(const std::vector<const Record*>& records, const std::vector<RunBlock>& runs) {
   std::map<std::string, std::size_t> counts;
   for (const Record* record : records) ++counts[record->run_id];
   MixedRuns mixed;
+  std::map<std::string, std::vector<RunConditionsSeen>> by_host;
   for (const RunBlock& run : runs) {
     const auto found = counts.find(run.id);
     if (found == counts.end() || found->second == 0) continue;
     mixed.runs.push_back(conditions_of(run));
     mixed.runs.back().records = found->second;
     found->second = 0;  // a run block listed twice counts once
+    by_host[host_of(run)].push_back(mixed.runs.back());
   }
-  std::vector<double> loads;
-  for (const auto& run : mixed.runs)
-    if (run.load) loads.push_back(*run.load);
-  if (!loads.empty()) {
-    const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
-    mixed.load_differs = *high - *low > kLoadDifferenceLimit;
+  // Tables keep machines apart, so only runs of one host are compared with each other.
+  for (const auto& [host, host_runs] : by_host) {
+    mixed.load_differs = mixed.load_differs || loads_differ(host_runs);
+    mixed.commit_differs =
+        mixed.commit_differs ||
+        known_values_differ(host_runs, [](const RunConditionsSeen& run) { return run.commit; });
+    mixed.build_differs =
+        mixed.build_differs ||
+        known_values_differ(host_runs,
+                            [](const RunConditionsSeen& run) -> std::optional<std::string> {
+                              if (run.build_id.empty()) return std::nullopt;
+                              return run.build_id;
+                            });
   }
-  mixed.commit_differs =
-      known_values_differ(mixed.runs, [](const RunConditionsSeen& run) { return run.commit; });
-  mixed.build_differs = known_values_differ(
-      mixed.runs, [](const RunConditionsSeen& run) -> std::optional<std::string> {
-        if (run.build_id.empty()) return std::nullopt;
-        return run.build_id;
-      });
   return mixed;
 }
 
 namespace {
+
+// A file of many shards would make the note longer than the table.
+constexpr std::size_t kRunsNamed = 6;
 
 std::string run_words(const RunConditionsSeen& run) {
   std::string words;
@@ -85,7 +106,11 @@ std::string mixed_runs_note(const MixedRuns& mixed) {
   if (mixed.commit_differs) add("other commits");
   if (mixed.build_differs) add("other builds");
   std::string runs;
-  for (const auto& run : mixed.runs) runs += (runs.empty() ? "" : "; ") + run_words(run);
+  const std::size_t shown = std::min(mixed.runs.size(), kRunsNamed);
+  for (std::size_t i = 0; i < shown; ++i)
+    runs += (runs.empty() ? "" : "; ") + run_words(mixed.runs[i]);
+  if (mixed.runs.size() > shown)
+    runs += "; and " + count_words(mixed.runs.size() - shown, "more run");
   return "Runs under different conditions (" + why + "): " + runs + ".";
 }
 

@@ -26,11 +26,13 @@ struct RunConditionsSeen {
   std::size_t records = 0;            // how many of the records it measured
 };
 
+// What differs is compared among runs of one host (its CPU model, hostname and host id): tables
+// and figures keep machines apart, and two hosts' builds and loads differ by nature.
 struct MixedRuns {
   std::vector<RunConditionsSeen> runs;  // in the order of the file's run blocks
-  bool load_differs = false;    // the largest and smallest known load differ by more than one core
-  bool commit_differs = false;  // two known commits differ
-  bool build_differs = false;   // two known build ids differ
+  bool load_differs = false;    // a host's largest and smallest known load: more than one core
+  bool commit_differs = false;  // two known commits of one host differ
+  bool build_differs = false;   // two known build ids of one host differ
   bool mixed() const { return load_differs || commit_differs || build_differs; }
 };
 
@@ -42,7 +44,8 @@ inline constexpr double kLoadDifferenceLimit = 1.0;
 // run did not record (files of older versions) differs from nothing.
 MixedRuns mixed_runs(const std::vector<const Record*>& records, const std::vector<RunBlock>& runs);
 
-// The note for a table or figure, one line without a trailing newline; empty when not mixed:
+// The note for a table or figure, one line without a trailing newline, naming at most six runs;
+// empty when not mixed:
 // "Runs under different conditions (load average at the start differs by more than one core;
 // other builds): 2024-05-01T10:00:00Z-1a2b3c4d (load 1.92, commit d1f834d, build 3fa2c1d0, 12
 // records); 2024-05-01T10:10:00Z-5e6f7a8b (load 0.05, ...)."
