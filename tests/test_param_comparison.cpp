@@ -311,6 +311,33 @@ TEST(MixedRuns, LoadsMoreThanOneCoreApartCommitsAndBuildsMix) {
   EXPECT_FALSE(mixed_runs(ok_points(far), unknown).mixed());
 }
 
+TEST(MixedRuns, OnlyRunsOfOneHostAreComparedAndTheNoteNamesSixRunsAtMost) {
+  // Two hosts: their loads and builds differ by nature, and tables keep them apart.
+  std::vector<RunBlock> runs{run_block("a", 0.1), run_block("b", 3.0, "d1f834dabc", "b2")};
+  runs[0].host = {{"cpu_model", "Test CPU"}, {"hostname", "box"}, {"host_id", "h1"}};
+  runs[1].host = {{"cpu_model", "Test CPU"}, {"hostname", "other"}, {"host_id", "h2"}};
+  const auto two_hosts = document_of(
+      {{"openmp", omp(1, "static"), 3, 4.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}}, runs);
+  EXPECT_FALSE(mixed_runs(ok_points(two_hosts), two_hosts.file.runs).mixed());
+  runs[1].host = runs[0].host;
+  const auto one_host = document_of(
+      {{"openmp", omp(1, "static"), 3, 4.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}}, runs);
+  EXPECT_TRUE(mixed_runs(ok_points(one_host), one_host.file.runs).load_differs);
+
+  std::vector<Point> points;
+  std::vector<RunBlock> many;
+  for (int i = 0; i < 8; ++i) {
+    const std::string id = "r" + std::to_string(i);
+    points.push_back({"openmp", omp(1 + i, "static"), 3, 4.0, id});
+    many.push_back(run_block(id, i * 0.5));
+  }
+  const auto sharded = document_of(points, many);
+  const std::string note = mixed_runs_note(mixed_runs(ok_points(sharded), sharded.file.runs));
+  EXPECT_NE(note.find("; r5 (load 2.50, "), std::string::npos) << note;
+  EXPECT_EQ(note.find("r6 ("), std::string::npos) << note;
+  EXPECT_NE(note.find("1 record); and 2 more runs."), std::string::npos) << note;
+}
+
 TEST(MixedRuns, WinnersMarkARatioOfTwoRunsAndSayWhichRuns) {
   const auto document = document_of(
       {{"sequential", json::object(), 3, 8.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}},
