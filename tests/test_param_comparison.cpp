@@ -5,8 +5,10 @@
 // (results/mixed_runs.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
+#include "html/figure_html.hpp"
 #include "measure/mann_whitney.hpp"
 #include "results/derive.hpp"
 #include "results/mixed_runs.hpp"
@@ -218,6 +220,23 @@ TEST(ParamComparison, EfficiencyAboveOneAndVeryNoisyPointsAreFlagged) {
   EXPECT_NE(text.find("\n\u2020 parallel efficiency above 1"), std::string::npos) << text;
   EXPECT_NE(text.find("\n\u2021 coefficient of variation above 50"), std::string::npos) << text;
   EXPECT_EQ(text.find("\u00a7"), std::string::npos) << text;  // one run: no conditions mark
+}
+
+TEST(ParamComparison, TheNotebooksHoverCarriesTheFlags) {
+  auto points = thread_sweep();
+  points[2].median = 1.6;  // efficiency 1.25
+  const auto document = document_of(points);
+  const auto rows = record_rows(document.file.records[2]);
+  const auto flag =
+      std::find_if(rows.begin(), rows.end(), [](const auto& row) { return row.first == "Flag"; });
+  ASSERT_NE(flag, rows.end());
+  EXPECT_EQ(flag->second,
+            "\u2020 parallel efficiency 1.25 is above 1: the one-thread time was "
+            "probably slowed (load, clock)");
+  const auto plain = record_rows(document.file.records[1]);  // one thread, CV 1 %: no flag
+  EXPECT_EQ(std::count_if(plain.begin(), plain.end(),
+                          [](const auto& row) { return row.first == "Flag"; }),
+            0);
 }
 
 TEST(ParamComparison, RatiosOfPointsFromRunsUnderDifferentConditionsAreMarked) {
