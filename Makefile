@@ -52,10 +52,16 @@ build: $(GENERATED) ## configure and build convlab and its tests
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Running and reporting need only the executable, not the test binaries.
+# Running and reporting need only the executable, not the test binaries. Its build says only
+# what is news: the compiler's lines (and errors) when something is built, nothing when the
+# executable is up to date; make's directory lines and "Built target" lines are left out. bash's
+# pipefail keeps a failed build failing through the filter.
+BUILD_CHATTER := /^g?make\[[0-9]+\]: (Entering|Leaving) directory/d; /^\[ *[0-9]+%\] Built target /d; /^ninja: no work to do/d
+convlab: SHELL := /bin/bash
+convlab: .SHELLFLAGS := -o pipefail -c
 convlab: $(GENERATED) ## configure and build only the convlab executable
 	@scripts/install-deps.sh build
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab 2>&1 | sed -u -E '$(BUILD_CHATTER)'
 
 FILTER_ARG = $(if $(value FILTER),--filter $(call shell_word,FILTER))
 

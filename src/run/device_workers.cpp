@@ -349,7 +349,8 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
   }
   const bool quiet = job.options->verbosity == Verbosity::quiet;
   const int summary_status =
-      print_run_summary(rows, cpu.run, counts, quiet, job.target.path(), std::cout);
+      print_run_summary(rows, cpu.run, counts, quiet, job.target.path(), std::cout,
+                        job.options->table ? SummaryRows::all : SummaryRows::best);
   if (!quiet)
     for (const auto& run : files.runs) print_summary_table({}, run, std::cout);
   if (job.options->phases || job.options->verbosity == Verbosity::verbose)

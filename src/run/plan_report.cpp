@@ -195,13 +195,15 @@ std::vector<std::string> search_summary(const Config& config, const std::vector<
 }
 
 void print_plan(const Config& config, const std::vector<Point>& plan,
-                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out) {
+                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out,
+                const MeasuredPoints* measured) {
   out << "# " << config.title << " (" << config.name << ")\n\n";
   out << "| # | implementation | params | image | kernel | border | output | GMAC | est. s |\n";
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double total_seconds = 0, total_macs = 0;
   const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
   std::vector<std::optional<PlannedSkip>> plain_skips;
+  size_t to_run = 0, already = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
     if (p.search) continue;  // summarised below
@@ -213,6 +215,9 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
     char numbers[96];
     if (skips[i]) {
       std::snprintf(numbers, sizeof numbers, "%.3f | skipped", macs / 1e9);
+    } else if (measured && measured->has(config, p)) {
+      std::snprintf(numbers, sizeof numbers, "%.3f | measured", macs / 1e9);
+      ++already;
     } else {
       std::snprintf(numbers, sizeof numbers, "%.3f | %.2f", macs / 1e9, estimates[i]);
       total_seconds += estimates[i];
@@ -227,9 +232,16 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
     out << "\n" << plan_counts_text(count_plan(plain_skips)) << "\n";
   else
     out << "\n";
+  for (const auto& skip : plain_skips) to_run += !skip;
+  if (measured) out << new_points_text(to_run, already) << "\n";
   for (const auto& line : searches) out << line << "\n";
-  out << "The points to run: " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
-      << format_duration(total_seconds)
+  if (measured && already > 0 && already == to_run && searches.empty()) {
+    out << "Nothing new to measure: results.json holds every point to run (--force measures "
+           "them again)\n";
+    return;
+  }
+  out << (measured ? "The new points: " : "The points to run: ") << total_macs / 1e9
+      << " GMAC per repetition in all, roughly " << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are not run again)\n";
 }
 

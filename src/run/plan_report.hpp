@@ -8,6 +8,7 @@
 
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
+#include "run/measured_points.hpp"
 #include "run/schedule.hpp"
 
 namespace convlab {
@@ -62,8 +63,12 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
 // restrictions, budget 40 per problem and search (10.4 % of the space), ...").
 std::vector<std::string> search_summary(const Config& config, const std::vector<Point>& plan);
 
+// With `measured` (the results file's points, run/measured_points.hpp), points it holds show
+// "measured" instead of an estimate, the counts say "0 new points (744 measured)" and the cost is
+// that of the new points.
 void print_plan(const Config& config, const std::vector<Point>& plan,
-                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out);
+                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out,
+                const MeasuredPoints* measured = nullptr);
 
 // `--dry-run --shard I/N`: the shard's share of the plan's estimated cost, and the range of the
 // shares of all N.

@@ -15,6 +15,7 @@
 #include "measure/repetitions.hpp"
 #include "results/machine.hpp"
 #include "results/point_outputs.hpp"
+#include "run/measured_points.hpp"
 #include "verify/verify.hpp"
 
 namespace convlab {
@@ -375,12 +376,7 @@ std::optional<GpuClockSample> PointExecutor::clock_sample(const Point& point) co
 }
 
 json PointExecutor::measure_json_for(const Point& point) const {
-  json measure = config_.resolved["measure"];
-  measure.erase("per_implementation");
-  const auto& overrides = config_.resolved["measure"].value("per_implementation", json::object());
-  if (overrides.contains(point.implementation->name))
-    measure = overrides[point.implementation->name];
-  return measure;
+  return point_measure_json(config_.resolved, point.implementation->name);
 }
 
 }  // namespace convlab
