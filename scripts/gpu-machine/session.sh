@@ -46,10 +46,10 @@ step() {  # name limit command...
   return $rc
 }
 
-run_config() {  # name config [run options...]
+run_config() {  # name config [run options...]; CONVLAB_RUN_LIMIT seconds (default 400)
   local name=$1 config=$2
   shift 2
-  step "run-$name" 400 "$CONVLAB" run "$config" --force "$@"
+  step "run-$name" "${CONVLAB_RUN_LIMIT:-400}" "$CONVLAB" run "$config" --force "$@"
   tail -5 "$OUT/run-$name.txt" >>"$SUMMARY"
   "$CONVLAB" show "outputs/$name" --best >"$OUT/best-$name.txt" 2>&1
   cp "outputs/$name/results.json" "$OUT/results-$name.json"
@@ -72,7 +72,7 @@ run_step() {  # one step, in this shell
       grep -E "NPP|NVRTC" "$OUT/build.txt" | head -3 >>"$SUMMARY"
       ;;
     tests)
-      step tests 420 "$TESTS"
+      step tests 280 "$TESTS"
       grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran|FAILED" "$OUT/tests.txt" | tail -20 >>"$SUMMARY"
       ;;
     own)
