@@ -14,6 +14,7 @@
 #   own-fault  only the own-kernel test of faulting, trapping, hanging and wrong kernels
 #   memcheck   compute-sanitizer memcheck over every CUDA example of configs/own_kernels.yaml
 #   overhead   configs/own_kernels_overhead_{gpu,cpu}.yaml, their results and show --best
+#              (overhead-gpu, overhead-cpu: one of them)
 #   grid       configs/search_grid.yaml, its results and the strategies replayed on it
 #   examples   configs/own_kernels.yaml, its results and show --best
 #   scale      scripts/gpu-machine/scale-check.sh: one GPU against all of them under each setting
@@ -92,6 +93,12 @@ run_step() {  # one step, in this shell
       ;;
     overhead)
       run_config own_kernels_overhead_gpu configs/own_kernels_overhead_gpu.yaml
+      run_config own_kernels_overhead_cpu configs/own_kernels_overhead_cpu.yaml
+      ;;
+    overhead-gpu)
+      run_config own_kernels_overhead_gpu configs/own_kernels_overhead_gpu.yaml
+      ;;
+    overhead-cpu)  # CPU timings: run it when nothing else runs on the host
       run_config own_kernels_overhead_cpu configs/own_kernels_overhead_cpu.yaml
       ;;
     grid)
