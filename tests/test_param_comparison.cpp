@@ -330,6 +330,18 @@ TEST(MixedRuns, LoadsMoreThanOneCoreApartCommitsAndBuildsMix) {
   EXPECT_FALSE(mixed_runs(ok_points(far), unknown).mixed());
 }
 
+// A machine without a machine id records host_id null (the GPU machine does): read as unknown.
+TEST(MixedRuns, AHostWithoutAMachineIdIsNoError) {
+  std::vector<RunBlock> runs{run_block("a", 0.3), run_block("b", 1.4, "d1f834dabc", "b2")};
+  for (auto& run : runs)
+    run.host = {{"cpu_model", "Test CPU"}, {"hostname", "vm"}, {"host_id", nullptr}};
+  const auto document = document_of(
+      {{"openmp", omp(1, "static"), 3, 4.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}},
+      runs);
+  const MixedRuns mixed = mixed_runs(ok_points(document), document.file.runs);
+  EXPECT_TRUE(mixed.load_differs);
+}
+
 TEST(MixedRuns, OnlyRunsOfOneHostAreComparedAndTheNoteNamesSixRunsAtMost) {
   // Two hosts: their loads and builds differ by nature, and tables keep them apart.
   std::vector<RunBlock> runs{run_block("a", 0.1), run_block("b", 3.0, "d1f834dabc", "b2")};

@@ -41,11 +41,17 @@ bool loads_differ(const std::vector<RunConditionsSeen>& runs) {
   return *high - *low > kLoadDifferenceLimit;
 }
 
+// A text field of the host block; null (a host without a machine id) or missing is empty.
+std::string host_text(const RunBlock& run, const char* key) {
+  if (!run.host.is_object()) return "";
+  const auto found = run.host.find(key);
+  return found != run.host.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
 // The host a run measured on: its CPU model, hostname and host id.
 std::string host_of(const RunBlock& run) {
-  if (!run.host.is_object()) return "";
-  return run.host.value("cpu_model", "") + "\x1f" + run.host.value("hostname", "") + "\x1f" +
-         run.host.value("host_id", "");
+  return host_text(run, "cpu_model") + "\x1f" + host_text(run, "hostname") + "\x1f" +
+         host_text(run, "host_id");
 }
 
 }  // namespace

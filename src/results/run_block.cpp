@@ -211,7 +211,9 @@ std::string RunBlock::build_id() const {
 }
 
 std::string RunBlock::host_cpu_model() const {
-  return host.is_object() ? host.value("cpu_model", "") : "";
+  if (!host.is_object()) return "";
+  const auto found = host.find("cpu_model");
+  return found != host.end() && found->is_string() ? found->get<std::string>() : "";
 }
 
 const json* RunBlock::calibration() const {

@@ -13,7 +13,10 @@ using json = nlohmann::json;
 // Runs of this executable on this host: their records are what a run now would keep.
 bool measured_here(const RunBlock& run) {
   if (run.build_id() != build_id() || run.host_cpu_model() != cpu_model()) return false;
-  const std::string recorded = run.host.is_object() ? run.host.value("host_id", "") : "";
+  // null where the machine has no machine id (the GPU machine): then any host of the model.
+  const auto id = run.host.is_object() ? run.host.find("host_id") : run.host.end();
+  const std::string recorded =
+      id != run.host.end() && id->is_string() ? id->get<std::string>() : "";
   return recorded.empty() || recorded == host_id();
 }
 
