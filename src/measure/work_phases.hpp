@@ -103,8 +103,11 @@ struct RunPhases {
   double other() const { return wall - totals.sum(); }
 };
 
-// Seconds since this process started (from /proc/self/stat and /proc/uptime, to 10 ms); 0 when
-// they cannot be read.
+// Seconds since this process started (from /proc/self/stat and the boot-time clock, to within
+// half a clock tick: 5 ms at 100 Hz); 0 when they cannot be read.
 double process_age_seconds();
+
+// One clock tick of the process start time, in seconds (0.01 at 100 Hz).
+double process_clock_tick_seconds();
 
 }  // namespace convlab
