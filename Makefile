@@ -52,10 +52,16 @@ build: $(GENERATED) ## configure and build convlab and its tests
 	@scripts/install-deps.sh build
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Running and reporting need only the executable, not the test binaries.
+# Running and reporting need only the executable, not the test binaries. Its build says only
+# what is news: the compiler's lines (and errors) when something is built, nothing when the
+# executable is up to date; make's directory lines and "Built target" lines are left out. bash's
+# pipefail keeps a failed build failing through the filter.
+BUILD_CHATTER := /^g?make\[[0-9]+\]: (Entering|Leaving) directory/d; /^\[ *[0-9]+%\] Built target /d; /^ninja: no work to do/d
+convlab: SHELL := /bin/bash
+convlab: .SHELLFLAGS := -o pipefail -c
 convlab: $(GENERATED) ## configure and build only the convlab executable
 	@scripts/install-deps.sh build
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target convlab 2>&1 | sed -u -E '$(BUILD_CHATTER)'
 
 FILTER_ARG = $(if $(value FILTER),--filter $(call shell_word,FILTER))
 
@@ -89,7 +95,7 @@ test-deps:
 	@scripts/install-deps.sh test || echo "convlab: the browser and SLURM tests will be skipped" >&2
 	@scripts/install-deps.sh notebook
 
-test: build report-deps test-deps ## run the test suite (CPU and browser tests; GPU tests report skipped without a GPU)
+test: build report-deps test-deps ## run the test suite (CPU, browser and SLURM tests; GPU tests report skipped without nvcc or a GPU)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 test-gpu: build ## run only the GPU tests (on a machine with a CUDA device)

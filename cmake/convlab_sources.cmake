@@ -97,6 +97,18 @@ target_compile_options(convlab PRIVATE ${CONVLAB_WARNINGS})
 add_executable(convlab_scale_bench EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/scale_out.cpp)
 target_link_libraries(convlab_scale_bench PRIVATE convlab_core)
 target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
+# The host work of one problem of a device worker (docs/scale-out.md): built on request.
+add_executable(convlab_host_work EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/host_work.cpp)
+target_link_libraries(convlab_host_work PRIVATE convlab_core)
+target_compile_options(convlab_host_work PRIVATE ${CONVLAB_WARNINGS})
+# The --dry-run estimate against the committed runs (docs/scale-out.md): built on request.
+add_executable(convlab_eta_check EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/eta_check.cpp)
+target_link_libraries(convlab_eta_check PRIVATE convlab_core)
+target_compile_options(convlab_eta_check PRIVATE ${CONVLAB_WARNINGS})
+# The split of --devices and the workers' measured phases (docs/scale-out.md): built on request.
+add_executable(convlab_device_scaling EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/device_scaling.cpp)
+target_link_libraries(convlab_device_scaling PRIVATE convlab_core)
+target_compile_options(convlab_device_scaling PRIVATE ${CONVLAB_WARNINGS})
 
 # The notebook server's bounded load test (docs/notebook.md, "Serving the notebook"): run by the
 # test ServeLoad.* and by scripts/bench/serve-load.sh.

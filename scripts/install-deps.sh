@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages convlab needs, and only the missing ones.
-# Usage: scripts/install-deps.sh [build|report|notebook|test|photos|all]
-#        scripts/install-deps.sh --list [build|report|notebook|test|photos|all]   (print the packages, install nothing)
+# Usage: scripts/install-deps.sh [build|report|notebook|test|photos|ci|all]
+#        scripts/install-deps.sh --list [build|report|notebook|test|photos|ci|all]   (print the packages, install nothing)
 #   build  - compiler, CMake, yaml-cpp, nlohmann-json, stb, GoogleTest, OpenCV (the CPU peers),
 #            cmark (the discussions' Markdown), cpp-httplib (the notebook's HTTP server,
 #            `--serve`, and the browser tests' WebDriver client), valijson (the JSON Schema
@@ -14,6 +14,8 @@
 #            cluster for the SLURM test (munge, slurmctld, slurmd, slurm-client;
 #            scripts/slurm-cluster.sh starts it)
 #   photos - the Debian package whose photographs feed the gallery and real-image experiments
+#   ci     - what CI needs beyond make test, report and notebook: debootstrap, with which
+#            scripts/fresh-box-check.sh makes a new Debian 12 to follow the README in
 # As root the packages are installed with apt-get; otherwise the exact command is printed and the
 # script exits 1. CONVLAB_NO_INSTALL=1 turns installation off (a missing package is then an error).
 # Packages are installed without their recommendations, so every package a file comes from is
@@ -28,6 +30,7 @@ report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommende
 notebook_packages=(gnuplot-nox libjs-katex)
 test_packages=(chromium chromium-driver libxml2-utils munge slurmctld slurmd slurm-client)
 photo_packages=(opencv-doc)
+ci_packages=(debootstrap)
 
 list_only=0
 if [[ "${1:-}" == "--list" ]]; then
@@ -41,9 +44,10 @@ case "${1:-build}" in
   notebook) wanted=("${notebook_packages[@]}") ;;
   test) wanted=("${test_packages[@]}") ;;
   photos) wanted=("${photo_packages[@]}") ;;
+  ci) wanted=("${ci_packages[@]}") ;;
   all) wanted=("${build_packages[@]}" "${report_packages[@]}" "${notebook_packages[@]}"
-               "${test_packages[@]}" "${photo_packages[@]}") ;;
-  *) echo "usage: $0 [--list] [build|report|notebook|test|photos|all]" >&2; exit 2 ;;
+               "${test_packages[@]}" "${photo_packages[@]}" "${ci_packages[@]}") ;;
+  *) echo "usage: $0 [--list] [build|report|notebook|test|photos|ci|all]" >&2; exit 2 ;;
 esac
 if [[ $list_only -eq 1 ]]; then
   printf '%s\n' "${wanted[@]}"

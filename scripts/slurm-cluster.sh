@@ -10,7 +10,8 @@
 #                                        file under DIR, and waits until they are gone
 #
 # Nothing outside DIR is written: the munge key is copied from /etc/munge (or created), munged
-# listens on DIR/munge.socket, and the SLURM ports are free ports found at start. The daemons run
+# listens on DIR/munge.socket, and the SLURM ports are free ports found at start. No cgroup file
+# system is needed (DIR/cgroup.conf), so the cluster also starts in a chroot or a container. The daemons run
 # as root (SlurmUser=root), as there is no systemd to start them: PID 1 may be no init system.
 # Exit codes: 0 done; 77 it cannot run here (not root, a package missing), with the reason; 1 a
 # daemon did not come up (its log is printed).
@@ -120,7 +121,8 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.log
-# No cgroup plugins: cgroup v1 and v2 differ between machines.
+# No cgroup plugins: cgroup v1 and v2 differ between machines, and a chroot or a container may
+# have no cgroup file system at all (cgroup.conf names the plugin slurmd starts regardless).
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -143,6 +145,21 @@ SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
 # More CPUs or memory than the machine has would drain the node.
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+  # slurmd always starts a cgroup plugin, even with the cgroup-free plugins above, and the default
+  # one (autodetect) stops slurmd where no cgroup file system is mounted on /sys/fs/cgroup, as in
+  # a chroot or a container: "No filesystem mounted on /sys/fs/cgroup ... slurmd initialization
+  # failed". Name one that reads no cgroup file system when it starts: "disabled" from Slurm 24.05
+  # on; before that (Debian 12 has 22.05, Ubuntu 24.04 23.11) cgroup/v1, which then only loads,
+  # since nothing above asks it for a cgroup.
+  local version cgroup_plugin=cgroup/v1
+  version=$(slurmd -V | sed -n 's/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  if [[ -n "$version" ]] && (( 10#${version% *} * 100 + 10#${version#* } >= 2405 )); then
+    cgroup_plugin=disabled
+  fi
+  cat >"$dir/cgroup.conf" <<CONF
+# Read by slurmd from beside slurm.conf (scripts/slurm-cluster.sh says why).
+CgroupPlugin=$cgroup_plugin
 CONF
   munged --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
     --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" ||

@@ -403,14 +403,33 @@ TEST_F(HostileFiles, AGalleryPictureTooLargeToDecodeIsNamedWithoutACrash) {
       << exported.output;
 }
 
+// The first folder above `path` that users other than its owner cannot enter, or none.
+fs::path closed_to_others(const fs::path& path) {
+  for (fs::path above = path.parent_path(); !above.empty(); above = above.parent_path()) {
+    if ((fs::status(above).permissions() & fs::perms::others_exec) == fs::perms::none) return above;
+    if (above == above.root_path()) break;
+  }
+  return {};
+}
+
 // A folder this process may not write. Root may write anywhere: as root, convlab runs as the
-// unprivileged user nobody, for whom the test's folders are read-only.
+// unprivileged user nobody, for whom the test's folders are read-only. nobody runs a copy of
+// the executable in the test's folder: the build's may lie where nobody cannot enter (a checkout
+// under /root, whose mode is 700).
 TEST_F(HostileFiles, AFolderThatCannotBeWrittenIsNamed) {
   std::string as_user;
   if (::geteuid() == 0) {
     if (testing::run_shell("command -v setpriv").exit_code != 0)
       GTEST_SKIP() << "running as root without setpriv: write permission cannot be taken away";
-    as_user = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    if (const fs::path closed = closed_to_others(dir_); !closed.empty())
+      GTEST_SKIP() << "running as root, and the temporary folder " << dir_.parent_path()
+                   << " lies in " << closed
+                   << ", which nobody cannot enter: set TMPDIR to a folder every user can enter";
+    fs::create_directories(dir_ / "bin");
+    fs::copy_file(CONVLAB_EXECUTABLE, dir_ / "bin/convlab");
+    as_user = "CONVLAB='" + (dir_ / "bin/convlab").string() +
+              "'; setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    fs::permissions(dir_, fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
     for (const auto& entry : fs::recursive_directory_iterator(dir_))
       fs::permissions(entry.path(), fs::perms::others_read | fs::perms::others_exec,
                       fs::perm_options::add);

@@ -132,6 +132,22 @@ TEST(Progress, QuietNamesOnlyFailedPointsAndVerboseEveryPoint) {
       << text;
 }
 
+TEST(Progress, ARunThatMeasuredNothingPrintsNoTimeLine) {
+  std::FILE* out = std::tmpfile();
+  ProgressStyle verbose;
+  verbose.verbose = true;
+  {
+    Progress progress(2, 0.0, verbose, out);
+    progress.kept(0, "a");
+    progress.kept(1, "b");
+    progress.done();
+  }
+  // Every point kept from earlier runs: "2 points in 0m00s" would say nothing true.
+  EXPECT_EQ(contents(out),
+            "[1/2] a: kept from an earlier run\n[2/2] b: kept from an earlier run\n");
+  std::fclose(out);
+}
+
 const char* kConfig = R"(name: progress
 images:
   - {type: generated, sizes: [16, 24], channels: 1}

@@ -172,5 +172,42 @@ TEST_F(SlurmCluster, ArrayJobOfShardsMergesToTheSingleProcessResultAndACancelled
   EXPECT_EQ(outcomes(dir_ / "faulty/results.json"), expected);
 }
 
+// Where no cgroup file system is mounted on /sys/fs/cgroup (a chroot, a container), as in a fresh
+// Debian made with debootstrap: slurmd used to stop with "No filesystem mounted on
+// /sys/fs/cgroup ... slurmd initialization failed". The cluster starts there and runs a job. On a
+// machine with cgroups mounted that case is made in a mount namespace of the test's own, with
+// /sys/fs/cgroup unmounted there only.
+TEST(SlurmClusterScript, StartsAndRunsAJobWithoutACgroupFileSystem) {
+  if (::geteuid() != 0) GTEST_SKIP() << "starting munged, slurmctld and slurmd needs root";
+  const fs::path dir = testing::fresh_directory("slurm-nocg");
+  // The cluster script is $1; its stop runs whatever happens once it started.
+  testing::write_text(dir / "no-cgroups.sh", R"sh(set -u
+if [ "$(stat -f -c %T /sys/fs/cgroup)" != sysfs ]; then
+  umount -R /sys/fs/cgroup
+  if [ "$(stat -f -c %T /sys/fs/cgroup)" != sysfs ]; then
+    echo 'a file system is still mounted on /sys/fs/cgroup'; exit 1
+  fi
+fi
+"$1" start cluster || exit $?
+trap '"$1" stop cluster' EXIT
+export SLURM_CONF="$PWD/cluster/slurm.conf"
+timeout 60 sbatch --wait --quiet --output=job.log --wrap 'echo ran' || exit 1
+cat job.log
+)sh");
+  std::string run = "bash no-cgroups.sh '" + kClusterScript + "'";
+  if (testing::run_shell("stat -f -c %T /sys/fs/cgroup").output != "sysfs\n") {
+    // Unmounted in this namespace only: private, so that nothing reaches the machine's mounts.
+    if (testing::run_shell("unshare --mount --propagation private true").exit_code != 0)
+      GTEST_SKIP() << "cgroups are mounted on /sys/fs/cgroup here, and unshare --mount "
+                      "--propagation private is refused: no mount namespace to unmount them in";
+    run = "unshare --mount --propagation private " + run;
+  }
+  const auto result = testing::run_shell(run + "; echo \"exit $?\"", dir);
+  if (result.output.find("skipped: ") == 0) GTEST_SKIP() << result.output;
+  EXPECT_NE(result.output.find("ran\nexit 0\n"), std::string::npos) << result.output;
+  for (const char* daemon : {"munged", "slurmctld", "slurmd"})
+    EXPECT_FALSE(fs::exists(dir / "cluster" / (std::string(daemon) + ".pid"))) << daemon;
+}
+
 }  // namespace
 }  // namespace convlab

@@ -63,11 +63,14 @@ TEST(SummaryTable, NoisyPointsAreCountedAndTheWorstListed) {
   records.push_back(record_from_json(record("cuda_global", "skipped", "no CUDA device", 0)));
   std::ostringstream out;
   print_noisy_points(records, out, 0.10, 3);
+  // Above 50 % a point is flagged (point_flags.hpp); exactly 50 % is not.
   EXPECT_EQ(out.str(),
             "\n6 of 8 measured points are noisy (CV > 10 %); the worst:\n"
-            "  CV 90 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "\u2021 CV 90 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
             "  CV 50 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
-            "  CV 35 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n");
+            "  CV 35 %  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n"
+            "\u2021 1 of them: coefficient of variation above 50 %: the samples are so spread that "
+            "the median is unreliable\n");
   std::ostringstream quiet;
   print_noisy_points({records[0], records[3]}, quiet);
   EXPECT_EQ(quiet.str(), "");  // 2 % and exactly 10 % are not noisy
@@ -99,6 +102,40 @@ TEST(SummaryTable, AnEmptySpeedupSaysWhy) {
   std::ostringstream out;
   print_summary_table({openmp}, run, out, &file);
   EXPECT_NE(out.str().find("| baseline failed | ok |"), std::string::npos) << out.str();
+}
+
+TEST(SummaryTable, AWinnersSummaryNamesTheFailedAndSkippedPointsItCannotRank) {
+  const std::vector<Record> records{
+      record_from_json(record("openmp", "ok", "", 2.0)),
+      record_from_json(record("cpu_rows", "failed", "outside tolerance: max error 3", 1.0)),
+      record_from_json(record("cuda_global", "skipped", "no CUDA device", 0)),
+      record_from_json(record("cuda_shared", "skipped", "no CUDA device", 0))};
+  std::ostringstream out;
+  print_unranked_points(records, RunBlock{}, out);
+  EXPECT_EQ(out.str(),
+            "\nfailed: cpu_rows - | noise-64x64-c1-s1 | gaussian7 | replicate | u8: outside "
+            "tolerance: max error 3\n2 points skipped: no CUDA device\n");
+  std::ostringstream none;
+  print_unranked_points({records[0]}, RunBlock{}, none);
+  EXPECT_EQ(none.str(), "");
+}
+
+TEST(SummaryTable, EfficienciesAboveOneAreFlagged) {
+  std::vector<Record> records;
+  for (double efficiency : {0.9, 1.0, 1.31}) {
+    records.push_back(record_from_json(record("openmp", "ok", "", 1.0)));
+    records.back().derived.efficiency = efficiency;
+  }
+  std::ostringstream out;
+  print_efficiency_flags(records, out);
+  EXPECT_EQ(out.str(),
+            "\n\u2020 1 point with a parallel efficiency above 1: P threads more than P times "
+            "faster than one, usually because the one-thread time was slowed (load, clock); "
+            "measure again on an idle machine:\n"
+            "  efficiency 1.31  openmp - | noise-64x64-c1-s1 | gaussian7 | replicate | u8\n");
+  std::ostringstream none;
+  print_efficiency_flags({records[0], records[1]}, none);
+  EXPECT_EQ(none.str(), "");  // exactly 1 is not above
 }
 
 TEST(SummaryTable, CountsLine) {

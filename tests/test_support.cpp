@@ -7,16 +7,70 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 namespace convlab::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes a folder a test made, also where the test took the write permission of some of its
+// folders away (as the hostile-file tests do) and did not give it back, which makes remove_all
+// fail for a user other than root.
+void remove_folder(const fs::path& path) {
+  std::error_code error;
+  fs::remove_all(path, error);
+  if (!error || !fs::exists(path, error)) return;
+  for (auto entry = fs::recursive_directory_iterator(path, error);
+       !error && entry != fs::recursive_directory_iterator(); entry.increment(error))
+    if (entry->is_directory(error))
+      fs::permissions(entry->path(), fs::perms::owner_all, fs::perm_options::add, error);
+  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, error);
+  fs::remove_all(path, error);
+}
+
+// Every folder fresh_directory made in this process, removed when the process ends. Most tests
+// remove their folder themselves, but one that fails an ASSERT first, or that forgot, used to
+// leave it in /tmp for good (a whole `make test` left about a hundred). ctest runs every test in
+// a process of its own, so each folder goes right after its test.
+// CONVLAB_KEEP_TEST_FOLDERS=1 keeps them, to look at what a failing test left.
+class MadeFolders {
+ public:
+  void add(const fs::path& path) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    paths_.insert(path);
+  }
+  ~MadeFolders() {
+    // A forked child that exits normally must not take its parent's folders with it.
+    if (::getpid() != owner_) return;
+    const char* keep = std::getenv("CONVLAB_KEEP_TEST_FOLDERS");
+    if (keep != nullptr && std::string(keep) == "1") return;
+    for (const fs::path& path : paths_) remove_folder(path);
+  }
+
+ private:
+  const pid_t owner_ = ::getpid();
+  std::mutex mutex_;
+  std::set<fs::path> paths_;
+};
+
+MadeFolders& made_folders() {
+  static MadeFolders folders;
+  return folders;
+}
+
+}  // namespace
 
 std::filesystem::path fresh_directory(const std::string& name) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("convlab-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
+  made_folders().add(path);
   return path;
 }
 

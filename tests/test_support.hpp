@@ -24,7 +24,8 @@ inline Filter filter_of(const std::string& type, int size) {
   return make_filter(request);
 }
 
-// A fresh empty directory under the system temporary directory.
+// A fresh empty directory under the system temporary directory, removed (with everything in it)
+// when the test process ends, unless CONVLAB_KEEP_TEST_FOLDERS=1.
 std::filesystem::path fresh_directory(const std::string& name);
 
 struct CommandResult {

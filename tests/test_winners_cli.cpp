@@ -125,7 +125,12 @@ TEST_F(WinnersCli, ExportBestNamesTheFastestPointOfEveryProblem) {
 TEST_F(WinnersCli, ByPivotsToOneColumnPerImplementation) {
   const auto shown = run("show outputs/small --best --by params.threads");
   ASSERT_EQ(shown.exit_code, 0) << shown.output;
-  EXPECT_EQ(count_of(shown.output, "\n## "), kProblems) << shown.output;
+  // A heading per problem, and one for the comparison of openmp's thread counts that follows.
+  EXPECT_EQ(count_of(shown.output, "\n## "), kProblems + 1) << shown.output;
+  EXPECT_NE(shown.output.find("\n## The values of params.threads of each implementation against "
+                              "each other (as --compare params.threads)\n"),
+            std::string::npos)
+      << shown.output;
   EXPECT_EQ(count_of(shown.output, "| params.threads | sequential ms | openmp ms | fastest |"),
             kProblems)
       << shown.output;
@@ -150,6 +155,50 @@ TEST_F(WinnersCli, ByPivotsToOneColumnPerImplementation) {
   const auto report = run("export outputs/small --best");
   EXPECT_EQ(report.exit_code, 2);
   EXPECT_NE(report.output.find("choose the rows of --format"), std::string::npos) << report.output;
+}
+
+TEST_F(WinnersCli, CompareGivesEachValueOfAParamAgainstTheFirstWithItsVerdict) {
+  const auto shown = run("show outputs/small --compare params.threads");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("| image | kernel | output | implementation | params.threads | "
+                              "median ms | CV % | ratio | difference | speedup | efficiency |"),
+            std::string::npos)
+      << shown.output;
+  // openmp's two thread counts on every problem; sequential has no threads.
+  EXPECT_EQ(count_of(shown.output, "| openmp | 1 | "), kProblems) << shown.output;
+  EXPECT_EQ(count_of(shown.output, "| openmp | 2 | "), kProblems) << shown.output;
+  EXPECT_EQ(count_of(shown.output, "| reference |"), kProblems) << shown.output;
+  EXPECT_EQ(count_of(shown.output, "| sequential |"), 0u) << shown.output;
+  EXPECT_NE(shown.output.find("speedup T(1) / T(P) and efficiency T(1) / (P T(P))"),
+            std::string::npos);
+  const auto against = run("show outputs/small --compare params.threads --against 2");
+  ASSERT_EQ(against.exit_code, 0) << against.output;
+  EXPECT_EQ(count_of(against.output, "| openmp | 2 | "), kProblems);
+  EXPECT_NE(against.output.find("ratio: median / the median at params.threads = 2"),
+            std::string::npos)
+      << against.output;
+
+  const auto csv = run("export outputs/small --format csv --compare params.threads");
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  const auto lines = lines_of(csv.output);
+  ASSERT_EQ(lines.size(), 2 * kProblems + 1) << csv.output;
+  EXPECT_EQ(lines[0],
+            "image,kernel,border,output,machine,implementation,configuration,params.threads,"
+            "median_ms,cv,reference,ratio,p_value,verdict,speedup,efficiency,flags,conditions");
+
+  const std::vector<std::pair<std::string, std::string>> mistakes = {
+      {"show outputs/small --compare kernel.size", "'kernel.size' is not a params field"},
+      {"show outputs/small --compare params.threads --against 3",
+       "--against 3: no point has params.threads = 3 (its values: 1, 2)"},
+      {"show outputs/small --against 1", "--against names the reference value of --compare"},
+      {"show outputs/small --best --compare params.threads", "give it without --best"},
+      {"export outputs/small --format csv --against 1", "--against names the reference value"},
+      {"export outputs/small --compare params.threads", "choose the rows of --format"}};
+  for (const auto& [command, message] : mistakes) {
+    const auto refused = run(command);
+    EXPECT_EQ(refused.exit_code, 2) << command;
+    EXPECT_NE(refused.output.find(message), std::string::npos) << command << refused.output;
+  }
 }
 
 TEST_F(WinnersCli, FilterMatchingNothingIsRefusedWithRunsMessageEverywhere) {

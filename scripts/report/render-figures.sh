@@ -35,7 +35,10 @@ for script in "$plots_dir"/*.gp; do
   done < <(outputs_of "$script")
   [[ $stale -eq 1 ]] || continue
   while IFS= read -r output; do mkdir -p "$(dirname "$plots_dir/$output")"; done < <(outputs_of "$script")
-  if ! (cd "$plots_dir" && gnuplot "$name.gp"); then
+  # A UTF-8 locale whatever the user's: the scripts `set encoding utf8`, and in a locale that is not
+  # UTF-8 (none set at all is C) gnuplot warns "iconv failed to convert degree sign" for each one.
+  # C.UTF-8 is built into glibc; convlab notebook runs gnuplot the same way.
+  if ! (cd "$plots_dir" && LC_ALL=C.UTF-8 gnuplot "$name.gp"); then
     echo "convlab: gnuplot failed on $script" >&2
     exit 1
   fi

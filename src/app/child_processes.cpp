@@ -13,7 +13,30 @@
 namespace convlab {
 namespace {
 
+// This process's environment with the job's settings in place of the variables they name;
+// made before fork, since the child may call only async-signal-safe functions.
+std::vector<std::string> environment_of(const ChildJob& job) {
+  std::vector<std::string> variables;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string variable(*entry);
+    const std::string name = variable.substr(0, variable.find('=') + 1);
+    bool replaced = false;
+    for (const std::string& setting : job.environment)
+      replaced |= setting.compare(0, name.size(), name) == 0;
+    if (!replaced) variables.push_back(variable);
+  }
+  variables.insert(variables.end(), job.environment.begin(), job.environment.end());
+  return variables;
+}
+
 pid_t start(const ChildJob& job) {
+  std::vector<std::string> variables = environment_of(job);
+  std::vector<char*> envp;
+  for (auto& variable : variables) envp.push_back(variable.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv;
+  for (const auto& arg : job.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
   // The child: its folder, its log, then the program; nothing here may return.
@@ -24,10 +47,7 @@ pid_t start(const ChildJob& job) {
   ::dup2(log, STDERR_FILENO);
   const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null >= 0) ::dup2(null, STDIN_FILENO);
-  std::vector<char*> argv;
-  for (const auto& arg : job.argv) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  ::execvp(argv[0], argv.data());
+  ::execvpe(argv[0], argv.data(), envp.data());
   ::_exit(127);
 }
 

@@ -12,6 +12,8 @@ struct ChildJob {
   std::string directory;          // where it runs
   std::string log;                // its standard output and error, in `directory`
   int exit_code = -1;             // after run_jobs: the exit status, 127 when it could not start
+  // NAME=VALUE settings for the job on top of this process's environment.
+  std::vector<std::string> environment = {};
 };
 
 // Runs every job, at most `parallel` at once, and waits for all of them.

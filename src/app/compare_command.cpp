@@ -11,13 +11,13 @@
 #include <optional>
 #include <set>
 
-#include "core/count_words.hpp"
-#include "measure/mann_whitney.hpp"
 #include "app/commands.hpp"
+#include "core/count_words.hpp"
 #include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
 #include "measure/mann_whitney.hpp"
 #include "results/machine.hpp"
+#include "results/mixed_runs.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_document.hpp"
@@ -96,17 +96,6 @@ double parse_alpha(const std::string& text) {
   if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
     throw ExportError("convlab compare: --alpha: '" + text + "' is not a probability in (0, 1)");
   return value;
-}
-
-std::string verdict_for(const Comparison& c, size_t a_count, size_t b_count, double threshold,
-                        double alpha) {
-  const bool significant = c.test.p_value < alpha;
-  if (c.ratio > 1 + threshold && significant) return "slower";
-  if (c.ratio < 1 / (1 + threshold) && significant) return "faster";
-  if (std::fabs(c.ratio - 1) > threshold)
-    return mann_whitney_smallest_p(a_count, b_count) >= alpha ? "same (too few samples)"
-                                                              : "same (within noise)";
-  return "same";
 }
 
 double geometric_mean(const std::vector<double>& ratios) {
@@ -215,8 +204,8 @@ CompareOutcome compare_points(const ResultsDocument& a, const ResultsDocument& b
                  b_value->number / a_value->number,
                  mann_whitney_u(a_samples, b_samples),
                  ""};
-    c.verdict =
-        verdict_for(c, a_samples.size(), b_samples.size(), options.threshold, options.alpha);
+    c.verdict = to_string(change_verdict(c.ratio, c.test, a_samples.size(), b_samples.size(),
+                                         options.threshold, options.alpha));
     outcome.comparisons.push_back(c);
   }
   outcome.only_in_a = a_points.size() - outcome.comparisons.size();
@@ -250,12 +239,11 @@ void print_comparisons(const CompareOutcome& outcome, const CompareOptions& opti
   const std::vector<double> ratios = all_ratios(outcome);
   const double overall = geometric_mean(ratios);
   print("\ngeometric mean of B/A: %s (%s) over %s\n", format_number(overall, 4).c_str(),
-              percent_change(overall).c_str(), count_words(ratios.size(), "point").c_str());
+        percent_change(overall).c_str(), count_words(ratios.size(), "point").c_str());
   for (const auto& [implementation, list] : ratios_by_implementation(outcome)) {
     const double mean = geometric_mean(list);
-    print("  %-20s %s (%s) over %s\n", implementation.c_str(),
-          format_number(mean, 4).c_str(), percent_change(mean).c_str(),
-          count_words(list.size(), "point").c_str());
+    print("  %-20s %s (%s) over %s\n", implementation.c_str(), format_number(mean, 4).c_str(),
+          percent_change(mean).c_str(), count_words(list.size(), "point").c_str());
   }
   const size_t faster = count_verdicts(outcome, "faster"),
                slower = count_verdicts(outcome, "slower");
@@ -319,6 +307,19 @@ std::string machines_words(const std::set<std::string>& labels) {
   return text;
 }
 
+// Points of runs under different conditions (load, commit, build) are named: a ratio may then be
+// the conditions', not the code's. Between two builds the builds differ by design; the loads
+// matter all the same.
+void print_conditions(const CompareOutcome& outcome, const ResultsDocument& a,
+                      const ResultsDocument& b) {
+  std::vector<const Record*> compared;
+  for (const auto& c : outcome.comparisons) compared.insert(compared.end(), {c.a, c.b});
+  std::vector<RunBlock> runs = a.file.runs;
+  runs.insert(runs.end(), b.file.runs.begin(), b.file.runs.end());
+  const std::string note = mixed_runs_note(mixed_runs(compared, runs));
+  if (!note.empty()) print("\n%s\n", note.c_str());
+}
+
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
@@ -336,6 +337,7 @@ int compare_command(const std::vector<std::string>& args) {
                         " measured on one machine (A: " + machines_words(outcome.a_machines) +
                         "; B: " + machines_words(outcome.b_machines) + ")");
     print_comparisons(outcome, *options);
+    print_conditions(outcome, a, b);
     if (options->json_path) write_verdicts(outcome, *options, a, b);
     const size_t slower = count_verdicts(outcome, "slower");
     if (slower > 0) {

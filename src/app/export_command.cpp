@@ -24,6 +24,9 @@
 #include "report/summary_values.hpp"
 #include "results/derived_columns.hpp"
 #include "results/flat_table.hpp"
+#include "results/mixed_runs.hpp"
+#include "results/param_comparison.hpp"
+#include "results/param_comparison_writer.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_document.hpp"
 #include "results/winners.hpp"
@@ -38,7 +41,7 @@ using nlohmann::json;
 const char* const kExportHelp =
     R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
        convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR]
-                      [--best [--by FIELD]]
+                      [--best [--by FIELD] | --compare params.X [--against VALUE]]
        convlab export --index FILE RESULTS...
        convlab export --document FILE RESULTS
 
@@ -78,6 +81,12 @@ With --format, one table instead (to FILE, or to standard output):
   --best               the winners instead, one row per problem, as convlab show --best prints
                        them (csv and tsv: every column, in full precision)
   --by FIELD           with --best: one row per value of FIELD, one column per implementation
+  --compare params.X   the configurations of each implementation against each other, as
+                       convlab show --compare prints them: one row per problem, implementation
+                       and value of X, with its ratio to the reference value, p and the verdict
+                       (params.threads: speedup and efficiency too); csv and tsv add the flags
+                       and whether the runs' conditions differ
+  --against VALUE      with --compare: the reference value of X (default: each group's first)
 Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
 be written (PATH: write error: REASON; the earlier file is kept).
 )";
@@ -235,22 +244,41 @@ struct FlatRequest {
   std::optional<PointFilter> filter;
   bool best = false;
   std::optional<std::string> by;
+  std::optional<std::string> compare;  // params.X
+  std::optional<std::string> against;
 };
+
+// csv and tsv hold numbers only: the note on runs under different conditions goes to stderr.
+void note_mixed_runs(const MixedRuns& runs, FlatFormat format) {
+  if (format != FlatFormat::md && runs.mixed())
+    std::cerr << "convlab export: note: " << mixed_runs_note(runs) << "\n";
+}
 
 // The text of the table and how many rows it has.
 std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
                                          const FlatRequest& request) {
   std::ostringstream text;
-  if (request.best) {
+  if (request.best || request.compare) {
     std::vector<const Record*> points = latest_ok_points(results);
     if (request.filter) points = select_records(points, *request.filter, results.path);
+    if (request.compare) {
+      ParamComparisonOptions options;
+      options.against = request.against;
+      const ParamComparison comparison =
+          compare_param_values(points, results.file.runs, *request.compare, options);
+      write_param_comparison(comparison, request.format, text);
+      note_mixed_runs(comparison.runs, request.format);
+      return {text.str(), param_comparison_flat_table(comparison, request.format).rows.size()};
+    }
     if (request.by) {
-      const WinnersPivot pivot = pivot_winners(points, *request.by);
+      const WinnersPivot pivot = pivot_winners(points, *request.by, {}, results.file.runs);
       write_pivot(pivot, request.format, text);
+      note_mixed_runs(pivot.runs, request.format);
       return {text.str(), pivot_flat_table(pivot, request.format).rows.size()};
     }
     const WinnersTable winners = find_winners(results, points);
     write_winners(winners, request.format, text);
+    note_mixed_runs(winners.runs, request.format);
     return {text.str(), winners.rows.size()};
   }
   std::vector<const Record*> all;
@@ -280,7 +308,8 @@ int export_flat(const std::string& results_path, const FlatRequest& request) {
     return 0;
   }
   write_if_changed(*request.out_file, text, WriteTarget::named);
-  std::cerr << *request.out_file << ": " << rows << (request.best ? " rows" : " records") << "\n";
+  std::cerr << *request.out_file << ": " << rows
+            << (request.best || request.compare ? " rows" : " records") << "\n";
   return 0;
 }
 
@@ -452,6 +481,10 @@ int export_command(const std::vector<std::string>& args) {
         flat.best = true;
       else if (arg == "--by")
         flat.by = value();
+      else if (arg == "--compare")
+        flat.compare = value();
+      else if (arg == "--against")
+        flat.against = value();
       else if (arg == "--format") {
         const std::string text = value();
         format = parse_flat_format(text);
@@ -478,13 +511,18 @@ int export_command(const std::vector<std::string>& args) {
             "are for the report export");
       if (flat.by && !flat.best)
         throw ExportError("convlab export: --by pivots the winners table; give --best with it");
+      if (flat.compare && flat.best)
+        throw ExportError("convlab export: --best and --compare are two tables; give one");
+      if (flat.against && !flat.compare)
+        throw ExportError("convlab export: --against names the reference value of --compare");
       flat.format = *format;
       flat.out_file = options.out;
       return export_flat(options.results, flat);
     }
-    if (flat.filter || flat.best || flat.by)
+    if (flat.filter || flat.best || flat.by || flat.compare || flat.against)
       throw ExportError(
-          "convlab export: --filter, --best and --by choose the rows of --format csv|md|tsv; "
+          "convlab export: --filter, --best, --by and --compare choose the rows of --format "
+          "csv|md|tsv; "
           "the report export takes its points from the config's figures and tables");
     return export_experiment(options);
   } catch (const ConfigError& error) {

@@ -108,6 +108,14 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
   return urls;
 }
 
+// gnuplot runs in a UTF-8 locale whatever the user's: the scripts `set encoding utf8`, and in a
+// locale that is not UTF-8 (none set at all is C) gnuplot warns "iconv failed to convert degree
+// sign" at that line of every script. C.UTF-8 is built into glibc (2.35 and later), so it needs no
+// locales package; scripts/report/render-figures.sh runs the report's figures the same way.
+std::vector<std::string> gnuplot_environment() {
+  return {"LC_ALL=C.UTF-8"};
+}
+
 // The gnuplot job of one figure, its data and script written to the experiment's work folder;
 // no job when the SVG there was drawn from the same data and script.
 FigureWork prepare_figure(const FigureCell& figure, const fs::path& folder,
@@ -127,7 +135,8 @@ FigureWork prepare_figure(const FigureCell& figure, const fs::path& folder,
   const std::string script = name + ".gp";
   changed |= write_if_changed(folder / script, gnuplot_svg_script(data, outputs));
   if (changed || !fs::exists(folder / outputs.svg) || !fs::exists(folder / outputs.axes))
-    jobs.push_back({{"gnuplot", script}, folder.string(), name + ".log", -1});
+    jobs.push_back(
+        {{"gnuplot", script}, folder.string(), name + ".log", -1, gnuplot_environment()});
   return {folder, outputs.svg, outputs.axes};
 }
 

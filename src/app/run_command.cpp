@@ -27,8 +27,9 @@ options:
                    (clauses: field=a|b, field!=v, field<v, <=, >, >=, field~text;
                    see docs/config.md)
   --force          re-run points that already have a result
-  --dry-run        print the plan, the points that will be skipped and why, and the
-                   estimated cost of the others; run nothing
+  --dry-run        print the plan, the points that will be skipped and why, those the results
+                   file holds already ('0 new points (744 measured)'), and the estimated cost
+                   of the new ones; run nothing
   --device N       CUDA device to use (default 0)
   --devices all|0,1,...
                    one worker process per CUDA device: the CUDA points of a problem all on one
@@ -38,8 +39,15 @@ options:
                    cost without splitting a problem; writes DIR/shards/shard-I-of-N.json, and
                    DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)
   --max-points N   stop after running N points (the rest can be resumed later)
+  --table          end with every point's row (median, CV, speedup, verdict) instead of the
+                   fastest implementation of each problem (convlab show --best; convlab show
+                   DIR prints every row at any time)
   -q, --quiet      no progress and no summary table (a failed point is still named)
-  -v, --verbose    one line per point with repetitions, median and CV, also on a terminal
+  -v, --verbose    one line per point with repetitions, median and CV, also on a terminal;
+                   and the time of each phase, as --phases prints it
+  --phases         print where the time went when the run ends: image, reference, prepare,
+                   timing, verify, record and other seconds per problem, and the run's totals
+                   (each device worker its own; always recorded in results.json run.phases)
   --worker K       (used by --devices) run as the K-th device worker
 
 exit status: 0 every point ok or skipped, 1 a point failed, 2 bad config or arguments, or a
@@ -148,6 +156,10 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
       options.verbosity = Verbosity::quiet;
     } else if (arg == "--verbose" || arg == "-v") {
       options.verbosity = Verbosity::verbose;
+    } else if (arg == "--phases") {
+      options.phases = true;
+    } else if (arg == "--table") {
+      options.table = true;
     } else if (arg == "--force") {
       options.force = true;
     } else if (arg == "--dry-run") {

@@ -8,6 +8,9 @@
 #include "core/point_filter.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "results/derived_columns.hpp"
+#include "results/mixed_runs.hpp"
+#include "results/param_comparison.hpp"
+#include "results/param_comparison_writer.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_file.hpp"
@@ -22,6 +25,7 @@ namespace convlab {
 namespace {
 
 const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR] [--best [--by FIELD] | --search]
+                         [--compare params.X [--against VALUE]]
 
 Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
 prints it at the end, without running anything: one row per measured point, skipped points one
@@ -35,7 +39,19 @@ line per reason, the noisy points and the counts.
                  (two-sided Mann-Whitney U on the raw samples, p < 0.05)
   --by FIELD     with --best: one row per value of FIELD (kernel.size, image.size,
                  params.threads, ...) and one column per implementation, each cell the median
-                 of that implementation's fastest configuration
+                 of that implementation's fastest configuration; for a params field, followed
+                 by the comparison of each implementation's values of it (--compare)
+  --compare params.X
+                 configurations of one implementation against each other: per problem,
+                 implementation and value of its other params, each value of X with its
+                 median, its ratio to the reference value's median and the verdict of
+                 convlab compare (two-sided Mann-Whitney U, p shown); for params.threads also
+                 the speedup T(1) / T(P) and the efficiency T(1) / (P T(P)). Efficiencies
+                 above 1 and CVs above 50 % are marked, as are ratios of points measured by
+                 runs under different conditions (load, commit, build)
+  --against VALUE
+                 with --compare (or --by params.X): the reference value of X; by default the
+                 first value of each group (the smallest number, or the first in the config)
   --search       what every search found (docs/search.md): per problem and search, the
                  variants measured, the best and the step it came at, and where the file holds
                  the full grid of the problem (same machine), the grid's best, the ratio and
@@ -50,7 +66,13 @@ struct ShowOptions {
   bool best = false;
   bool search = false;
   std::optional<std::string> by;
+  std::optional<std::string> compare;  // params.X
+  std::optional<std::string> against;
 };
+
+bool is_params_field(const std::string& field) {
+  return field.rfind("params.", 0) == 0;
+}
 
 // Returns nullopt after printing help or an error; *exit_code says which.
 std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_code) {
@@ -63,7 +85,8 @@ std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_c
       *exit_code = 0;
       return std::nullopt;
     }
-    const bool takes_value = arg == "--filter" || arg == "--by";
+    const bool takes_value =
+        arg == "--filter" || arg == "--by" || arg == "--compare" || arg == "--against";
     if (takes_value && i + 1 >= args.size()) {
       std::cerr << "convlab show: " << arg << " needs a value\n";
       return std::nullopt;
@@ -76,6 +99,10 @@ std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_c
       }
     } else if (arg == "--by") {
       options.by = args[++i];
+    } else if (arg == "--compare") {
+      options.compare = args[++i];
+    } else if (arg == "--against") {
+      options.against = args[++i];
     } else if (arg == "--best") {
       options.best = true;
     } else if (arg == "--search") {
@@ -96,6 +123,16 @@ std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_c
   }
   if (options.by && !options.best) {
     std::cerr << "convlab show: --by pivots the winners table; give --best with it\n";
+    return std::nullopt;
+  }
+  if (options.compare && (options.best || options.search)) {
+    std::cerr << "convlab show: --compare is a table of its own; give it without --best or "
+                 "--search (--best --by params.X ends with the same comparison)\n";
+    return std::nullopt;
+  }
+  if (options.against && !options.compare && !(options.by && is_params_field(*options.by))) {
+    std::cerr << "convlab show: --against names the reference value of --compare params.X (or "
+                 "of --best --by params.X)\n";
     return std::nullopt;
   }
   return options;
@@ -130,6 +167,8 @@ void print_records(const ResultsFile& results, const std::vector<const Record*>&
             << ", " << count_words(results.runs.size(), "run") << "\n\n";
   const RunBlock last_run = results.runs.empty() ? RunBlock{} : results.runs.back();
   print_summary_table(records, last_run, std::cout, &results.records);
+  const std::string mixed = mixed_runs_note(mixed_runs(selected, results.runs));
+  if (!mixed.empty()) std::cout << "\n" << mixed << "\n";
   print_noisy_points(records, std::cout);
   std::cout << "\n" << status_counts_line(records) << "\n";
 }
@@ -160,16 +199,59 @@ void print_searches(const ResultsFile& results, const std::vector<const Record*>
   }
 }
 
-void print_best(const ResultsDocument& document, const ShowOptions& options) {
+std::vector<const Record*> chosen_points(const ResultsDocument& document,
+                                         const ShowOptions& options) {
   std::vector<const Record*> points = latest_ok_points(document);
   if (options.filter) points = select_records(points, *options.filter, document.path);
+  return points;
+}
+
+ParamComparisonOptions comparison_options(const ShowOptions& options) {
+  ParamComparisonOptions chosen;
+  chosen.against = options.against;
+  return chosen;
+}
+
+// --best --by params.X: after the pivot, how each implementation's values of X compare, where
+// one has two of them (a pivot row of one implementation cannot say).
+void print_configurations_after_pivot(const ResultsDocument& document,
+                                      const std::vector<const Record*>& points,
+                                      const ShowOptions& options) {
+  try {
+    const ParamComparison comparison =
+        compare_param_values(points, document.file.runs, *options.by, comparison_options(options));
+    std::cout << "\n## The values of " << *options.by
+              << " of each implementation against each other (as --compare " << *options.by
+              << ")\n\n";
+    write_param_comparison(comparison, FlatFormat::md, std::cout);
+  } catch (const ExportError&) {
+    if (options.against) throw;  // a reference value no point has is a mistake
+  }
+}
+
+void print_best(const ResultsDocument& document, const ShowOptions& options) {
+  const std::vector<const Record*> points = chosen_points(document, options);
   const std::string name = document.experiment_text("name", "");
   std::cout << "# " << document.experiment_text("title", name) << " (" << name
             << "): the fastest of " << count_words(points.size(), "ok point") << "\n\n";
-  if (options.by)
-    write_pivot(pivot_winners(points, *options.by), FlatFormat::md, std::cout);
-  else
+  if (!options.by) {
     write_winners(find_winners(document, points), FlatFormat::md, std::cout);
+    return;
+  }
+  write_pivot(pivot_winners(points, *options.by, {}, document.file.runs), FlatFormat::md,
+              std::cout);
+  if (is_params_field(*options.by)) print_configurations_after_pivot(document, points, options);
+}
+
+void print_comparison(const ResultsDocument& document, const ShowOptions& options) {
+  const std::vector<const Record*> points = chosen_points(document, options);
+  const ParamComparison comparison = compare_param_values(
+      points, document.file.runs, *options.compare, comparison_options(options));
+  const std::string name = document.experiment_text("name", "");
+  std::cout << "# " << document.experiment_text("title", name) << " (" << name
+            << "): " << *options.compare << " of each implementation, from "
+            << count_words(points.size(), "ok point") << "\n\n";
+  write_param_comparison(comparison, FlatFormat::md, std::cout);
 }
 
 }  // namespace
@@ -196,6 +278,10 @@ int show_command(const Arguments& args) {
     }
     if (options->best) {
       print_best(results_document_of(file, read_results(file)), *options);
+      return 0;
+    }
+    if (options->compare) {
+      print_comparison(results_document_of(file, read_results(file)), *options);
       return 0;
     }
     const ResultsFile results = with_derived_columns(file, read_results(file));

@@ -47,9 +47,64 @@ nlohmann::json read_axis_value(const AxisSpec& axis, const YAML::Node& node,
   return nullptr;
 }
 
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// "1,2" as the list to write: "[1, 2]".
+std::string bracketed(const std::string& text) {
+  std::string list;
+  size_t start = 0;
+  for (size_t comma = text.find(',');; comma = text.find(',', start)) {
+    list += (list.empty() ? "" : ", ") + trimmed(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return "[" + list + "]";
+}
+
+bool is_axis(const std::vector<AxisSpec>& specs, const std::string& name) {
+  return std::any_of(specs.begin(), specs.end(),
+                     [&](const AxisSpec& spec) { return spec.name == name; });
+}
+
+}  // namespace
+
+void refuse_unbracketed_lists(const YAML::Node& axes, const std::vector<AxisSpec>& specs,
+                              const YamlLocation& where) {
+  if (!axes.IsMap()) return;
+  std::vector<std::pair<YAML::Node, YAML::Node>> entries;
+  for (const auto& entry : axes) entries.emplace_back(entry.first, entry.second);
+  for (size_t i = 1; i < entries.size(); ++i) {
+    const auto& [axis_key, axis_value] = entries[i - 1];
+    const bool stray = !is_axis(specs, entries[i].first.Scalar()) && entries[i].second.IsNull();
+    if (!stray || !is_axis(specs, axis_key.Scalar()) || !axis_value.IsScalar()) continue;
+    // The values the commas cut off: this key and the keys without a value after it.
+    std::string written = axis_value.Scalar();
+    for (size_t j = i; j < entries.size() && !is_axis(specs, entries[j].first.Scalar()) &&
+                       entries[j].second.IsNull();
+         ++j)
+      written += "," + entries[j].first.Scalar();
+    const std::string& axis = axis_key.Scalar();
+    where.child(entries[i].first.Scalar())
+        .fail(entries[i].first, "in braces a comma ends a value, so {" + axis + ": " + written +
+                                    "} is " + axis + " " + axis_value.Scalar() + " and keys " +
+                                    "without values; to sweep several values write a list: " +
+                                    axis + ": " + bracketed(written));
+  }
+}
+
 std::vector<nlohmann::json> read_axis_values(const AxisSpec& axis, const YAML::Node& node,
                                              const YamlLocation& where) {
   std::vector<nlohmann::json> values;
+  if (node.IsScalar() && node.Scalar().find(',') != std::string::npos)
+    where.fail(node, quoted_value(node.Scalar()) +
+                         " is one value; to sweep several values write a list: " + axis.name +
+                         ": " + bracketed(node.Scalar()));
   const bool single_pair = axis.kind == AxisKind::integer_pair && node.IsSequence() &&
                            node.size() == 2 && node[0].IsScalar();
   if (single_pair || !node.IsSequence()) {

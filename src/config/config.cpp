@@ -440,7 +440,10 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
     std::vector<std::string> axis_names;
     for (const auto& axis : impl->axes) axis_names.push_back(axis.name);
     axis_names.push_back("search");
-    if (axes_node && axes_node.IsMap()) require_known_keys(axes_node, at, axis_names);
+    if (axes_node && axes_node.IsMap()) {
+      refuse_unbracketed_lists(axes_node, impl->axes, at);
+      require_known_keys(axes_node, at, axis_names);
+    }
     std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
     for (const auto& axis : impl->axes) {
       if (axes_node && axes_node.IsMap() && axes_node[axis.name])

@@ -13,6 +13,7 @@
 #include "figures/plot_writers.hpp"
 #include "html/html_text.hpp"
 #include "html/svg_sanitizer.hpp"
+#include "results/point_flags.hpp"
 #include "results/record_fields.hpp"
 
 namespace convlab {
@@ -195,6 +196,8 @@ std::vector<std::pair<std::string, std::string>> record_rows(const Record& recor
   }
   add("Speedup", "speedup", "\xC3\x97");
   add("With copies", "speedup_with_transfers", "\xC3\x97");
+  for (PointFlag flag : point_flags(record))
+    rows.emplace_back("Flag", std::string(flag_mark(flag)) + " " + flag_words(flag, record));
   rows.emplace_back("Verdict", verdict_words(record));
   if (record.machine && !record.machine->label.empty())
     rows.emplace_back("Machine", record.machine->label);

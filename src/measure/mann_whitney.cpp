@@ -82,4 +82,31 @@ double mann_whitney_smallest_p(size_t m, size_t n) {
   return std::min(1.0, 2 / arrangements);
 }
 
+const char* to_string(ChangeVerdict verdict) {
+  switch (verdict) {
+    case ChangeVerdict::faster:
+      return "faster";
+    case ChangeVerdict::slower:
+      return "slower";
+    case ChangeVerdict::same:
+      return "same";
+    case ChangeVerdict::same_within_noise:
+      return "same (within noise)";
+    case ChangeVerdict::same_too_few_samples:
+      return "same (too few samples)";
+  }
+  return "";
+}
+
+ChangeVerdict change_verdict(double ratio, const MannWhitney& test, size_t a_count, size_t b_count,
+                             double threshold, double alpha) {
+  const bool significant = test.p_value < alpha;
+  if (ratio > 1 + threshold && significant) return ChangeVerdict::slower;
+  if (ratio < 1 / (1 + threshold) && significant) return ChangeVerdict::faster;
+  if (std::fabs(ratio - 1) > threshold)
+    return mann_whitney_smallest_p(a_count, b_count) >= alpha ? ChangeVerdict::same_too_few_samples
+                                                              : ChangeVerdict::same_within_noise;
+  return ChangeVerdict::same;
+}
+
 }  // namespace convlab

@@ -26,4 +26,16 @@ MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
 // can be shown significant at alpha with so few samples.
 double mann_whitney_smallest_p(size_t m, size_t n);
 
+// B against A (the reference), as `convlab compare` and `convlab show --compare` judge it:
+//   slower  B/A > 1 + threshold and p < alpha
+//   faster  B/A < 1 / (1 + threshold) and p < alpha
+//   same    otherwise; same_within_noise when beyond the threshold but p >= alpha, and
+//           same_too_few_samples when samples of these sizes cannot reach p < alpha at all
+enum class ChangeVerdict { faster, slower, same, same_within_noise, same_too_few_samples };
+// "faster", "slower", "same", "same (within noise)", "same (too few samples)".
+const char* to_string(ChangeVerdict verdict);
+// `ratio`: B's median / A's; `test`: mann_whitney_u(A, B); the counts: the samples of A and B.
+ChangeVerdict change_verdict(double ratio, const MannWhitney& test, size_t a_count, size_t b_count,
+                             double threshold, double alpha);
+
 }  // namespace convlab

@@ -532,6 +532,17 @@ bool is_derived_column(std::string_view field) {
   return starts_with(field, kDerivedColumnPrefix) && field.size() > kDerivedColumnPrefix.size();
 }
 
+bool field_sorts_before(const FieldValue& a, const FieldValue& b) {
+  const auto key = [](const FieldValue& v) -> std::optional<double> {
+    if (v.sort_key) return v.sort_key;
+    if (v.numeric) return v.number;
+    return std::nullopt;
+  };
+  const auto ka = key(a), kb = key(b);
+  if (ka && kb) return *ka < *kb;
+  return ka.has_value() && !kb.has_value();
+}
+
 bool is_known_field(std::string_view field, std::string* suggestion) {
   if (find_named(field) != nullptr || free_form_part(field) != nullptr) return true;
   if (is_derived_column(field)) return true;

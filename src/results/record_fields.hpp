@@ -33,6 +33,10 @@ struct FieldValue {
 inline constexpr std::string_view kDerivedColumnPrefix = "derive.";
 bool is_derived_column(std::string_view field);
 
+// The order of values in tables: by sort key or number where both have one, values with one
+// before values without, others as they came (a stable sort keeps their order of appearance).
+bool field_sorts_before(const FieldValue& a, const FieldValue& b);
+
 // Whether `field` names something records can carry. On false, *suggestion holds the closest known
 // name, or is empty when none is close.
 bool is_known_field(std::string_view field, std::string* suggestion);

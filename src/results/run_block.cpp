@@ -75,6 +75,76 @@ RunMeasure measure_from_json(const json& j) {
   return measure;
 }
 
+json to_json(const PhaseSeconds& phases) {
+  json j = json::object();
+  for (std::size_t i = 0; i < kWorkPhaseCount; ++i)
+    j[phase_name(static_cast<WorkPhase>(i))] = phases.seconds[i];
+  return j;
+}
+
+PhaseSeconds phase_seconds_from_json(const json& j) {
+  PhaseSeconds phases;
+  if (!j.is_object()) return phases;
+  for (const auto& [name, value] : j.items())
+    if (const auto phase = phase_named(name); phase && value.is_number())
+      phases[*phase] = value.get<double>();
+  return phases;
+}
+
+json to_json(const ProblemPhases& problem) {
+  return {{"image", problem.image},
+          {"kernel", problem.kernel},
+          {"border", problem.border},
+          {"output", problem.output},
+          {"points", problem.points},
+          {"wall_s", problem.wall},
+          {"seconds", to_json(problem.phases)},
+          {"other_s", problem.other()},
+          {"ahead_s", problem.ahead}};
+}
+
+ProblemPhases problem_phases_from_json(const json& j) {
+  ProblemPhases problem;
+  problem.image = j.value("image", "");
+  problem.kernel = j.value("kernel", "");
+  problem.border = j.value("border", "");
+  problem.output = j.value("output", "");
+  problem.points = optional_of<std::size_t>(j, "points").value_or(0);
+  problem.wall = optional_of<double>(j, "wall_s").value_or(0.0);
+  problem.phases = phase_seconds_from_json(j.value("seconds", json::object()));
+  problem.ahead = optional_of<double>(j, "ahead_s").value_or(0.0);
+  return problem;
+}
+
+json to_json(const RunPhases& phases) {
+  json problems = json::array();
+  for (const auto& problem : phases.problems) problems.push_back(to_json(problem));
+  return {{"wall_s", phases.wall},
+          {"seconds", to_json(phases.totals)},
+          {"other_s", phases.other()},
+          {"ahead_s", phases.ahead},
+          {"prepare_ahead", phases.prepare_ahead},
+          {"device", phases.device >= 0 ? json(phases.device) : json(nullptr)},
+          {"cpus", phases.cpus},
+          {"openmp_threads", phases.openmp_threads},
+          {"problems", problems}};
+}
+
+RunPhases phases_from_json(const json& j) {
+  RunPhases phases;
+  phases.wall = optional_of<double>(j, "wall_s").value_or(0.0);
+  phases.totals = phase_seconds_from_json(j.value("seconds", json::object()));
+  phases.ahead = optional_of<double>(j, "ahead_s").value_or(0.0);
+  phases.prepare_ahead = optional_of<bool>(j, "prepare_ahead").value_or(false);
+  phases.device = optional_of<int>(j, "device").value_or(-1);
+  phases.cpus = optional_of<std::string>(j, "cpus").value_or("");
+  phases.openmp_threads = optional_of<int>(j, "openmp_threads").value_or(0);
+  if (j.contains("problems") && j["problems"].is_array())
+    for (const auto& problem : j["problems"])
+      if (problem.is_object()) phases.problems.push_back(problem_phases_from_json(problem));
+  return phases;
+}
+
 // What of `read` its typed form did not reproduce (a field of another version, or a value of an
 // unexpected type), object by object, so that writing the block again keeps it.
 json not_reproduced(const json& read, const json& typed) {
@@ -103,9 +173,9 @@ json with_kept(json typed, const json& kept) {
   return typed;
 }
 
-const char* const kRunFields[] = {"id",     "started", "finished",   "interrupted",
-                                  "config", "host",    "build",      "cuda",
-                                  "argv",   "git",     "conditions", "measure"};
+const char* const kRunFields[] = {"id",         "started", "finished", "interrupted", "config",
+                                  "host",       "build",   "cuda",     "argv",        "git",
+                                  "conditions", "measure", "phases"};
 
 // The typed parts a run block of this version records (absent ones stay absent).
 // What the typed form of a block cannot hold is kept in run.unknown under the block's name.
@@ -128,6 +198,10 @@ void read_recorded(const json& j, RunBlock& run) {
     run.measure = measure_from_json(j["measure"]);
     keep("measure", to_json(*run.measure));
   }
+  if (j.contains("phases") && j["phases"].is_object()) {
+    run.phases = phases_from_json(j["phases"]);
+    keep("phases", to_json(*run.phases));
+  }
 }
 
 }  // namespace
@@ -137,7 +211,9 @@ std::string RunBlock::build_id() const {
 }
 
 std::string RunBlock::host_cpu_model() const {
-  return host.is_object() ? host.value("cpu_model", "") : "";
+  if (!host.is_object()) return "";
+  const auto found = host.find("cpu_model");
+  return found != host.end() && found->is_string() ? found->get<std::string>() : "";
 }
 
 const json* RunBlock::calibration() const {
@@ -172,6 +248,8 @@ json to_json(const RunBlock& run) {
     j["conditions"] = with_kept(to_json(*run.conditions), run.unknown.value("conditions", json()));
   if (run.measure)
     j["measure"] = with_kept(to_json(*run.measure), run.unknown.value("measure", json()));
+  if (run.phases)
+    j["phases"] = with_kept(to_json(*run.phases), run.unknown.value("phases", json()));
   return j;
 }
 

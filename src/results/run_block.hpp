@@ -13,6 +13,7 @@
 #include "measure/measure_spec.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
+#include "measure/work_phases.hpp"
 
 namespace convlab {
 
@@ -46,6 +47,7 @@ struct RunBlock {
   std::optional<GitFacts> git;
   std::optional<RunConditions> conditions;  // of the machine when the run started
   std::optional<RunMeasure> measure;
+  std::optional<RunPhases> phases;  // where the run's time went, written when it ends
   // Fields of other versions, kept as read: top-level ones, and under "git", "conditions" and
   // "measure" what those blocks held that their typed form cannot.
   nlohmann::json unknown = nlohmann::json::object();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "results/point_flags.hpp"
 #include "results/speedup_gap.hpp"
 
 namespace convlab {
@@ -89,6 +91,18 @@ void print_skipped(const std::vector<const Record*>& skipped, std::ostream& out)
     out << count << (count == 1 ? " point" : " points") << " skipped: " << reason << "\n";
 }
 
+// Without a device the CUDA points are skipped, and their line says why.
+void print_calibration(const RunBlock& run, std::ostream& out) {
+  const nlohmann::json cuda = run.cuda.is_object() ? run.cuda : nlohmann::json::object();
+  if (cuda.value("available", false) && cuda.contains("calibration")) {
+    const auto& c = cuda["calibration"];
+    out << "\nGPU " << cuda.value("name", "?") << ": measured copy bandwidth "
+        << format_number(c.value("copy_bytes_per_s", 0.0) / 1e12, 3)
+        << " TB/s (read + write), FP32 FMA rate "
+        << format_number(c.value("fma_per_s", 0.0) / 1e12, 3) << " TFMA/s\n";
+  }
+}
+
 }  // namespace
 
 void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
@@ -107,15 +121,38 @@ void print_summary_table(const std::vector<Record>& records, const RunBlock& run
   if (!measured.empty()) print_rows(measured, speedups, out);
   if (!measured.empty() && !skipped.empty()) out << "\n";
   print_skipped(skipped, out);
-  // Without a device the CUDA points are skipped, and their line above says why.
-  const nlohmann::json cuda = run.cuda.is_object() ? run.cuda : nlohmann::json::object();
-  if (cuda.value("available", false) && cuda.contains("calibration")) {
-    const auto& c = cuda["calibration"];
-    out << "\nGPU " << cuda.value("name", "?") << ": measured copy bandwidth "
-        << format_number(c.value("copy_bytes_per_s", 0.0) / 1e12, 3)
-        << " TB/s (read + write), FP32 FMA rate "
-        << format_number(c.value("fma_per_s", 0.0) / 1e12, 3) << " TFMA/s\n";
+  print_calibration(run, out);
+}
+
+void print_unranked_points(const std::vector<Record>& records, const RunBlock& run,
+                           std::ostream& out) {
+  std::vector<const Record*> failed, skipped;
+  for (const auto& record : records) {
+    if (record.status == Status::failed) failed.push_back(&record);
+    if (record.status == Status::skipped) skipped.push_back(&record);
   }
+  if (!failed.empty() || !skipped.empty()) out << "\n";
+  for (const Record* record : failed)
+    out << "failed: " << point_words(*record, " ") << ": " << record->reason << "\n";
+  print_skipped(skipped, out);
+  print_calibration(run, out);
+}
+
+void print_efficiency_flags(const std::vector<Record>& records, std::ostream& out, size_t shown) {
+  std::vector<const Record*> flagged;
+  for (const auto& record : records) {
+    const std::vector<PointFlag> flags = point_flags(record);
+    if (std::find(flags.begin(), flags.end(), PointFlag::efficiency_above_one) != flags.end())
+      flagged.push_back(&record);
+  }
+  if (flagged.empty()) return;
+  out << "\n"
+      << flag_mark(PointFlag::efficiency_above_one) << " " << count_words(flagged.size(), "point")
+      << " with a " << flag_legend(PointFlag::efficiency_above_one)
+      << (flagged.size() > shown ? "; the first:" : ":") << "\n";
+  for (size_t i = 0; i < std::min(shown, flagged.size()); ++i)
+    out << "  efficiency " << format_number(*flagged[i]->derived.efficiency, 3) << "  "
+        << point_words(*flagged[i], " ") << "\n";
 }
 
 void print_noisy_points(const std::vector<Record>& records, std::ostream& out, double cv_limit,
@@ -135,10 +172,17 @@ void print_noisy_points(const std::vector<Record>& records, std::ostream& out, d
       << noisy.size() << " of " << measured << " measured points are noisy (CV > "
       << format_number(cv_limit * 100, 2) << " %)" << (noisy.size() > shown ? "; the worst:" : ":")
       << "\n";
+  size_t very_noisy = 0;
+  for (const auto& [cv, record] : noisy) very_noisy += cv > kVeryNoisyCv;
   for (size_t i = 0; i < std::min(shown, noisy.size()); ++i) {
-    out << "  CV " << format_number(noisy[i].first * 100, 2) << " %  "
-        << point_words(*noisy[i].second, " ") << "\n";
+    const bool flagged = noisy[i].first > kVeryNoisyCv;
+    out << (flagged ? std::string(flag_mark(PointFlag::very_noisy)) + " " : "  ") << "CV "
+        << format_number(noisy[i].first * 100, 2) << " %  " << point_words(*noisy[i].second, " ")
+        << "\n";
   }
+  if (very_noisy > 0)
+    out << flag_mark(PointFlag::very_noisy) << " " << very_noisy
+        << " of them: " << flag_legend(PointFlag::very_noisy) << "\n";
 }
 
 std::string run_counts_line(const RunCounts& counts) {

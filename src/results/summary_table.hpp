@@ -26,8 +26,20 @@ struct RunCounts {
 void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
                          const std::vector<Record>* context = nullptr);
 
+// What a winners summary of a run (run/observers.hpp) leaves out of its table: failed points one
+// line each with the reason ("failed: openmp threads=2 | ... : outside tolerance ..."), skipped
+// points one line per reason, then the GPU of the run block, as print_summary_table ends.
+void print_unranked_points(const std::vector<Record>& records, const RunBlock& run,
+                           std::ostream& out);
+
+// Points with a parallel efficiency above 1 (point_flags.hpp): a count line with the flag's mark
+// and one line per point, at most `shown`; nothing when none is.
+void print_efficiency_flags(const std::vector<Record>& records, std::ostream& out,
+                            size_t shown = 5);
+
 // Points whose timing's coefficient of variation exceeds `cv_limit`: a count line and the
-// `shown` worst, or nothing when none is.
+// `shown` worst, or nothing when none is. Those above 50 % (point_flags.hpp) carry the flag's
+// mark, and a line says how many there are and what the mark means.
 void print_noisy_points(const std::vector<Record>& records, std::ostream& out,
                         double cv_limit = 0.10, size_t shown = 5);
 

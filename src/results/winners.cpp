@@ -22,11 +22,6 @@ std::string text_of(const Record& record, const std::string& field) {
   return value ? value->text : "";
 }
 
-std::string problem_key(const Record& record) {
-  return record.image.name + "\x1f" + record.image.sha256 + "\x1f" + record.kernel.name + "\x1f" +
-         record.border + "\x1f" + record.output + "\x1f" + machine_key(record);
-}
-
 bool faster(const Record* a, const Record* b) {
   return a->median_ms() < b->median_ms();
 }
@@ -38,7 +33,7 @@ std::vector<std::vector<const Record*>> points_by_problem(
   std::map<std::string, size_t> index;
   for (const Record* record : points) {
     if (!record->usable() || record->median_ms() <= 0) continue;
-    const auto [at, added] = index.emplace(problem_key(*record), problems.size());
+    const auto [at, added] = index.emplace(problem_of(*record), problems.size());
     if (added) problems.emplace_back();
     problems[at->second].push_back(record);
   }
@@ -96,6 +91,11 @@ std::vector<std::string> constant_fields(const std::vector<ProblemWinner>& rows)
 
 }  // namespace
 
+std::string problem_of(const Record& record) {
+  return record.image.name + "\x1f" + record.image.sha256 + "\x1f" + record.kernel.name + "\x1f" +
+         record.border + "\x1f" + record.output + "\x1f" + machine_key(record);
+}
+
 const char* to_string(WinMargin margin) {
   switch (margin) {
     case WinMargin::significant:
@@ -134,7 +134,10 @@ WinnersTable find_winners(const ResultsDocument& results, const std::vector<cons
   table.baseline = baseline_words(baseline);
   table.alpha = options.alpha;
   const bool filtered = fewer_than_all(results, points);
+  std::map<std::string, const Record*> by_key;
+  for (const Record& record : results.file.records) by_key[record.key] = &record;
   std::set<std::string> machines;
+  std::vector<const Record*> shown;
   for (const auto& contenders : points_by_problem(points)) {
     ProblemWinner row;
     row.winner = contenders.front();
@@ -147,9 +150,16 @@ WinnersTable find_winners(const ResultsDocument& results, const std::vector<cons
     row.baseline_ratio = row.winner->derived.speedup;
     row.baseline_gap =
         missing_speedup_reason(*row.winner, results.file.records, baseline, filtered);
+    std::vector<const Record*> related{row.winner};
+    if (row.runner_up) related.push_back(row.runner_up);
+    if (const auto& key = row.winner->derived.baseline_key; key && by_key.count(*key))
+      related.push_back(by_key.at(*key));
+    row.conditions_differ = mixed_runs(related, results.file.runs).mixed();
+    shown.insert(shown.end(), related.begin(), related.end());
     machines.insert(machine_key(*row.winner));
     table.rows.push_back(row);
   }
+  table.runs = mixed_runs(shown, results.file.runs);
   table.several_machines = machines.size() > 1;
   table.constant = constant_fields(table.rows);
   return table;
@@ -251,7 +261,7 @@ std::vector<GroupPoints> gather_groups(const std::vector<const Record*>& points,
       group.row_order.push_back(row_key);
       row->second.value = value;
     }
-    row->second.problems.insert(problem_key(*record));
+    row->second.problems.insert(problem_of(*record));
     const Record*& best = row->second.best[record->implementation];
     if (best == nullptr || faster(record, best)) best = record;
   }
@@ -265,26 +275,17 @@ bool rows_merge_problems(const std::vector<GroupPoints>& groups) {
   return false;
 }
 
-// Rows in the field's order: by its sort key or number where it has one, else as they came.
+// Rows in the field's order (field_sorts_before).
 std::vector<std::string> ordered_rows(const GroupPoints& group) {
   std::vector<std::string> order = group.row_order;
   std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
-    const FieldValue& x = group.rows.at(a).value;
-    const FieldValue& y = group.rows.at(b).value;
-    const auto key = [](const FieldValue& v) -> std::optional<double> {
-      if (v.sort_key) return v.sort_key;
-      if (v.numeric) return v.number;
-      return std::nullopt;
-    };
-    const auto kx = key(x), ky = key(y);
-    if (kx && ky) return *kx < *ky;
-    return kx.has_value() && !ky.has_value();
+    return field_sorts_before(group.rows.at(a).value, group.rows.at(b).value);
   });
   return order;
 }
 
 PivotRow pivot_row(const PivotCellPoints& points, const std::vector<std::string>& implementations,
-                   double alpha) {
+                   double alpha, const std::vector<RunBlock>& runs) {
   PivotRow row;
   row.value = points.value.text;
   std::vector<std::pair<const Record*, size_t>> present;
@@ -303,6 +304,7 @@ PivotRow pivot_row(const PivotCellPoints& points, const std::vector<std::string>
   const Margin margin = margin_between(*present[0].first, present[1].first, alpha);
   row.margin = margin.margin;
   row.p_value = margin.test.p_value;
+  row.conditions_differ = mixed_runs({present[0].first, present[1].first}, runs).mixed();
   return row;
 }
 
@@ -328,7 +330,7 @@ void label_groups(const std::vector<GroupPoints>& gathered, WinnersPivot& pivot)
 }  // namespace
 
 WinnersPivot pivot_winners(const std::vector<const Record*>& points, const std::string& field,
-                           const WinnersOptions& options) {
+                           const WinnersOptions& options, const std::vector<RunBlock>& runs) {
   std::string suggestion;
   if (!is_known_field(field, &suggestion))
     throw ExportError("--by: unknown field '" + field + "'" +
@@ -355,12 +357,17 @@ WinnersPivot pivot_winners(const std::vector<const Record*>& points, const std::
   // so where taking the field out would merge problems, every problem keeps its own group.
   std::vector<GroupPoints> gathered = gather_groups(points, field, false);
   if (rows_merge_problems(gathered)) gathered = gather_groups(points, field, true);
+  std::vector<const Record*> shown;
   for (const auto& group : gathered) {
     PivotGroup out;
-    for (const auto& key : ordered_rows(group))
-      out.rows.push_back(pivot_row(group.rows.at(key), pivot.implementations, options.alpha));
+    for (const auto& key : ordered_rows(group)) {
+      out.rows.push_back(pivot_row(group.rows.at(key), pivot.implementations, options.alpha, runs));
+      for (const auto& cell : out.rows.back().cells)
+        if (cell.best) shown.push_back(cell.best);
+    }
     pivot.groups.push_back(out);
   }
+  pivot.runs = mixed_runs(shown, runs);
   label_groups(gathered, pivot);
   return pivot;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "measure/mann_whitney.hpp"
+#include "results/mixed_runs.hpp"
 #include "results/record.hpp"
 #include "results/results_document.hpp"
 
@@ -20,6 +21,10 @@ namespace convlab {
 struct WinnersOptions {
   double alpha = 0.05;  // significance level of the Mann-Whitney U test
 };
+
+// The problem a record measures on its machine (image, kernel, border, output, machine): what
+// the points of a winners row compete on.
+std::string problem_of(const Record& record);
 
 // Whether the winner's samples differ from the runner-up's (two-sided Mann-Whitney U, as
 // `convlab compare`): significant when p < alpha; within noise when not; too few samples when
@@ -41,6 +46,9 @@ struct ProblemWinner {
   // Baseline median / winner median (the winner's derived speedup), or why there is none.
   std::optional<double> baseline_ratio;
   std::string baseline_gap;
+  // The winner, its runner-up and its baseline point come from runs under different conditions
+  // (mixed_runs.hpp): the ratios may be the conditions', not the implementations'.
+  bool conditions_differ = false;
 };
 
 // Per implementation, the params whose values differ among its points: what tells its
@@ -55,6 +63,7 @@ struct WinnersTable {
   bool several_machines = false;      // rows then name their machine
   std::vector<ProblemWinner> rows;    // problems in the order the points were measured
   std::vector<std::string> constant;  // problem fields equal in every row (image.name, border...)
+  MixedRuns runs;                     // the runs of the points the rows show
 };
 
 // The winners of the problems `points` measure; `results` gives the baseline and, for problems
@@ -77,6 +86,7 @@ struct PivotRow {
   std::optional<double> runner_up_ratio;
   WinMargin margin = WinMargin::alone;
   double p_value = 1;
+  bool conditions_differ = false;  // the fastest and the runner-up: runs of other conditions
 };
 
 // Rows that share everything but the pivot field: one image, kernel family, border, output and
@@ -93,11 +103,14 @@ struct WinnersPivot {
   std::vector<std::string> implementations;  // the columns, in order of first appearance
   std::vector<PivotGroup> groups;
   double alpha = 0.05;
+  MixedRuns runs;  // the runs of the points the cells show
 };
 
 // Throws ExportError when `field` is not a record field (with a suggestion), is the
-// implementation itself, or no point has it.
+// implementation itself, or no point has it. `runs`: the file's run blocks, for the conditions of
+// the points (none: conditions are not compared).
 WinnersPivot pivot_winners(const std::vector<const Record*>& points, const std::string& field,
-                           const WinnersOptions& options = {});
+                           const WinnersOptions& options = {},
+                           const std::vector<RunBlock>& runs = {});
 
 }  // namespace convlab

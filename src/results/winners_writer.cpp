@@ -4,6 +4,7 @@
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "results/point_flags.hpp"
 #include "results/record_fields.hpp"
 
 namespace convlab {
@@ -66,6 +67,34 @@ void write_table(const FlatTable& table, FlatFormat format, std::ostream& out) {
   write_flat_table(table, format, out);
 }
 
+// The mark of a ratio that relates points of runs under different conditions.
+const char* const kConditionsMark = "\u00a7";
+
+// md: the median with the mark of a very noisy point.
+std::string marked_median(const Record& record) {
+  std::string text = number(record.median_ms(), FlatFormat::md);
+  for (PointFlag flag : point_flags(record))
+    if (flag == PointFlag::very_noisy) text += flag_mark(flag);
+  return text;
+}
+
+bool very_noisy(const Record* record) {
+  if (record == nullptr) return false;
+  const auto flags = point_flags(*record);
+  return std::find(flags.begin(), flags.end(), PointFlag::very_noisy) != flags.end();
+}
+
+// The footnotes of the marks a md table used, and the note on the runs it mixes.
+void write_marks_legend(bool noisy, bool conditions, const MixedRuns& runs, std::ostream& out) {
+  if (noisy)
+    out << flag_mark(PointFlag::very_noisy) << " " << flag_legend(PointFlag::very_noisy) << "\n";
+  if (conditions)
+    out << kConditionsMark
+        << " the ratio relates points of runs under different conditions, so it may be theirs, "
+           "not the implementations'.\n";
+  if (runs.mixed()) out << mixed_runs_note(runs) << "\n";
+}
+
 }  // namespace
 
 FlatTable winners_flat_table(const WinnersTable& table, FlatFormat format) {
@@ -95,13 +124,15 @@ FlatTable winners_flat_table(const WinnersTable& table, FlatFormat format) {
     const std::string baseline =
         row.baseline_ratio ? ratio(row.baseline_ratio, format) : row.baseline_gap;
     if (md) {
-      const std::string runner_up = row.runner_up
-                                        ? configuration(*row.runner_up, table.swept) + " (" +
-                                              number(row.runner_up->median_ms(), format) + ")"
-                                        : "";
-      cells.insert(cells.end(), {configuration(winner, table.swept), median, runner_up,
-                                 ratio(row.runner_up_ratio, format),
-                                 difference(row.margin, row.test.p_value, format), baseline});
+      const std::string runner_up = row.runner_up ? configuration(*row.runner_up, table.swept) +
+                                                        " (" + marked_median(*row.runner_up) + ")"
+                                                  : "";
+      const std::string mark = row.conditions_differ ? kConditionsMark : "";
+      cells.insert(cells.end(),
+                   {configuration(winner, table.swept), marked_median(winner), runner_up,
+                    ratio(row.runner_up_ratio, format) + (row.runner_up_ratio ? mark : ""),
+                    difference(row.margin, row.test.p_value, format),
+                    baseline + (row.baseline_ratio ? mark : "")});
     } else {
       const Record* other = row.runner_up;
       cells.insert(
@@ -141,6 +172,12 @@ void write_winners(const WinnersTable& table, FlatFormat format, std::ostream& o
       << format_exact(table.alpha) << "; " << baseline_title(table.baseline) << ": "
       << (table.baseline.empty() ? "the baseline" : table.baseline)
       << " median / fastest median.\n";
+  bool noisy = false, conditions = false;
+  for (const auto& row : table.rows) {
+    noisy = noisy || very_noisy(row.winner) || very_noisy(row.runner_up);
+    conditions = conditions || row.conditions_differ;
+  }
+  write_marks_legend(noisy, conditions, table.runs, out);
 }
 
 FlatTable pivot_flat_table(const WinnersPivot& pivot, FlatFormat format) {
@@ -168,7 +205,9 @@ FlatTable pivot_flat_table(const WinnersPivot& pivot, FlatFormat format) {
       cells.push_back(row.value);
       for (size_t i = 0; i < row.cells.size(); ++i) {
         const Record* best = row.cells[i].best;
-        std::string median = best ? number(best->median_ms(), format) : md ? "-" : "";
+        std::string median = !best ? (md ? "-" : "")
+                             : md  ? marked_median(*best)
+                                   : number(best->median_ms(), format);
         if (md && best && row.winner == i) median = "**" + median + "**";
         cells.push_back(median);
         if (!md) cells.push_back(best ? params_words(*best) : "");
@@ -177,7 +216,8 @@ FlatTable pivot_flat_table(const WinnersPivot& pivot, FlatFormat format) {
       const Record* second = row.runner_up ? row.cells[*row.runner_up].best : nullptr;
       if (md) {
         cells.insert(cells.end(), {fastest ? configuration(*fastest, pivot.swept) : "",
-                                   ratio(row.runner_up_ratio, format),
+                                   ratio(row.runner_up_ratio, format) +
+                                       (row.conditions_differ ? kConditionsMark : ""),
                                    difference(row.margin, row.p_value, format)});
       } else {
         cells.insert(
@@ -211,6 +251,13 @@ void write_pivot(const WinnersPivot& pivot, FlatFormat format, std::ostream& out
          "fastest in bold. ratio: runner-up median / fastest median; difference: two-sided "
          "Mann-Whitney U test on the raw samples of the two, significant when p < "
       << format_exact(pivot.alpha) << "; -: no ok point.\n";
+  bool noisy = false, conditions = false;
+  for (const auto& group : pivot.groups)
+    for (const auto& row : group.rows) {
+      conditions = conditions || row.conditions_differ;
+      for (const auto& cell : row.cells) noisy = noisy || very_noisy(cell.best);
+    }
+  write_marks_legend(noisy, conditions, pivot.runs, out);
 }
 
 }  // namespace convlab

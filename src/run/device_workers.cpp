@@ -4,7 +4,8 @@
 // waits; their files are then folded into the results file, and this process measures the CPU
 // units alone, so that no CPU point shares the machine with another point. The device loop
 // stands outside the points: each worker is an ordinary in-process run on its device, with its
-// own slice of the CPUs for its host work.
+// own slice of the CPUs for its host work (run/worker_cpus.hpp: whole cores of the CPUs this
+// process was started on).
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -24,6 +25,8 @@
 #include <mutex>
 #include <set>
 
+#include "impl/cuda/device_facts.hpp"
+#include "measure/cpu_topology.hpp"
 #include "results/part_files.hpp"
 #include "results/results_file.hpp"
 #include "results/results_merge.hpp"
@@ -32,6 +35,8 @@
 #include "run/interrupt.hpp"
 #include "run/local_run.hpp"
 #include "run/observers.hpp"
+#include "run/phase_report.hpp"
+#include "run/worker_cpus.hpp"
 
 extern char** environ;
 
@@ -58,38 +63,19 @@ std::vector<std::string> worker_arguments(const RunJob& job, int position) {
                                             std::to_string(options.shard->count)});
   if (options.verbosity == Verbosity::quiet) args.push_back("--quiet");
   if (options.verbosity == Verbosity::verbose) args.push_back("--verbose");
+  if (options.phases) args.push_back("--phases");
   std::string devices;
   for (int device : job.devices) devices += (devices.empty() ? "" : ",") + std::to_string(device);
   args.insert(args.end(), {"--devices", devices, "--worker", std::to_string(position)});
   return args;
 }
 
-// The CPUs this process may run on, in order.
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (::sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  return cpus;
-}
-
-// The environment of worker `position` of `count`. convlab pins OpenMP threads from the first
-// core on (app/thread_pinning.hpp); every worker doing so would put all their first threads on
-// core 0, where their host work (launches, copies, verification, the reference) would queue.
-// Each worker gets its own slice of the CPUs instead, unless the user chose OMP_PLACES.
-std::vector<std::string> worker_environment(int position, int count) {
+// The environment of a worker: this process's, with OMP_PLACES naming the worker's cores when
+// convlab pins OpenMP (run/worker_cpus.hpp).
+std::vector<std::string> worker_environment(const WorkerCpus& slice) {
   std::vector<std::string> environment;
   for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
-  const char* pinning = std::getenv("CONVLAB_OMP_PINNING");
-  const std::vector<int> cpus = allowed_cpus();
-  if (!pinning || std::string(pinning) != "convlab" || cpus.size() < static_cast<size_t>(count))
-    return environment;
-  const size_t begin = cpus.size() * position / count, end = cpus.size() * (position + 1) / count;
-  std::string places;
-  for (size_t i = begin; i < end; ++i)
-    places += (places.empty() ? "{" : ",{") + std::to_string(cpus[i]) + "}";
+  if (slice.places.empty()) return environment;
   const auto set = [&](const std::string& name, const std::string& value) {
     environment.erase(
         std::remove_if(environment.begin(), environment.end(),
@@ -97,13 +83,45 @@ std::vector<std::string> worker_environment(int position, int count) {
         environment.end());
     environment.push_back(name + "=" + value);
   };
-  set("OMP_PLACES", places);
+  set("OMP_PLACES", slice.places);
   set("OMP_PROC_BIND", "close");
-  set("OMP_NUM_THREADS", std::to_string(end - begin));
+  set("OMP_NUM_THREADS", std::to_string(slice.threads));
   return environment;
 }
 
-pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& environment) {
+// The NUMA node of each device's GPU, -1 where unknown.
+std::vector<int> gpu_nodes(const std::vector<int>& devices) {
+  std::vector<int> nodes;
+  for (int device : devices) nodes.push_back(pci_numa_node(cuda_pci_bus_id(device)));
+  return nodes;
+}
+
+// A child inherits the affinity of the thread that starts it: this thread takes the worker's CPUs
+// for the moment of the spawn.
+class AffinityForChild {
+ public:
+  explicit AffinityForChild(const std::vector<int>& cpus) {
+    if (cpus.empty() || ::sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu : cpus)
+      if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &set);
+    changed_ = ::sched_setaffinity(0, sizeof set, &set) == 0;
+  }
+  ~AffinityForChild() {
+    if (changed_) ::sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  AffinityForChild(const AffinityForChild&) = delete;
+  AffinityForChild& operator=(const AffinityForChild&) = delete;
+
+ private:
+  cpu_set_t saved_{};
+  bool changed_ = false;
+};
+
+pid_t spawn(const std::vector<std::string>& args, const WorkerCpus& slice) {
+  const std::vector<std::string> environment = worker_environment(slice);
+  const AffinityForChild affinity(slice.cpus);
   std::vector<char*> argv, envp;
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -250,13 +268,19 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
   fold_worker_files(job.target);
   const int count = static_cast<int>(job.devices.size());
   const std::vector<int> worker_of_unit = spread_over_devices(job.schedule, count);
+  std::string warning;
+  const WorkerCpuPolicy policy = worker_cpu_policy(&warning);
+  if (!warning.empty()) std::cerr << "convlab run: " << warning << "\n";
+  const std::vector<WorkerCpus> slices = worker_cpu_slices(
+      policy, count,
+      policy == WorkerCpuPolicy::cores ? gpu_nodes(job.devices) : std::vector<int>{});
   std::vector<Worker> workers;
   for (int position = 0; position < count; ++position) {
     if (units_of_worker(job.schedule, worker_of_unit, position).units.empty()) continue;
     Worker worker;
     worker.position = position;
     worker.device = job.devices[position];
-    worker.pid = spawn(worker_arguments(job, position), worker_environment(position, count));
+    worker.pid = spawn(worker_arguments(job, position), slices[position]);
     workers.push_back(worker);
   }
   WorkerFiles files;
@@ -325,9 +349,12 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
   }
   const bool quiet = job.options->verbosity == Verbosity::quiet;
   const int summary_status =
-      print_run_summary(rows, cpu.run, counts, quiet, job.target.path(), std::cout);
+      print_run_summary(rows, cpu.run, counts, quiet, job.target.path(), std::cout,
+                        job.options->table ? SummaryRows::all : SummaryRows::best);
   if (!quiet)
     for (const auto& run : files.runs) print_summary_table({}, run, std::cout);
+  if (job.options->phases || job.options->verbosity == Verbosity::verbose)
+    print_worker_phases(files.runs, std::cerr);
   return std::max(status, summary_status);
 }
 

@@ -17,7 +17,7 @@ int InProcessBackend::execute(const RunJob& job) {
   const LocalOutcome outcome = run_locally(job);
   const bool quiet = job.worker || job.options->verbosity == Verbosity::quiet;
   return print_run_summary(outcome.rows, outcome.run, outcome.counts, quiet, job.target.path(),
-                           std::cout);
+                           std::cout, job.options->table ? SummaryRows::all : SummaryRows::best);
 }
 
 }  // namespace convlab

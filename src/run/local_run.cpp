@@ -3,17 +3,21 @@
 #include "impl/user/kernel_source.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <random>
 #include <set>
 #include <tuple>
 
+#include "measure/cpu_topology.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
+#include "measure/work_phases.hpp"
 #include "results/gallery.hpp"
 #include "results/machine.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
+#include "run/phase_report.hpp"
 #include "run/plan_report.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
@@ -54,11 +58,17 @@ class LocalRun {
         config_(*job.config),
         plan_(*job.plan),
         recorder_(job.target.store(), config_.name, job.read_only),
-        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device) {}
+        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device, &clock_) {
+  }
 
   LocalOutcome execute() {
+    clock_.add(WorkPhase::setup, process_age_seconds());
+    const PhaseSeconds before_start = clock_.totals();
     recorder_.fold_leftover_journal();
     start_run_block();
+    // The device's own time (opening, calibration) is its phase; the rest of the start is "start".
+    const PhaseSeconds during_start = clock_.totals() - before_start;
+    clock_.add(WorkPhase::start, seconds_since(started_) - during_start.sum());
     const InterruptScope interrupts(recorder_, job_.schedule.points());
     std::vector<std::size_t> order;
     for (const auto& unit : job_.schedule.units) {
@@ -92,7 +102,11 @@ class LocalRun {
       part.keys = keys_;
       recorder_.set_part(std::move(part));
     }
+    const RunPhases phases = run_phases();
+    recorder_.set_phases(phases);
     recorder_.finish();
+    if (options_.phases || options_.verbosity == Verbosity::verbose)
+      print_phases(phases, progress_style().who, std::cerr);
     LocalOutcome outcome{keys_, {}, counts, recorder_.run_block()};
     for (const auto& key : keys_)
       if (const Record* record = recorder_.record(key)) outcome.rows.push_back(*record);
@@ -166,12 +180,70 @@ class LocalRun {
     if (job_.part) recorder_.set_part(*job_.part);
   }
 
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  RunPhases run_phases() const {
+    RunPhases phases;
+    phases.wall = clock_.totals()[WorkPhase::setup] + seconds_since(started_);
+    phases.totals = clock_.totals();
+    phases.ahead = executor_.ahead_seconds();
+    phases.prepare_ahead = executor_.prepares_ahead();
+    phases.device = any_cuda_point() ? job_.cuda_device : -1;
+    phases.cpus = cpu_list_text(start_cpus());
+    phases.openmp_threads = openmp_threads();
+    phases.problems = problems_;
+    return phases;
+  }
+
+  // The unit's problem, named as its records name it, with the time it took.
+  ProblemPhases problem_phases(const WorkUnit& unit, std::size_t measured,
+                               std::chrono::steady_clock::time_point start,
+                               const PhaseSeconds& before) const {
+    const Point& point = plan_[first_point(unit)];
+    ProblemPhases problem;
+    problem.image = config_.images[point.image].name;
+    problem.kernel = config_.filters[point.filter].name;
+    problem.border = to_string(point.border);
+    problem.output = to_string(point.output);
+    problem.points = measured;
+    problem.wall = seconds_since(start);
+    problem.phases = clock_.totals() - before;
+    return problem;
+  }
+
+  // The unit's points to run and its searches time CUDA points only: the host may prepare the next
+  // problem meanwhile.
+  bool only_cuda(const WorkUnit& unit, const std::vector<IdentifiedPoint>& points) const {
+    const auto cuda = [&](std::size_t i) { return plan_[i].implementation->family == "cuda"; };
+    for (const auto& point : points)
+      if (!cuda(point.index)) return false;
+    for (const auto& search : unit.searches)
+      for (std::size_t i : search.variants)
+        if (!cuda(i)) return false;
+    return !points.empty() || !unit.searches.empty();
+  }
+
+  static std::size_t first_point(const WorkUnit& unit) {
+    return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  }
+
   // Every unit in order; a unit's points are named first (kept ones are reported), the rest
   // measured. --max-points stops the run at the first point beyond it, after measuring what its
-  // unit had taken.
+  // unit had taken. The time of each unit's steps goes to its problem's phases; the next
+  // problem's image and reference are made meanwhile when the unit times CUDA points only
+  // (CONVLAB_PREPARE_AHEAD=1), and waited for before the next unit.
   void walk_units() {
     PointBudget budget(options_.max_points);
-    for (const auto& unit : job_.schedule.units) {
+    const auto& units = job_.schedule.units;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const WorkUnit& unit = units[u];
+      const auto start = std::chrono::steady_clock::now();
+      const PhaseSeconds before = clock_.totals();
+      const double ahead_before = executor_.ahead_seconds();
+      executor_.take_ahead();
+      if (!problems_.empty()) problems_.back().ahead += executor_.ahead_seconds() - ahead_before;
       std::vector<IdentifiedPoint> to_run;
       bool limit_reached = false;
       for (std::size_t i : unit.points) {
@@ -190,15 +262,24 @@ class LocalRun {
         budget.spend();
         to_run.push_back(std::move(point));
       }
+      if (!limit_reached && u + 1 < units.size() && only_cuda(unit, to_run))
+        executor_.prepare_ahead(first_point(units[u + 1]));
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
         for (auto& point : to_run) measure_group({point});
       }
-      if (limit_reached) break;
+      const std::size_t searched_before = searched_;
       for (const auto& search : unit.searches)
-        if (!walk_search(search, budget)) return;
+        if (limit_reached || !walk_search(search, budget)) {
+          limit_reached = true;
+          break;
+        }
+      problems_.push_back(
+          problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
+      if (limit_reached) break;
     }
+    executor_.take_ahead();  // nothing is left running once the units are done
   }
 
   // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy
@@ -222,6 +303,7 @@ class LocalRun {
         return std::nullopt;
       }
       budget.spend();
+      ++searched_;
       observers_.starting({point});
       Record record = executor_.measure({point}).front();
       stamp_search_step(record, step, best_before, walk.objective_of(record));
@@ -237,6 +319,7 @@ class LocalRun {
   void measure_group(const std::vector<IdentifiedPoint>& group) {
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
+    const auto timed = clock_.time(WorkPhase::record);
     for (std::size_t g = 0; g < group.size(); ++g) {
       observers_.finished(group[g], records[g], g == 0);
       recorder_.store(std::move(records[g]));
@@ -271,6 +354,10 @@ class LocalRun {
   const RunOptions& options_;
   const Config& config_;
   const std::vector<Point>& plan_;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  PhaseClock clock_;
+  std::vector<ProblemPhases> problems_;
+  std::size_t searched_ = 0;  // search steps measured so far
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;

@@ -6,6 +6,11 @@
 
 #include "core/number_text.hpp"
 #include "measure/provenance.hpp"
+#include "results/mixed_runs.hpp"
+#include "results/results_document.hpp"
+#include "results/winners.hpp"
+#include "results/winners_writer.hpp"
+#include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
 
 namespace convlab {
@@ -36,20 +41,12 @@ ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point
                                    const std::vector<std::optional<PlannedSkip>>& skips,
                                    const ResultsFile& results, bool force, ProgressStyle style)
     : position_(plan.size(), 0), estimate_(estimated_plan_seconds(config, plan, skips)) {
-  std::set<std::string> this_build_runs, measured;
-  if (!force) {
-    for (const auto& run : results.runs)
-      if (run.build_id() == build_id() && run.host_cpu_model() == cpu_model())
-        this_build_runs.insert(run.id);
-    for (const auto& record : results.records)
-      if (record.status == Status::ok && this_build_runs.count(record.run_id))
-        measured.insert(describe_record(record).dump());
-  }
+  const MeasuredPoints measured = force ? MeasuredPoints() : MeasuredPoints(results);
   for (std::size_t p = 0; p < order.size(); ++p) position_[order[p]] = p;
   // A guess: the record key, which decides, needs the image bytes.
   cost_after_.assign(order.size() + 1, 0.0);
   for (std::size_t p = order.size(); p-- > 0;) {
-    const bool expected_kept = measured.count(describe_point(config, plan[order[p]]).dump()) > 0;
+    const bool expected_kept = measured.has(config, plan[order[p]]);
     cost_after_[p] = cost_after_[p + 1] + (expected_kept ? 0.0 : estimate_[order[p]]);
   }
   progress_ = std::make_unique<Progress>(order.size(), cost_after_[0], style, stderr);
@@ -105,14 +102,58 @@ std::string outcome_text(const Record& record) {
          " repetitions, verified";
 }
 
+namespace {
+
+// The results file as the summary's tables need it; nullopt when it cannot be read (the run's
+// own error about it is reported where it happened), and the summary shows the rows as they are.
+std::optional<ResultsDocument> summary_document(const std::string& results_path) {
+  try {
+    return results_document_of(results_path, read_results(results_path));
+  } catch (const ResultsFileError&) {
+  } catch (const ExportError&) {
+  }
+  return std::nullopt;
+}
+
+// The run's ok points as the document holds them (machines labelled, metrics derived).
+std::vector<const Record*> ok_points_of(const ResultsDocument& document,
+                                        const std::vector<Record>& rows) {
+  std::set<std::string> keys;
+  for (const Record& row : rows)
+    if (row.usable()) keys.insert(row.key);
+  std::vector<const Record*> points;
+  for (const Record& record : document.file.records)
+    if (record.usable() && keys.count(record.key)) points.push_back(&record);
+  return points;
+}
+
+void print_table_of_rows(const std::vector<Record>& rows, const RunBlock& run,
+                         const std::optional<ResultsDocument>& document, std::ostream& out) {
+  print_summary_table(rows, run, out);
+  if (!document) return;
+  const std::string note =
+      mixed_runs_note(mixed_runs(ok_points_of(*document, rows), document->file.runs));
+  if (!note.empty()) out << "\n" << note << "\n";
+}
+
+}  // namespace
+
 int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
-                      bool quiet, const std::string& results_path, std::ostream& out) {
+                      bool quiet, const std::string& results_path, std::ostream& out,
+                      SummaryRows shown) {
   const bool any_failed = std::any_of(rows.begin(), rows.end(), [](const Record& record) {
     return record.status == Status::failed;
   });
   if (quiet) return any_failed ? 1 : 0;
-  print_summary_table(rows, run, out);
+  const std::optional<ResultsDocument> document = summary_document(results_path);
+  if (shown == SummaryRows::all || !document) {
+    print_table_of_rows(rows, run, document, out);
+  } else {
+    write_winners(find_winners(*document, ok_points_of(*document, rows)), FlatFormat::md, out);
+    print_unranked_points(rows, run, out);
+  }
   print_noisy_points(rows, out);
+  print_efficiency_flags(rows, out);
   out << "\n" << run_counts_line(counts) << "\n";
   std::cerr << "convlab: results in " << results_path << "\n";
   return any_failed ? 1 : 0;

@@ -52,7 +52,7 @@ class ObserverList : public RunObserver {
 
 // Progress (run/progress.hpp) over the points of `order` (plan indices, in the order they will
 // be walked). The ETA starts from the estimates of the points expected to run: a point with an ok
-// record of this build on this CPU in `results` is expected to be kept.
+// record of this build on this host in `results` is expected to be kept (measured_points.hpp).
 class ProgressObserver : public RunObserver {
  public:
   ProgressObserver(const Config& config, const std::vector<Point>& plan,
@@ -89,10 +89,17 @@ class RunCounter : public RunObserver {
 // "median 0.12 ms, CV 1.3 %, 12 repetitions, verified", or the status and its reason.
 std::string outcome_text(const Record& record);
 
-// The summary of a run: the table of its records, the noisy points, the counts line and where
-// the results are (nothing when quiet). Returns the run's exit status: 1 when a record failed,
-// 0 otherwise.
+// What the summary at the end of a run shows of its points: the fastest of every problem, as
+// `convlab show --best` (best), or every point (all, `convlab run --table`).
+enum class SummaryRows { best, all };
+
+// The summary of a run (nothing when quiet): its points as `shown` says, the failed and skipped
+// points, a note when they come from runs under different conditions, the noisy and the flagged
+// points (results/point_flags.hpp), the counts line and where the results are. The winners and
+// the note read the results file at `results_path` (its baseline and run blocks). Returns the
+// run's exit status: 1 when a record failed, 0 otherwise.
 int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
-                      bool quiet, const std::string& results_path, std::ostream& out);
+                      bool quiet, const std::string& results_path, std::ostream& out,
+                      SummaryRows shown = SummaryRows::best);
 
 }  // namespace convlab

@@ -10,39 +10,63 @@
 #include "core/count_words.hpp"
 #include "core/point_filter.hpp"
 #include "run/progress.hpp"
+#include "verify/verify.hpp"
 
 namespace convlab {
 namespace {
 
 // Nominal multiply-accumulate rates (per second) used only to estimate durations. Threads beyond
-// `logical_cpus` add nothing (0: no cap).
+// `logical_cpus` add nothing (0: no cap). CUDA: 4 TMAC/s, the rate at which the committed H200
+// and H100 runs' kernels went on average (direct and separable rungs alike, counting 2K
+// multiply-adds per value for a factored implementation on a separable kernel).
 double nominal_rate(const Point& point, unsigned logical_cpus) {
   const std::string& name = point.implementation->name;
   const double threads_asked = std::max(1.0, point.params.value("threads", 1.0));
   const double threads =
       logical_cpus == 0 ? threads_asked : std::min(threads_asked, double(logical_cpus));
-  if (point.implementation->family == "cuda") return 2e12;
-  if (name == "sequential" || name == "openmp") return 1e9 * threads;
+  if (point.implementation->family == "cuda") return 4e12;
+  if (name == "sequential" || name == "openmp") return 0.7e9 * threads;
   return 8e9 * threads;
 }
 
-// The reference is scalar code accumulating in double, computed once per image, kernel, border
-// and output.
-constexpr double kReferenceRate = 0.4e9;
+// Around a CUDA point's kernels every repetition also copies the image in and the output out
+// (its end-to-end time: 402 MB in 7.3 ms on the H200 and the H100, over PCIe), and each call
+// costs its launches and event waits.
+constexpr double kTransferBytesPerSecond = 55e9;
+constexpr double kCallSeconds = 20e-6;
+// The runner's own work per point (naming, preparing, recording): the fit's constant.
+constexpr double kPointSeconds = 0.03;
+// Per value of a point's output: turned from planes back into pixels (a planar CUDA layout), and
+// written as a picture (save_outputs).
+constexpr double kPlanarValueSeconds = 4e-9;
+constexpr double kSavedValueSeconds = 20e-9;
+// A machine in particular is not known: threads of the reference and verification.
+constexpr unsigned kAnyMachineThreads = 8;
+// Verification reads the output and the double reference once: more threads than this add
+// little once memory is the limit.
+constexpr unsigned kVerifyThreadsUseful = 8;
 
-// Around a CUDA point's kernels: every repetition also copies the image in and the output out
-// (its end-to-end time), and the point once stages its input, reads its output back and is
-// verified on the host. Nominal rates: they put an 8192^2 RGB u8 point with 20 repetitions at
-// 0.84 s; npp_peer's 203 such points took 0.85 s each on average on the H200 machine, their
-// references included.
-constexpr double kTransferBytesPerSecond = 20e9;
-constexpr double kHostBytesPerSecond = 1e9;
+double value_count(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  return double(image.width) * image.height * image.channels;
+}
 
 // Bytes of the input and the output of a point.
 double value_bytes(const Config& config, const Point& point) {
-  const ImageSpec& image = config.images[point.image];
-  const double values = double(image.width) * image.height * image.channels;
-  return values * (1.0 + double(bytes_per_value(point.output)));
+  return value_count(config, point) * (1.0 + double(bytes_per_value(point.output)));
+}
+
+// Multiply-adds of one call: 2K per value for a factored implementation on a separable kernel.
+double call_macs(const Config& config, const Point& point) {
+  const Filter& filter = config.filters[point.filter];
+  const Implementation& impl = *point.implementation;
+  const bool factored = impl.factored && (!impl.factored_rank1_only || filter.separable);
+  return factored && filter.separable ? value_count(config, point) * 2.0 * filter.size
+                                      : point_macs(config, point);
+}
+
+unsigned host_threads(const HostModel& host) {
+  return host.logical_cpus == 0 ? kAnyMachineThreads : host.logical_cpus;
 }
 
 bool same_reference(const Point& a, const Point& b) {
@@ -51,12 +75,20 @@ bool same_reference(const Point& a, const Point& b) {
 
 }  // namespace
 
+HostModel this_machine_model() {
+  HostModel host;
+  host.logical_cpus = std::max(1u, std::thread::hardware_concurrency());
+  host.verify_threads = static_cast<unsigned>(std::max(1, verification_threads()));
+  return host;
+}
+
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan) {
   return estimated_plan_seconds(config, plan, std::vector<std::optional<PlannedSkip>>(plan.size()));
 }
 
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan,
-                                           const std::vector<std::optional<PlannedSkip>>& skips) {
+                                           const std::vector<std::optional<PlannedSkip>>& skips,
+                                           const HostModel& host) {
   std::vector<double> seconds;
   const Point* last_run = nullptr;  // the last point that runs: its problem's reference is made
   for (size_t i = 0; i < plan.size(); ++i) {
@@ -64,35 +96,53 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
       seconds.push_back(0.0);
       continue;
     }
-    double point = estimated_point_seconds(config, plan[i]);
+    double point = estimated_point_seconds(config, plan[i], host);
     if (last_run == nullptr || !same_reference(plan[i], *last_run))
-      point += estimated_reference_seconds(config, plan[i]);
+      point += estimated_reference_seconds(config, plan[i], host);
     last_run = &plan[i];
     seconds.push_back(point);
   }
   return seconds;
 }
 
+double estimated_reference_seconds(const Config& config, const Point& point,
+                                   const HostModel& host) {
+  return point_macs(config, point) * host.reference_seconds_per_tap / host_threads(host);
+}
+
 double estimated_reference_seconds(const Config& config, const Point& point) {
-  return point_macs(config, point) / kReferenceRate;
+  return estimated_reference_seconds(config, point, this_machine_model());
 }
 
 double estimated_point_seconds(const Config& config, const Point& point) {
-  return estimated_point_seconds(config, point, std::max(1u, std::thread::hardware_concurrency()));
+  return estimated_point_seconds(config, point, this_machine_model());
 }
 
 double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus) {
-  double call = point_macs(config, point) / nominal_rate(point, logical_cpus);
-  double once = 0.0;
-  if (point.implementation->family == "cuda") {
-    const double bytes = value_bytes(config, point);
-    call += bytes / kTransferBytesPerSecond;
-    once = bytes / kHostBytesPerSecond;
-  }
+  HostModel host;
+  host.logical_cpus = logical_cpus;
+  return estimated_point_seconds(config, point, host);
+}
+
+double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host) {
+  double call = call_macs(config, point) / nominal_rate(point, host.logical_cpus);
+  if (point.implementation->family == "cuda")
+    call += value_bytes(config, point) / kTransferBytesPerSecond + kCallSeconds;
   const MeasureSpec& m = measure_for(config, point.implementation->name);
   const double repetitions =
       std::clamp(m.max_seconds / std::max(call, 1e-9), double(m.min_reps), double(m.max_reps));
-  return once + call * (m.warmup + repetitions);
+  return call * (m.warmup + repetitions);
+}
+
+double estimated_point_seconds(const Config& config, const Point& point, const HostModel& host) {
+  const unsigned verify_threads = std::min(
+      kVerifyThreadsUseful, host.verify_threads == 0 ? host_threads(host) : host.verify_threads);
+  double per_value = host.verify_seconds_per_value / verify_threads;
+  if (point.params.is_object() && point.params.value("layout", "") == "planar")
+    per_value += kPlanarValueSeconds;
+  if (config.save_outputs) per_value += kSavedValueSeconds;
+  return kPointSeconds + value_count(config, point) * per_value +
+         estimated_timing_seconds(config, point, host);
 }
 
 namespace {
@@ -145,13 +195,15 @@ std::vector<std::string> search_summary(const Config& config, const std::vector<
 }
 
 void print_plan(const Config& config, const std::vector<Point>& plan,
-                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out) {
+                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out,
+                const MeasuredPoints* measured) {
   out << "# " << config.title << " (" << config.name << ")\n\n";
   out << "| # | implementation | params | image | kernel | border | output | GMAC | est. s |\n";
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double total_seconds = 0, total_macs = 0;
   const std::vector<double> estimates = estimated_plan_seconds(config, plan, skips);
   std::vector<std::optional<PlannedSkip>> plain_skips;
+  size_t to_run = 0, already = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
     if (p.search) continue;  // summarised below
@@ -163,6 +215,9 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
     char numbers[96];
     if (skips[i]) {
       std::snprintf(numbers, sizeof numbers, "%.3f | skipped", macs / 1e9);
+    } else if (measured && measured->has(config, p)) {
+      std::snprintf(numbers, sizeof numbers, "%.3f | measured", macs / 1e9);
+      ++already;
     } else {
       std::snprintf(numbers, sizeof numbers, "%.3f | %.2f", macs / 1e9, estimates[i]);
       total_seconds += estimates[i];
@@ -177,9 +232,16 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
     out << "\n" << plan_counts_text(count_plan(plain_skips)) << "\n";
   else
     out << "\n";
+  for (const auto& skip : plain_skips) to_run += !skip;
+  if (measured) out << new_points_text(to_run, already) << "\n";
   for (const auto& line : searches) out << line << "\n";
-  out << "The points to run: " << total_macs / 1e9 << " GMAC per repetition in all, roughly "
-      << format_duration(total_seconds)
+  if (measured && already > 0 && already == to_run && searches.empty()) {
+    out << "Nothing new to measure: results.json holds every point to run (--force measures "
+           "them again)\n";
+    return;
+  }
+  out << (measured ? "The new points: " : "The points to run: ") << total_macs / 1e9
+      << " GMAC per repetition in all, roughly " << format_duration(total_seconds)
       << " (estimate from nominal rates; points already in results.json are not run again)\n";
 }
 
@@ -217,6 +279,12 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
   std::vector<std::int64_t> cost(workers + 1, 0);
   std::vector<std::set<std::size_t>> groups(workers + 1);
   std::vector<double> seconds(workers + 1, 0.0);  // as the plan table estimates them here
+  // Each worker has its share of this machine's cores (run/worker_cpus.hpp); the CPU points have
+  // all of them.
+  const HostModel machine = this_machine_model();
+  HostModel worker = machine;
+  worker.logical_cpus = std::max(1u, machine.logical_cpus / unsigned(std::max(workers, 1)));
+  worker.verify_threads = std::max(1u, machine.verify_threads / unsigned(std::max(workers, 1)));
   for (std::size_t u = 0; u < schedule.units.size(); ++u) {
     // One device: the one process measures everything.
     const int w = worker_of_unit.empty() ? 0 : worker_of_unit[u] < 0 ? workers : worker_of_unit[u];
@@ -224,14 +292,15 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
     points[w] += unit.points.size();
     cost[w] += unit.cost_us;
     groups[w].insert(unit.bundle);
+    const HostModel& host = w < workers && workers > 1 ? worker : machine;
     const std::size_t first =
         unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
-    seconds[w] += estimated_reference_seconds(config, plan[first]);
-    for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i]);
+    seconds[w] += estimated_reference_seconds(config, plan[first], host);
+    for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i], host);
     for (const auto& search : unit.searches) {
       points[w] += search.budget;
       double all = 0.0;
-      for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i]);
+      for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], host);
       seconds[w] += all * double(search.budget) / double(search.variants.size());
     }
   }

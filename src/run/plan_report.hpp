@@ -8,33 +8,67 @@
 
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
+#include "run/measured_points.hpp"
 #include "run/schedule.hpp"
 
 namespace convlab {
 
-// A rough upper estimate of one point's wall time: warm-up plus repetitions at a nominal rate per
-// implementation family, capped by the measure block's time budget. Only for planning. Threads
-// beyond `logical_cpus` add nothing; 0 leaves them uncapped, for an estimate that is the same on
-// every machine (shards, run/schedule.hpp).
+// The reference per tap and thread of the committed runs' code (the border resolved at every tap,
+// one value at a time), and how much faster reference/reference.cpp computes it now (1.5x at K = 3,
+// 1.9x at K = 13 on the development machine: bench/host_work.cpp --before).
+constexpr double kFittedReferenceTapSeconds = 4.4e-9;
+constexpr double kReferenceSpeedupSinceFit = 1.7;
+
+// What the host's work costs on the machine an estimate is for. Per thread and per value, from the
+// committed runs of the H200 and H100 machines (docs/scale-out.md, "How long a run takes"), where a
+// reference took 4.4 ns per tap on one of 16 threads and verification 2.1 ns per value on its one
+// thread (the cost the points' timed calls leave, fitted over 11 runs).
+struct HostModel {
+  // Logical CPUs: the OpenMP threads a point may use and the threads of the reference and of
+  // verification. 0: no machine in particular (threads as asked, the reference and verification
+  // on 8), so that the same config gives the same shards everywhere (run/schedule.hpp).
+  unsigned logical_cpus = 0;
+  // Threads comparing an output with the reference; 0: as logical_cpus.
+  unsigned verify_threads = 0;
+  // One thread each.
+  double reference_seconds_per_tap = kFittedReferenceTapSeconds / kReferenceSpeedupSinceFit;
+  double verify_seconds_per_value = 2.1e-9;
+};
+// This machine: its logical CPUs, verification on verify/verify.hpp's threads.
+HostModel this_machine_model();
+
+// A rough estimate of one point's wall time: warm-up plus repetitions at a nominal rate per
+// implementation family, capped by the measure block's time budget, plus verifying its output and
+// the runner's own work. Only for planning.
+double estimated_point_seconds(const Config& config, const Point& point, const HostModel& host);
+// The warm-up and timed calls alone, without verification and the runner's work.
+double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host);
+// Threads beyond `logical_cpus` add nothing; 0 leaves them uncapped (HostModel{logical_cpus}).
 double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus);
-double estimated_point_seconds(const Config& config, const Point& point);  // this machine's CPUs
+double estimated_point_seconds(const Config& config, const Point& point);  // this machine
 // The reference computation a problem's first point waits for.
-double estimated_reference_seconds(const Config& config, const Point& point);
+double estimated_reference_seconds(const Config& config, const Point& point, const HostModel& host);
+double estimated_reference_seconds(const Config& config, const Point& point);  // this machine
 // Per point of the plan: its estimate plus, for the first point of an image, kernel, border and
 // output, the reference computation it waits for.
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan);
 // The same with the points `skips` names (plan/skips.hpp) at 0: a skipped point costs nothing,
 // and the reference is computed for the first point of a problem that runs.
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan,
-                                           const std::vector<std::optional<PlannedSkip>>& skips);
+                                           const std::vector<std::optional<PlannedSkip>>& skips,
+                                           const HostModel& host = this_machine_model());
 // The plan as a table, skipped points marked with their reason, then its counts and cost.
 // One line per search of the config: its strategies and seeds, the space after restrictions, the
 // budget and its share of the space ("search tunable (annealing; 1 seed): 384 variants after
 // restrictions, budget 40 per problem and search (10.4 % of the space), ...").
 std::vector<std::string> search_summary(const Config& config, const std::vector<Point>& plan);
 
+// With `measured` (the results file's points, run/measured_points.hpp), points it holds show
+// "measured" instead of an estimate, the counts say "0 new points (744 measured)" and the cost is
+// that of the new points.
 void print_plan(const Config& config, const std::vector<Point>& plan,
-                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out);
+                const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out,
+                const MeasuredPoints* measured = nullptr);
 
 // `--dry-run --shard I/N`: the shard's share of the plan's estimated cost, and the range of the
 // shares of all N.

@@ -1,5 +1,6 @@
 #include "run/point_executor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "config/config_error.hpp"
@@ -8,11 +9,13 @@
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
 #include "impl/cuda/device_facts.hpp"
+#include "measure/cpu_topology.hpp"
 #include "measure/interleaved.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
 #include "results/machine.hpp"
 #include "results/point_outputs.hpp"
+#include "run/measured_points.hpp"
 #include "verify/verify.hpp"
 
 namespace convlab {
@@ -60,11 +63,14 @@ std::uint32_t interleave_seed(const std::string& point_id) {
 }  // namespace
 
 PointExecutor::PointExecutor(const Config& config, const std::vector<Point>& plan,
-                             std::string out_dir, std::string results_path, int cuda_device)
+                             std::string out_dir, std::string results_path, int cuda_device,
+                             PhaseClock* clock)
     : config_(config),
       plan_(plan),
       out_dir_(std::move(out_dir)),
-      results_path_(std::move(results_path)) {
+      results_path_(std::move(results_path)),
+      clock_(clock ? *clock : own_clock_),
+      ahead_enabled_(prepare_ahead_enabled()) {
   context_.cuda_device = cuda_device;
   context_.l2_flush = config_.measure.l2_flush;
 }
@@ -72,6 +78,7 @@ PointExecutor::PointExecutor(const Config& config, const std::vector<Point>& pla
 PointExecutor::~PointExecutor() = default;
 
 json PointExecutor::open_device() {
+  const auto timed = clock_.time(WorkPhase::device);
   json cuda = describe_cuda_device(context_);
   device_name_ = cuda.value("name", "none");
   if (cuda.contains("uuid") && cuda["uuid"].is_string())
@@ -113,13 +120,54 @@ IdentifiedPoint PointExecutor::identify(std::size_t index) {
 }
 
 const Image& PointExecutor::image(std::size_t index) {
+  if (current_image_ && current_image_index_ == index) return *current_image_;
+  take_ahead();  // it may hold this image; and no more than two are held
   if (!current_image_ || current_image_index_ != index) {
     current_image_.reset();  // release the previous image before making the next
     reference_.reset();
-    current_image_ = std::make_unique<Image>(load_image(config_.images[index]));
+    const auto timed = clock_.time(WorkPhase::image);
+    current_image_ = std::make_shared<const Image>(load_image(config_.images[index]));
     current_image_index_ = index;
   }
   return *current_image_;
+}
+
+void PointExecutor::prepare_ahead(std::size_t index) {
+  const Point& point = plan_[index];
+  const ReferenceId id{point.image, point.filter, point.border, point.output};
+  if (!ahead_enabled_ || ahead_.pending() || (reference_ && reference_id_ == id)) return;
+  ProblemAhead::Job job;
+  job.image_index = point.image;
+  if (current_image_ && current_image_index_ == point.image) job.image = current_image_;
+  const ImageSpec& spec = config_.images[point.image];
+  job.make_image = [this, &spec] { return load_image(spec); };
+  job.id = id;
+  job.filter = config_.filters[point.filter];
+  job.border = point.border;
+  job.output = point.output;
+  // Every CPU of the process but the timing thread's (OpenMP bound it to its first place).
+  const std::vector<int> mine = thread_cpus();
+  for (int cpu : start_cpus())
+    if (std::find(mine.begin(), mine.end(), cpu) == mine.end()) job.cpus.push_back(cpu);
+  if (job.cpus.empty()) job.cpus = start_cpus();
+  ahead_.start(std::move(job));
+}
+
+void PointExecutor::take_ahead() {
+  if (!ahead_.pending()) return;
+  std::optional<ProblemAhead::Made> made;
+  {
+    const auto timed = clock_.time(WorkPhase::reference);
+    made = ahead_.take();
+  }
+  if (!made) return;
+  ahead_seconds_ += made->seconds;
+  if (!current_image_ || current_image_index_ != made->image_index) {
+    current_image_ = std::move(made->image);
+    current_image_index_ = made->image_index;
+  }
+  reference_ = std::move(made->reference);
+  reference_id_ = made->id;
 }
 
 // An image that cannot be made now (its file changed since validation, or memory ran out) stops
@@ -141,9 +189,12 @@ Image PointExecutor::load_image(const ImageSpec& spec) const {
 }
 
 const Reference& PointExecutor::reference_for(const Point& point, const Problem& problem) {
-  const auto id = std::make_tuple(point.image, point.filter, point.border, point.output);
+  const ReferenceId id{point.image, point.filter, point.border, point.output};
+  if (reference_ && reference_id_ == id) return *reference_;
+  if (ahead_.pending() && ahead_.id() == id) take_ahead();
   if (!reference_ || reference_id_ != id) {
     reference_.reset();
+    const auto timed = clock_.time(WorkPhase::reference);
     reference_ = std::make_unique<Reference>(compute_reference(problem));
     reference_id_ = id;
   }
@@ -196,6 +247,7 @@ RunContext PointExecutor::context_for(const Point& point) const {
 std::unique_ptr<PreparedPoint> PointExecutor::prepare_point(const Point& point, Record& record) {
   const Problem problem = problem_of(point);
   const RunContext context = context_for(point);
+  const auto timed = clock_.time(WorkPhase::prepare);
   if (auto reason = point.implementation->unsupported(problem, point.params, context)) {
     record.status = Status::skipped;
     record.reason = *reason;
@@ -223,11 +275,15 @@ Record PointExecutor::measure_alone(const IdentifiedPoint& identified) {
   std::unique_ptr<PreparedPoint> prepared = prepare_point(point, record);
   if (!prepared) return record;
   try {
-    const auto clocks_at_start = clock_sample(point);
-    const TimingSamples samples =
-        time_repetitions(*prepared, measure_for(config_, point.implementation->name));
-    record.timing = timing_from(samples);
-    if (clocks_at_start) record.gpu_clocks = gpu_clocks_json(clocks_at_start, clock_sample(point));
+    {
+      const auto timed = clock_.time(WorkPhase::timing);
+      const auto clocks_at_start = clock_sample(point);
+      const TimingSamples samples =
+          time_repetitions(*prepared, measure_for(config_, point.implementation->name));
+      record.timing = timing_from(samples);
+      if (clocks_at_start)
+        record.gpu_clocks = gpu_clocks_json(clocks_at_start, clock_sample(point));
+    }
     verify_record(point, identified.description, *prepared, record);
   } catch (const std::exception& error) {
     record.status = Status::failed;
@@ -254,9 +310,12 @@ std::vector<Record> PointExecutor::measure_interleaved(const std::vector<Identif
     timed_index.push_back(g);
   }
   std::vector<std::optional<GpuClockSample>> clocks_at_start;
-  for (std::size_t t = 0; t < timed.size(); ++t)
-    clocks_at_start.push_back(clock_sample(plan_[group[timed_index[t]].index]));
-  time_interleaved(timed, interleave_seed(group.front().id));
+  {
+    const auto timing = clock_.time(WorkPhase::timing);
+    for (std::size_t t = 0; t < timed.size(); ++t)
+      clocks_at_start.push_back(clock_sample(plan_[group[timed_index[t]].index]));
+    time_interleaved(timed, interleave_seed(group.front().id));
+  }
   for (std::size_t t = 0; t < timed.size(); ++t) {
     const std::size_t g = timed_index[t];
     Record& record = records[g];
@@ -280,12 +339,19 @@ void PointExecutor::verify_record(const Point& point, const json& description,
                                   const PreparedPoint& prepared, Record& record) {
   const Problem problem = problem_of(point);
   try {
-    const Verification verification =
-        verify_output(prepared.output(), reference_for(point, problem),
-                      verification_tolerance(*point.implementation, problem, point.params));
+    const Reference& reference = reference_for(point, problem);
+    Verification verification;
+    {
+      const auto timed = clock_.time(WorkPhase::verify);
+      verification =
+          verify_output(prepared.output(), reference,
+                        verification_tolerance(*point.implementation, problem, point.params));
+    }
     record.verification = verification;
-    if (config_.save_outputs)
+    if (config_.save_outputs) {
+      const auto timed = clock_.time(WorkPhase::save);
       record.saved_output = save_point_output(out_dir_, description, prepared.output());
+    }
     if (!verification.ok) {
       record.status = Status::failed;
       const Image& input = problem.input;
@@ -310,12 +376,7 @@ std::optional<GpuClockSample> PointExecutor::clock_sample(const Point& point) co
 }
 
 json PointExecutor::measure_json_for(const Point& point) const {
-  json measure = config_.resolved["measure"];
-  measure.erase("per_implementation");
-  const auto& overrides = config_.resolved["measure"].value("per_implementation", json::object());
-  if (overrides.contains(point.implementation->name))
-    measure = overrides[point.implementation->name];
-  return measure;
+  return point_measure_json(config_.resolved, point.implementation->name);
 }
 
 }  // namespace convlab

@@ -14,20 +14,23 @@
 #include "core/image.hpp"
 #include "impl/implementation.hpp"
 #include "measure/gpu_clocks.hpp"
+#include "measure/work_phases.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
 #include "results/record.hpp"
 #include "results/run_block.hpp"
 #include "run/identified_point.hpp"
+#include "run/problem_ahead.hpp"
 
 namespace convlab {
 
 class PointExecutor {
  public:
   // `out_dir`: the results folder (saved outputs go there); `results_path` is named when an
-  // image cannot be made.
+  // image cannot be made. `clock`: where the time of each step goes (work_phases.hpp); null, a
+  // clock of its own.
   PointExecutor(const Config& config, const std::vector<Point>& plan, std::string out_dir,
-                std::string results_path, int cuda_device);
+                std::string results_path, int cuda_device, PhaseClock* clock = nullptr);
   ~PointExecutor();
   PointExecutor(const PointExecutor&) = delete;
   PointExecutor& operator=(const PointExecutor&) = delete;
@@ -45,6 +48,16 @@ class PointExecutor {
   // Measures one point, or the points of one problem together in shuffled rounds
   // (measure/interleaved.hpp), and returns their records in the order given.
   std::vector<Record> measure(const std::vector<IdentifiedPoint>& points);
+
+  // With CONVLAB_PREPARE_AHEAD=1 (problem_ahead.hpp): starts making the image and reference of
+  // point `index`'s problem on a background thread. Call it only before timing CUDA points: the
+  // caller waits for it (take_ahead) before any CPU point.
+  void prepare_ahead(std::size_t index);
+  // Waits for what prepare_ahead started and makes it current; its wait counts as reference time.
+  void take_ahead();
+  bool prepares_ahead() const { return ahead_enabled_; }
+  // The background thread's seconds so far.
+  double ahead_seconds() const { return ahead_seconds_; }
 
  private:
   Image load_image(const ImageSpec& spec) const;
@@ -69,10 +82,16 @@ class PointExecutor {
   std::string run_id_;
   RunBlock run_;
   std::unique_ptr<GpuClockProbe> clocks_;
-  std::unique_ptr<Image> current_image_;
+  PhaseClock own_clock_;
+  PhaseClock& clock_;
+  // Shared with a background job that reads it (problem_ahead.hpp).
+  std::shared_ptr<const Image> current_image_;
   std::size_t current_image_index_ = 0;
   std::unique_ptr<Reference> reference_;
-  std::tuple<std::size_t, std::size_t, Border, OutputType> reference_id_{};
+  ReferenceId reference_id_{};
+  bool ahead_enabled_ = false;
+  ProblemAhead ahead_;
+  double ahead_seconds_ = 0.0;
 };
 
 }  // namespace convlab

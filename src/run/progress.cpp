@@ -115,6 +115,7 @@ void Progress::starting(size_t index, const std::string& label, double point_est
   point_estimate_ = point_estimate;
   estimated_after_ = estimated_after;
   in_point_ = true;
+  any_started_ = true;
   point_clock_.restart();
   if (style_.terminal && !style_.quiet) draw_locked();
 }
@@ -140,6 +141,10 @@ void Progress::done() {
   wake_.notify_all();
   if (style_.quiet) return;
   if (drawn_) std::fprintf(stream_, "\r\033[K");
+  if (!any_started_) {
+    std::fflush(stream_);
+    return;
+  }
   std::fprintf(stream_, "%s: %zu points in %s (estimated %s before the run)\n", style_.who.c_str(),
                total_, format_duration(clock_.elapsed_seconds()).c_str(),
                format_duration(estimated_total_).c_str());

@@ -4,7 +4,8 @@
 // ETA keep moving during a long point: "[=====>    ] 12/81  elapsed 0m32s  ETA 1m05s  <point>".
 // Piped (CI logs, files): a plain "convlab: 12/81 points, elapsed 0m32s, ETA 1m05s" line at most
 // every `plain_interval_seconds`. Quiet prints only failed points; verbose adds a line per point
-// with its outcome. The last line compares the run's time with the estimate made before it.
+// with its outcome. The last line compares the run's time with the estimate made before it; a run
+// that measured nothing (every point kept from earlier runs) has none.
 //
 // The ETA starts from the nominal estimates of the points still to run (run/plan_report.hpp) and
 // is corrected by how long the points measured so far took against their own estimates.
@@ -81,7 +82,8 @@ class Progress {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false, drawn_ = false, in_point_ = false;
-  size_t position_ = 0;  // points dealt with (kept, run or skipped)
+  bool any_started_ = false;  // a point ran: the closing line has a time worth saying
+  size_t position_ = 0;       // points dealt with (kept, run or skipped)
   std::string label_;
   double point_estimate_ = 0, estimated_after_ = 0;
   double measured_done_ = 0, estimated_done_ = 0;

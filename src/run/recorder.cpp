@@ -34,6 +34,11 @@ void Recorder::set_part(PartBlock part) {
   pending_part_ = std::move(part);
 }
 
+void Recorder::set_phases(RunPhases phases) {
+  const std::lock_guard<std::mutex> lock(write_mutex_);
+  run_.phases = std::move(phases);
+}
+
 bool Recorder::has_ok_record(const std::string& key) {
   const std::lock_guard<std::mutex> lock(write_mutex_);
   const auto existing = record_index_.find(key);

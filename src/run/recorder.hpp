@@ -42,6 +42,8 @@ class Recorder {
   const RunBlock& run_block() const { return run_; }
   // Written with the next lines (the newest part block of a file wins).
   void set_part(PartBlock part);
+  // Where the run's time went, written with the run block when the run finishes.
+  void set_phases(RunPhases phases);
 
   bool has_ok_record(const std::string& key);
   // The record of `key` in the file or a read-only file, or null.

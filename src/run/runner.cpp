@@ -9,6 +9,7 @@
 #include "results/shard_merge.hpp"
 #include "run/backend.hpp"
 #include "run/kernel_compilation.hpp"
+#include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
 
@@ -91,7 +92,11 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
   }
   RunContext context;
   context.cuda_device = job.cuda_device;
-  print_plan(config, points, planned_skips(config, points, context), std::cout);
+  // What the results file holds already, as the run would keep it; --force measures everything.
+  std::optional<MeasuredPoints> measured;
+  if (!job.options->force) measured = measured_points_at(job.target.path());
+  print_plan(config, points, planned_skips(config, points, context), std::cout,
+             measured ? &*measured : nullptr);
   if (cut) print_shard_balance(*cut, job.options->shard->index, std::cout);
   if (!job.devices.empty())
     print_device_split(config, plan, job.schedule, worker_of_unit, job.devices,

@@ -45,6 +45,8 @@ struct RunOptions {
   int cuda_device = 0;
   long max_points = -1;  // stop after running this many points (-1: no limit)
   Verbosity verbosity = Verbosity::normal;
+  bool phases = false;  // --phases: print where the time went (also with --verbose)
+  bool table = false;   // the summary lists every point, not the fastest of each problem
   std::vector<std::string> argv;
   std::optional<ShardIndex> shard;      // --shard I/N
   std::optional<DeviceChoice> devices;  // --devices

@@ -31,21 +31,21 @@ std::int64_t whole_microseconds(double seconds) {
   return std::max<std::int64_t>(1, std::llround(seconds * 1e6));
 }
 
-// The reference runs on every core (OpenMP); the cost of shards assumes a machine of 8, so that
-// a problem's reference weighs against its points as it does on a typical node.
-constexpr double kReferenceThreads = 8.0;
-
-// The points' estimates on no machine in particular, plus the reference their problem waits for;
-// a search costs its budget's share of its variants' estimates.
+// The points' estimates on no machine in particular (HostModel{}: the reference and verification
+// on 8 threads, as on a typical node), plus the reference their problem waits for; a search costs
+// its budget's share of its variants' estimates.
 std::int64_t unit_cost_us(const Config& config, const std::vector<Point>& plan,
                           const WorkUnit& unit) {
+  const HostModel any_machine;
   const std::size_t first =
       unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
-  double seconds = estimated_reference_seconds(config, plan[first]) / kReferenceThreads;
-  for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], 0);
+  double seconds = estimated_reference_seconds(config, plan[first], any_machine);
+  for (std::size_t i : unit.points)
+    seconds += estimated_point_seconds(config, plan[i], any_machine);
   for (const SearchGroup& search : unit.searches) {
     double all = 0.0;
-    for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], 0);
+    for (std::size_t i : search.variants)
+      all += estimated_point_seconds(config, plan[i], any_machine);
     seconds += all * static_cast<double>(search.budget) / search.variants.size();
   }
   return whole_microseconds(seconds);

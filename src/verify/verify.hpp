@@ -36,6 +36,10 @@ double verification_tolerance(OutputType type, const Filter& filter, double weig
 double verification_tolerance(const Implementation& implementation, const Problem& problem,
                               const Params& params = Params::object());
 
+// Every value compared, in parallel over blocks (verification_threads()); the same result as one
+// loop over the values in order.
 Verification verify_output(const OutputView& output, const Reference& reference, double tolerance);
+// OpenMP's threads, or CONVLAB_VERIFY_THREADS when set (1: one thread, as before).
+int verification_threads();
 
 }  // namespace convlab

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <functional>
+#include <iostream>
 #include <regex>
 #include <thread>
 
@@ -79,6 +81,22 @@ bool wait_until(const std::function<bool()>& done, double seconds) {
   return true;
 }
 
+// Each thread of a process with the kernel function it waits in, to tell a deadlock from a
+// busy thread.
+std::string thread_states(int pid) {
+  std::string text;
+  const fs::path tasks = fs::path("/proc") / std::to_string(pid) / "task";
+  std::error_code error;
+  for (const auto& task : fs::directory_iterator(tasks, error)) {
+    std::ifstream stat(task.path() / "stat"), wchan(task.path() / "wchan");
+    std::string stat_line, wait_channel;
+    std::getline(stat, stat_line);
+    std::getline(wchan, wait_channel);
+    text += "  " + stat_line.substr(0, 60) + " wchan " + wait_channel + "\n";
+  }
+  return text;
+}
+
 class LiveBrowserTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -90,8 +108,18 @@ class LiveBrowserTest : public ::testing::Test {
   }
   void TearDown() override {
     if (pid_ > 0 && !fs::exists(dir() / "watch.status")) {
+      // A watch in the middle of a point stops at its end; one that does not stop in time is
+      // killed, so that no test leaves a process behind.
       ::kill(pid_, SIGINT);
-      wait_until([&] { return fs::exists(dir() / "watch.status"); }, 10);
+      const auto stopped = [&] { return fs::exists(dir() / "watch.status"); };
+      if (!wait_until(stopped, 20)) {
+        std::cerr << "warning: the watch (pid " << pid_
+                  << ") did not stop on SIGINT within 20 s; it is killed. Its threads:\n"
+                  << thread_states(pid_) << "its log:\n"
+                  << log();
+        ::kill(pid_, SIGKILL);
+        EXPECT_TRUE(wait_until(stopped, 10)) << "the watch outlived SIGKILL";
+      }
     }
   }
 

@@ -65,6 +65,7 @@ class Browser {
   int port_ = 0;
   int driver_pid_ = -1;
   std::string session_;
+  std::string temp_folder_;  // TMPDIR of chromedriver and Chromium; holds log_file_
   std::string log_file_;
   int width_ = 1280, height_ = 1000;
 };

@@ -106,6 +106,8 @@ bool npp_built();  // the NPP peer is compiled in
 std::optional<std::string> device_unavailable(int device);
 // The CUDA devices this process sees (after CUDA_VISIBLE_DEVICES); 0 without any.
 int device_count();
+// The device's PCI bus id ("0000:19:00.0"), without creating a context; empty when unknown.
+std::string pci_bus_id(int device);
 
 // Limits of this device and of the kernels' compiled resources (constant memory reserved for
 // coefficients, shared memory, threads per block); nullopt when the point fits.

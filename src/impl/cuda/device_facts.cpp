@@ -56,4 +56,8 @@ int cuda_device_count() {
   return cuda::device_count();
 }
 
+std::string cuda_pci_bus_id(int device) {
+  return cuda::pci_bus_id(device);
+}
+
 }  // namespace convlab

@@ -102,6 +102,12 @@ int device_count() {
   return device_count_or_error(&error);
 }
 
+std::string pci_bus_id(int device) {
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess) return "";
+  return bus_id;
+}
+
 std::optional<std::string> device_unavailable(int device) {
   static cudaError_t error = cudaSuccess;
   static const int count = device_count_or_error(&error);

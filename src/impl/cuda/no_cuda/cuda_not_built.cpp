@@ -25,6 +25,10 @@ int device_count() {
   return 0;
 }
 
+std::string pci_bus_id(int) {
+  return "";
+}
+
 std::optional<std::string> variant_unsupported(Variant, const ProblemDesc&, const LaunchParams&,
                                                int) {
   return std::string(kNotBuilt);

@@ -1,0 +1,164 @@
+// How `convlab run --devices` splits a config and how long its workers took (docs/scale-out.md,
+// "Where a device worker's time goes"). Three modes:
+//
+//   convlab_device_scaling plan CONFIG [--cpus C] [N ...]      (default N: 1 2 4)
+//     For N devices: each worker's problems, points and estimated seconds, as --dry-run --devices
+//     would split them on a host of C logical CPUs (default: this machine's) whose workers get
+//     C / N of them each. Needs no GPU.
+//   convlab_device_scaling measured DIR ...
+//     For each results folder (or file): every run block's phases (run.phases): its device, CPUs,
+//     OpenMP threads, points, wall seconds and the seconds of each phase; then the slowest run's
+//     wall time, which is the folder's when its runs were workers side by side.
+//   convlab_device_scaling verdicts DIR_A DIR_B
+//     Every point of A against the same point of B (matched by its description): the same status
+//     and verification verdict, or the points that differ. Exit 1 when any differs.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/config.hpp"
+#include "plan/plan.hpp"
+#include "results/results_file.hpp"
+#include "run/plan_report.hpp"
+#include "run/schedule.hpp"
+
+namespace {
+
+using namespace convlab;
+
+std::string results_path(const std::string& path) {
+  return std::filesystem::is_directory(path) ? path + "/results.json" : path;
+}
+
+int plan_mode(const std::vector<std::string>& args) {
+  if (args.empty()) return 2;
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<int> counts;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--cpus" && i + 1 < args.size())
+      cpus = static_cast<unsigned>(std::max(1, std::atoi(args[++i].c_str())));
+    else
+      counts.push_back(std::max(1, std::atoi(args[i].c_str())));
+  }
+  if (counts.empty()) counts = {1, 2, 4};
+  const Config config = load_config(args[0]);
+  const std::vector<Point> plan = expand_plan(config);
+  const Schedule split = split_by_family(config, plan, make_schedule(config, plan));
+  std::printf("%s on a host of %u logical CPUs (estimates: the --dry-run model)\n\n",
+              args[0].c_str(), cpus);
+  std::printf("| devices | worker | problems | points | estimated s |\n|---|---|---|---|---|\n");
+  for (int n : counts) {
+    const std::vector<int> worker_of_unit = spread_over_devices(split, n);
+    HostModel host;
+    host.logical_cpus = std::max(1u, cpus / unsigned(n));
+    double longest = 0.0;
+    for (int w = 0; w < n; ++w) {
+      const Schedule mine = units_of_worker(split, worker_of_unit, w);
+      double seconds = 0.0;
+      std::set<std::size_t> bundles;
+      for (const auto& unit : mine.units) {
+        bundles.insert(unit.bundle);
+        const std::size_t first =
+            unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+        seconds += estimated_reference_seconds(config, plan[first], host);
+        for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], host);
+        for (const auto& search : unit.searches) {
+          double all = 0.0;
+          for (std::size_t i : search.variants)
+            all += estimated_point_seconds(config, plan[i], host);
+          seconds += all * double(search.budget) / double(search.variants.size());
+        }
+      }
+      longest = std::max(longest, seconds);
+      std::printf("| %d | %d | %zu | %zu | %.1f |\n", n, w, bundles.size(), mine.points(), seconds);
+    }
+    std::printf("| %d | slowest | | | %.1f |\n", n, longest);
+  }
+  return 0;
+}
+
+void print_run(const RunBlock& run) {
+  const RunPhases& p = *run.phases;
+  std::size_t points = 0;
+  for (const auto& problem : p.problems) points += problem.points;
+  const std::string device = p.device >= 0 ? std::to_string(p.device) : std::string("-");
+  std::printf("| %s | %s | %d | %s | %zu | %.1f |", device.c_str(), p.cpus.c_str(),
+              p.openmp_threads, p.prepare_ahead ? "on" : "off", points, p.wall);
+  for (double s : p.totals.seconds) std::printf(" %.1f |", s);
+  std::printf(" %.1f | %.1f |\n", p.other(), p.ahead);
+}
+
+int measured_mode(const std::vector<std::string>& args) {
+  for (const auto& dir : args) {
+    const ResultsFile results = read_results(results_path(dir));
+    std::printf("\n%s\n\n| device | CPUs | threads | ahead | points | wall s |", dir.c_str());
+    for (std::size_t i = 0; i < kWorkPhaseCount; ++i)
+      std::printf(" %s |", phase_name(static_cast<WorkPhase>(i)));
+    std::printf(" other | ahead s |\n|---|---|---|---|---|---|");
+    for (std::size_t i = 0; i < kWorkPhaseCount + 2; ++i) std::printf("---|");
+    std::printf("\n");
+    double slowest = 0.0;
+    for (const auto& run : results.runs) {
+      if (!run.phases) continue;
+      print_run(run);
+      slowest = std::max(slowest, run.phases->wall);
+    }
+    std::printf("\nslowest run: %.1f s\n", slowest);
+  }
+  return 0;
+}
+
+// Status and verdict of every point, by its description's digest.
+std::map<std::string, std::string> verdicts_of(const std::string& dir) {
+  std::map<std::string, std::string> verdicts;
+  for (const auto& record : read_results(results_path(dir)).records) {
+    std::string verdict(to_string(record.status));
+    if (record.verification) verdict += record.verification->ok ? " verified" : " not verified";
+    verdicts[point_digest(describe_record(record))] = verdict;
+  }
+  return verdicts;
+}
+
+int verdicts_mode(const std::vector<std::string>& args) {
+  if (args.size() != 2) return 2;
+  const auto a = verdicts_of(args[0]), b = verdicts_of(args[1]);
+  std::size_t same = 0, differ = 0, missing = 0;
+  for (const auto& [digest, verdict] : a) {
+    const auto other = b.find(digest);
+    if (other == b.end()) {
+      ++missing;
+    } else if (other->second == verdict) {
+      ++same;
+    } else {
+      ++differ;
+      std::printf("point %s: %s in %s, %s in %s\n", digest.c_str(), verdict.c_str(),
+                  args[0].c_str(), other->second.c_str(), args[1].c_str());
+    }
+  }
+  missing += b.size() > a.size() - missing ? b.size() - (a.size() - missing) : 0;
+  std::printf("verdicts: %zu points the same, %zu differ, %zu in only one of %s and %s\n", same,
+              differ, missing, args[0].c_str(), args[1].c_str());
+  return differ == 0 && missing == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  const std::string mode = argc > 1 ? argv[1] : "";
+  int status = 2;
+  if (mode == "plan") status = plan_mode(args);
+  if (mode == "measured") status = measured_mode(args);
+  if (mode == "verdicts") status = verdicts_mode(args);
+  if (status == 2)
+    std::fprintf(stderr,
+                 "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | verdicts A B\n",
+                 argv[0]);
+  return status;
+}

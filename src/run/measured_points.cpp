@@ -1,0 +1,77 @@
+#include "run/measured_points.hpp"
+
+#include <map>
+
+#include "core/count_words.hpp"
+#include "measure/provenance.hpp"
+
+namespace convlab {
+namespace {
+
+using json = nlohmann::json;
+
+// Runs of this executable on this host: their records are what a run now would keep.
+bool measured_here(const RunBlock& run) {
+  if (run.build_id() != build_id() || run.host_cpu_model() != cpu_model()) return false;
+  // null where the machine has no machine id (the GPU machine): then any host of the model.
+  const auto id = run.host.is_object() ? run.host.find("host_id") : run.host.end();
+  const std::string recorded =
+      id != run.host.end() && id->is_string() ? id->get<std::string>() : "";
+  return recorded.empty() || recorded == host_id();
+}
+
+std::string identity(const json& description, const json& measure, const std::string& source) {
+  return description.dump() + "\x1f" + measure.dump() + "\x1f" + source;
+}
+
+}  // namespace
+
+json point_measure_json(const json& resolved_config, const std::string& implementation) {
+  if (!resolved_config.is_object() || !resolved_config.contains("measure")) return json();
+  json measure = resolved_config["measure"];
+  const json overrides = measure.value("per_implementation", json::object());
+  measure.erase("per_implementation");
+  if (overrides.is_object() && overrides.contains(implementation)) return overrides[implementation];
+  return measure;
+}
+
+MeasuredPoints::MeasuredPoints(const ResultsFile& results) {
+  std::map<std::string, const RunBlock*> runs_here;
+  for (const auto& run : results.runs)
+    if (measured_here(run)) runs_here[run.id] = &run;
+  for (const auto& record : results.records) {
+    const auto run = runs_here.find(record.run_id);
+    if (record.status != Status::ok || run == runs_here.end()) continue;
+    measured_.insert(
+        identity(describe_record(record),
+                 point_measure_json(run->second->resolved_config, record.implementation),
+                 record.source ? record.source->sha256 : ""));
+  }
+}
+
+bool MeasuredPoints::has(const Config& config, const Point& point) const {
+  if (measured_.empty()) return false;
+  const std::string& name = point.implementation->name;
+  return measured_.count(identity(describe_point(config, point),
+                                  point_measure_json(config.resolved, name),
+                                  point.implementation->source_sha256)) > 0;
+}
+
+std::size_t MeasuredPoints::count(const Config& config, const std::vector<Point>& plan,
+                                  const std::vector<std::optional<PlannedSkip>>& skips) const {
+  std::size_t measured = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (!skips[i] && has(config, plan[i])) ++measured;
+  return measured;
+}
+
+MeasuredPoints measured_points_at(const std::string& path) {
+  return MeasuredPoints(read_results(path));
+}
+
+std::string new_points_text(std::size_t to_run, std::size_t measured) {
+  return count_words(to_run - measured, "new point") + " (" + std::to_string(measured) +
+         " measured)";
+}
+
+}  // namespace convlab
