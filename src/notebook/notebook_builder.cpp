@@ -321,8 +321,9 @@ void note_invalid_config(ExperimentNotebook& notebook, const std::string& path) 
     if (auto* config = std::get_if<ConfigCell>(&cell)) {
       config->path = path;
       try {
-        config->text = read_text(path);
-      } catch (const FileError&) {
+        // Read as a config is: a link is refused, not followed.
+        config->text = read_config_file(path, config_limits().max_file_bytes);
+      } catch (const std::exception&) {
         config->text.clear();  // not a file convlab reads (a link): the error above says why
       }
       config->sha256 = sha256_hex(config->text);
@@ -346,7 +347,7 @@ ExperimentNotebook config_notebook(const std::string& name, const std::string& c
   notebook.cells.emplace_back(MarkdownCell{});
   ConfigCell config;
   config.path = config_path;
-  config.text = read_text(config_path);
+  config.text = read_config_file(config_path, config_limits().max_file_bytes);
   config.sha256 = sha256_hex(config.text);
   config.same_content = true;
   config.rerun_command = "make experiment CONFIG=" + shell_word(config_path);
