@@ -369,6 +369,7 @@ TEST(ConfigSchema, EveryTopLevelKeyAndEnumValueIsAccepted) {
   config["gallery"] = {{"implementation", "sequential"}};
   config["search"] = {
       {"strategy", "random"}, {"budget", 2}, {"seed", 4}, {"restrict", {"threads >= 1"}}};
+  config["derive"] = {{"of_best", "median_ms / min(median_ms[])"}};
   config["figures"] = {{{"x", "image.width"}, {"y", "median_ms"}, {"reduce", "mean"}}};
   config["tables"] = {
       {{"rows", "kernel.name"}, {"columns", "border"}, {"value", "median_ms"}, {"reduce", "mean"}}};

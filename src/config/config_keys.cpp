@@ -81,7 +81,7 @@ namespace {
 json derive_schema() {
   return {{"type", "object"},
           {"propertyNames", {{"pattern", "^[A-Za-z_][A-Za-z0-9_]{0,63}$"}}},
-          {"additionalProperties", {{"type", "string"}, {"minLength", 1}}}};
+          {"additionalProperties", {{"type", "string"}, {"pattern", "\\S"}}}};
 }
 
 }  // namespace

@@ -348,8 +348,8 @@ TEST(NotebookErrors, BadInputExitsTwoNamingTheFile) {
              "A value without its filter: {{median_ms}}.\n");
   const CommandRun bad_value = convlab(scratch.path(), "notebook");
   EXPECT_EQ(bad_value.exit_code, 2);
-  EXPECT_NE(bad_value.output.find("experiments/fixture-demo.md:1: {{median_ms}}: expected "
-                                  "field[point filter]"),
+  EXPECT_NE(bad_value.output.find("experiments/fixture-demo.md:1: {{median_ms}}: 'median_ms' alone "
+                                  "names no point: write a query, median_ms[filter]"),
             std::string::npos)
       << bad_value.output;
   const CommandRun missing = convlab(scratch.path(), "notebook outputs/nothing");
