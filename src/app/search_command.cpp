@@ -146,7 +146,7 @@ std::vector<Grid> grids_of(const ResultsFile& results, const std::string& implem
     if (record.implementation != implementation || record.search) continue;
     const std::string problem = record.image.name + " | " + record.kernel.name + " | " +
                                 record.border + " | " + record.output + " | " +
-                                (record.machine ? record.machine->label : std::string());
+                                (record.machine ? machine_label(record, true) : std::string());
     if (!by_problem.count(problem)) {
       order.push_back(problem);
       by_problem[problem].problem = problem;
