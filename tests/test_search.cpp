@@ -4,6 +4,7 @@
 // whose comparison docs/search.md quotes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -209,6 +210,59 @@ TEST_F(SearchRuns, StrategiesReplayedOnAMeasuredGrid) {
   // The same replay twice gives the same table.
   EXPECT_EQ(convlab("search outputs/grid --seeds 9").output,
             convlab("search outputs/grid --seeds 9").output);
+}
+
+// A convergence figure of a search with two seeds: one line per seed, x the step, y the best so
+// far, which never rises along a line.
+TEST_F(SearchRuns, AConvergenceFigureHasALinePerSeedThatNeverRises) {
+  write_config(", search: {strategy: random, budget: 6, seed: [1, 2]}");
+  std::string config = read_text(dir_ / "s.yaml");
+  config += "figures: [{name: conv, type: convergence}]\n";
+  write_text(dir_ / "s.yaml", config);
+  const auto run = convlab("run s.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(records().size(), 12u);
+  const auto exported = convlab("export outputs/s --out ex");
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  std::istringstream data(read_text(dir_ / "ex/data/conv.tsv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(data, line));
+  std::vector<std::string> header;
+  {
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, '\t');) header.push_back(cell);
+  }
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    return at == header.end() ? -1 : int(at - header.begin());
+  };
+  // One row per x (the step), one column per line (strategy and seed); a step a line lacks is
+  // an empty cell.
+  ASSERT_EQ(column("x"), 0) << line;
+  const int first_line = column("x_label") + 1;
+  ASSERT_EQ(header.size(), std::size_t(first_line) + 2) << line;
+  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  while (std::getline(data, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, '\t');) cells.push_back(cell);
+    for (std::size_t c = first_line; c < cells.size(); ++c) {
+      if (cells[c].empty() || cells[c] == "NaN" || cells[c] == "nan") continue;
+      lines[header[c]].push_back({std::stod(cells[0]), std::stod(cells[c])});
+    }
+  }
+  ASSERT_EQ(lines.size(), 2u) << read_text(dir_ / "ex/data/conv.tsv");
+  for (auto& [name, points] : lines) {
+    ASSERT_EQ(points.size(), 6u) << name;
+    std::sort(points.begin(), points.end());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      EXPECT_EQ(points[i].first, double(i + 1)) << name;
+      if (i > 0) {
+        EXPECT_LE(points[i].second, points[i - 1].second) << name << " step " << i + 1;
+      }
+    }
+  }
+  EXPECT_NE(read_text(dir_ / "ex/plots/conv.gp").find("random seed 2"), std::string::npos);
 }
 
 TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
