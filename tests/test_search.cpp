@@ -1,11 +1,15 @@
 // Search strategies (docs/search.md): deterministic, never repeating, within their budget; the
 // search block's checks; a search in a real run that continues where it stopped; and strategies
-// replayed against a measured grid (`convlab search`).
+// replayed against a measured grid (`convlab search`), the committed 384-variant grid among them,
+// whose comparison docs/search.md quotes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "plan/search_replay.hpp"
 #include "plan/search_strategy.hpp"
@@ -208,6 +212,59 @@ TEST_F(SearchRuns, StrategiesReplayedOnAMeasuredGrid) {
             convlab("search outputs/grid --seeds 9").output);
 }
 
+// A convergence figure of a search with two seeds: one line per seed, x the step, y the best so
+// far, which never rises along a line.
+TEST_F(SearchRuns, AConvergenceFigureHasALinePerSeedThatNeverRises) {
+  write_config(", search: {strategy: random, budget: 6, seed: [1, 2]}");
+  std::string config = read_text(dir_ / "s.yaml");
+  config += "figures: [{name: conv, type: convergence}]\n";
+  write_text(dir_ / "s.yaml", config);
+  const auto run = convlab("run s.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(records().size(), 12u);
+  const auto exported = convlab("export outputs/s --out ex");
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  std::istringstream data(read_text(dir_ / "ex/data/conv.tsv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(data, line));
+  std::vector<std::string> header;
+  {
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, '\t');) header.push_back(cell);
+  }
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    return at == header.end() ? -1 : int(at - header.begin());
+  };
+  // One row per x (the step), one column per line (strategy and seed); a step a line lacks is
+  // an empty cell.
+  ASSERT_EQ(column("x"), 0) << line;
+  const int first_line = column("x_label") + 1;
+  ASSERT_EQ(header.size(), std::size_t(first_line) + 2) << line;
+  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  while (std::getline(data, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, '\t');) cells.push_back(cell);
+    for (std::size_t c = first_line; c < cells.size(); ++c) {
+      if (cells[c].empty() || cells[c] == "NaN" || cells[c] == "nan") continue;
+      lines[header[c]].push_back({std::stod(cells[0]), std::stod(cells[c])});
+    }
+  }
+  ASSERT_EQ(lines.size(), 2u) << read_text(dir_ / "ex/data/conv.tsv");
+  for (auto& [name, points] : lines) {
+    ASSERT_EQ(points.size(), 6u) << name;
+    std::sort(points.begin(), points.end());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      EXPECT_EQ(points[i].first, double(i + 1)) << name;
+      if (i > 0) {
+        EXPECT_LE(points[i].second, points[i - 1].second) << name << " step " << i + 1;
+      }
+    }
+  }
+  EXPECT_NE(read_text(dir_ / "ex/plots/conv.gp").find("random seed 2"), std::string::npos);
+}
+
 TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {", search: {strategy: anealing}", "unknown strategy 'anealing' (did you mean 'annealing'?)"},
@@ -234,6 +291,113 @@ TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
   EXPECT_EQ(interleaved.exit_code, 2) << interleaved.output;
   EXPECT_NE(interleaved.output.find("use one or the other"), std::string::npos)
       << interleaved.output;
+}
+
+// The committed grid (outputs/search_grid, measured on the GPU machine) replayed over 20 seeds,
+// as docs/search.md reports it.
+class SearchReplayOfTheCommittedGrid : public testing::DirectoryTest {
+ protected:
+  static constexpr const char* kCommand = "search outputs/search_grid --seeds 20";
+
+  testing::CommandResult replay(const std::string& extra = "") {
+    return testing::run_convlab(std::string(kCommand) + extra, CONVLAB_SOURCE_TREE);
+  }
+
+  // The table's rows by strategy, each row's cells.
+  static std::map<std::string, std::vector<std::string>> rows_of(const std::string& output) {
+    std::map<std::string, std::vector<std::string>> rows;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("| ", 0) != 0 || line.rfind("| strategy", 0) == 0) continue;
+      std::vector<std::string> cells;
+      std::istringstream cell_text(line.substr(2));
+      for (std::string cell; std::getline(cell_text, cell, '|');) {
+        while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+        while (!cell.empty() && cell.front() == ' ') cell.erase(0, 1);
+        cells.push_back(cell);
+      }
+      if (!cells.empty()) rows[cells.front()] = cells;
+    }
+    return rows;
+  }
+
+  // What follows the problem's heading: the grid's line and the table.
+  static std::string after_heading(const std::string& output) {
+    const auto heading = output.find("\n## ");
+    if (heading == std::string::npos) return "";
+    const auto body = output.find('\n', heading + 1);
+    return trimmed(output.substr(body + 1));
+  }
+
+  static std::string trimmed(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    while (!text.empty() && (text.front() == '\n' || text.front() == ' ')) text.erase(0, 1);
+    return text;
+  }
+};
+
+TEST_F(SearchReplayOfTheCommittedGrid, GuidedStrategiesComeWithinFivePercentInAtMost15PercentOfIt) {
+  const auto first = replay(" --trace '" + (dir_ / "trace.tsv").string() + "'");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  // Deterministic: the same seeds and the same recorded times give the same table.
+  EXPECT_EQ(replay().output, first.output);
+  EXPECT_NE(first.output.find("384 variants (1 failed or could not run), grid best 0.3593 ms"),
+            std::string::npos)
+      << first.output;
+  const auto rows = rows_of(first.output);
+  ASSERT_EQ(rows.size(), 4u) << first.output;
+  for (const char* strategy : {"grid", "random", "annealing", "genetic"}) {
+    ASSERT_TRUE(rows.count(strategy)) << strategy << "\n" << first.output;
+    ASSERT_EQ(rows.at(strategy).size(), 6u) << strategy << "\n" << first.output;
+  }
+  EXPECT_EQ(rows.at("grid")[1], "1");
+  for (const char* guided : {"annealing", "genetic"}) {
+    const auto& row = rows.at(guided);
+    EXPECT_EQ(row[1], "20") << guided;
+    // Every seed gets within 5 % and 1 %, and the median needs at most 15 % of the space.
+    EXPECT_NE(row[2].find("(20/20 seeds)"), std::string::npos) << guided << ": " << row[2];
+    EXPECT_NE(row[4].find("(20/20 seeds)"), std::string::npos) << guided << ": " << row[4];
+    const double median_to_5 = std::stod(row[2]);
+    EXPECT_LE(median_to_5, 0.15 * 384) << guided;
+    EXPECT_LE(std::stod(row[3]), 15.0) << guided << ": " << row[3];
+  }
+  // Every search runs the whole space: one trace line per step, seed and strategy.
+  const std::string trace = read_text(dir_ / "trace.tsv");
+  EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 384 * (1 + 3 * 20));
+}
+
+TEST_F(SearchReplayOfTheCommittedGrid, DocsSearchMdQuotesWhatTheReplayPrints) {
+  const auto result = replay();
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string printed = after_heading(result.output);
+  ASSERT_NE(printed.find("| annealing | 20 |"), std::string::npos) << result.output;
+
+  const std::string page = read_text(CONVLAB_SOURCE_TREE "/docs/search.md");
+  const std::string start = "<!-- convlab search outputs/search_grid --seeds 20:";
+  const std::string end = "<!-- end of the replay -->";
+  const auto from = page.find(start);
+  ASSERT_NE(from, std::string::npos) << "docs/search.md has no block starting " << start;
+  const auto body = page.find('\n', from) + 1;
+  const auto to = page.find(end, body);
+  ASSERT_NE(to, std::string::npos) << "docs/search.md's replay block has no " << end;
+  EXPECT_EQ(trimmed(page.substr(body, to - body)), printed)
+      << "docs/search.md's replay block is not what `convlab " << kCommand
+      << "` prints; put this between its markers (and run scripts/search-convergence.sh):\n"
+      << printed;
+
+  // The device and the commit the page names are those of the file's run.
+  const json results =
+      json::parse(read_text(CONVLAB_SOURCE_TREE "/outputs/search_grid/results.json"));
+  const std::string commit = results.at("run").at("git").at("commit").get<std::string>();
+  const std::string run_id = results.at("run").at("id").get<std::string>();
+  std::set<std::string> gpus;
+  for (const auto& record : results.at("records"))
+    if (record.value("implementation", "") == "tunable")
+      gpus.insert(record.at("machine").at("gpu").get<std::string>());
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_NE(page.find("**" + *gpus.begin() + "**"), std::string::npos) << *gpus.begin();
+  EXPECT_NE(page.find("commit **" + commit + "**"), std::string::npos) << commit;
+  EXPECT_NE(page.find("`" + run_id + "`"), std::string::npos) << run_id;
 }
 
 }  // namespace

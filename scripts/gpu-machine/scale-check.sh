@@ -94,7 +94,7 @@ for name in $runs; do
 done
 
 {
-  echo "# scale check: $config, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
+  echo "# scale check: $config, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${CONVLAB_SOURCE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
   echo
   echo "| run | devices | settings | filter | exit | wall s | one device / this |"
   echo "|---|---|---|---|---|---|---|"

@@ -121,7 +121,9 @@ std::optional<SearchOptions> parse_options(const Arguments& args, int* exit_code
   return options;
 }
 
-// A problem's grid: every variant of the implementation, the latest record of each.
+// A problem's grid: every variant of the implementation, the latest record of each, in the order
+// the run measured them (the config's order, which a real search's grid strategy follows and
+// whose axis order gives annealing its neighbours).
 struct Grid {
   std::string problem;
   std::vector<ReplayVariant> variants;
@@ -137,24 +139,29 @@ std::string implementation_with_most_records(const ResultsFile& results) {
 }
 
 std::vector<Grid> grids_of(const ResultsFile& results, const std::string& implementation) {
-  std::map<std::string, std::map<std::string, ReplayVariant>> by_problem;  // params text -> variant
+  std::map<std::string, Grid> by_problem;
+  std::map<std::string, std::map<std::string, std::size_t>> index;  // params text -> variant
   std::vector<std::string> order;
   for (const auto& record : results.records) {
     if (record.implementation != implementation || record.search) continue;
     const std::string problem = record.image.name + " | " + record.kernel.name + " | " +
                                 record.border + " | " + record.output + " | " +
-                                (record.machine ? record.machine->label : std::string());
-    if (!by_problem.count(problem)) order.push_back(problem);
+                                (record.machine ? machine_label(record, true) : std::string());
+    if (!by_problem.count(problem)) {
+      order.push_back(problem);
+      by_problem[problem].problem = problem;
+    }
     std::optional<double> objective;
     if (record.usable()) objective = record.median_ms();
-    by_problem[problem][record.params.dump()] = {record.params, objective};
+    Grid& grid = by_problem[problem];
+    const auto [at, added] = index[problem].emplace(record.params.dump(), grid.variants.size());
+    if (added)
+      grid.variants.push_back({record.params, objective});
+    else
+      grid.variants[at->second].objective = objective;  // a later run's record of the variant
   }
   std::vector<Grid> grids;
-  for (const auto& problem : order) {
-    Grid grid{problem, {}};
-    for (const auto& [text, variant] : by_problem[problem]) grid.variants.push_back(variant);
-    grids.push_back(std::move(grid));
-  }
+  for (const auto& problem : order) grids.push_back(std::move(by_problem[problem]));
   return grids;
 }
 

@@ -81,7 +81,7 @@ const ConfigKeys& figure_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default figure-N)", false, kStem},
       {"title", "the figure's title (default from y and x)", false, kString},
-      {"type", "line (default), bars, stacked or heatmap", false,
+      {"type", "line (default), bars, stacked, heatmap or convergence", false,
        schema::string_enum(figure_type_words())},
       {"x", "the field along the horizontal axis", true, kField},
       {"y", "the field plotted; a list only for type: stacked", true, fields()},
