@@ -6,6 +6,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 
 #include "config/config_error.hpp"
 #include "figures/declarations.hpp"
@@ -324,6 +326,33 @@ TEST(DerivedColumns, ValidateChecksEachExpressionAtItsKey) {
   EXPECT_NE(message("tables:\n  - {rows: image.size, columns: kernel.name, value: derive.x}\n")
                 .find("tables[0].value: unknown field 'derive.x': the config derives no column"),
             std::string::npos);
+}
+
+// show and export --format print each derived column the config on disk declares, as derive.NAME.
+TEST(DerivedColumns, ShowAndExportPrintThem) {
+  using report_test::read_file;
+  using report_test::ScratchDirectory;
+  using report_test::write_file;
+  namespace fs = std::filesystem;
+  ScratchDirectory root("derived-columns-cli");
+  fs::create_directories(root.path() / "outputs");
+  fs::copy(report_test::fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
+           fs::copy_options::recursive);
+  const std::string config = read_file(report_test::fixtures() / "configs" / "fixture-demo.yaml");
+  write_file(root.path() / "configs" / "fixture-demo.yaml",
+             config + "derive:\n  of_best: \"median_ms / min(median_ms[])\"\n");
+  const auto run = [&](const std::string& arguments) {
+    const std::string command = "cd '" + root.path().string() + "' && '" CONVLAB_EXECUTABLE "' " +
+                                arguments + " > out.txt 2>&1";
+    EXPECT_EQ(std::system(command.c_str()), 0) << read_file(root.path() / "out.txt");
+    return read_file(root.path() / "out.txt");
+  };
+  const std::string shown = run("show outputs/fixture-demo");
+  EXPECT_NE(shown.find("| derive.of_best |"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("| 1.000 |"), std::string::npos) << "the fastest point of a problem is 1";
+  const std::string csv = run("export outputs/fixture-demo --format csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_NE(header.find("derive.of_best"), std::string::npos) << header;
 }
 
 }  // namespace
