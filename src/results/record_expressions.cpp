@@ -218,7 +218,8 @@ bool filter_names(const std::string& filter, std::string_view field) {
 
 // Of `points`, those of `self`'s configuration: its implementation unless the filter names
 // another, and its value of every param the filter does not name (a point without that param
-// passes). All of them when none is.
+// passes). None when the filter names no implementation and `self`'s has no such point (the
+// sequential loops have no one-thread point of their own); else all of them when none is.
 std::vector<const Record*> own_configuration(const std::vector<const Record*>& points,
                                              const Record& self, const std::string& filter) {
   const bool other_implementation = filter_names(filter, "implementation") ||
@@ -233,6 +234,7 @@ std::vector<const Record*> own_configuration(const std::vector<const Record*>& p
           same = point->params[key] == value;
     if (same) kept.push_back(point);
   }
+  if (kept.empty() && !other_implementation) return kept;
   return kept.empty() ? points : kept;
 }
 

@@ -244,7 +244,8 @@ TEST(DerivedColumns, ARecordReadsItsOwnValuesAndQueriesItsProblem) {
                       "  eff: 'median_ms[params.threads=1] / (params.threads * median_ms)'\n"
                       "  of_best: 'median_ms / min(median_ms[])'\n"
                       "  vs_sequential: 'median_ms[implementation=sequential] / median_ms'\n"
-                      "  eff_pct: 'derive.eff * 100'\n"));
+                      "  eff_pct: 'derive.eff * 100'\n"
+                      "  one_thread: 'median_ms[params.threads=1]'\n"));
   const Record& two = record_of(results, "openmp", R"({"schedule":"static","threads":2})", 1024, 7);
   const Record& one = record_of(results, "openmp", R"({"schedule":"static","threads":1})", 1024, 7);
   const Record& sequential = record_of(results, "sequential", "{}", 1024, 7);
@@ -254,6 +255,10 @@ TEST(DerivedColumns, ARecordReadsItsOwnValuesAndQueriesItsProblem) {
   EXPECT_DOUBLE_EQ(*two.computed_value("vs_sequential"), sequential.median_ms() / two.median_ms());
   // The sequential point has no threads: no efficiency, and no error.
   EXPECT_FALSE(sequential.computed_value("eff"));
+  // Nor a one-thread time: the filter names no implementation, and the sequential loops have no
+  // one-thread point of their own (OpenMP's is not theirs).
+  EXPECT_FALSE(sequential.computed_value("one_thread"));
+  EXPECT_DOUBLE_EQ(*two.computed_value("one_thread"), one.median_ms());
   EXPECT_DOUBLE_EQ(*sequential.computed_value("vs_sequential"), 1.0);
   // Per problem: the fastest point of each problem is 1, none is below.
   double fastest = 1e300;
