@@ -272,9 +272,35 @@ class Evaluator {
     return total;
   }
 
+  // The timed samples of the one point a query of pvalue() selects.
+  std::vector<double> point_samples(const Node& node) {
+    const auto found = scope_.samples(node->text, node->filter);
+    if (found.empty())
+      throw ExpressionError(node->text + "[" + node->filter + "]: no point matches", node->position,
+                            ExpressionError::Kind::no_value);
+    if (found.size() > 1)
+      throw ExpressionError(node->text + "[" + node->filter + "]: " + std::to_string(found.size()) +
+                                " points match where one is needed; narrow the filter",
+                            node->position, ExpressionError::Kind::several);
+    if (found.front().empty())
+      throw ExpressionError(node->text + "[" + node->filter + "]: the point has no timed samples",
+                            node->position, ExpressionError::Kind::no_value);
+    return found.front();
+  }
+
+  double p_value(const Node& node) {
+    if (!scope_.samples || !scope_.p_value)
+      throw ExpressionError("pvalue() is not allowed here", node->position);
+    if (node->children.size() != 2 || node->children[0]->kind != ExpressionNode::Kind::query ||
+        node->children[1]->kind != ExpressionNode::Kind::query)
+      throw ExpressionError("pvalue() takes two queries, field[filter] each", node->position);
+    return scope_.p_value(point_samples(node->children[0]), point_samples(node->children[1]));
+  }
+
   double call(const Node& node) {
     const std::string& f = node->text;
     if (f == "count") return count(node);
+    if (f == "pvalue") return p_value(node);
     const std::vector<double> v = arguments(node);
     const auto need = [&](std::size_t count) {
       if (v.size() != count)
@@ -321,7 +347,7 @@ class Evaluator {
       }
     throw ExpressionError("unknown function '" + f +
                               "'; there are min, max, mean, median, sum, geomean, count, abs, "
-                              "sqrt, log, exp, round, floor, ceil",
+                              "sqrt, log, exp, round, floor, ceil, pvalue",
                           node->position);
   }
 

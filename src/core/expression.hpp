@@ -90,12 +90,19 @@ struct ExpressionScope {
   // the scope may narrow what the filter selects (a derived column prefers its own record's
   // configuration); without it the query's values must be exactly one.
   std::function<std::vector<double>(const std::string& field, const std::string& filter)> one;
+  // pvalue(field[a], field[b]), when both are given: `samples` answers the timed samples of each
+  // point a query selects (narrowed as `one` narrows), `p_value` the two-sided p of two points'
+  // samples. Without them pvalue() is refused.
+  std::function<std::vector<std::vector<double>>(const std::string& field,
+                                                 const std::string& filter)>
+      samples;
+  std::function<double(const std::vector<double>& a, const std::vector<double>& b)> p_value;
 };
 
 // Throws ExpressionError: an unknown name, a query no point answers, several values where one is
 // needed, division by zero, an unknown function. Functions: min, max, mean, sum, geomean, count,
 // median (over the values of their arguments, queries included), abs, sqrt, log, exp, round,
-// floor, ceil (of one value).
+// floor, ceil (of one value), pvalue (of two queries of one point each, through the scope).
 double evaluate(const Expression& expression, const ExpressionScope& scope);
 
 // An error with where in `text` it happened: "unexpected ')' (at ') * 2')".

@@ -5,6 +5,7 @@
 
 #include "core/closest_name.hpp"
 #include "core/point_filter.hpp"
+#include "measure/mann_whitney.hpp"
 #include "results/record_fields.hpp"
 #include "results/record_queries.hpp"
 #include "results/results_document.hpp"
@@ -17,7 +18,7 @@ using Node = ExpressionNode;
 const std::vector<std::string>& function_names() {
   static const std::vector<std::string> names{"min",     "max",   "mean",  "median", "sum",
                                               "geomean", "count", "abs",   "sqrt",   "log",
-                                              "exp",     "round", "floor", "ceil"};
+                                              "exp",     "round", "floor", "ceil",   "pvalue"};
   return names;
 }
 
@@ -144,12 +145,24 @@ class Checker {
       throw ExpressionError("unknown function '" + f + "'" +
                                 (close.empty() ? "; there are min, max, mean, median, sum, "
                                                  "geomean, count, abs, sqrt, log, exp, round, "
-                                                 "floor, ceil"
+                                                 "floor, ceil, pvalue"
                                                : "; did you mean '" + close + "'?"),
                             node.position);
     }
     std::vector<Unit> units;
     for (const auto& child : node.children) units.push_back(unit(*child));
+    if (f == "pvalue") {
+      // The test is of two points' timed samples, which median_ms stands for.
+      const auto timed = [](const auto& child) {
+        return child->kind == Node::Kind::query && child->text == "median_ms";
+      };
+      if (node.children.size() != 2 || !timed(node.children[0]) || !timed(node.children[1]))
+        throw ExpressionError(
+            "pvalue() takes two queries of median_ms, median_ms[filter] each: the two-sided "
+            "Mann-Whitney test of the two points' timed samples",
+            node.position);
+      return Unit();
+    }
     if (f == "count") return Unit();
     if (units.empty()) return Unit::literal();
     if (f == "sqrt" || f == "log" || f == "exp") return of_one_value(node, units.front());
@@ -377,6 +390,17 @@ double evaluate_over_records(const Expression& expression, const QueryRecords& r
       return numbers_of(own_configuration(selected(records, filter), *self, filter), field);
     };
   }
+  scope.samples = [&, self](const std::string&, const std::string& filter) {
+    std::vector<const Record*> points = selected(records, filter);
+    if (self) points = own_configuration(points, *self, filter);
+    std::vector<std::vector<double>> samples;
+    for (const Record* point : points)
+      samples.push_back(point->timing ? point->timing->compute.samples_ms : std::vector<double>{});
+    return samples;
+  };
+  scope.p_value = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return mann_whitney_u(a, b).p_value;
+  };
   return evaluate(expression, scope);
 }
 

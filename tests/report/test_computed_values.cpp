@@ -12,6 +12,7 @@
 #include "config/config_error.hpp"
 #include "figures/declarations.hpp"
 #include "figures/figure_data.hpp"
+#include "measure/mann_whitney.hpp"
 #include "notebook/value_format.hpp"
 #include "notebook/value_references.hpp"
 #include "report_test_support.hpp"
@@ -122,6 +123,32 @@ TEST_F(ComputedValues, AggregatesTakeEveryPointTheFilterSelects) {
             format_number(median("openmp", R"({"schedule":"static","threads":1})") /
                               median("openmp", R"({"schedule":"static","threads":4})"),
                           3));
+}
+
+TEST_F(ComputedValues, PvalueIsTheMannWhitneyTestOfTwoPointsSamples) {
+  const auto samples = [&](const std::string& params) {
+    return record_of(results_, "openmp", params, 512, 3).timing->compute.samples_ms;
+  };
+  const double p = mann_whitney_u(samples(R"({"schedule":"static","threads":1})"),
+                                  samples(R"({"schedule":"static","threads":2})"))
+                       .p_value;
+  EXPECT_EQ(value("{{ pvalue(" + openmp(1) + ", " + openmp(2) + ") | .4g }}"), format_number(p, 4));
+  // A plain number: compared, and written as a percentage.
+  EXPECT_EQ(value("{{ pvalue(" + openmp(1) + ", " + openmp(2) + ") < 0.05 }}"),
+            p < 0.05 ? "1" : "0");
+  EXPECT_NE(error("{{ pvalue(" + openmp(1) + ", 2) }}")
+                .find("pvalue() takes two queries of median_ms, median_ms[filter] each"),
+            std::string::npos);
+  EXPECT_NE(error("{{ pvalue(gb_per_s[implementation=sequential], " + openmp(2) + ") }}")
+                .find("pvalue() takes two queries of median_ms"),
+            std::string::npos);
+  EXPECT_NE(error("{{ pvalue(median_ms[implementation=openmp], " + openmp(2) + ") }}")
+                .find("median_ms[implementation=openmp]: 12 points match where one is needed"),
+            std::string::npos)
+      << error("{{ pvalue(median_ms[implementation=openmp], " + openmp(2) + ") }}");
+  EXPECT_NE(error("{{ pvalue(median_ms[implementation=nothing], " + openmp(2) + ") }}")
+                .find("median_ms[implementation=nothing]: no point matches"),
+            std::string::npos);
 }
 
 TEST_F(ComputedValues, AFilterNamingStatusSeesEveryStatus) {
