@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<std::string> kCommands = {"",        "run",     "validate", "list",
                                             "schema",  "show",    "gallery",  "export",
-                                            "compare", "version", "watch"};
+                                            "compare", "version", "watch",    "report"};
 
 class Help : public ::testing::TestWithParam<std::string> {};
 

@@ -28,6 +28,8 @@ int export_command(const Arguments& args);
 int compare_command(const Arguments& args);
 // notebook: every experiment as an HTML page, and an index.
 int notebook_command(const Arguments& args);
+// report: the report of one experiment alone, DIR/report.pdf.
+int report_command(const Arguments& args);
 // watch: runs a config's new points on every save and makes its notebook page again.
 int watch_command(const Arguments& args, const Arguments& full_argv);
 

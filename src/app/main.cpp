@@ -30,6 +30,7 @@ commands:
   compare A B      compare two results point by point (exit 1 on a slowdown)
   search RESULTS   replay search strategies against a full grid measured before
   notebook         every experiment as an HTML page, and an index (outputs/notebook/)
+  report DIR       the report of that experiment alone: DIR/report.pdf
   watch CONFIG     on every save of CONFIG, run its new points and make its page again
                    (--serve: update the page open in a browser)
   version          version, commit, build type, compiler, optional parts (also --version)
@@ -74,6 +75,7 @@ int run_convlab(int argc, char** argv) {
     if (command == "compare") return compare_command(args);
     if (command == "search") return search_command(args);
     if (command == "notebook") return notebook_command(args);
+    if (command == "report") return report_command(args);
     if (command == "watch") return watch_command(args, full);
     // Not for users: the process a run starts to run users' own kernels in (impl/user).
     if (command == "kernel-host") return run_kernel_host(args);

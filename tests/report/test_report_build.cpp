@@ -103,5 +103,30 @@ TEST(ReportBuild, OneExperimentGivesAPdfOfItsOwn) {
     EXPECT_EQ(text.find(absent), std::string::npos) << "in the PDF: " << absent;
 }
 
+// convlab report DIR builds the same PDF with the script of its source tree.
+TEST(ReportBuild, TheReportCommandBuildsItToo) {
+  for (const char* tool : {"gnuplot", "latexmk", "pdflatex"})
+    if (!have(tool))
+      GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
+  ScratchDirectory root("report-command");
+  fs::create_directories(root.path() / "outputs");
+  fs::copy(fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
+           fs::copy_options::recursive);
+  fs::copy(fixtures() / "experiments", root.path() / "experiments", fs::copy_options::recursive);
+  fs::copy(fixtures() / "configs", root.path() / "configs", fs::copy_options::recursive);
+  const std::string build = "cd '" + root.path().string() +
+                            "' && '" CONVLAB_EXECUTABLE
+                            "' report outputs/fixture-demo > build.log 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << read_file(root.path() / "build.log");
+  EXPECT_TRUE(fs::exists(root.path() / "outputs" / "fixture-demo" / "report.pdf"));
+  const std::string missing = "cd '" + root.path().string() +
+                              "' && '" CONVLAB_EXECUTABLE
+                              "' report outputs/nothing > missing.log 2>&1";
+  EXPECT_NE(std::system(missing.c_str()), 0);
+  EXPECT_NE(read_file(root.path() / "missing.log").find("no outputs/nothing/results.json"),
+            std::string::npos)
+      << read_file(root.path() / "missing.log");
+}
+
 }  // namespace
 }  // namespace convlab
