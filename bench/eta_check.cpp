@@ -47,7 +47,7 @@ double previous_point_seconds(const Config& config, const Point& point, unsigned
   const double values = double(image.width) * image.height * image.channels;
   const double threads = std::min(std::max(1.0, point.params.value("threads", 1.0)), double(cpus));
   const std::string& name = point.implementation->name;
-  const bool cuda = point.implementation->family == "cuda";
+  const bool cuda = point.implementation->family == Family::cuda;
   const double rate = cuda                                         ? 2e12
                       : (name == "sequential" || name == "openmp") ? 1e9 * threads
                                                                    : 8e9 * threads;
@@ -94,7 +94,7 @@ Row check_run(const Config& config, const std::vector<Point>& plan,
       continue;
     }
     skipped_at[found->second] = record.status == Status::skipped;
-    if (record.family != "cuda" && record.status == Status::ok)
+    if (!record.is_cuda() && record.status == Status::ok)
       row.cpu_timed_measured += timed_seconds(record);
   }
   std::vector<Point> points;
@@ -109,7 +109,7 @@ Row check_run(const Config& config, const std::vector<Point>& plan,
   host.reference_seconds_per_tap *= then_speedup;
   for (double s : estimated_plan_seconds(config, points, skips, host)) row.estimate += s;
   for (std::size_t i = 0; i < points.size(); ++i)
-    if (!skips[i] && points[i].implementation->family != "cuda")
+    if (!skips[i] && points[i].implementation->family != Family::cuda)
       row.cpu_timed_estimate += estimated_timing_seconds(config, points[i], host);
   const Point* last = nullptr;
   for (std::size_t i = 0; i < points.size(); ++i) {

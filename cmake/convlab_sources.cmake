@@ -1,7 +1,13 @@
-# Targets: convlab_core (everything but main), the convlab runner, and the tests.
+# Targets, each linking only those below it (docs/architecture.md, "Libraries"):
+#   convlab_engine  every stage from core/ to html/: reading configs, running, measuring, recording,
+#                   the results, figures, notebook, report and HTML;
+#   convlab_serve   the notebook's HTTP server (src/serve), on the engine;
+#   convlab_app     the commands of src/app, on the engine and the server;
+#   convlab         the executable (src/app/main.cpp), and the tests.
 # Sources are picked up by folder, so a new filter, implementation or figure type is a new file in
-# its folder plus its registration line.
-file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
+# its folder plus its registration line. The folders globbed into convlab_engine are read by the test
+# Architecture.TheEngineIncludesNoFolderAboveIt: an engine file may include only engine folders.
+file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/core/*.cpp
   ${PROJECT_SOURCE_DIR}/src/filters/*.cpp
   ${PROJECT_SOURCE_DIR}/src/images/*.cpp
@@ -17,9 +23,7 @@ file(GLOB CONVLAB_CORE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/figures/*.cpp
   ${PROJECT_SOURCE_DIR}/src/notebook/*.cpp
   ${PROJECT_SOURCE_DIR}/src/report/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/html/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
-list(FILTER CONVLAB_CORE_SOURCES EXCLUDE REGEX ".*/src/app/main\\.cpp$")
+  ${PROJECT_SOURCE_DIR}/src/html/*.cpp)
 
 # The notebook's script and style, built into the executable.
 file(GLOB CONVLAB_NOTEBOOK_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/html/assets/*)
@@ -31,7 +35,7 @@ add_custom_command(
   DEPENDS ${CONVLAB_NOTEBOOK_ASSETS} ${PROJECT_SOURCE_DIR}/cmake/embed_assets.cmake
   COMMENT "Embedding the notebook's script and style"
   VERBATIM)
-list(APPEND CONVLAB_CORE_SOURCES ${CONVLAB_NOTEBOOK_ASSETS_SOURCE})
+list(APPEND CONVLAB_ENGINE_SOURCES ${CONVLAB_NOTEBOOK_ASSETS_SOURCE})
 
 # The kernel contract users include (include/convlab/kernel.h), built into the executable: convlab
 # hands it to NVRTC and writes it into the kernel cache for the C++ compiler, wherever it runs.
@@ -44,21 +48,21 @@ add_custom_command(
   DEPENDS ${PROJECT_SOURCE_DIR}/include/convlab/kernel.h ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
   COMMENT "Embedding the kernel contract header"
   VERBATIM)
-list(APPEND CONVLAB_CORE_SOURCES ${CONVLAB_KERNEL_HEADER_SOURCE})
+list(APPEND CONVLAB_ENGINE_SOURCES ${CONVLAB_KERNEL_HEADER_SOURCE})
 
-add_library(convlab_core STATIC ${CONVLAB_CORE_SOURCES})
-target_include_directories(convlab_core PUBLIC ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
-target_include_directories(convlab_core SYSTEM PUBLIC ${STB_INCLUDE_DIR})
-target_link_libraries(convlab_core PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
-                                          PkgConfig::CMARK
-                                          ${CMAKE_DL_LIBS}
-                                          OpenMP::OpenMP_CXX Threads::Threads)
-target_compile_options(convlab_core PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)
+add_library(convlab_engine STATIC ${CONVLAB_ENGINE_SOURCES})
+target_include_directories(convlab_engine PUBLIC ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
+target_include_directories(convlab_engine SYSTEM PUBLIC ${STB_INCLUDE_DIR})
+target_link_libraries(convlab_engine PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json::nlohmann_json
+                                            PkgConfig::CMARK
+                                            ${CMAKE_DL_LIBS}
+                                            OpenMP::OpenMP_CXX Threads::Threads)
+target_compile_options(convlab_engine PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)
 
 # Build facts recorded in every results file (docs/results-schema.md, run.build).
 string(TOUPPER "${CMAKE_BUILD_TYPE}" CONVLAB_BUILD_TYPE_UPPER)
 set(CONVLAB_RECORDED_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CONVLAB_BUILD_TYPE_UPPER}} ${OpenMP_CXX_FLAGS}")
-target_compile_definitions(convlab_core PRIVATE
+target_compile_definitions(convlab_engine PRIVATE
   CONVLAB_VERSION="${PROJECT_VERSION}"
   CONVLAB_BUILD_TYPE="${CMAKE_BUILD_TYPE}"
   CONVLAB_CXX_COMPILER_ID="${CMAKE_CXX_COMPILER_ID}"
@@ -70,44 +74,53 @@ target_compile_definitions(convlab_core PRIVATE
   CONVLAB_USER_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
   CONVLAB_USER_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}")
 
-# The notebook's HTTP server (src/serve): a library of its own on cpp-httplib. It reads files
-# through core, and app/ (in convlab_core) starts it, so the two static libraries name each other;
-# CMake repeats such a pair on every link line.
-# Left out when cpp-httplib is missing.
+# The notebook's HTTP server (src/serve): a library of its own on cpp-httplib, which reads files
+# through the engine's core/. Left out when cpp-httplib is missing.
 if(CONVLAB_HTTPLIB_FOUND)
   file(GLOB CONVLAB_SERVE_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/serve/*.cpp)
   add_library(convlab_serve STATIC ${CONVLAB_SERVE_SOURCES})
   target_include_directories(convlab_serve PUBLIC ${PROJECT_SOURCE_DIR}/src)
-  target_link_libraries(convlab_serve PUBLIC convlab_core Threads::Threads
+  target_link_libraries(convlab_serve PUBLIC convlab_engine Threads::Threads
                                       PRIVATE PkgConfig::CONVLAB_HTTPLIB)
   target_compile_options(convlab_serve PRIVATE ${CONVLAB_WARNINGS})
-  target_link_libraries(convlab_core PUBLIC convlab_serve)
-  target_compile_definitions(convlab_core PRIVATE CONVLAB_WITH_SERVE=1)
+endif()
+
+# The commands (src/app but main.cpp): on the engine, and on the server where it is built.
+file(GLOB CONVLAB_APP_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
+list(FILTER CONVLAB_APP_SOURCES EXCLUDE REGEX ".*/src/app/main\\.cpp$")
+add_library(convlab_app STATIC ${CONVLAB_APP_SOURCES})
+target_link_libraries(convlab_app PUBLIC convlab_engine)
+target_compile_options(convlab_app PRIVATE ${CONVLAB_WARNINGS})
+# convlab report runs scripts/report/ of the source tree it was built from.
+target_compile_definitions(convlab_app PRIVATE CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+if(CONVLAB_HTTPLIB_FOUND)
+  target_link_libraries(convlab_app PUBLIC convlab_serve)
+  target_compile_definitions(convlab_app PRIVATE CONVLAB_WITH_SERVE=1)
 endif()
 
 include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
 include(${PROJECT_SOURCE_DIR}/cmake/opencv.cmake)
 
 add_executable(convlab ${PROJECT_SOURCE_DIR}/src/app/main.cpp)
-target_link_libraries(convlab PRIVATE convlab_core)
+target_link_libraries(convlab PRIVATE convlab_app)
 target_compile_options(convlab PRIVATE ${CONVLAB_WARNINGS})
 
 # The scale-out benchmark (docs/scale-out.md): built on request, `cmake --build build --target
 # convlab_scale_bench`, or by scripts/bench/scale-out.sh.
 add_executable(convlab_scale_bench EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/scale_out.cpp)
-target_link_libraries(convlab_scale_bench PRIVATE convlab_core)
+target_link_libraries(convlab_scale_bench PRIVATE convlab_engine)
 target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
 # The host work of one problem of a device worker (docs/scale-out.md): built on request.
 add_executable(convlab_host_work EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/host_work.cpp)
-target_link_libraries(convlab_host_work PRIVATE convlab_core)
+target_link_libraries(convlab_host_work PRIVATE convlab_engine)
 target_compile_options(convlab_host_work PRIVATE ${CONVLAB_WARNINGS})
 # The --dry-run estimate against the committed runs (docs/scale-out.md): built on request.
 add_executable(convlab_eta_check EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/eta_check.cpp)
-target_link_libraries(convlab_eta_check PRIVATE convlab_core)
+target_link_libraries(convlab_eta_check PRIVATE convlab_engine)
 target_compile_options(convlab_eta_check PRIVATE ${CONVLAB_WARNINGS})
 # The split of --devices and the workers' measured phases (docs/scale-out.md): built on request.
 add_executable(convlab_device_scaling EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/device_scaling.cpp)
-target_link_libraries(convlab_device_scaling PRIVATE convlab_core)
+target_link_libraries(convlab_device_scaling PRIVATE convlab_engine)
 target_compile_options(convlab_device_scaling PRIVATE ${CONVLAB_WARNINGS})
 
 # The notebook server's bounded load test (docs/notebook.md, "Serving the notebook"): run by the

@@ -1,4 +1,4 @@
-# The OpenCV peers of convlab_core. Registration (src/impl/opencv/*.cpp) is always compiled so
+# The OpenCV peers of convlab_engine. Registration (src/impl/opencv/*.cpp) is always compiled so
 # configs naming opencv_* implementations validate everywhere; the calls into OpenCV
 # (src/impl/opencv/peers/*.cpp, the only files that include OpenCV headers) are compiled only when
 # CMake finds OpenCV's core and imgproc, otherwise src/impl/opencv/not_built/*.cpp skips their points
@@ -12,17 +12,17 @@ if(CONVLAB_WITH_OPENCV)
   find_package(OpenCV QUIET COMPONENTS core imgproc)
 endif()
 file(GLOB CONVLAB_OPENCV_HOST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/impl/opencv/*.cpp)
-target_sources(convlab_core PRIVATE ${CONVLAB_OPENCV_HOST_SOURCES})
+target_sources(convlab_engine PRIVATE ${CONVLAB_OPENCV_HOST_SOURCES})
 if(OpenCV_FOUND)
   set(CONVLAB_OPENCV_ENABLED ON)
   file(GLOB CONVLAB_OPENCV_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/impl/opencv/peers/*.cpp)
-  target_sources(convlab_core PRIVATE ${CONVLAB_OPENCV_SOURCES})
-  # PRIVATE: consumers of convlab_core link OpenCV but do not see its headers.
-  target_link_libraries(convlab_core PRIVATE opencv_core opencv_imgproc)
+  target_sources(convlab_engine PRIVATE ${CONVLAB_OPENCV_SOURCES})
+  # PRIVATE: consumers of convlab_engine link OpenCV but do not see its headers.
+  target_link_libraries(convlab_engine PRIVATE opencv_core opencv_imgproc)
   message(STATUS "convlab: OpenCV ${OpenCV_VERSION} found (${OpenCV_DIR}), building the opencv peers")
 else()
   file(GLOB CONVLAB_NO_OPENCV_SOURCES CONFIGURE_DEPENDS
     ${PROJECT_SOURCE_DIR}/src/impl/opencv/not_built/*.cpp)
-  target_sources(convlab_core PRIVATE ${CONVLAB_NO_OPENCV_SOURCES})
+  target_sources(convlab_engine PRIVATE ${CONVLAB_NO_OPENCV_SOURCES})
   message(STATUS "convlab: OpenCV not found, opencv points will be skipped")
 endif()

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -106,6 +107,86 @@ TEST(Architecture, TheCheckFindsIncludesAgainstTheChain) {
   EXPECT_NE(text.find("plan/p.cpp:2"), std::string::npos) << text;
   EXPECT_NE(text.find("run/r.hpp:1"), std::string::npos) << text;
   EXPECT_NE(text.find("report/x.cu:1"), std::string::npos) << text;
+  fs::remove_all(src.parent_path());
+}
+
+// The folders whose sources make up the library convlab_engine: those of the
+// `file(GLOB CONVLAB_ENGINE_SOURCES ...)` block of cmake/convlab_sources.cmake.
+std::set<std::string> engine_folders(const std::string& cmake) {
+  std::set<std::string> folders;
+  const size_t start = cmake.find("file(GLOB CONVLAB_ENGINE_SOURCES");
+  if (start == std::string::npos) return folders;
+  const std::string block = cmake.substr(start, cmake.find(')', start) - start);
+  const std::regex folder(R"re(/src/([A-Za-z0-9_]+)/)re");
+  for (auto it = std::sregex_iterator(block.begin(), block.end(), folder);
+       it != std::sregex_iterator(); ++it)
+    folders.insert((*it)[1].str());
+  return folders;
+}
+
+// Every include in the files of `folders` under `src` of a folder of src/ outside `allowed`, as
+// "file: #include "x/y.hpp" (x is not in its library or below it)".
+std::vector<std::string> includes_outside(const fs::path& src, const std::set<std::string>& folders,
+                                          const std::set<std::string>& allowed) {
+  std::vector<std::string> violations;
+  const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  for (const auto& folder : folders) {
+    if (!fs::is_directory(src / folder)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(src / folder)) {
+      if (!entry.is_regular_file()) continue;
+      std::istringstream text(testing::read_text(entry.path()));
+      std::string line;
+      for (int number = 1; std::getline(text, line); ++number) {
+        std::smatch match;
+        if (!std::regex_search(line, match, include_line)) continue;
+        const fs::path included(match[1].str());
+        if (!included.has_parent_path()) continue;  // a header beside the file
+        const std::string target = included.begin()->string();
+        if (!fs::is_directory(src / target) || allowed.count(target)) continue;
+        violations.push_back(fs::relative(entry.path(), src).generic_string() + ":" +
+                             std::to_string(number) + ": " + line + " (" + target +
+                             " is not in its library or below it)");
+      }
+    }
+  }
+  return violations;
+}
+
+// The libraries form a one-way graph (docs/architecture.md, "Libraries"): convlab_engine holds
+// neither app/ nor serve/ and includes neither; convlab_serve includes the engine and itself, never
+// app/. So the engine links nothing above it and no two libraries link each other.
+TEST(Architecture, TheEngineIncludesNoFolderAboveIt) {
+  const auto engine =
+      engine_folders(testing::read_text(CONVLAB_SOURCE_TREE "/cmake/convlab_sources.cmake"));
+  ASSERT_GE(engine.size(), 10u) << "cmake/convlab_sources.cmake globs no CONVLAB_ENGINE_SOURCES";
+  EXPECT_EQ(engine.count("app"), 0u);
+  EXPECT_EQ(engine.count("serve"), 0u);
+  const fs::path src = CONVLAB_SOURCE_TREE "/src";
+  EXPECT_TRUE(includes_outside(src, engine, engine).empty())
+      << joined(includes_outside(src, engine, engine));
+  std::set<std::string> serve = engine;
+  serve.insert("serve");
+  EXPECT_TRUE(includes_outside(src, {"serve"}, serve).empty())
+      << joined(includes_outside(src, {"serve"}, serve));
+}
+
+// The check finds an engine file that includes app/ or serve/, and passes those that do not.
+TEST(Architecture, TheLibraryCheckFindsAnIncludeAboveTheEngine) {
+  const fs::path src = testing::fresh_directory("libraries") / "src";
+  for (const char* folder : {"core", "run", "app", "serve"}) fs::create_directories(src / folder);
+  testing::write_text(src / "core/a.hpp", "#include \"b.hpp\"\n#include <vector>\n");
+  testing::write_text(src / "run/r.cpp", "#include \"core/a.hpp\"\n#include \"app/c.hpp\"\n");
+  testing::write_text(src / "run/s.hpp", "  #  include \"serve/n.hpp\"\n");
+  testing::write_text(src / "app/c.hpp", "#include \"run/s.hpp\"\n#include \"serve/n.hpp\"\n");
+  const auto engine = engine_folders(
+      "file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS\n  ${P}/src/core/*.cpp\n"
+      "  ${P}/src/run/*.cpp)\nfile(GLOB OTHER ${P}/src/app/*.cpp)\n");
+  ASSERT_EQ(engine, (std::set<std::string>{"core", "run"}));
+  const auto violations = includes_outside(src, engine, engine);
+  ASSERT_EQ(violations.size(), 2u) << joined(violations);
+  const std::string text = joined(violations);
+  EXPECT_NE(text.find("run/r.cpp:2"), std::string::npos) << text;
+  EXPECT_NE(text.find("run/s.hpp:1"), std::string::npos) << text;
   fs::remove_all(src.parent_path());
 }
 

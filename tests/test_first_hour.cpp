@@ -79,7 +79,7 @@ TEST(Readme, FirstUsingItExampleRunsWithoutAGpu) {
                                 std::regex("make experiment CONFIG=(configs/[a-z_]+\\.yaml)")));
   const Config config = load_config_for_command(CONVLAB_SOURCE_TREE "/" + example[1].str());
   for (const auto& sweep : config.implementations)
-    EXPECT_EQ(find_implementation(sweep.name)->family, "cpu")
+    EXPECT_EQ(find_implementation(sweep.name)->family, Family::cpu)
         << example[1] << " runs " << sweep.name << ", which needs a GPU";
 }
 

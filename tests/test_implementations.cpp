@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "impl/family.hpp"
 #include "impl/opencv/opencv_backend.hpp"
 #include "impl/registry.hpp"
 #include "reference/reference.hpp"
@@ -334,6 +335,17 @@ TEST(Verification, CountsValuesBeyondTolerance) {
   EXPECT_TRUE(
       to_json(verify_output({OutputType::f32, f32_output, 3}, fref, 0.5))["values_not_exact"]
           .is_null());
+}
+
+// A family is written as "cpu" or "cuda" (plan descriptions, records, `convlab list`) and read back
+// from that name; a name of no family reads as nothing.
+TEST(Implementations, FamilyNamesReadBack) {
+  EXPECT_STREQ(family_name(Family::cpu), "cpu");
+  EXPECT_STREQ(family_name(Family::cuda), "cuda");
+  for (Family family : {Family::cpu, Family::cuda})
+    EXPECT_EQ(family_named(family_name(family)), family);
+  EXPECT_EQ(family_named("gpu"), std::nullopt);
+  EXPECT_EQ(family_named(""), std::nullopt);
 }
 
 }  // namespace

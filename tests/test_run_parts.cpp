@@ -69,7 +69,8 @@ TEST_F(RunParts, ScheduleHasOneUnitPerProblemInPlanOrder) {
   const Schedule split = split_by_family(config_, plan_, schedule);
   ASSERT_EQ(split.units.size(), 96u);
   for (const auto& unit : split.units)
-    for (size_t i : unit.points) EXPECT_EQ(plan_[i].implementation->family == "cuda", unit.gpu);
+    for (size_t i : unit.points)
+      EXPECT_EQ(plan_[i].implementation->family == Family::cuda, unit.gpu);
 }
 
 TEST_F(RunParts, ShardsAreDeterministicBalancedAndKeepEveryProblemWhole) {
@@ -173,7 +174,7 @@ TEST_F(RunParts, ExecutorIdentifiesPointsAndMeasuresOneIntoARecord) {
   EXPECT_EQ(point_digest(describe_record(records[0])), first.digest);
   // A CUDA point on a machine without a device is skipped with the reason.
   const IdentifiedPoint cuda = executor.identify(2);
-  ASSERT_EQ(plan_[2].implementation->family, "cuda");
+  ASSERT_EQ(plan_[2].implementation->family, Family::cuda);
   EXPECT_EQ(executor.measure({cuda})[0].status, Status::skipped);
 }
 

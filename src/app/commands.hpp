@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "run/runner.hpp"
+#include "run/run_options.hpp"
 
 namespace convlab {
 

@@ -40,7 +40,8 @@ int list_command(const Arguments& args) {
   }
   std::cout << "implementations:\n";
   for (const auto& impl : implementation_registry()) {
-    std::cout << "  " << impl.name << " (" << impl.family << "): " << impl.description << "\n";
+    std::cout << "  " << impl.name << " (" << family_name(impl.family) << "): " << impl.description
+              << "\n";
     for (const auto& axis : impl.axes)
       std::cout << "      " << axis.name << ": " << axis_kind(axis) << " (default "
                 << axis.default_value.dump() << ") - " << axis.help << "\n";

@@ -10,10 +10,6 @@
 #include "app/commands.hpp"
 #include "core/shell_quote.hpp"
 
-#ifndef CONVLAB_SOURCE_DIR
-#define CONVLAB_SOURCE_DIR "."
-#endif
-
 namespace convlab {
 
 namespace fs = std::filesystem;

@@ -28,7 +28,7 @@ Record planned_record(const Config& config, const Point& point) {
   const Implementation& impl = *point.implementation;
   Record record;
   record.implementation = impl.name;
-  record.family = impl.family;
+  record.family = family_name(impl.family);
   record.factored = impl.factored;
   record.params = point.params;
   const std::string source =

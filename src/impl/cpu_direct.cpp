@@ -185,7 +185,7 @@ class DirectPoint : public PreparedPoint {
 Implementation make_cpu_direct_implementation() {
   Implementation impl;
   impl.name = "cpu_direct";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "openmp";
   impl.description =
       "direct KxK: per-thread strips, ring of K+3 converted lines, 4 output rows x 64 values of "

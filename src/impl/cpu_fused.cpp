@@ -389,7 +389,7 @@ class FusedPoint : public PreparedPoint {
 Implementation make_cpu_fused_implementation() {
   Implementation impl;
   impl.name = "cpu_fused";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "openmp";
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "

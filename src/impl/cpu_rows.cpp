@@ -68,7 +68,7 @@ class RowsPoint : public PreparedPoint {
 Implementation make_cpu_rows_implementation() {
   Implementation impl;
   impl.name = "cpu_rows";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "openmp";
   impl.description =
       "float rows with pre-applied border, register-blocked vectorised multiply-adds, OpenMP";

@@ -74,7 +74,7 @@ class SeparablePoint : public PreparedPoint {
 Implementation make_cpu_separable_implementation() {
   Implementation impl;
   impl.name = "cpu_separable";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "openmp";
   impl.description = "rank-1 kernels as a row pass then a column pass in float, OpenMP";
   impl.factored = true;

@@ -19,6 +19,7 @@
 #include "core/phase_times.hpp"
 #include "core/problem.hpp"
 #include "core/types.hpp"
+#include "impl/family.hpp"
 
 namespace convlab {
 
@@ -112,7 +113,7 @@ struct SourceFacts {
 
 struct Implementation {
   std::string name;
-  std::string family;  // "cpu" or "cuda"
+  Family family = Family::cpu;
   // The pool its `threads` run on ("openmp", "opencv"), empty for none. Idle workers of a pool
   // spin for a while after a call; interleaved timing warns when one problem mixes pools.
   std::string thread_pool;

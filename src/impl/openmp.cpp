@@ -28,7 +28,7 @@ class OpenmpPoint : public DirectLoopsPoint {
 Implementation make_openmp_implementation() {
   Implementation impl;
   impl.name = "openmp";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "openmp";
   impl.description = "the sequential loops, image rows shared among OpenMP threads";
   impl.axes = openmp_axes();

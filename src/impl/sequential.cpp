@@ -19,7 +19,7 @@ class SequentialPoint : public DirectLoopsPoint {
 Implementation make_sequential_implementation() {
   Implementation impl;
   impl.name = "sequential";
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.description = "naive nested loops on one thread, border rule applied per tap";
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();

@@ -30,7 +30,7 @@ nlohmann::json describe_point(const Config& config, const Point& point) {
   const ImageSpec& image = config.images[point.image];
   const Filter& filter = config.filters[point.filter];
   nlohmann::json description{{"implementation", point.implementation->name},
-                             {"family", point.implementation->family},
+                             {"family", family_name(point.implementation->family)},
                              {"params", point.params},
                              {"image",
                               {{"name", image.name},

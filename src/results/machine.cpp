@@ -55,13 +55,13 @@ std::optional<std::string> text_in(const json& object, const char* key) {
 
 }  // namespace
 
-RecordMachine machine_from_run(const RunBlock& run, const std::string& family) {
+RecordMachine machine_from_run(const RunBlock& run, Family family) {
   const json& host = run.host;
   RecordMachine machine;
   machine.cpu_model = text_in(host, "cpu_model").value_or("unknown");
   machine.hostname = text_in(host, "hostname").value_or("");
   machine.host_id = text_in(host, "host_id");
-  if (family == "cuda") {
+  if (family == Family::cuda) {
     const json& cuda = run.cuda;
     machine.gpu = text_in(cuda, "name");
     machine.gpu_driver = text_in(cuda, "driver_version");
@@ -81,7 +81,7 @@ void attach_machines(std::vector<Record>& records, const std::vector<RunBlock>& 
     if (record.machine) continue;
     const auto run = run_by_id.find(record.run_id);
     const RunBlock& block = run != run_by_id.end() ? *run->second : unknown;
-    record.machine = machine_from_run(block, record.family);
+    record.machine = machine_from_run(block, record.is_cuda() ? Family::cuda : Family::cpu);
   }
 }
 

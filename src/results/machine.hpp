@@ -14,13 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "impl/family.hpp"
 #include "results/record.hpp"
 #include "results/run_block.hpp"
 
 namespace convlab {
 
 // The machine of a record measured now, from the run block's host and cuda facts.
-RecordMachine machine_from_run(const RunBlock& run, const std::string& family);
+RecordMachine machine_from_run(const RunBlock& run, Family family);
 
 // Records written before machines were recorded get theirs from the run block their run_id names
 // (host.cpu_model, host.hostname, cuda.name, cuda.driver_version); records of a run block that

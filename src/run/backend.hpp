@@ -24,7 +24,7 @@
 #include "results/part_block.hpp"
 #include "results/results_store.hpp"
 #include "results/run_block.hpp"
-#include "run/runner.hpp"
+#include "run/run_options.hpp"
 #include "run/schedule.hpp"
 
 namespace convlab {

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "impl/cuda/device_facts.hpp"
-#include "run/runner.hpp"
+#include "run/run_options.hpp"
 
 namespace convlab {
 namespace {

@@ -14,6 +14,7 @@
 
 #include "core/file_io.hpp"
 #include "impl/cuda/backend.hpp"
+#include "impl/family.hpp"
 #include "impl/user/kernel_contract.hpp"
 #include "impl/user/kernel_host_channel.hpp"
 #include "measure/stopwatch.hpp"
@@ -258,7 +259,7 @@ class Server {
     SharedBuffer output =
         SharedBuffer::adopt(message.fds[0], request.at("output_bytes").get<std::size_t>(), true);
     message.fds.clear();
-    if (request.at("family").get<std::string>() == "cuda")
+    if (family_named(request.at("family").get<std::string>()) == Family::cuda)
       points_[id] = std::make_unique<CudaPoint>(request, image_, std::move(output));
     else
       points_[id] = std::make_unique<CpuPoint>(request, image_, std::move(output));

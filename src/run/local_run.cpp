@@ -131,9 +131,9 @@ class LocalRun {
   bool any_cuda_point() const {
     for (const auto& unit : job_.schedule.units) {
       for (std::size_t i : unit.points)
-        if (plan_[i].implementation->family == "cuda") return true;
+        if (plan_[i].implementation->family == Family::cuda) return true;
       for (const auto& search : unit.searches)
-        if (plan_[search.variants.front()].implementation->family == "cuda") return true;
+        if (plan_[search.variants.front()].implementation->family == Family::cuda) return true;
     }
     return false;
   }
@@ -164,7 +164,7 @@ class LocalRun {
     if (auto mixed = mixed_thread_pools_warning(config_, plan_); mixed && speak)
       std::cerr << "convlab: warning: " << *mixed << "\n";
     const std::string others =
-        other_hosts_summary(recorder_.results().records, machine_from_run(run, "cpu"));
+        other_hosts_summary(recorder_.results().records, machine_from_run(run, Family::cpu));
     if (!others.empty() && !job_.worker)
       std::cerr << "convlab run: note: " << recorder_.results_path() << " already holds " << others
                 << " (another machine); they are kept, and speedups, figures and tables keep "
@@ -216,7 +216,9 @@ class LocalRun {
   // The unit's points to run and its searches time CUDA points only: the host may prepare the next
   // problem meanwhile.
   bool only_cuda(const WorkUnit& unit, const std::vector<IdentifiedPoint>& points) const {
-    const auto cuda = [&](std::size_t i) { return plan_[i].implementation->family == "cuda"; };
+    const auto cuda = [&](std::size_t i) {
+      return plan_[i].implementation->family == Family::cuda;
+    };
     for (const auto& point : points)
       if (!cuda(point.index)) return false;
     for (const auto& search : unit.searches)

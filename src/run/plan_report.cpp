@@ -24,7 +24,7 @@ double nominal_rate(const Point& point, unsigned logical_cpus) {
   const double threads_asked = std::max(1.0, point.params.value("threads", 1.0));
   const double threads =
       logical_cpus == 0 ? threads_asked : std::min(threads_asked, double(logical_cpus));
-  if (point.implementation->family == "cuda") return 4e12;
+  if (point.implementation->family == Family::cuda) return 4e12;
   if (name == "sequential" || name == "openmp") return 0.7e9 * threads;
   return 8e9 * threads;
 }
@@ -126,7 +126,7 @@ double estimated_point_seconds(const Config& config, const Point& point, unsigne
 
 double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host) {
   double call = call_macs(config, point) / nominal_rate(point, host.logical_cpus);
-  if (point.implementation->family == "cuda")
+  if (point.implementation->family == Family::cuda)
     call += value_bytes(config, point) / kTransferBytesPerSecond + kCallSeconds;
   const MeasureSpec& m = measure_for(config, point.implementation->name);
   const double repetitions =

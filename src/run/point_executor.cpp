@@ -111,7 +111,7 @@ IdentifiedPoint PointExecutor::identify(std::size_t index) {
   // taken for a measurement of this one, so such points are run again.
   json keyed{
       {"point", identified.id}, {"build", build_id()}, {"cpu", cpu_model()}, {"host", host_id()}};
-  if (point.implementation->family == "cuda") {
+  if (point.implementation->family == Family::cuda) {
     keyed["gpu"] = device_name_;
     if (device_uuid_) keyed["gpu_uuid"] = *device_uuid_;
   }
@@ -211,7 +211,7 @@ Record PointExecutor::new_record(const IdentifiedPoint& identified) {
   record.point_id = identified.id;
   record.run_id = run_.id;
   record.implementation = point.implementation->name;
-  record.family = point.implementation->family;
+  record.family = family_name(point.implementation->family);
   // An implementation that also runs kernels of rank > 1 (directly) is factored only on rank-1
   // kernels.
   const Implementation& impl = *point.implementation;
@@ -371,7 +371,7 @@ void PointExecutor::verify_record(const Point& point, const json& description,
 }
 
 std::optional<GpuClockSample> PointExecutor::clock_sample(const Point& point) const {
-  if (!clocks_ || point.implementation->family != "cuda") return std::nullopt;
+  if (!clocks_ || point.implementation->family != Family::cuda) return std::nullopt;
   return clocks_->sample();
 }
 

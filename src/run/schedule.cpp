@@ -184,9 +184,9 @@ Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
       part.points.clear();
       part.searches.clear();
       for (std::size_t i : unit.points)
-        if ((plan[i].implementation->family == "cuda") == gpu) part.points.push_back(i);
+        if ((plan[i].implementation->family == Family::cuda) == gpu) part.points.push_back(i);
       for (const SearchGroup& search : unit.searches)
-        if ((plan[search.variants.front()].implementation->family == "cuda") == gpu)
+        if ((plan[search.variants.front()].implementation->family == Family::cuda) == gpu)
           part.searches.push_back(search);
       if (part.points.empty() && part.searches.empty()) continue;
       part.cost_us = unit_cost_us(config, plan, part);

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "core/shell_quote.hpp"
-#include "run/runner.hpp"
+#include "run/run_options.hpp"
 
 namespace convlab {
 

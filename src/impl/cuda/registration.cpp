@@ -432,7 +432,7 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
   const Variant variant = rung.variant;
   Implementation impl;
   impl.name = rung.name;
-  impl.family = "cuda";
+  impl.family = Family::cuda;
   impl.description = rung.description;
   impl.factored = traits.factored;  // roofline counts 2K multiply-adds per value
   impl.factored_rank1_only = traits.factored && !traits.rank1_only;

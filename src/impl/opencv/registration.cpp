@@ -65,7 +65,7 @@ double gaussianblur_u8_tolerance(const Problem& problem) {
 Implementation make_peer(std::string name, Function function, std::string description) {
   Implementation impl;
   impl.name = std::move(name);
-  impl.family = "cpu";
+  impl.family = Family::cpu;
   impl.thread_pool = "opencv";
   impl.description = std::move(description);
   impl.factored = function != Function::filter2d;

@@ -77,7 +77,7 @@ std::string kernel_host_program() {
   return size > 0 ? std::string(exe, size) : "convlab";
 }
 
-KernelHost::KernelHost(std::string family) : family_(std::move(family)) {}
+KernelHost::KernelHost(Family family) : family_(family) {}
 
 KernelHost::~KernelHost() {
   stop();
@@ -128,7 +128,7 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
       const std::string error = answer.body["error"].is_string()
                                     ? answer.body["error"].get<std::string>()
                                     : answer.body["error"].dump();
-      if (family_ == "cuda") stop();
+      if (family_ == Family::cuda) stop();
       throw KernelHostError(error);
     }
     return answer.body;
@@ -146,10 +146,10 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
   }
 }
 
-KernelHost& kernel_host(const std::string& family) {
+KernelHost& kernel_host(Family family) {
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<KernelHost>>* hosts =
-      new std::map<std::string, std::unique_ptr<KernelHost>>();
+  static std::map<Family, std::unique_ptr<KernelHost>>* hosts =
+      new std::map<Family, std::unique_ptr<KernelHost>>();
   std::lock_guard<std::mutex> lock(mutex);
   auto& host = (*hosts)[family];
   if (!host) host = std::make_unique<KernelHost>(family);

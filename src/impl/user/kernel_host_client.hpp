@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "impl/family.hpp"
 #include "impl/user/kernel_contract.hpp"
 
 namespace convlab {
@@ -25,7 +26,7 @@ class KernelHostError : public std::runtime_error {
 
 class KernelHost {
  public:
-  explicit KernelHost(std::string family);
+  explicit KernelHost(Family family);
   ~KernelHost();
   KernelHost(const KernelHost&) = delete;
   KernelHost& operator=(const KernelHost&) = delete;
@@ -44,14 +45,14 @@ class KernelHost {
  private:
   void start();
   [[noreturn]] void fail(const std::string& reason);
-  std::string family_;
+  Family family_;
   pid_t pid_ = -1;
   int socket_ = -1;
   int generation_ = 0;
 };
 
-// The host of `family` ("cpu", "cuda") for this process.
-KernelHost& kernel_host(const std::string& family);
+// The host of `family` for this process.
+KernelHost& kernel_host(Family family);
 
 // The program a kernel host runs: this executable (`convlab kernel-host`), or $CONVLAB_KERNEL_HOST
 // (for processes that are not convlab, such as the tests).

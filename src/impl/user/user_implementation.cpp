@@ -26,9 +26,8 @@ struct HostImage {
   std::unique_ptr<SharedBuffer> buffer;
 };
 
-void send_image(KernelHost& host, const std::string& family, const Image& image, double seconds,
-                double limit) {
-  static std::map<std::string, HostImage> sent;
+void send_image(KernelHost& host, Family family, const Image& image, double seconds, double limit) {
+  static std::map<Family, HostImage> sent;
   HostImage& current = sent[family];
   if (current.key == image.sha256 && current.generation == host.generation() && host.running())
     return;
@@ -49,9 +48,9 @@ void send_image(KernelHost& host, const std::string& family, const Image& image,
 // point's time limit.
 class RemotePoint final : public PreparedPoint {
  public:
-  RemotePoint(std::string family, json prepare, const Image& image, OutputType output,
+  RemotePoint(Family family, json prepare, const Image& image, OutputType output,
               double limit_seconds)
-      : family_(std::move(family)),
+      : family_(family),
         host_(kernel_host(family_)),
         prepare_(std::move(prepare)),
         image_(image),
@@ -81,7 +80,7 @@ class RemotePoint final : public PreparedPoint {
     ensure_prepared();
     const json answer = host_.request({{"op", "execute"}, {"id", id_}}, {}, seconds_left(), limit_);
     output_fetched_ = false;
-    if (family_ == "cpu") {
+    if (family_ == Family::cpu) {
       self_timed_ = answer.at("host_ms").get<double>();
       return std::nullopt;
     }
@@ -92,7 +91,7 @@ class RemotePoint final : public PreparedPoint {
   std::optional<double> self_timed_ms() const override { return self_timed_; }
 
   OutputView output() const override {
-    if (family_ == "cuda" && !output_fetched_) {
+    if (family_ == Family::cuda && !output_fetched_) {
       host_.request({{"op", "output"}, {"id", id_}}, {}, seconds_left(), limit_);
       output_fetched_ = true;
     }
@@ -113,7 +112,7 @@ class RemotePoint final : public PreparedPoint {
     return limit_ - used > 0.05 ? limit_ - used : 0.05;
   }
 
-  std::string family_;
+  Family family_;
   KernelHost& host_;
   json prepare_;
   const Image& image_;
@@ -132,7 +131,7 @@ json prepare_request(const CompiledVariant& variant, const Problem& problem, con
                      const RunContext& context, bool cuda) {
   const Filter& filter = problem.filter;
   json request{{"op", "prepare"},
-               {"family", cuda ? "cuda" : "cpu"},
+               {"family", family_name(cuda ? Family::cuda : Family::cpu)},
                {"artifact", variant.artifact},
                {"contract", to_json(variant.contract)},
                {"ksize", filter.size},
@@ -233,7 +232,7 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
                                         std::vector<AxisSpec> axes) {
   Implementation impl;
   impl.name = source->implementation;
-  impl.family = is_cuda(*source) ? "cuda" : "cpu";
+  impl.family = is_cuda(*source) ? Family::cuda : Family::cpu;
   impl.thread_pool = is_cuda(*source) ? "" : "openmp";
   impl.description = "your own kernel, " + source->config_path + " (" +
                      std::string(to_string(source->language)) + ", sha256 " +
@@ -258,7 +257,7 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
         compile_variant(variant_request(*source, problem, params, context.cuda_device));
     const bool cuda = is_cuda(*source);
     return std::make_unique<RemotePoint>(
-        cuda ? "cuda" : "cpu", prepare_request(variant, problem, params, context, cuda),
+        cuda ? Family::cuda : Family::cpu, prepare_request(variant, problem, params, context, cuda),
         problem.input, problem.output, context.isolated_point_seconds);
   };
   impl.source_facts = [source](const Problem& problem,
