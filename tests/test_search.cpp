@@ -265,6 +265,30 @@ TEST_F(SearchRuns, AConvergenceFigureHasALinePerSeedThatNeverRises) {
   EXPECT_NE(read_text(dir_ / "ex/plots/conv.gp").find("random seed 2"), std::string::npos);
 }
 
+// A search measured where the full grid was measured before: the notebook's page has the table
+// that show --search prints, the found best against the grid's with the share measured.
+TEST_F(SearchRuns, TheNotebookTablesWhatEachSearchFoundAgainstTheGrid) {
+  write_config("");
+  ASSERT_EQ(convlab("run s.yaml --quiet").exit_code, 0);
+  write_config(", search: {strategy: random, budget: 6, seed: 1}");
+  const auto run = convlab("run s.yaml --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto shown = convlab("show outputs/s --search");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("| random seed 1 | 6 |"), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("18.8 % of 32"), std::string::npos) << shown.output;
+  const auto notebook = convlab("notebook outputs/s --out nb --quiet");
+  ASSERT_EQ(notebook.exit_code, 0) << notebook.output;
+  const std::string page = read_text(dir_ / "nb/s.html");
+  EXPECT_NE(page.find("What each search found, against the full grid where one ran here."),
+            std::string::npos);
+  EXPECT_NE(page.find("bowl, random seed 1 | "), std::string::npos);
+  EXPECT_NE(page.find("data-sort=\"18.75\">18.75</td>"), std::string::npos)
+      << "the share of the grid, 6 of 32";
+  EXPECT_NE(page.find("data-sort=\"32\">32</td>"), std::string::npos) << "the grid's variants";
+  EXPECT_NE(page.find("data-sort=\"6\">6</td>"), std::string::npos) << "counts are whole numbers";
+}
+
 TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {", search: {strategy: anealing}", "unknown strategy 'anealing' (did you mean 'annealing'?)"},

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <set>
 
+#include "core/number_text.hpp"
 #include "core/point_filter.hpp"
 #include "results/machine.hpp"
 #include "results/record_fields.hpp"
@@ -622,6 +623,11 @@ TableData extract_table(const TableDeclaration& declared,
   data.column_header = titles(declaration.columns);
   data.value_label = field_axis_label(declaration.value);
   return data;
+}
+
+std::string TableData::value_text(size_t column, double value) const {
+  if (column < count_columns.size() && count_columns[column]) return format_fixed(value, 0);
+  return format_number(value, declaration.digits);
 }
 
 }  // namespace convlab

@@ -72,6 +72,11 @@ struct TableData {
   std::string row_header;
   std::string column_header;
   std::string value_label;
+  // Columns of counts, written as whole numbers ("6", not "6.000"); empty: none.
+  std::vector<bool> count_columns;
+  // A value of column `column` as the table writes it: the declaration's significant digits, or
+  // a whole number in a column of counts.
+  std::string value_text(size_t column, double value) const;
 };
 
 // The grid of `value_fields` against `column_fields`: one row per value field (the parts of a

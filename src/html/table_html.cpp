@@ -59,12 +59,13 @@ std::string table_html(const TableCell& table, size_t index) {
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     out += "<tr><th scope=\"row\" data-sort=\"" + std::to_string(r) + "\">" +
            html_escape(plot_text(grid.rows[r].label)) + "</th>";
-    for (const auto& cell : grid.cells[r]) {
+    for (size_t c = 0; c < grid.cells[r].size(); ++c) {
+      const auto& cell = grid.cells[r][c];
       if (!cell) {
         out += "<td class=\"num empty\" data-sort=\"\">&#8211;</td>";
         continue;
       }
-      out += number_cell(cell->value, format_number(cell->value, data.declaration.digits), unit);
+      out += number_cell(cell->value, data.value_text(c, cell->value), unit);
     }
     out += "</tr>\n";
   }

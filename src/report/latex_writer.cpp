@@ -43,10 +43,6 @@ std::string path_argument(const std::string& path) {
   return "\\detokenize{" + path + "}";
 }
 
-std::string cell_text(const std::optional<Cell>& cell, int digits) {
-  return cell ? format_number(cell->value, digits) : "--";
-}
-
 // "Measured on AMD EPYC (vm), GPU none, from commit abc123 on 2026-11-22."
 void write_provenance_line(std::ostringstream& out, const std::vector<Provenance>& runs) {
   out << "\\noindent\\textbf{Provenance.} ";
@@ -134,8 +130,10 @@ std::string table_latex(const TableData& table) {
   out << "\\\\\n\\midrule\n";
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     out << latex_text(grid.rows[r].label);
-    for (const auto& cell : grid.cells[r])
-      out << " & " << cell_text(cell, table.declaration.digits);
+    for (size_t c = 0; c < grid.cells[r].size(); ++c) {
+      const auto& cell = grid.cells[r][c];
+      out << " & " << (cell ? table.value_text(c, cell->value) : "--");
+    }
     out << "\\\\\n";
   }
   out << "\\bottomrule\n\\end{tabular}\n\\end{adjustbox}\n";
