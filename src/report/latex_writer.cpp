@@ -37,9 +37,9 @@ std::string path_argument(const std::string& path) {
            std::string_view("{}%\\#^").find(c) != std::string_view::npos;
   });
   if (unsafe != path.end())
-    throw ExportError(latex_path_words(path) +
-                      ": LaTeX cannot be given this path: it holds a brace, %, \\, #, ^ or a "
-                      "control character; rename it");
+    throw ResultsError(latex_path_words(path) +
+                       ": LaTeX cannot be given this path: it holds a brace, %, \\, #, ^ or a "
+                       "control character; rename it");
   return "\\detokenize{" + path + "}";
 }
 
