@@ -281,7 +281,7 @@ TEST(ParamComparison, MistakesAreRefusedWithWhatThereIs) {
     options.against = against;
     try {
       compare_param_values(points, document.file.runs, field, options);
-    } catch (const ExportError& error) {
+    } catch (const ResultsError& error) {
       return std::string(error.what());
     }
     return std::string("no error");
@@ -296,7 +296,7 @@ TEST(ParamComparison, MistakesAreRefusedWithWhatThereIs) {
   // One thread count only: nothing to compare, and the message says what there is.
   const auto single = document_of({{"openmp", omp(2, "static"), 3, 1.0}});
   EXPECT_THROW(compare_param_values(ok_points(single), single.file.runs, "params.threads"),
-               ExportError);
+               ResultsError);
 }
 
 TEST(MixedRuns, LoadsMoreThanOneCoreApartCommitsAndBuildsMix) {

@@ -266,15 +266,15 @@ TEST(WinnersPivot, FieldsThatCannotPivotAreRefused) {
   try {
     pivot_winners(points, "kernel.sise");
     FAIL() << "expected an error";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     EXPECT_NE(std::string(error.what())
                   .find("unknown field 'kernel.sise' (did you mean "
                         "'kernel.size'?)"),
               std::string::npos)
         << error.what();
   }
-  EXPECT_THROW(pivot_winners(points, "implementation"), ExportError);
-  EXPECT_THROW(pivot_winners(points, "params.tile"), ExportError);  // no point has it
+  EXPECT_THROW(pivot_winners(points, "implementation"), ResultsError);
+  EXPECT_THROW(pivot_winners(points, "params.tile"), ResultsError);  // no point has it
 }
 
 TEST(WinnersWriter, CsvHasEveryColumnAndMdSaysTheConstantsOnce) {

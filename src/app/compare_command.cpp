@@ -86,7 +86,7 @@ double parse_threshold(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(number.c_str(), &end);
   if (number.empty() || *end != '\0' || !(value >= 0))
-    throw ExportError("convlab compare: --threshold: '" + text + "' is not a percentage");
+    throw ResultsError("convlab compare: --threshold: '" + text + "' is not a percentage");
   return percent || value >= 1 ? value / 100.0 : value;
 }
 
@@ -94,7 +94,7 @@ double parse_alpha(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
-    throw ExportError("convlab compare: --alpha: '" + text + "' is not a probability in (0, 1)");
+    throw ResultsError("convlab compare: --alpha: '" + text + "' is not a probability in (0, 1)");
   return value;
 }
 
@@ -130,7 +130,7 @@ std::optional<CompareOptions> parse_compare_options(const std::vector<std::strin
     const bool takes_value = arg == "--threshold" || arg == "--metric" || arg == "--alpha" ||
                              arg == "--json" || arg == "--filter";
     if (takes_value && i + 1 >= args.size())
-      throw ExportError("convlab compare: " + arg + " needs a value");
+      throw ResultsError("convlab compare: " + arg + " needs a value");
     if (arg == "--threshold") {
       options.threshold = parse_threshold(args[++i]);
     } else if (arg == "--alpha") {
@@ -138,22 +138,22 @@ std::optional<CompareOptions> parse_compare_options(const std::vector<std::strin
     } else if (arg == "--filter") {
       std::string error;
       options.filter = parse_point_filter(args[++i], &error);
-      if (!options.filter) throw ExportError("convlab compare: --filter: " + error);
+      if (!options.filter) throw ResultsError("convlab compare: --filter: " + error);
     } else if (arg == "--json") {
       options.json_path = args[++i];
     } else if (arg == "--metric") {
       options.metric = args[++i];
       if (!field_has_quartiles(options.metric))
-        throw ExportError("convlab compare: --metric: '" + options.metric +
-                          "' is not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
+        throw ResultsError("convlab compare: --metric: '" + options.metric +
+                           "' is not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
     } else if (!arg.empty() && arg[0] == '-') {
-      throw ExportError("convlab compare: unknown option " + arg + " (see --help)");
+      throw ResultsError("convlab compare: unknown option " + arg + " (see --help)");
     } else {
       options.paths.push_back(arg);
     }
   }
   if (options.paths.size() != 2)
-    throw ExportError("convlab compare: expected A and B (see --help)");
+    throw ResultsError("convlab compare: expected A and B (see --help)");
   return options;
 }
 
@@ -171,8 +171,8 @@ std::vector<const Record*> selected_points(const ResultsDocument& results,
   if (!options.filter) return points;
   try {
     return select_records(points, *options.filter, results.path);
-  } catch (const ExportError& error) {
-    throw ExportError(std::string("convlab compare: ") + error.what());
+  } catch (const ResultsError& error) {
+    throw ResultsError(std::string("convlab compare: ") + error.what());
   }
 }
 
@@ -332,10 +332,10 @@ int compare_command(const std::vector<std::string>& args) {
     const ResultsDocument b = load_results_document(paths[1]);
     const CompareOutcome outcome = compare_points(a, b, *options);
     if (outcome.comparisons.empty())
-      throw ExportError("convlab compare: " + a.path + " and " + b.path +
-                        " share no ok point with " + options->metric +
-                        " measured on one machine (A: " + machines_words(outcome.a_machines) +
-                        "; B: " + machines_words(outcome.b_machines) + ")");
+      throw ResultsError("convlab compare: " + a.path + " and " + b.path +
+                         " share no ok point with " + options->metric +
+                         " measured on one machine (A: " + machines_words(outcome.a_machines) +
+                         "; B: " + machines_words(outcome.b_machines) + ")");
     print_comparisons(outcome, *options);
     print_conditions(outcome, a, b);
     if (options->json_path) write_verdicts(outcome, *options, a, b);
@@ -346,7 +346,7 @@ int compare_command(const std::vector<std::string>& args) {
       return 1;
     }
     return 0;
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     std::cerr << error.what() << "\n";
     return 2;
   } catch (const FileError& error) {

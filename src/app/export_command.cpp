@@ -300,8 +300,8 @@ int export_flat(const std::string& results_path, const FlatRequest& request) {
   size_t rows = 0;
   try {
     std::tie(text, rows) = flat_text(results, request);
-  } catch (const ExportError& error) {
-    throw ExportError(std::string("convlab export: ") + error.what());
+  } catch (const ResultsError& error) {
+    throw ResultsError(std::string("convlab export: ") + error.what());
   }
   if (!request.out_file) {
     std::cout << text;
@@ -327,8 +327,8 @@ IndexExperiment index_experiment(const ResultsDocument& results) {
   const fs::path export_dir = fs::path(results.directory) / "export";
   experiment.section_path = (export_dir / kSectionFile).generic_string();
   if (!fs::exists(experiment.section_path))
-    throw ExportError(experiment.section_path + ": missing; run convlab export " +
-                      shell_word(results.path) + " first");
+    throw ResultsError(experiment.section_path + ": missing; run convlab export " +
+                       shell_word(results.path) + " first");
   if (fs::exists(export_dir / kGalleryFile))
     experiment.gallery_path = (export_dir / kGalleryFile).generic_string();
   if (const auto config = config_to_read(std::string("auto"), results, experiment.name))
@@ -453,7 +453,7 @@ int export_command(const std::vector<std::string>& args) {
         return 0;
       }
       const auto value = [&]() -> std::string {
-        if (i + 1 >= args.size()) throw ExportError("convlab export: " + arg + " needs a value");
+        if (i + 1 >= args.size()) throw ResultsError("convlab export: " + arg + " needs a value");
         return args[++i];
       };
       if (arg == "--out")
@@ -476,7 +476,7 @@ int export_command(const std::vector<std::string>& args) {
         const std::string text = value();
         std::string error;
         flat.filter = parse_point_filter(text, &error);
-        if (!flat.filter) throw ExportError("convlab export: --filter: " + error);
+        if (!flat.filter) throw ResultsError("convlab export: --filter: " + error);
       } else if (arg == "--best")
         flat.best = true;
       else if (arg == "--by")
@@ -489,45 +489,46 @@ int export_command(const std::vector<std::string>& args) {
         const std::string text = value();
         format = parse_flat_format(text);
         if (!format)
-          throw ExportError("convlab export: --format: '" + text + "' is not csv, md or tsv");
+          throw ResultsError("convlab export: --format: '" + text + "' is not csv, md or tsv");
       } else if (!arg.empty() && arg[0] == '-')
-        throw ExportError("convlab export: unknown option " + arg + " (see convlab export --help)");
+        throw ResultsError("convlab export: unknown option " + arg +
+                           " (see convlab export --help)");
       else
         positional.push_back(arg);
     }
     if (index) {
       if (positional.empty())
-        throw ExportError("convlab export --index: name at least one results file");
+        throw ResultsError("convlab export --index: name at least one results file");
       return export_index(IndexInputs{*index, outline, summary, positional});
     }
     if (positional.size() != 1)
-      throw ExportError("convlab export: expected one results.json or directory (see --help)");
+      throw ResultsError("convlab export: expected one results.json or directory (see --help)");
     options.results = positional[0];
     if (document) return export_document(*document, options.results);
     if (format) {
       if (options.figures || options.config || options.discussion)
-        throw ExportError(
+        throw ResultsError(
             "convlab export: --format writes one table; --figures, --config and --discussion "
             "are for the report export");
       if (flat.by && !flat.best)
-        throw ExportError("convlab export: --by pivots the winners table; give --best with it");
+        throw ResultsError("convlab export: --by pivots the winners table; give --best with it");
       if (flat.compare && flat.best)
-        throw ExportError("convlab export: --best and --compare are two tables; give one");
+        throw ResultsError("convlab export: --best and --compare are two tables; give one");
       if (flat.against && !flat.compare)
-        throw ExportError("convlab export: --against names the reference value of --compare");
+        throw ResultsError("convlab export: --against names the reference value of --compare");
       flat.format = *format;
       flat.out_file = options.out;
       return export_flat(options.results, flat);
     }
     if (flat.filter || flat.best || flat.by || flat.compare || flat.against)
-      throw ExportError(
+      throw ResultsError(
           "convlab export: --filter, --best, --by and --compare choose the rows of --format "
           "csv|md|tsv; "
           "the report export takes its points from the config's figures and tables");
     return export_experiment(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     std::cerr << error.what() << "\n";
   } catch (const FileError& error) {
     std::cerr << "convlab export: " << error.what() << "\n";

@@ -159,8 +159,8 @@ int make_notebook(const NotebookOptions& options) {
     load.make_page = make_page;
     Experiment e = load_experiment(dir, options, load);
     if (!files.insert(e.file).second)
-      throw ExportError(dir + ": a second experiment named '" + e.notebook.name +
-                        "'; each page is named after its experiment");
+      throw ResultsError(dir + ": a second experiment named '" + e.notebook.name +
+                         "'; each page is named after its experiment");
     experiments.push_back(std::move(e));
   };
   for (const auto& dir : dirs) add(dir, true);
@@ -230,7 +230,7 @@ int notebook_command(const Arguments& args) {
         return 0;
       }
       const auto value = [&]() -> std::string {
-        if (i + 1 >= args.size()) throw ExportError("convlab notebook: " + arg + " needs a value");
+        if (i + 1 >= args.size()) throw ResultsError("convlab notebook: " + arg + " needs a value");
         return args[++i];
       };
       if (arg == "--out")
@@ -242,15 +242,15 @@ int notebook_command(const Arguments& args) {
       else if (arg == "--quiet")
         options.quiet = true;
       else if (!arg.empty() && arg[0] == '-')
-        throw ExportError("convlab notebook: unknown option " + arg +
-                          " (see convlab notebook --help)");
+        throw ResultsError("convlab notebook: unknown option " + arg +
+                           " (see convlab notebook --help)");
       else
         options.results.push_back(arg);
     }
     return make_notebook(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     std::cerr << error.what() << "\n";
   } catch (const FileError& error) {
     std::cerr << "convlab notebook: " << error.what() << "\n";

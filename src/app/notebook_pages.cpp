@@ -205,9 +205,9 @@ std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
   run_jobs(jobs, std::max(1u, std::thread::hardware_concurrency()));
   for (const ChildJob& job : jobs)
     if (job.exit_code != 0)
-      throw ExportError("gnuplot failed on " + job.directory + "/" + job.argv.back() + "; see " +
-                        job.directory + "/" + job.log + ":\n" +
-                        read_text_file(fs::path(job.directory) / job.log));
+      throw ResultsError("gnuplot failed on " + job.directory + "/" + job.argv.back() + "; see " +
+                         job.directory + "/" + job.log + ":\n" +
+                         read_text_file(fs::path(job.directory) / job.log));
   if (drawn) *drawn = jobs.size();
   return work;
 }
@@ -228,7 +228,7 @@ WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureW
   try {
     written.page = experiment_page(e.notebook, context);
   } catch (const SvgError& error) {
-    throw ExportError(e.notebook.name + ": a figure's SVG from gnuplot: " + error.what());
+    throw ResultsError(e.notebook.name + ": a figure's SVG from gnuplot: " + error.what());
   }
   for (const RenderedFile& figure : written.page.figures)
     write_if_changed(place.out / figure.path, figure.content);

@@ -63,7 +63,7 @@ struct FigureWork {
 
 // Draws the figures of the pages that are not current, with gnuplot, several at a time; a figure
 // whose data and script did not change since the last drawing is not drawn again. Returns the
-// figures of each page and counts the drawings in `drawn`. Throws ExportError when gnuplot fails.
+// figures of each page and counts the drawings in `drawn`. Throws ResultsError when gnuplot fails.
 std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
     const std::vector<const Experiment*>& experiments, const std::filesystem::path& out,
     std::size_t* drawn = nullptr);

@@ -224,7 +224,7 @@ void print_configurations_after_pivot(const ResultsDocument& document,
               << " of each implementation against each other (as --compare " << *options.by
               << ")\n\n";
     write_param_comparison(comparison, FlatFormat::md, std::cout);
-  } catch (const ExportError&) {
+  } catch (const ResultsError&) {
     if (options.against) throw;  // a reference value no point has is a mistake
   }
 }
@@ -293,7 +293,7 @@ int show_command(const Arguments& args) {
   } catch (const ResultsFileError& error) {
     std::cerr << "convlab show: " << error.what() << "\n";
     return 2;
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     std::cerr << "convlab show: " << error.what() << "\n";
     return 2;
   } catch (const ConfigError& error) {

@@ -208,7 +208,7 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
       const auto& cell_entries = members[r][c];
       if (cell_entries.empty()) continue;
       if (cell_entries.size() > 1 && reduce == CellReduce::single)
-        throw ExportError(
+        throw ResultsError(
             context + ": " + std::to_string(cell_entries.size()) + " points fall on '" +
             rows[r].label + "' at '" + columns[c].label + "' (they differ in " +
             differing_point_fields(*cell_entries[0]->record, *cell_entries[1]->record) +

@@ -77,7 +77,7 @@ void try_on_plan(const YAML::Node& node, const YamlLocation& at, Extract extract
     extract();
   } catch (const NoDataError&) {
     // Whether points match or have the value is for the results to say.
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     at.fail(node, error.what());
   }
 }

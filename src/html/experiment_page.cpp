@@ -1,6 +1,8 @@
 #include "html/experiment_page.hpp"
 
 #include <algorithm>
+#include <string>
+#include <variant>
 
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
@@ -310,44 +312,56 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += banner(notebook, context);
   size_t figures = 0, tables = 0, sources = 0, omitted_cells = 0;
   for (const NotebookCell& c : notebook.cells) {
-    if (const auto* markdown = std::get_if<MarkdownCell>(&c)) {
-      body += markdown_cell_html(*markdown, cell);
-    } else if (const auto* omitted = std::get_if<OmittedCell>(&c)) {
-      const size_t index = omitted_cells++;
-      body += cell("omitted", "cell-omitted-" + std::to_string(index + 1),
-                   omitted->kind == OmittedCell::Kind::figure ? "figure" : "table",
-                   omitted_html(*omitted));
-    } else if (const auto* cfg = std::get_if<ConfigCell>(&c)) {
-      body += cell("config", "config", "config", config_html(*cfg));
-    } else if (const auto* source = std::get_if<SourceCell>(&c)) {
-      const size_t index = sources++;
-      body += cell("source", "cell-source-" + std::to_string(index + 1), "kernel source",
-                   source_cell_html(*source, index));
-    } else if (const auto* run = std::get_if<RunCell>(&c)) {
-      body += cell("run", "run", "run", run_html(*run, notebook, context));
-    } else if (const auto* figure = std::get_if<FigureCell>(&c)) {
-      const size_t index = figures++;
-      if (index < context.figures.size()) {
-        const FigureHtml html = figure_html(*figure, context.figures[index], index);
-        body += cell("figure", "cell-figure-" + std::to_string(index + 1), "figure", html.html);
-        if (index < context.figure_files.size())
-          page.figures.push_back({context.figure_files[index], html.standalone});
-      } else {
-        body += cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",
-                     undrawn_figure_html(*figure, index,
-                                         "gnuplot is not installed (scripts/install-deps.sh "
-                                         "notebook installs it)"));
-      }
-    } else if (const auto* table = std::get_if<TableCell>(&c)) {
-      const size_t index = tables++;
-      body += cell("table", "cell-table-" + std::to_string(index + 1), "table",
-                   table_html(*table, index));
-    } else if (const auto* gallery = std::get_if<GalleryCell>(&c)) {
-      body += cell("gallery", "gallery", "gallery", gallery_html(*gallery, context));
-    } else if (const auto* verification = std::get_if<VerificationCell>(&c)) {
-      body +=
-          cell("verification", "verification", "verification", verification_html(*verification));
-    }
+    std::visit(
+        CellVisitor{
+            [&](const MarkdownCell& markdown) { body += markdown_cell_html(markdown, cell); },
+            [&](const OmittedCell& omitted) {
+              const size_t index = omitted_cells++;
+              body += cell("omitted", "cell-omitted-" + std::to_string(index + 1),
+                           omitted.kind == OmittedCell::Kind::figure ? "figure" : "table",
+                           omitted_html(omitted));
+            },
+            [&](const ConfigCell& cfg) {
+              body += cell("config", "config", "config", config_html(cfg));
+            },
+            [&](const SourceCell& source) {
+              const size_t index = sources++;
+              body += cell("source", "cell-source-" + std::to_string(index + 1), "kernel source",
+                           source_cell_html(source, index));
+            },
+            [&](const RunCell& run) {
+              body += cell("run", "run", "run", run_html(run, notebook, context));
+            },
+            [&](const FigureCell& figure) {
+              const size_t index = figures++;
+              if (index < context.figures.size()) {
+                const FigureHtml html = figure_html(figure, context.figures[index], index);
+                body +=
+                    cell("figure", "cell-figure-" + std::to_string(index + 1), "figure", html.html);
+                if (index < context.figure_files.size())
+                  page.figures.push_back({context.figure_files[index], html.standalone});
+              } else {
+                body +=
+                    cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",
+                         undrawn_figure_html(figure, index,
+                                             "gnuplot is not installed (scripts/install-deps.sh "
+                                             "notebook installs it)"));
+              }
+            },
+            [&](const TableCell& table) {
+              const size_t index = tables++;
+              body += cell("table", "cell-table-" + std::to_string(index + 1), "table",
+                           table_html(table, index));
+            },
+            [&](const GalleryCell& gallery) {
+              body += cell("gallery", "gallery", "gallery", gallery_html(gallery, context));
+            },
+            [&](const VerificationCell& verification) {
+              body += cell("verification", "verification", "verification",
+                           verification_html(verification));
+            },
+        },
+        c);
   }
   if (!notebook.notes.empty()) body += cell("notes", "notes", "notes", notes_html(notebook));
   PageFrame frame;

@@ -207,8 +207,8 @@ class Converter {
 
   [[noreturn]] void misplaced(size_t placement, const std::string& why) const {
     const CellPlacement& p = input_.spans.placements.at(placement);
-    throw ExportError(document_.file + ":" + std::to_string(p.line) + ": " + placement_text(p) +
-                      ": " + why);
+    throw ResultsError(document_.file + ":" + std::to_string(p.line) + ": " + placement_text(p) +
+                       ": " + why);
   }
 
   // A placement among inlines, nested ones included; npos when there is none.

@@ -57,7 +57,7 @@ struct MarkdownDocument {
   std::vector<PlacedCell> placed;      // in order of appearance
 };
 
-// Throws ExportError "file:line: ..." for a malformed value reference, and for a cell placed
+// Throws ResultsError "file:line: ..." for a malformed value reference, and for a cell placed
 // anywhere but on a line of its own at the top level (not in a heading, a list or a quote);
 // invalid UTF-8 is replaced.
 MarkdownDocument parse_markdown(const std::string& text, const std::string& file);

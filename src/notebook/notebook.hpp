@@ -146,6 +146,16 @@ struct RenderedFile {
 using NotebookCell = std::variant<MarkdownCell, ConfigCell, SourceCell, RunCell, FigureCell,
                                   TableCell, GalleryCell, VerificationCell, OmittedCell>;
 
+// One callable per cell type, for std::visit over a NotebookCell. A renderer names every
+// alternative by its type (no generic catch-all), so a cell type added to the variant without a
+// branch in each renderer is a compile error rather than a cell that silently disappears.
+template <typename... Branches>
+struct CellVisitor : Branches... {
+  using Branches::operator()...;
+};
+template <typename... Branches>
+CellVisitor(Branches...) -> CellVisitor<Branches...>;
+
 struct ExperimentNotebook {
   std::string name;
   std::string title;

@@ -198,7 +198,7 @@ std::string unknown_declaration(const std::vector<NotebookCell>& cells, const Ce
   return "no " + word + " '" + p.name + "' (the " + word + "s are " + listed + ")";
 }
 
-// The cells of `cells` a placement names; throws ExportError for one the notebook lacks.
+// The cells of `cells` a placement names; throws ResultsError for one the notebook lacks.
 std::vector<size_t> placed_cells(const std::vector<NotebookCell>& cells, const CellPlacement& p,
                                  const std::string& file) {
   using Kind = CellPlacement::Kind;
@@ -233,8 +233,8 @@ std::vector<size_t> placed_cells(const std::vector<NotebookCell>& cells, const C
       break;
   }
   if (found.empty())
-    throw ExportError(file + ":" + std::to_string(p.line) + ": " + placement_text(p) + ": " +
-                      (missing.empty() ? "the notebook has no such cell" : missing));
+    throw ResultsError(file + ":" + std::to_string(p.line) + ": " + placement_text(p) + ": " +
+                       (missing.empty() ? "the notebook has no such cell" : missing));
   return found;
 }
 
@@ -268,9 +268,9 @@ void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion) {
     add_part(placed.before);
     for (const size_t index : placed_cells(others, placed.placement, discussion.path)) {
       if (placed_at[index] != 0)
-        throw ExportError(discussion.path + ":" + std::to_string(placed.placement.line) + ": " +
-                          placement_text(placed.placement) + ": placed already, on line " +
-                          std::to_string(placed_at[index]));
+        throw ResultsError(discussion.path + ":" + std::to_string(placed.placement.line) + ": " +
+                           placement_text(placed.placement) + ": placed already, on line " +
+                           std::to_string(placed_at[index]));
       placed_at[index] = placed.placement.line;
       notebook.cells.push_back(others[index]);
     }

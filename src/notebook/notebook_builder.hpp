@@ -22,7 +22,7 @@ struct NotebookSources {
   std::optional<std::string> invalid_config;
 };
 
-// Throws ConfigError for bad declarations and ExportError for a value reference that matches no
+// Throws ConfigError for bad declarations and ResultsError for a value reference that matches no
 // point or several (file:line: {{query}}: why), and for a placed cell the notebook does not have
 // (file:line: {{figure: nme}}: no figure 'nme' (did you mean 'name'?)). Figures and tables that
 // select no data are left out, each with a note and an omitted cell where it would have been.

@@ -156,7 +156,7 @@ class ProseScanner {
   }
 
   [[noreturn]] void fail(int line, const std::string& query, const std::string& why) const {
-    throw ExportError(file_ + ":" + std::to_string(line) + ": " + query + ": " + why);
+    throw ResultsError(file_ + ":" + std::to_string(line) + ": " + query + ": " + why);
   }
 
   void read_value() {
@@ -362,7 +362,7 @@ namespace {
   for (size_t i = 0; i < matching.size() && i < 5; ++i)
     message += "\n  " + describe_point(*matching[i]);
   if (matching.size() > 5) message += "\n  ...";
-  throw ExportError(message);
+  throw ResultsError(message);
 }
 
 // A lone query field[filter]: the field of the one point, as it always read.
@@ -370,14 +370,14 @@ ResolvedValue resolve_query(const ValueReference& reference, const ValueContext&
                             const std::string& where) {
   std::string suggestion;
   if (!is_known_field(reference.field, &suggestion))
-    throw ExportError(where + ": unknown field '" + reference.field + "'" +
-                      (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+    throw ResultsError(where + ": unknown field '" + reference.field + "'" +
+                       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
   const auto matching = filter_points(context.points, reference.filter, where);
   if (matching.size() != 1) several_points(where, matching);
   const auto value = field_value(*matching[0], reference.field);
   if (!value)
-    throw ExportError(where + ": the point (" + describe_point(*matching[0]) + ") has no '" +
-                      reference.field + "'");
+    throw ResultsError(where + ": the point (" + describe_point(*matching[0]) + ") has no '" +
+                       reference.field + "'");
   ResolvedValue resolved{reference, "", matching[0], std::nullopt};
   resolved.text =
       value->numeric ? format_number(value->number, 3) : field_value_words(reference.field, *value);
@@ -394,7 +394,7 @@ std::string query_listing(const Expression& expression, const ExpressionError& e
     const auto points = query_points(records, query->filter);
     for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + describe_point(*points[i]);
     if (points.size() > 5) text += "\n  ...";
-  } catch (const ExportError&) {
+  } catch (const ResultsError&) {
   }
   return text;
 }
@@ -405,7 +405,7 @@ ResolvedValue resolve_expression(const ValueReference& reference, const ValueCon
   const Expression expression = Expression::parse(reference.expression);
   std::string error_text;
   const auto format = parse_value_format(reference.format, &error_text);
-  if (!format) throw ExportError(where + ": " + error_text);
+  if (!format) throw ResultsError(where + ": " + error_text);
   const QueryRecords records{context.points,
                              context.latest.empty() ? context.points : context.latest};
   try {
@@ -418,7 +418,7 @@ ResolvedValue resolve_expression(const ValueReference& reference, const ValueCon
     const double value = evaluate_over_records(expression, records);
     return {reference, format_value(value, *format), nullptr, value};
   } catch (const ExpressionError& error) {
-    throw ExportError(where + ": " + error.what() + query_listing(expression, error, records));
+    throw ResultsError(where + ": " + error.what() + query_listing(expression, error, records));
   }
 }
 

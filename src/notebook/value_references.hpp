@@ -72,7 +72,7 @@ struct ProseSpans {
 };
 
 // Every value reference (and, for Markdown, every math span and cell placement) in order. Throws
-// ExportError "file:line: {{query}}: why" for a reference that is not closed on its paragraph, is
+// ResultsError "file:line: {{query}}: why" for a reference that is not closed on its paragraph, is
 // not an expression, has a format that is none, or places a cell in LaTeX.
 ProseSpans find_prose_spans(const std::string& text, ProseSyntax syntax, const std::string& file);
 std::vector<ValueReference> find_value_references(const std::string& text, ProseSyntax syntax,
@@ -95,7 +95,7 @@ struct ValueContext {
 };
 
 // A lone query: the one ok point its filter selects, and its field. An expression: checked
-// (fields, functions, units, format), evaluated, formatted. Throws ExportError naming file:line
+// (fields, functions, units, format), evaluated, formatted. Throws ResultsError naming file:line
 // and the reference: an unknown field or function (with the closest name), a filter that matches
 // no point or several where one is needed, a division by zero, units that do not agree.
 ResolvedValue resolve_value(const ValueReference& reference, const ValueContext& context,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <variant>
 
 #include "core/count_words.hpp"
 #include "report/latex_markdown.hpp"
@@ -37,9 +38,9 @@ std::string path_argument(const std::string& path) {
            std::string_view("{}%\\#^").find(c) != std::string_view::npos;
   });
   if (unsafe != path.end())
-    throw ExportError(latex_path_words(path) +
-                      ": LaTeX cannot be given this path: it holds a brace, %, \\, #, ^ or a "
-                      "control character; rename it");
+    throw ResultsError(latex_path_words(path) +
+                       ": LaTeX cannot be given this path: it holds a brace, %, \\, #, ^ or a "
+                       "control character; rename it");
   return "\\detokenize{" + path + "}";
 }
 
@@ -245,27 +246,25 @@ void write_placed_cells(std::ostringstream& out, const ExperimentNotebook& noteb
                         const LatexLayout& layout, const std::string& label) {
   size_t figure = 0;
   for (size_t i = 1; i < notebook.placed_until && i < notebook.cells.size(); ++i) {
-    const NotebookCell& cell = notebook.cells[i];
-    if (const auto* text = std::get_if<MarkdownCell>(&cell)) {
-      write_discussion(out, *text);
-    } else if (const auto* f = std::get_if<FigureCell>(&cell)) {
-      write_figure_here(out, f->data, layout, f->caption,
-                        "fig:" + label + "-" + std::to_string(++figure));
-    } else if (const auto* table = std::get_if<TableCell>(&cell)) {
-      write_table_here(out, *table, layout);
-    } else if (const auto* omitted = std::get_if<OmittedCell>(&cell)) {
-      write_omitted(out, *omitted);
-    } else if (const auto* config = std::get_if<ConfigCell>(&cell)) {
-      out << "\\smallskip\n\\noindent\\textbf{Config.} " << config_latex(*config);
-    } else if (const auto* run = std::get_if<RunCell>(&cell)) {
-      write_provenance_line(out, run->runs);
-    } else if (const auto* verification = std::get_if<VerificationCell>(&cell)) {
-      write_verification_line(out, verification->summary);
-    } else if (const auto* gallery = std::get_if<GalleryCell>(&cell)) {
-      out << gallery_latex(*gallery);
-    } else if (const auto* source = std::get_if<SourceCell>(&cell)) {
-      write_source(out, *source);
-    }
+    std::visit(CellVisitor{
+                   [&](const MarkdownCell& text) { write_discussion(out, text); },
+                   [&](const FigureCell& f) {
+                     write_figure_here(out, f.data, layout, f.caption,
+                                       "fig:" + label + "-" + std::to_string(++figure));
+                   },
+                   [&](const TableCell& table) { write_table_here(out, table, layout); },
+                   [&](const OmittedCell& omitted) { write_omitted(out, omitted); },
+                   [&](const ConfigCell& config) {
+                     out << "\\smallskip\n\\noindent\\textbf{Config.} " << config_latex(config);
+                   },
+                   [&](const RunCell& run) { write_provenance_line(out, run.runs); },
+                   [&](const VerificationCell& verification) {
+                     write_verification_line(out, verification.summary);
+                   },
+                   [&](const GalleryCell& gallery) { out << gallery_latex(gallery); },
+                   [&](const SourceCell& source) { write_source(out, source); },
+               },
+               notebook.cells[i]);
   }
 }
 

@@ -17,9 +17,9 @@ std::string resolve_summary(const std::string& tex, const std::string& file,
     out += tex.substr(at, reference.begin - at);
     at = reference.end;
     if (reference.experiment.empty())
-      throw ExportError(file + ":" + std::to_string(reference.line) + ": " +
-                        reference_text(reference) +
-                        ": the summary names the experiment: {{experiment: field[filter]}}");
+      throw ResultsError(file + ":" + std::to_string(reference.line) + ": " +
+                         reference_text(reference) +
+                         ": the summary names the experiment: {{experiment: field[filter]}}");
     const auto* experiment_points = points(reference.experiment);
     if (!experiment_points) {
       // The summary still builds where an experiment was not run; the gap is shown, not hidden.

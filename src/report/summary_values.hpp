@@ -17,7 +17,7 @@ using ExperimentPoints = std::function<const std::vector<const Record*>*(const s
 
 // `tex` with each reference replaced by its number in LaTeX. An experiment without results reads
 // "no results" (flagged) and adds a line to `warnings`; a reference that names no experiment,
-// matches no point or several throws ExportError "file:line: {{query}}: why".
+// matches no point or several throws ResultsError "file:line: {{query}}: why".
 std::string resolve_summary(const std::string& tex, const std::string& file,
                             const ExperimentPoints& points, std::vector<std::string>& warnings);
 

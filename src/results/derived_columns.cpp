@@ -50,9 +50,10 @@ std::optional<double> value_for(const DerivedColumn& column, const Record& recor
   } catch (const ExpressionError& error) {
     using Kind = ExpressionError::Kind;
     if (error.kind() == Kind::no_value || error.kind() == Kind::arithmetic) return std::nullopt;
-    throw ExportError(std::string(kDerivedColumnPrefix) + column.name + ": for the point " +
-                      describe_point(record) + ": " + error.what() +
-                      (error.kind() == Kind::several ? listed_points(column, error, records) : ""));
+    throw ResultsError(
+        std::string(kDerivedColumnPrefix) + column.name + ": for the point " +
+        describe_point(record) + ": " + error.what() +
+        (error.kind() == Kind::several ? listed_points(column, error, records) : ""));
   }
 }
 

@@ -40,7 +40,7 @@ ExpressionRules derived_column_rules(const std::vector<DerivedColumn>& columns, 
 ExpressionRules value_rules(const std::vector<DerivedColumn>& columns);
 
 // Sets Record::computed of every record of `results`, column by column in order (a column may
-// read the ones before it). Throws ExportError "derive.NAME: for the point ...: why" when a query
+// read the ones before it). Throws ResultsError "derive.NAME: for the point ...: why" when a query
 // matches several points where one is needed, or reads a text field as a number.
 void compute_derived_columns(ResultsDocument& results, const std::vector<DerivedColumn>& columns);
 

@@ -151,18 +151,18 @@ std::string joined(const std::set<std::string>& words) {
 
 void check_field(const std::vector<const Record*>& points, const std::string& field) {
   if (field.rfind(kParamsPrefix, 0) != 0 || field.size() == std::string(kParamsPrefix).size())
-    throw ExportError("--compare: '" + field +
-                      "' is not a params field; the configurations of an implementation differ "
-                      "in their params: give params.threads, params.schedule, params.tile, ...");
+    throw ResultsError("--compare: '" + field +
+                       "' is not a params field; the configurations of an implementation differ "
+                       "in their params: give params.threads, params.schedule, params.tile, ...");
   std::set<std::string> params;
   for (const Record* record : points) {
     if (!record->usable()) continue;
     if (field_value(*record, field)) return;
     for (const auto& [key, value] : record->params.items()) params.insert(key);
   }
-  throw ExportError("--compare: no ok point has the field '" + field + "'" +
-                    (params.empty() ? " (no point has params)"
-                                    : " (the points' params: " + joined(params) + ")"));
+  throw ResultsError("--compare: no ok point has the field '" + field + "'" +
+                     (params.empty() ? " (no point has params)"
+                                     : " (the points' params: " + joined(params) + ")"));
 }
 
 // An --against value no point has is a mistake, as a filter that matches nothing is.
@@ -173,8 +173,8 @@ void check_against(const std::vector<GroupPoints>& groups, const std::string& fi
     if (group.values.count(against)) return;
     for (const auto& [text, entry] : group.values) values.insert(text);
   }
-  throw ExportError("--against " + against + ": no point has " + field + " = " + against +
-                    " (its values: " + joined(values) + ")");
+  throw ResultsError("--against " + against + ": no point has " + field + " = " + against +
+                     " (its values: " + joined(values) + ")");
 }
 
 }  // namespace
@@ -213,8 +213,8 @@ ParamComparison compare_param_values(const std::vector<const Record*>& points,
     std::string only;
     for (const auto& [implementation, values] : comparison.single_valued)
       only += (only.empty() ? "" : "; ") + implementation + ": " + values;
-    throw ExportError("--compare: no implementation has two values of " + field +
-                      " on one problem (" + only + ")");
+    throw ResultsError("--compare: no implementation has two values of " + field +
+                       " on one problem (" + only + ")");
   }
   comparison.runs = mixed_runs(shown, runs);
   return comparison;

@@ -65,7 +65,7 @@ struct ParamComparison {
   MixedRuns runs;                                                  // the runs of every point shown
 };
 
-// Throws ExportError when `field` is not a params field, no ok point has it, no implementation
+// Throws ResultsError when `field` is not a params field, no ok point has it, no implementation
 // has two values of it on one problem, or no point has the `against` value (naming the values).
 ParamComparison compare_param_values(const std::vector<const Record*>& points,
                                      const std::vector<RunBlock>& runs, const std::string& field,

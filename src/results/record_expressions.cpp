@@ -268,7 +268,7 @@ std::vector<double> numbers_of(const std::vector<const Record*>& points, const s
 std::vector<const Record*> selected(const QueryRecords& records, const std::string& filter) {
   try {
     return query_points(records, filter);
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     throw ExpressionError(error.what(), 0);
   }
 }

@@ -114,14 +114,14 @@ void check_filter_fields(const std::vector<const Record*>& records, const PointF
   for (const auto& clause : filter.clauses) {
     std::string suggestion;
     if (!is_known_field(clause.field, &suggestion))
-      throw ExportError(unknown_field_message(clause.field, suggestion));
+      throw ResultsError(unknown_field_message(clause.field, suggestion));
     const bool free_form =
         clause.field.rfind("params.", 0) == 0 || clause.field.rfind("kernel.parameters.", 0) == 0;
     const bool present = std::any_of(records.begin(), records.end(), [&](const Record* record) {
       return field_value(*record, clause.field).has_value();
     });
     if (free_form && !present && !records.empty())
-      throw ExportError(unknown_field_message(
+      throw ResultsError(unknown_field_message(
           clause.field, closest_name(clause.field, free_form_fields(records))));
   }
 }
@@ -134,7 +134,7 @@ std::vector<const Record*> select_records(const std::vector<const Record*>& reco
   std::vector<const Record*> kept;
   for (const Record* record : records)
     if (record_matches(filter, *record)) kept.push_back(record);
-  if (kept.empty()) throw ExportError("no point of " + file + " matches --filter " + filter.text);
+  if (kept.empty()) throw ResultsError("no point of " + file + " matches --filter " + filter.text);
   return kept;
 }
 
@@ -144,7 +144,8 @@ std::vector<const Record*> filter_points(const std::vector<const Record*>& point
   if (expression.empty()) return points;
   std::string error;
   const auto filter = parse_point_filter(expression, &error);
-  if (!filter) throw ExportError(context + ": invalid point filter '" + expression + "': " + error);
+  if (!filter)
+    throw ResultsError(context + ": invalid point filter '" + expression + "': " + error);
   std::vector<const Record*> kept;
   for (const Record* record : points)
     if (record_matches(*filter, *record)) kept.push_back(record);

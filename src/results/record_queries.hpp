@@ -27,7 +27,7 @@ std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
 std::vector<const Record*> latest_points(const ResultsDocument& results);
 
 // The records `filter` keeps, as `convlab run --filter` chooses points, with its messages: throws
-// ExportError "--filter: unknown field 'kernel.sise' (did you mean 'kernel.size'?)" when a clause
+// ResultsError "--filter: unknown field 'kernel.sise' (did you mean 'kernel.size'?)" when a clause
 // names a field no record can have, and "no point of FILE matches --filter EXPR" when none is
 // kept, so show, export and compare refuse a filter as run does (exit 2).
 std::vector<const Record*> select_records(const std::vector<const Record*>& records,

@@ -49,35 +49,35 @@ json read_checked_json(const std::string& path) {
       check_results_file_size(path, static_cast<std::uint64_t>(info.st_size));
     text = read_file_if_present(path);  // a FIFO or a device is refused before it is read
   } catch (const FileError& error) {
-    throw ExportError(error.what());
+    throw ResultsError(error.what());
   } catch (const ResultsFileError& error) {
-    throw ExportError(error.what());
+    throw ResultsError(error.what());
   }
-  if (!text) throw ExportError(path + ": cannot open (no results here yet?)");
+  if (!text) throw ResultsError(path + ": cannot open (no results here yet?)");
   JsonTextScan scan(kMaxResultsNesting, kMaxResultsWhiteSpace);
   if (const std::string problem = scan.take(*text); !problem.empty())
-    throw ExportError(path + ": " + problem);
+    throw ResultsError(path + ": " + problem);
   json content;
   try {
     content = json::parse(*text);
   } catch (const json::parse_error& error) {
     // Where, not what: the bytes around the place would quote the file.
-    throw ExportError(path + ": not valid JSON: a syntax error at byte " +
-                      std::to_string(error.byte));
+    throw ResultsError(path + ": not valid JSON: a syntax error at byte " +
+                       std::to_string(error.byte));
   } catch (const json::exception& error) {
-    throw ExportError(path + ": not valid JSON: " + error.what());
+    throw ResultsError(path + ": not valid JSON: " + error.what());
   }
   if (!content.is_object() || !content.contains("schema_version"))
-    throw ExportError(path + ": schema_version: missing; is this a convlab results file?");
+    throw ResultsError(path + ": schema_version: missing; is this a convlab results file?");
   if (content["schema_version"] != kResultsSchemaVersion)
-    throw ExportError(path + ": schema_version: " + content["schema_version"].dump() +
-                      " is not supported (this convlab reads version 1)");
+    throw ResultsError(path + ": schema_version: " + content["schema_version"].dump() +
+                       " is not supported (this convlab reads version 1)");
   if (!content.contains("records") || !content["records"].is_array())
-    throw ExportError(path + ": records: missing or not a list");
+    throw ResultsError(path + ": records: missing or not a list");
   try {
     check_results_types(content, path);
   } catch (const ResultsFileError& error) {
-    throw ExportError(error.what());
+    throw ResultsError(error.what());
   }
   return content;
 }
@@ -152,9 +152,9 @@ ResultsDocument load_results_document(const std::string& path) {
     attach_machine_identities(results.file);
     refuse_repeated_points(results.file.records, results.path);
   } catch (const std::invalid_argument& error) {
-    throw ExportError(results.path + ": records: " + error.what());
+    throw ResultsError(results.path + ": records: " + error.what());
   } catch (const ResultsFileError& error) {
-    throw ExportError(error.what());
+    throw ResultsError(error.what());
   }
   return results;
 }

@@ -11,18 +11,19 @@
 
 namespace convlab {
 
-// Bad input found while exporting (a declaration that selects nothing sensible, an ambiguous
-// live value); the CLI prints it and exits 2.
-class ExportError : public std::runtime_error {
+// Bad input found while reading or presenting results (export, compare, show, notebooks): a
+// results file that cannot be read, a declaration that selects nothing sensible, an ambiguous
+// live value; the CLI prints it and exits 2.
+class ResultsError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // A declaration that is fine but selects no data in these results (the points were skipped, or
 // were not run yet); the export leaves the figure out with a note instead of stopping.
-class NoDataError : public ExportError {
+class NoDataError : public ResultsError {
  public:
-  using ExportError::ExportError;
+  using ResultsError::ResultsError;
 };
 
 struct ResultsDocument {
@@ -38,7 +39,7 @@ struct ResultsDocument {
   std::string experiment_text(const char* key, const std::string& fallback) const;
 };
 
-// `path` is a results.json or the directory holding one. Throws ExportError naming the file when
+// `path` is a results.json or the directory holding one. Throws ResultsError naming the file when
 // it is missing, not JSON, of another schema version or of the wrong types. Every record gets its
 // machine (machine.hpp) with a label for figures and tables, and the derived metrics are
 // recomputed so that none relates two machines.

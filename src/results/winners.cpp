@@ -333,17 +333,17 @@ WinnersPivot pivot_winners(const std::vector<const Record*>& points, const std::
                            const WinnersOptions& options, const std::vector<RunBlock>& runs) {
   std::string suggestion;
   if (!is_known_field(field, &suggestion))
-    throw ExportError("--by: unknown field '" + field + "'" +
-                      (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
-                      "; docs/report.md lists the fields");
+    throw ResultsError("--by: unknown field '" + field + "'" +
+                       (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)") +
+                       "; docs/report.md lists the fields");
   if (field == "implementation" || field == "configuration")
-    throw ExportError(
+    throw ResultsError(
         "--by: the implementations are the columns already; give a field such as "
         "kernel.size, image.size or params.threads");
   const bool any = std::any_of(points.begin(), points.end(), [&](const Record* record) {
     return record->usable() && field_value(*record, field).has_value();
   });
-  if (!any) throw ExportError("--by: no ok point has the field '" + field + "'");
+  if (!any) throw ResultsError("--by: no ok point has the field '" + field + "'");
 
   WinnersPivot pivot;
   pivot.field = field;

@@ -106,7 +106,7 @@ struct WinnersPivot {
   MixedRuns runs;  // the runs of the points the cells show
 };
 
-// Throws ExportError when `field` is not a record field (with a suggestion), is the
+// Throws ResultsError when `field` is not a record field (with a suggestion), is the
 // implementation itself, or no point has it. `runs`: the file's run blocks, for the conditions of
 // the points (none: conditions are not compared).
 WinnersPivot pivot_winners(const std::vector<const Record*>& points, const std::string& field,

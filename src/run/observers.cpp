@@ -110,7 +110,7 @@ std::optional<ResultsDocument> summary_document(const std::string& results_path)
   try {
     return results_document_of(results_path, read_results(results_path));
   } catch (const ResultsFileError&) {
-  } catch (const ExportError&) {
+  } catch (const ResultsError&) {
   }
   return std::nullopt;
 }

@@ -53,7 +53,7 @@ std::string build_error(const std::string& discussion) {
   Scratch scratch("placement");
   try {
     build_with(discussion, scratch.path());
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     return std::regex_replace(error.what(), std::regex(".*fixture-demo.md:"), "x.md:");
   }
   return "no error";
@@ -199,7 +199,7 @@ TEST(Placement, TheReportSummaryPlacesNothing) {
   try {
     find_value_references("{{figure: efficiency}}", ProseSyntax::latex, "summary.tex");
     FAIL() << "expected an error";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     EXPECT_NE(std::string(error.what()).find("cells are placed in an experiment's discussion"),
               std::string::npos);
   }

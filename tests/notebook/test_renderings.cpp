@@ -215,7 +215,7 @@ TEST(Markdown, AValueMatchingSeveralPointsStopsWithFileLineAndQuery) {
   try {
     build_notebook(results, NotebookSources{std::nullopt, discussion.string(), std::nullopt});
     FAIL() << "expected an error";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find(discussion.generic_string() +
                            ":3: {{median_ms[implementation=openmp,kernel.size=7]}}: the filter "

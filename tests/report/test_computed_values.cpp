@@ -57,7 +57,7 @@ class ComputedValues : public ::testing::Test {
   std::string error(const std::string& markdown) {
     try {
       value(markdown);
-    } catch (const ExportError& error) {
+    } catch (const ResultsError& error) {
       return error.what();
     }
     return "no error";
@@ -223,7 +223,7 @@ TEST(DiscussionValues, ExpressionsAreCheckedWhereTheyAreFound) {
     try {
       find_value_references(text, ProseSyntax::markdown, "x.md");
       ADD_FAILURE() << "expected an error for " << text;
-    } catch (const ExportError& error) {
+    } catch (const ResultsError& error) {
       EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
     }
   }
@@ -315,7 +315,7 @@ TEST(DerivedColumns, AQueryOfSeveralPointsWhereOneIsNeededStopsNamingTheRecord) 
     compute_derived_columns(
         results, derive("derive: {shared: 'median_ms[implementation=cuda_shared] / median_ms'}"));
     FAIL() << "expected an error";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find("derive.shared: for the point "), std::string::npos) << message;
     EXPECT_NE(message.find("3 points match where one is needed"), std::string::npos) << message;

@@ -163,7 +163,7 @@ TEST(DiscussionValues, MalformedReferencesNameFileAndLine) {
     try {
       find_value_references(text, ProseSyntax::markdown, "x.md");
       ADD_FAILURE() << "expected an error for " << text;
-    } catch (const ExportError& error) {
+    } catch (const ResultsError& error) {
       EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
     }
   }
@@ -186,7 +186,7 @@ TEST(DiscussionValues, ResolvesExactlyOnePointOrNamesTheProblem) {
     resolve_values(find("\n\n\n{{median_ms[implementation=openmp,kernel.size=7]}}"), points,
                    "experiments/x.md");
     FAIL() << "expected an error";
-  } catch (const ExportError& error) {
+  } catch (const ResultsError& error) {
     EXPECT_NE(std::string(error.what())
                   .find("experiments/x.md:4: {{median_ms[implementation=openmp,kernel.size=7]}}: "
                         "the filter matches 6 ok points, it must match one"),
@@ -194,9 +194,9 @@ TEST(DiscussionValues, ResolvesExactlyOnePointOrNamesTheProblem) {
         << error.what();
   }
   EXPECT_THROW(resolve_values(find("{{median_ms[implementation=nothing]}}"), points, "x.md"),
-               ExportError);
+               ResultsError);
   EXPECT_THROW(resolve_values(find("{{median_mss[implementation=sequential]}}"), points, "x.md"),
-               ExportError);
+               ResultsError);
 }
 
 class Compare : public ::testing::Test {
