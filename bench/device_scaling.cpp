@@ -24,9 +24,9 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
-#include "results/results_file.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
+#include "store/results_file.hpp"
 
 namespace {
 

@@ -25,8 +25,8 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
-#include "results/results_file.hpp"
 #include "run/plan_report.hpp"
+#include "store/results_file.hpp"
 
 namespace {
 

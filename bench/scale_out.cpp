@@ -34,10 +34,10 @@
 #include "config/config.hpp"
 #include "measure/provenance.hpp"
 #include "plan/plan.hpp"
-#include "results/part_files.hpp"
-#include "results/results_file.hpp"
 #include "run/point_executor.hpp"
 #include "run/schedule.hpp"
+#include "store/part_files.hpp"
+#include "store/results_file.hpp"
 
 namespace {
 

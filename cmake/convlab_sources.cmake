@@ -1,6 +1,7 @@
 # Targets, each linking only those below it (docs/architecture.md, "Libraries"):
 #   convlab_engine  every stage from core/ to html/: reading configs, running, measuring, recording,
-#                   the results, figures, notebook, report and HTML;
+#                   the results store, queries, tables, gallery, figures, notebook, report
+#                   and HTML;
 #   convlab_serve   the notebook's HTTP server (src/serve), on the engine;
 #   convlab_app     the commands of src/app, on the engine and the server;
 #   convlab         the executable (src/app/main.cpp), and the tests.
@@ -19,7 +20,10 @@ file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/verify/*.cpp
   ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
   ${PROJECT_SOURCE_DIR}/src/run/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/results/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/store/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/query/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/tables/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/gallery/*.cpp
   ${PROJECT_SOURCE_DIR}/src/figures/*.cpp
   ${PROJECT_SOURCE_DIR}/src/notebook/*.cpp
   ${PROJECT_SOURCE_DIR}/src/report/*.cpp

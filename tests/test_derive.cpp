@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/derive.hpp"
+#include "store/derive.hpp"
 
 namespace convlab {
 namespace {

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "results/gallery_render.hpp"
-#include "results/gallery_select.hpp"
+#include "gallery/gallery_render.hpp"
+#include "gallery/gallery_select.hpp"
 #include "test_support.hpp"
 
 namespace convlab {

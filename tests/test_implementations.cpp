@@ -9,7 +9,7 @@
 #include "impl/opencv/opencv_backend.hpp"
 #include "impl/registry.hpp"
 #include "reference/reference.hpp"
-#include "results/record.hpp"
+#include "store/record.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

@@ -1,8 +1,8 @@
-// Configurations of one implementation against each other (results/param_comparison.hpp) on
+// Configurations of one implementation against each other (query/param_comparison.hpp) on
 // records made by hand: the verdict `convlab compare` gives on constructed samples, the groups,
 // ratios, speedups and efficiencies, the flags, the runs' conditions, --against and the errors;
 // then the writer's md and csv; and the conditions of the runs a set of records comes from
-// (results/mixed_runs.hpp).
+// (query/mixed_runs.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,14 +10,14 @@
 
 #include "html/figure_html.hpp"
 #include "measure/mann_whitney.hpp"
-#include "results/derive.hpp"
-#include "results/mixed_runs.hpp"
-#include "results/param_comparison.hpp"
-#include "results/param_comparison_writer.hpp"
-#include "results/point_flags.hpp"
-#include "results/results_document.hpp"
-#include "results/winners.hpp"
-#include "results/winners_writer.hpp"
+#include "query/mixed_runs.hpp"
+#include "query/param_comparison.hpp"
+#include "query/point_flags.hpp"
+#include "query/results_document.hpp"
+#include "query/winners.hpp"
+#include "store/derive.hpp"
+#include "tables/param_comparison_writer.hpp"
+#include "tables/winners_writer.hpp"
 
 namespace convlab {
 namespace {
@@ -336,8 +336,7 @@ TEST(MixedRuns, AHostWithoutAMachineIdIsNoError) {
   for (auto& run : runs)
     run.host = {{"cpu_model", "Test CPU"}, {"hostname", "vm"}, {"host_id", nullptr}};
   const auto document = document_of(
-      {{"openmp", omp(1, "static"), 3, 4.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}},
-      runs);
+      {{"openmp", omp(1, "static"), 3, 4.0, "a"}, {"openmp", omp(2, "static"), 3, 2.0, "b"}}, runs);
   const MixedRuns mixed = mixed_runs(ok_points(document), document.file.runs);
   EXPECT_TRUE(mixed.load_differs);
 }

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "results/results_journal.hpp"
-#include "results/results_merge.hpp"
-#include "results/results_schema.hpp"
-#include "results/results_store.hpp"
+#include "store/results_journal.hpp"
+#include "store/results_merge.hpp"
+#include "store/results_schema.hpp"
+#include "store/results_store.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -104,7 +104,8 @@ TEST_F(Journal, AMalformedLineInTheMiddleIsSkippedNamedAndSetAside) {
     EXPECT_EQ(contents.rejected[i].number, 4 + i);
     EXPECT_EQ(contents.rejected[i].text, bad[i]);
   }
-  EXPECT_EQ(contents.rejected[0].reason, "expected one of experiment, run, record, gallery or part");
+  EXPECT_EQ(contents.rejected[0].reason,
+            "expected one of experiment, run, record, gallery or part");
   EXPECT_EQ(contents.rejected[1].reason.rfind("record.key: expected a string", 0), 0u)
       << contents.rejected[1].reason;
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "results/results_file.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "results/run_block.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 namespace {

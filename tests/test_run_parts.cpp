@@ -9,11 +9,11 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
-#include "results/results_file.hpp"
 #include "run/observers.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
 #include "run/schedule.hpp"
+#include "store/results_file.hpp"
 #include "test_support.hpp"
 
 namespace convlab {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "core/number_text.hpp"
-#include "results/summary_table.hpp"
+#include "tables/summary_table.hpp"
 
 namespace convlab {
 namespace {

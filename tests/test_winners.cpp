@@ -1,4 +1,4 @@
-// The winners table and its pivot (results/winners.hpp) on records made by hand: who wins a
+// The winners table and its pivot (query/winners.hpp) on records made by hand: who wins a
 // problem, the runner-up, the ratios, the Mann-Whitney verdict, the baseline ratio or why it is
 // missing, and how --by groups the rows; then the writers' csv and md.
 #include <gtest/gtest.h>
@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "core/number_text.hpp"
-#include "results/winners_writer.hpp"
-#include "results/derive.hpp"
-#include "results/speedup_gap.hpp"
-#include "results/winners.hpp"
+#include "query/speedup_gap.hpp"
+#include "query/winners.hpp"
+#include "store/derive.hpp"
+#include "tables/winners_writer.hpp"
 
 namespace convlab {
 namespace {

@@ -16,10 +16,10 @@
 #include "measure/cpu_topology.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
-#include "results/results_file.hpp"
 #include "run/point_executor.hpp"
 #include "run/problem_ahead.hpp"
 #include "run/worker_cpus.hpp"
+#include "store/results_file.hpp"
 #include "test_support.hpp"
 #include "verify/verify.hpp"
 

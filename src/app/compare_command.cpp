@@ -16,11 +16,11 @@
 #include "core/file_io.hpp"
 #include "figures/figure_data.hpp"
 #include "measure/mann_whitney.hpp"
-#include "results/machine.hpp"
-#include "results/mixed_runs.hpp"
-#include "results/record_fields.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
+#include "query/mixed_runs.hpp"
+#include "query/record_fields.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
+#include "store/machine.hpp"
 
 namespace convlab {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
-#include "results/gallery.hpp"
-#include "results/results_file.hpp"
+#include "gallery/gallery.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 

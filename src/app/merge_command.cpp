@@ -1,8 +1,8 @@
 #include <iostream>
 
 #include "app/commands.hpp"
-#include "results/results_file.hpp"
-#include "results/shard_merge.hpp"
+#include "store/results_file.hpp"
+#include "store/shard_merge.hpp"
 
 namespace convlab {
 namespace {

@@ -20,6 +20,7 @@
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
+#include "gallery/gallery.hpp"
 #include "html/experiment_page.hpp"
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
@@ -28,9 +29,8 @@
 #include "images/image_source.hpp"
 #include "measure/provenance.hpp"
 #include "notebook/notebook_builder.hpp"
+#include "query/results_document.hpp"
 #include "report/report_outline.hpp"
-#include "results/gallery.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

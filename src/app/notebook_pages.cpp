@@ -9,14 +9,14 @@
 #include "config/user_kernel_entry.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
+#include "gallery/gallery.hpp"
 #include "html/html_text.hpp"
 #include "html/notebook_assets.hpp"
 #include "html/svg_sanitizer.hpp"
 #include "images/image_source.hpp"
 #include "measure/provenance.hpp"
 #include "notebook/notebook_builder.hpp"
-#include "results/gallery.hpp"
-#include "results/results_file.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 

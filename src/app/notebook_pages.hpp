@@ -12,7 +12,7 @@
 
 #include "html/experiment_page.hpp"
 #include "notebook/notebook.hpp"
-#include "results/results_document.hpp"
+#include "query/results_document.hpp"
 
 namespace convlab {
 

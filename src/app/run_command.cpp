@@ -5,11 +5,11 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
-#include "results/results_file.hpp"
 #include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
 #include "run/schedule.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 namespace {

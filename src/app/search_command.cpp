@@ -11,9 +11,9 @@
 #include "core/file_io.hpp"
 #include "core/number_text.hpp"
 #include "plan/search_replay.hpp"
-#include "results/machine.hpp"
-#include "results/results_document.hpp"
-#include "results/results_file.hpp"
+#include "query/results_document.hpp"
+#include "store/machine.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 namespace {

@@ -30,11 +30,11 @@
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
 #include "notebook/notebook_builder.hpp"
-#include "results/results_file.hpp"
 #include "run/interrupt.hpp"
 #include "run/kernel_compilation.hpp"
 #include "run/observers.hpp"
 #include "run/runner.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/point_filter.hpp"
 #include "figures/declaration_keys.hpp"
-#include "results/record_fields.hpp"
+#include "query/record_fields.hpp"
 
 namespace convlab {
 namespace {
@@ -397,7 +397,7 @@ std::string where_map_to_expression(
 
 namespace {
 
-// derive: NAME: "expression" (results/derived_columns.hpp), each checked with the ones before.
+// derive: NAME: "expression" (query/derived_columns.hpp), each checked with the ones before.
 std::vector<DerivedColumn> parse_derive(const YAML::Node& node, const YamlLocation& at) {
   if (!node.IsMap())
     at.fail(node,

@@ -9,7 +9,7 @@
 
 #include "config/config_error.hpp"
 #include "figures/figure_types.hpp"
-#include "results/derived_columns.hpp"
+#include "query/derived_columns.hpp"
 
 namespace YAML {
 class Node;
@@ -67,7 +67,7 @@ struct TableDeclaration {
 struct ReportDeclarations {
   std::vector<FigureDeclaration> figures;
   std::vector<TableDeclaration> tables;
-  std::vector<DerivedColumn> derive;  // derive: (results/derived_columns.hpp), in file order
+  std::vector<DerivedColumn> derive;  // derive: (query/derived_columns.hpp), in file order
   bool has_figures_key = false;       // false: defaults are made at export time
   bool has_tables_key = false;
 };

@@ -10,10 +10,10 @@
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
-#include "results/machine.hpp"
-#include "results/record_fields.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
+#include "query/record_fields.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
+#include "store/machine.hpp"
 
 namespace convlab {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "figures/declarations.hpp"
-#include "results/record.hpp"
-#include "results/record_queries.hpp"
+#include "query/record_queries.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

@@ -1,6 +1,7 @@
-// One descriptor per figure type (line, bars, stacked, heatmap, convergence): what its declaration may say, how
-// the grid of one panel is built from the records, how that panel's data file looks and how gnuplot
-// draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in figure_types.cpp.
+// One descriptor per figure type (line, bars, stacked, heatmap, convergence): what its declaration
+// may say, how the grid of one panel is built from the records, how that panel's data file looks
+// and how gnuplot draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in
+// figure_types.cpp.
 #pragma once
 
 #include <sstream>
@@ -8,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "results/record.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

@@ -13,8 +13,8 @@
 #include "figures/plot_writers.hpp"
 #include "html/html_text.hpp"
 #include "html/svg_sanitizer.hpp"
-#include "results/point_flags.hpp"
-#include "results/record_fields.hpp"
+#include "query/point_flags.hpp"
+#include "query/record_fields.hpp"
 
 namespace convlab {
 namespace {

@@ -5,7 +5,7 @@
 #include "core/number_text.hpp"
 #include "html/html_text.hpp"
 #include "notebook/ties.hpp"
-#include "results/record_queries.hpp"
+#include "query/record_queries.hpp"
 
 namespace convlab {
 namespace {

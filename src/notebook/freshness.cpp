@@ -11,7 +11,7 @@
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
-#include "results/record.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 namespace {

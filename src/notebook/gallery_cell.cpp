@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <map>
 
-#include "results/gallery.hpp"
+#include "gallery/gallery.hpp"
 
 namespace convlab {
 namespace {
@@ -163,7 +163,7 @@ std::string inside(const fs::path& directory, const std::string& name) {
   return (directory / relative).generic_string();
 }
 
-// What a gallery picture was drawn from (results/gallery.hpp).
+// What a gallery picture was drawn from (gallery/gallery.hpp).
 void describe_source(const json& item, GalleryPicture& picture) {
   const json& source = item["source"];
   picture.implementation = source.value("implementation", "");

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "results/results_document.hpp"
+#include "query/results_document.hpp"
 
 namespace convlab {
 namespace {

@@ -14,8 +14,8 @@
 #include "figures/figure_data.hpp"
 #include "notebook/markdown.hpp"
 #include "notebook/run_summary.hpp"
-#include "results/results_document.hpp"
-#include "results/summary_table.hpp"
+#include "query/results_document.hpp"
+#include "tables/summary_table.hpp"
 
 namespace convlab {
 

@@ -18,7 +18,7 @@
 #include "notebook/gallery_cell.hpp"
 #include "notebook/search_table.hpp"
 #include "notebook/source_cell.hpp"
-#include "results/record_queries.hpp"
+#include "query/record_queries.hpp"
 
 namespace convlab {
 namespace {
@@ -391,7 +391,8 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
               results, notebook);
   add_tables(declared.has_tables_key ? declared.tables : default_tables(points), points, results,
              notebook);
-  if (auto searches = search_table_cell(results.file.records)) notebook.cells.emplace_back(std::move(*searches));
+  if (auto searches = search_table_cell(results.file.records))
+    notebook.cells.emplace_back(std::move(*searches));
   GalleryCell gallery = gallery_cell(results);
   if (!gallery.groups.empty()) notebook.cells.emplace_back(std::move(gallery));
   notebook.cells.emplace_back(

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "figures/figure_data.hpp"
-#include "results/record_fields.hpp"
+#include "query/record_fields.hpp"
 
 namespace convlab {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "results/record.hpp"
-#include "results/run_block.hpp"
-#include "results/summary_table.hpp"
+#include "store/record.hpp"
+#include "store/run_block.hpp"
+#include "tables/summary_table.hpp"
 
 namespace convlab {
 

@@ -1,6 +1,6 @@
 #include "notebook/search_table.hpp"
 
-#include "results/search_outcomes.hpp"
+#include "query/search_outcomes.hpp"
 
 namespace convlab {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "notebook/notebook.hpp"
-#include "results/record.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "notebook/notebook.hpp"
-#include "results/results_document.hpp"
+#include "query/results_document.hpp"
 
 namespace convlab {
 

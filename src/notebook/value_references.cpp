@@ -7,10 +7,10 @@
 #include "core/expression.hpp"
 #include "core/number_text.hpp"
 #include "notebook/value_format.hpp"
-#include "results/record_expressions.hpp"
-#include "results/record_fields.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
+#include "query/record_expressions.hpp"
+#include "query/record_fields.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
 
 namespace convlab {
 namespace {

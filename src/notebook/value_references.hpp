@@ -1,7 +1,7 @@
 // Live values in prose. A discussion (experiments/<name>.md) writes {{median_ms[implementation=npp,
 // kernel.size=3]}} where a number of its results belongs: the field, then in brackets the point
 // filter that must select exactly one ok point. Any expression over such queries may stand there
-// (core/expression.hpp, results/record_expressions.hpp), with a format after a bar:
+// (core/expression.hpp, query/record_expressions.hpp), with a format after a bar:
 // {{ median_ms[params.threads=1] / (2 * median_ms[params.threads=2]) | .2f }}. The report's
 // summary (report/summary.tex) names the experiment first: {{npp_peer:
 // median_ms[implementation=npp,kernel.size=7]}}. A discussion also places the notebook's cells
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "results/derived_columns.hpp"
-#include "results/record.hpp"
+#include "query/derived_columns.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

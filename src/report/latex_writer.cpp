@@ -6,10 +6,10 @@
 #include <variant>
 
 #include "core/count_words.hpp"
+#include "query/record_fields.hpp"
+#include "query/results_document.hpp"
 #include "report/latex_markdown.hpp"
 #include "report/source_listing.hpp"
-#include "results/record_fields.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

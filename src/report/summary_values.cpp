@@ -3,8 +3,8 @@
 #include <set>
 
 #include "notebook/value_references.hpp"
+#include "query/results_document.hpp"
 #include "report/latex_writer.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 

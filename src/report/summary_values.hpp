@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/record.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

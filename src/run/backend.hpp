@@ -21,11 +21,11 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
-#include "results/part_block.hpp"
-#include "results/results_store.hpp"
-#include "results/run_block.hpp"
 #include "run/run_options.hpp"
 #include "run/schedule.hpp"
+#include "store/part_block.hpp"
+#include "store/results_store.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 

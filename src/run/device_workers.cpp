@@ -1,6 +1,6 @@
 // The device-workers backend of `convlab run --devices`: one worker process per CUDA device
 // measures the CUDA units it is given (run/schedule.hpp spread_over_devices: every point of a
-// problem on one device), each into a file of its own (results/part_files.hpp), while this process
+// problem on one device), each into a file of its own (store/part_files.hpp), while this process
 // waits; their files are then folded into the results file, and this process measures the CPU
 // units alone, so that no CPU point shares the machine with another point. The device loop
 // stands outside the points: each worker is an ordinary in-process run on its device, with its
@@ -27,16 +27,16 @@
 
 #include "impl/cuda/device_facts.hpp"
 #include "measure/cpu_topology.hpp"
-#include "results/part_files.hpp"
-#include "results/results_file.hpp"
-#include "results/results_merge.hpp"
-#include "results/summary_table.hpp"
 #include "run/backend.hpp"
 #include "run/interrupt.hpp"
 #include "run/local_run.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
 #include "run/worker_cpus.hpp"
+#include "store/part_files.hpp"
+#include "store/results_file.hpp"
+#include "store/results_merge.hpp"
+#include "tables/summary_table.hpp"
 
 extern char** environ;
 

@@ -9,12 +9,11 @@
 #include <set>
 #include <tuple>
 
+#include "gallery/gallery.hpp"
 #include "measure/cpu_topology.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
 #include "measure/work_phases.hpp"
-#include "results/gallery.hpp"
-#include "results/machine.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
@@ -22,6 +21,7 @@
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
 #include "run/search_walk.hpp"
+#include "store/machine.hpp"
 
 namespace convlab {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "results/run_block.hpp"
-#include "results/summary_table.hpp"
 #include "run/backend.hpp"
+#include "store/run_block.hpp"
+#include "tables/summary_table.hpp"
 
 namespace convlab {
 

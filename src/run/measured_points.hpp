@@ -17,7 +17,7 @@
 #include "config/config.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
-#include "results/results_file.hpp"
+#include "store/results_file.hpp"
 
 namespace convlab {
 

@@ -6,12 +6,12 @@
 
 #include "core/number_text.hpp"
 #include "measure/provenance.hpp"
-#include "results/mixed_runs.hpp"
-#include "results/results_document.hpp"
-#include "results/winners.hpp"
-#include "results/winners_writer.hpp"
+#include "query/mixed_runs.hpp"
+#include "query/results_document.hpp"
+#include "query/winners.hpp"
 #include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
+#include "tables/winners_writer.hpp"
 
 namespace convlab {
 

@@ -12,12 +12,12 @@
 #include "config/config.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
-#include "results/record.hpp"
-#include "results/results_file.hpp"
-#include "results/run_block.hpp"
-#include "results/summary_table.hpp"
 #include "run/identified_point.hpp"
 #include "run/progress.hpp"
+#include "store/record.hpp"
+#include "store/results_file.hpp"
+#include "store/run_block.hpp"
+#include "tables/summary_table.hpp"
 
 namespace convlab {
 
@@ -95,7 +95,7 @@ enum class SummaryRows { best, all };
 
 // The summary of a run (nothing when quiet): its points as `shown` says, the failed and skipped
 // points, a note when they come from runs under different conditions, the noisy and the flagged
-// points (results/point_flags.hpp), the counts line and where the results are. The winners and
+// points (query/point_flags.hpp), the counts line and where the results are. The winners and
 // the note read the results file at `results_path` (its baseline and run blocks). Returns the
 // run's exit status: 1 when a record failed, 0 otherwise.
 int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "measure/work_phases.hpp"
-#include "results/run_block.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 

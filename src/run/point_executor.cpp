@@ -13,9 +13,9 @@
 #include "measure/interleaved.hpp"
 #include "measure/provenance.hpp"
 #include "measure/repetitions.hpp"
-#include "results/machine.hpp"
-#include "results/point_outputs.hpp"
 #include "run/measured_points.hpp"
+#include "store/machine.hpp"
+#include "store/point_outputs.hpp"
 #include "verify/verify.hpp"
 
 namespace convlab {

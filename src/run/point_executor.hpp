@@ -17,10 +17,10 @@
 #include "measure/work_phases.hpp"
 #include "plan/plan.hpp"
 #include "reference/reference.hpp"
-#include "results/record.hpp"
-#include "results/run_block.hpp"
 #include "run/identified_point.hpp"
 #include "run/problem_ahead.hpp"
+#include "store/record.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 

@@ -1,5 +1,5 @@
 // The recorder: where a run's records go. Every finished point is appended to the results file's
-// journal, flushed to disk (results/results_journal.hpp), under one lock in this process so that
+// journal, flushed to disk (store/results_journal.hpp), under one lock in this process so that
 // an interrupt never lands in the middle of a write; the journal is folded into the file when the
 // run starts on one a killed run left, ends, stops on an error or is interrupted. The first write
 // of a run names the experiment, the run block and, for a shard or device worker, the part block.
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "results/part_block.hpp"
-#include "results/record.hpp"
-#include "results/results_file.hpp"
-#include "results/results_store.hpp"
-#include "results/run_block.hpp"
+#include "store/part_block.hpp"
+#include "store/record.hpp"
+#include "store/results_file.hpp"
+#include "store/results_store.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/point_filter.hpp"
-#include "results/part_block.hpp"
 #include "run/devices.hpp"
+#include "store/part_block.hpp"
 
 namespace convlab {
 

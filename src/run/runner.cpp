@@ -4,14 +4,14 @@
 #include <memory>
 
 #include "plan/plan.hpp"
-#include "results/part_files.hpp"
-#include "results/results_file.hpp"
-#include "results/shard_merge.hpp"
 #include "run/backend.hpp"
 #include "run/kernel_compilation.hpp"
 #include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
+#include "store/part_files.hpp"
+#include "store/results_file.hpp"
+#include "store/shard_merge.hpp"
 
 namespace convlab {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "plan/plan.hpp"
-#include "results/part_block.hpp"
+#include "store/part_block.hpp"
 
 namespace convlab {
 

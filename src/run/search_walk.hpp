@@ -12,8 +12,8 @@
 
 #include "plan/search_space.hpp"
 #include "plan/search_strategy.hpp"
-#include "results/record.hpp"
 #include "run/schedule.hpp"
+#include "store/record.hpp"
 
 namespace convlab {
 

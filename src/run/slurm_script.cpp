@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "results/results_file.hpp"
+#include "store/results_file.hpp"
 
 extern char** environ;
 

@@ -9,7 +9,7 @@
 #include "html/page_frame.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "notebook_test_support.hpp"
-#include "results/results_document.hpp"
+#include "query/results_document.hpp"
 
 namespace convlab {
 namespace {

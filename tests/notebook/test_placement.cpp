@@ -8,8 +8,8 @@
 #include "notebook/markdown.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "notebook_test_support.hpp"
+#include "query/results_document.hpp"
 #include "report/latex_writer.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

@@ -12,9 +12,9 @@
 #include "html/experiment_page.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "notebook_test_support.hpp"
+#include "query/results_document.hpp"
 #include "report/latex_writer.hpp"
 #include "report/source_listing.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

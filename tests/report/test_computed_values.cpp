@@ -1,5 +1,5 @@
 // Computed values of a discussion and derived columns of a config (notebook/value_references.hpp,
-// notebook/value_format.hpp, results/record_expressions.hpp, results/derived_columns.hpp) over the
+// notebook/value_format.hpp, query/record_expressions.hpp, query/derived_columns.hpp) over the
 // fixture results: precedence, formats, units, how status counts, and every error with its file,
 // line and value.
 #include <gtest/gtest.h>
@@ -15,11 +15,11 @@
 #include "measure/mann_whitney.hpp"
 #include "notebook/value_format.hpp"
 #include "notebook/value_references.hpp"
+#include "query/derived_columns.hpp"
+#include "query/record_fields.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
 #include "report_test_support.hpp"
-#include "results/derived_columns.hpp"
-#include "results/record_fields.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

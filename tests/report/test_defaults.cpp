@@ -12,9 +12,9 @@
 #include "figures/figure_data.hpp"
 #include "figures/plot_style.hpp"
 #include "html/table_html.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
 #include "report_test_support.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

@@ -9,9 +9,9 @@
 #include "app/commands.hpp"
 #include "figures/figure_data.hpp"
 #include "notebook/value_references.hpp"
+#include "query/record_queries.hpp"
+#include "query/results_document.hpp"
 #include "report_test_support.hpp"
-#include "results/record_queries.hpp"
-#include "results/results_document.hpp"
 
 namespace convlab {
 namespace {

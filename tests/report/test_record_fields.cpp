@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/record_fields.hpp"
-#include "results/results_document.hpp"
+#include "query/record_fields.hpp"
+#include "query/results_document.hpp"
 #include "report_test_support.hpp"
 
 namespace convlab {

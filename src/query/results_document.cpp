@@ -1,0 +1,162 @@
+#include "query/results_document.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "core/file_io.hpp"
+#include "query/record_queries.hpp"
+#include "store/derive.hpp"
+#include "store/machine.hpp"
+#include "store/results_merge.hpp"
+#include "store/results_schema.hpp"
+
+namespace convlab {
+namespace {
+
+using nlohmann::json;
+
+// The label of each record's machine: the host, and the GPU too where one host has several;
+// hosts that read alike are told apart by their host id.
+void label_machines(std::vector<Record>& records,
+                    const std::map<std::string, std::set<std::string>>& gpus_of_host) {
+  std::map<std::string, std::set<std::string>> hosts_of_label;
+  for (const auto& record : records)
+    hosts_of_label[machine_label(record, false)].insert(host_key(record));
+  for (auto& record : records) {
+    const bool with_gpu = gpus_of_host.at(host_key(record)).size() > 1;
+    std::string label = machine_label(record, with_gpu);
+    if (hosts_of_label[machine_label(record, false)].size() > 1) {
+      const auto& id = record.machine->host_id;
+      label += " #" + (id ? id->substr(0, 8) : std::string("?"));
+    }
+    record.machine->label = label;
+  }
+}
+
+// The parsed file, its version and types checked.
+json read_checked_json(const std::string& path) {
+  std::optional<std::string> text;
+  try {
+    // Its size is looked at first: a file too large for memory is refused by name, up front.
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+      check_results_file_size(path, static_cast<std::uint64_t>(info.st_size));
+    text = read_file_if_present(path);  // a FIFO or a device is refused before it is read
+  } catch (const FileError& error) {
+    throw ResultsError(error.what());
+  } catch (const ResultsFileError& error) {
+    throw ResultsError(error.what());
+  }
+  if (!text) throw ResultsError(path + ": cannot open (no results here yet?)");
+  JsonTextScan scan(kMaxResultsNesting, kMaxResultsWhiteSpace);
+  if (const std::string problem = scan.take(*text); !problem.empty())
+    throw ResultsError(path + ": " + problem);
+  json content;
+  try {
+    content = json::parse(*text);
+  } catch (const json::parse_error& error) {
+    // Where, not what: the bytes around the place would quote the file.
+    throw ResultsError(path + ": not valid JSON: a syntax error at byte " +
+                       std::to_string(error.byte));
+  } catch (const json::exception& error) {
+    throw ResultsError(path + ": not valid JSON: " + error.what());
+  }
+  if (!content.is_object() || !content.contains("schema_version"))
+    throw ResultsError(path + ": schema_version: missing; is this a convlab results file?");
+  if (content["schema_version"] != kResultsSchemaVersion)
+    throw ResultsError(path + ": schema_version: " + content["schema_version"].dump() +
+                       " is not supported (this convlab reads version 1)");
+  if (!content.contains("records") || !content["records"].is_array())
+    throw ResultsError(path + ": records: missing or not a list");
+  try {
+    check_results_types(content, path);
+  } catch (const ResultsFileError& error) {
+    throw ResultsError(error.what());
+  }
+  return content;
+}
+
+// The typed document; throws std::invalid_argument naming the record field that cannot be read.
+void read_typed(const json& content, ResultsDocument& document) {
+  ResultsFile& file = document.file;
+  file.experiment = content.value("experiment", json::object());
+  for (const auto& run : content.value("runs", json::array()))
+    file.runs.push_back(run_block_from_json(run));
+  if (content.contains("run") && content["run"].is_object())
+    document.latest_run = run_block_from_json(content["run"]);
+  for (const auto& record : content["records"]) file.records.push_back(record_from_json(record));
+  file.gallery = content.value("gallery", json::array());
+}
+
+}  // namespace
+
+void attach_machine_identities(ResultsFile& file) {
+  attach_machines(file.records, file.runs);
+  std::map<std::string, std::set<std::string>> gpus_of_host;
+  for (const auto& record : file.records) {
+    gpus_of_host[host_key(record)];
+    if (record.is_cuda()) gpus_of_host[host_key(record)].insert(machine_key(record));
+  }
+  // Files of one machine relate only its records; in a file of several, metrics written before
+  // machines were told apart may relate two, so they are computed again.
+  const bool several_machines =
+      gpus_of_host.size() > 1 ||
+      std::any_of(gpus_of_host.begin(), gpus_of_host.end(),
+                  [](const auto& host) { return host.second.size() > 1; });
+  if (several_machines) derive_metrics(file);
+  label_machines(file.records, gpus_of_host);
+}
+
+std::vector<RunBlock> ResultsDocument::measuring_runs() const {
+  if (!file.runs.empty()) return file.runs;
+  if (latest_run) return {*latest_run};
+  return {};
+}
+
+std::string ResultsDocument::experiment_text(const char* key, const std::string& fallback) const {
+  const json& experiment = file.experiment;
+  if (!experiment.is_object() || !experiment.contains(key) || !experiment[key].is_string())
+    return fallback;
+  return experiment[key].get<std::string>();
+}
+
+ResultsDocument results_document_of(const std::string& path, ResultsFile file) {
+  ResultsDocument results;
+  const std::filesystem::path at(path);
+  results.path = at.generic_string();
+  results.directory = at.parent_path().empty() ? "." : at.parent_path().generic_string();
+  results.file = std::move(file);
+  if (!results.file.runs.empty()) results.latest_run = results.file.runs.back();
+  attach_machine_identities(results.file);
+  refuse_repeated_points(results.file.records, results.path);
+  return results;
+}
+
+ResultsDocument load_results_document(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path file(path);
+  std::error_code error;
+  if (fs::is_directory(file, error)) file /= "results.json";
+  ResultsDocument results;
+  results.path = file.generic_string();
+  results.directory = file.parent_path().empty() ? "." : file.parent_path().generic_string();
+  const json content = read_checked_json(results.path);
+  try {
+    read_typed(content, results);
+    attach_machine_identities(results.file);
+    refuse_repeated_points(results.file.records, results.path);
+  } catch (const std::invalid_argument& error) {
+    throw ResultsError(results.path + ": records: " + error.what());
+  } catch (const ResultsFileError& error) {
+    throw ResultsError(error.what());
+  }
+  return results;
+}
+
+}  // namespace convlab
