@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -283,6 +284,9 @@ TEST_F(SearchRuns, TheNotebookTablesWhatEachSearchFoundAgainstTheGrid) {
   EXPECT_NE(page.find("What each search found, against the full grid where one ran here."),
             std::string::npos);
   EXPECT_NE(page.find("bowl, random seed 1 | "), std::string::npos);
+  // Each row names the search's best variant.
+  const std::regex best_variant("bowl, random seed 1 \\| [^<]* \\| best A=[1-8], B=[0-3]</th>");
+  EXPECT_TRUE(std::regex_search(page, best_variant));
   EXPECT_NE(page.find("data-sort=\"18.75\">18.75</td>"), std::string::npos)
       << "the share of the grid, 6 of 32";
   EXPECT_NE(page.find("data-sort=\"32\">32</td>"), std::string::npos) << "the grid's variants";

@@ -17,9 +17,21 @@ Category text_category(const std::string& label) {
   return category;
 }
 
+// "A=3, B=2": the params of the search's best variant.
+std::string params_text(const nlohmann::json& params) {
+  std::string text;
+  for (const auto& [name, value] : params.items())
+    text += (text.empty() ? "" : ", ") + name + "=" +
+            (value.is_string() ? value.get<std::string>() : value.dump());
+  return text;
+}
+
 std::string row_label(const SearchOutcome& outcome) {
-  return outcome.implementation + ", " + outcome.strategy + " seed " +
-         std::to_string(outcome.seed) + " | " + outcome.problem;
+  std::string label = outcome.implementation + ", " + outcome.strategy + " seed " +
+                      std::to_string(outcome.seed) + " | " + outcome.problem;
+  if (outcome.best_ms && outcome.best_params.is_object())
+    label += " | best " + params_text(outcome.best_params);
+  return label;
 }
 
 std::vector<std::optional<Cell>> row_cells(const SearchOutcome& o) {
