@@ -77,7 +77,7 @@ TEST(Readme, FirstUsingItExampleRunsWithoutAGpu) {
   const std::string rest = readme.substr(section);
   ASSERT_TRUE(std::regex_search(rest, example,
                                 std::regex("make experiment CONFIG=(configs/[a-z_]+\\.yaml)")));
-  const Config config = load_config_for_command(CONVLAB_SOURCE_TREE "/" + example[1].str());
+  const Config config = load_config_for_command(CONVLAB_SOURCE_TREE "/" + example[1].str()).config;
   for (const auto& sweep : config.implementations)
     EXPECT_EQ(find_implementation(sweep.name)->family, Family::cpu)
         << example[1] << " runs " << sweep.name << ", which needs a GPU";

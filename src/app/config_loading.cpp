@@ -9,21 +9,24 @@
 
 namespace convlab {
 
-Config load_config_for_command(const std::string& path) {
+LoadedConfig load_config_for_command(const std::string& path) {
   YAML::Node root;
-  Config config =
+  LoadedConfig loaded;
+  loaded.config =
       load_config(path, [&root](const YAML::Node& config_root, const YamlLocation& top) {
         parse_report_declarations(config_root, top);  // validation only; export re-reads it
         root = config_root;
       });
+  const Config& config = loaded.config;
+  loaded.plan = expand_plan(config);
   // The values a figure's where asks for can be checked once the plan is known.
-  check_where_values(root, YamlLocation{path, ""}, [&config] {
+  check_where_values(root, YamlLocation{path, ""}, [&] {
     std::vector<nlohmann::json> points;
-    for (const Point& point : expand_plan(config)) points.push_back(describe_point(config, point));
+    for (const Point& point : loaded.plan) points.push_back(describe_point(config, point));
     return points;
   });
-  check_declarations_on_plan(root, YamlLocation{path, ""}, config);
-  return config;
+  check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
+  return loaded;
 }
 
 }  // namespace convlab

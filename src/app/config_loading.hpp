@@ -7,11 +7,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
+#include "plan/plan.hpp"
 
 namespace convlab {
 
-Config load_config_for_command(const std::string& path);
+// A config as a command takes it: checked, with its plan expanded once for the checks and for
+// the command (run, validate, watch), which takes both from here.
+struct LoadedConfig {
+  Config config;
+  std::vector<Point> plan;
+};
+
+LoadedConfig load_config_for_command(const std::string& path);
 
 }  // namespace convlab

@@ -104,7 +104,8 @@ bool options_agree(const RunOptions& options, bool device_given) {
 
 int run_loaded_config(const RunOptions& options, const std::string& command) {
   try {
-    return run_experiment(options, load_config_for_command(options.config_path));
+    LoadedConfig loaded = load_config_for_command(options.config_path);
+    return run_experiment(options, std::move(loaded.config), std::move(loaded.plan));
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;

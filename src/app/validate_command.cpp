@@ -84,8 +84,9 @@ int validate_command(const Arguments& args) {
     return args.size() == 1 ? 0 : 2;
   }
   try {
-    const Config config = load_config_for_command(args[0]);
-    const std::vector<Point> plan = expand_plan(config);
+    const LoadedConfig loaded = load_config_for_command(args[0]);
+    const Config& config = loaded.config;
+    const std::vector<Point>& plan = loaded.plan;
     compile_users_kernels(config, plan, 0, &std::cerr);
     std::vector<Point> plain;  // the searches' variants are summarised apart
     for (const Point& point : plan)

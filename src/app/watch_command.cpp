@@ -117,9 +117,9 @@ class Watcher : public RunObserver {
   bool on_save() {
     baseline_ = last_digests_;
     follow_sources();
-    std::optional<Config> config;
+    std::optional<LoadedConfig> loaded;
     try {
-      config = load_config_for_command(options_.config_path);
+      loaded = load_config_for_command(options_.config_path);
     } catch (const ConfigError& error) {
       show_error(WatchError::config, error.what());
       return true;
@@ -130,7 +130,7 @@ class Watcher : public RunObserver {
     if (!error_.empty()) channel_.publish("error", {{"page", page_}, {"message", ""}});
     error_.clear();
     error_kind_ = WatchError::none;
-    out_dir_ = options_.out_dir.empty() ? "outputs/" + config->name : options_.out_dir;
+    out_dir_ = options_.out_dir.empty() ? "outputs/" + loaded->config.name : options_.out_dir;
     render(std::nullopt);
     RunOptions run;
     run.config_path = options_.config_path;
@@ -140,7 +140,7 @@ class Watcher : public RunObserver {
     run.observers = {this};
     bool finished = true;
     try {
-      run_experiment(run, std::move(*config));
+      run_experiment(run, std::move(loaded->config), std::move(loaded->plan));
     } catch (const SavedDuringSweep& saved) {
       finished = false;
       std::cerr << "\nconvlab watch: " << files_words(saved.files)

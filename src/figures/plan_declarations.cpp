@@ -61,8 +61,7 @@ Record planned_record(const Config& config, const Point& point) {
   return record;
 }
 
-std::vector<Record> planned_records(const Config& config) {
-  const std::vector<Point> plan = expand_plan(config);
+std::vector<Record> planned_records(const Config& config, const std::vector<Point>& plan) {
   const auto skips = planned_skips(config, plan, RunContext{});
   std::vector<Record> records;
   for (size_t i = 0; i < plan.size(); ++i)
@@ -85,11 +84,11 @@ void try_on_plan(const YAML::Node& node, const YamlLocation& at, Extract extract
 }  // namespace
 
 void check_declarations_on_plan(const YAML::Node& config_root, const YamlLocation& top,
-                                const Config& config) {
+                                const Config& config, const std::vector<Point>& plan) {
   if (!config_root.IsMap() || (!config_root["figures"] && !config_root["tables"])) return;
   const ReportDeclarations declared = parse_report_declarations(config_root, top);
   if (declared.figures.empty() && declared.tables.empty()) return;
-  const std::vector<Record> records = planned_records(config);
+  const std::vector<Record> records = planned_records(config, plan);
   std::vector<const Record*> points;
   for (const Record& record : records) points.push_back(&record);
   for (size_t i = 0; i < declared.figures.size(); ++i) {

@@ -5,8 +5,11 @@
 // never measured; points only this machine skips stay in, since another machine measures them.
 #pragma once
 
+#include <vector>
+
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "plan/plan.hpp"
 
 namespace YAML {
 class Node;
@@ -17,7 +20,8 @@ namespace convlab {
 // Throws ConfigError at figures[i] or tables[i] when extracting the declaration from the plan's
 // points, each standing in for the record the run would write, fails for another reason than
 // having no data (a where: that selects no point, a y the points lack: those depend on results).
+// `plan` is the config's plan as expand_plan gives it.
 void check_declarations_on_plan(const YAML::Node& config_root, const YamlLocation& top,
-                                const Config& config);
+                                const Config& config, const std::vector<Point>& plan);
 
 }  // namespace convlab

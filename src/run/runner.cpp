@@ -106,8 +106,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
 
 }  // namespace
 
-int run_experiment(const RunOptions& options, Config config) {
-  std::vector<Point> plan = expand_plan(config);
+int run_experiment(const RunOptions& options, Config config, std::vector<Point> plan) {
   if (options.filter) plan = filtered_plan(config, std::move(plan), *options.filter);
   // Workers and shards find what the run that started them compiled; a compile error stops the
   // run before its first point.
