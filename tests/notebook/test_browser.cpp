@@ -10,6 +10,7 @@
 #include <chrono>
 #include <thread>
 
+#include "browser_suite.hpp"
 #include "core/number_text.hpp"
 #include "notebook_test_support.hpp"
 
@@ -27,30 +28,16 @@ namespace {
 using namespace notebook_test;
 using nlohmann::json;
 
-class BrowserTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    scratch_ = new Scratch("notebook-browser");
-    add_fixture(scratch_->path());
-    add_hostile_fixture(scratch_->path());
-    build_ = convlab(scratch_->path(), "notebook");
-    try {
-      browser_ = Browser::start().release();
-    } catch (const BrowserUnavailable& error) {
-      unavailable_ = error.what();
-    }
+struct DemoAndHostileFixtures {
+  static constexpr const char* kScratch = "notebook-browser";
+  static void add(const fs::path& root) {
+    add_fixture(root);
+    add_hostile_fixture(root);
   }
-  static void TearDownTestSuite() {
-    delete browser_;
-    browser_ = nullptr;
-    delete scratch_;
-    scratch_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_EQ(build_.exit_code, 0) << build_.output;
-    if (!browser_) GTEST_SKIP() << "no browser: " << unavailable_;
-  }
+};
 
+class BrowserTest : public BrowserSuite<DemoAndHostileFixtures> {
+ protected:
   static fs::path notebook() { return scratch_->path() / "outputs" / "notebook"; }
   static std::string url(const std::string& page) {
     return "file://" + (notebook() / page).string();
@@ -76,16 +63,7 @@ class BrowserTest : public ::testing::Test {
     fs::create_directories(CONVLAB_SCREENSHOTS);
     write_file(fs::path(CONVLAB_SCREENSHOTS) / (name + ".png"), png);
   }
-
-  static Scratch* scratch_;
-  static CommandRun build_;
-  static Browser* browser_;
-  static std::string unavailable_;
 };
-Scratch* BrowserTest::scratch_ = nullptr;
-CommandRun BrowserTest::build_;
-Browser* BrowserTest::browser_ = nullptr;
-std::string BrowserTest::unavailable_;
 
 TEST_F(BrowserTest, PagesLoadWithNoErrorNoPolicyViolationAndNoNetwork) {
   const std::string folder = "file://" + notebook().string() + "/";

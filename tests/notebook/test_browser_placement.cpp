@@ -8,6 +8,7 @@
 #include <cmath>
 #include <thread>
 
+#include "browser_suite.hpp"
 #include "core/number_text.hpp"
 #include "notebook_test_support.hpp"
 
@@ -72,27 +73,16 @@ double openmp_median(const json& results, int threads) {
   return NAN;
 }
 
-class PlacementInBrowser : public ::testing::Test {
+struct PlacedFixtures {
+  static constexpr const char* kScratch = "notebook-placement";
+  static void add(const fs::path& root) { add_placed_fixture(root); }
+};
+
+class PlacementInBrowser : public BrowserSuite<PlacedFixtures> {
  protected:
-  static void SetUpTestSuite() {
-    scratch_ = new Scratch("notebook-placement");
-    add_placed_fixture(scratch_->path());
-    build_ = convlab(scratch_->path(), "notebook");
-    try {
-      browser_ = Browser::start().release();
-    } catch (const BrowserUnavailable& error) {
-      unavailable_ = error.what();
-    }
-  }
-  static void TearDownTestSuite() {
-    delete browser_;
-    browser_ = nullptr;
-    delete scratch_;
-    scratch_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_EQ(build_.exit_code, 0) << build_.output;
-    if (!browser_) GTEST_SKIP() << "no browser: " << unavailable_;
+    BrowserSuite::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     browser_->console_log();
     browser_->open("file://" + (scratch_->path() / "outputs/notebook/placed.html").string());
     for (int attempt = 0; attempt < 50; ++attempt) {
@@ -109,16 +99,7 @@ class PlacementInBrowser : public ::testing::Test {
   static json results() {
     return json::parse(read_file(scratch_->path() / "outputs/placed/results.json"));
   }
-
-  static Scratch* scratch_;
-  static CommandRun build_;
-  static Browser* browser_;
-  static std::string unavailable_;
 };
-Scratch* PlacementInBrowser::scratch_ = nullptr;
-CommandRun PlacementInBrowser::build_;
-Browser* PlacementInBrowser::browser_ = nullptr;
-std::string PlacementInBrowser::unavailable_;
 
 TEST_F(PlacementInBrowser, CellsStandWhereTheDiscussionPlacesThem) {
   const json ids = browser_->execute(
