@@ -64,6 +64,16 @@ TEST(ReportBuild, FixtureResultsGiveAPdfWithEverySection) {
       << log;
 }
 
+// The fixture experiment as a project holds it: its results in outputs/, its discussion in
+// experiments/ and its config in configs/.
+void copy_fixture_project(const fs::path& root) {
+  fs::create_directories(root / "outputs");
+  fs::copy(fixtures() / "fixture-demo", root / "outputs" / "fixture-demo",
+           fs::copy_options::recursive);
+  fs::copy(fixtures() / "experiments", root / "experiments", fs::copy_options::recursive);
+  fs::copy(fixtures() / "configs", root / "configs", fs::copy_options::recursive);
+}
+
 // make report CONFIG=configs/<name>.yaml: the experiment alone, from the same export, as
 // outputs/<name>/report.pdf; the project report is not built.
 TEST(ReportBuild, OneExperimentGivesAPdfOfItsOwn) {
@@ -71,11 +81,7 @@ TEST(ReportBuild, OneExperimentGivesAPdfOfItsOwn) {
     if (!have(tool))
       GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
   ScratchDirectory root("experiment-report");
-  fs::create_directories(root.path() / "outputs");
-  fs::copy(fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
-           fs::copy_options::recursive);
-  fs::copy(fixtures() / "experiments", root.path() / "experiments", fs::copy_options::recursive);
-  fs::copy(fixtures() / "configs", root.path() / "configs", fs::copy_options::recursive);
+  copy_fixture_project(root.path());
 
   const std::string build = "cd '" + root.path().string() +
                             "' && '" CONVLAB_REPORT_SCRIPTS
@@ -109,11 +115,7 @@ TEST(ReportBuild, TheReportCommandBuildsItToo) {
     if (!have(tool))
       GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
   ScratchDirectory root("report-command");
-  fs::create_directories(root.path() / "outputs");
-  fs::copy(fixtures() / "fixture-demo", root.path() / "outputs" / "fixture-demo",
-           fs::copy_options::recursive);
-  fs::copy(fixtures() / "experiments", root.path() / "experiments", fs::copy_options::recursive);
-  fs::copy(fixtures() / "configs", root.path() / "configs", fs::copy_options::recursive);
+  copy_fixture_project(root.path());
   const std::string build = "cd '" + root.path().string() +
                             "' && '" CONVLAB_EXECUTABLE
                             "' report outputs/fixture-demo > build.log 2>&1";
