@@ -106,7 +106,7 @@ TEST_F(ErrorMessages, OutputFolderNameTooLongIsNamedAndNothingRuns) {
 TEST_F(ErrorMessages, EmptyOutputFolderIsRefused) {
   const auto run = testing::run_convlab("run small.yaml --out ''", dir_);
   EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("--out needs a folder"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("--out '': cannot be empty"), std::string::npos) << run.output;
 }
 
 TEST_F(ErrorMessages, ExportConfigIsReadStrictly) {

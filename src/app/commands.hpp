@@ -2,14 +2,28 @@
 // the process exit code: 0 success, 1 a failed point or regression, 2 bad input or usage.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "app/command_line.hpp"
 #include "run/run_options.hpp"
 
 namespace convlab {
 
-using Arguments = std::vector<std::string>;
+// A row of the command table, which main dispatches through and `convlab --help` lists: a new
+// command is its file and one row (app/command_table.cpp).
+struct CommandEntry {
+  std::string name;
+  std::string argument;  // what follows the name in the list ("CONFIG"), or empty
+  std::string summary;   // one paragraph
+  // args: the arguments after the name; full_argv: the whole command line, which a run records.
+  std::function<int(const Arguments& args, const Arguments& full_argv)> run;
+};
+
+const std::vector<CommandEntry>& command_table();
+// `convlab --help`: the commands of the table with their summaries.
+std::string commands_usage();
 
 int run_command(const Arguments& args, const Arguments& full_argv);
 int merge_command(const Arguments& args);

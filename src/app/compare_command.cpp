@@ -27,34 +27,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kCompareHelp =
-    R"help(usage: convlab compare A B [--threshold PERCENT] [--alpha P] [--metric FIELD]
-                         [--filter EXPR] [--json FILE]
-
-Compares two results (results.json files or the directories holding them), point by point, for
-every ok point present in both; points are matched by implementation, params, image, kernel,
-border and output, so results of different builds compare.
-
-For each point: ratio = median of B / median of A, the Mann-Whitney U test on the raw samples of
-A and B (two-sided; exact when the smaller sample has fewer than 8 values and none is tied,
-otherwise the normal approximation with tie and continuity corrections), and a verdict:
-  slower  ratio > 1 + threshold and p < alpha
-  faster  ratio < 1 / (1 + threshold) and p < alpha
-  same    otherwise; "same (within noise)" when beyond the threshold but p >= alpha, and
-          "same (too few samples)" when the sample counts cannot reach p < alpha at all
-The summary gives the geometric mean of the ratios, over all points and per implementation.
-
-  --threshold T   the change that counts, 5 % by default; "5%", "5" and "0.05" all mean five
-                  percent
-  --alpha P       significance level, 0.05 by default
-  --metric FIELD  median_ms (default), end_to_end_ms, h2d_ms or d2h_ms
-  --filter EXPR   only the points matching EXPR (as convlab run --filter), in A and in B; a
-                  filter that matches no point of A or of B is an error
-  --json FILE     also write every point's ratio, U, p-value and verdict, and the summary
-Exit codes: 0 no point of B slower, 1 some point of B slower, 2 bad input or output that could
-not be written.
-)help";
-
 // printf formatting onto std::cout, whose writes are checked (core/standard_output.hpp).
 __attribute__((format(printf, 1, 2))) void print(const char* format, ...) {
   va_list arguments;
@@ -85,8 +57,7 @@ double parse_threshold(const std::string& text) {
   if (percent) number.pop_back();
   char* end = nullptr;
   const double value = std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || !(value >= 0))
-    throw ResultsError("convlab compare: --threshold: '" + text + "' is not a percentage");
+  if (number.empty() || *end != '\0' || !(value >= 0)) throw ArgumentValueError("not a percentage");
   return percent || value >= 1 ? value / 100.0 : value;
 }
 
@@ -94,7 +65,7 @@ double parse_alpha(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
-    throw ResultsError("convlab compare: --alpha: '" + text + "' is not a probability in (0, 1)");
+    throw ArgumentValueError("not a probability in (0, 1)");
   return value;
 }
 
@@ -118,43 +89,50 @@ struct CompareOptions {
   std::optional<PointFilter> filter;
 };
 
-// Returns nullopt after printing the help.
-std::optional<CompareOptions> parse_compare_options(const std::vector<std::string>& args) {
-  CompareOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kCompareHelp;
-      return std::nullopt;
-    }
-    const bool takes_value = arg == "--threshold" || arg == "--metric" || arg == "--alpha" ||
-                             arg == "--json" || arg == "--filter";
-    if (takes_value && i + 1 >= args.size())
-      throw ResultsError("convlab compare: " + arg + " needs a value");
-    if (arg == "--threshold") {
-      options.threshold = parse_threshold(args[++i]);
-    } else if (arg == "--alpha") {
-      options.alpha = parse_alpha(args[++i]);
-    } else if (arg == "--filter") {
-      std::string error;
-      options.filter = parse_point_filter(args[++i], &error);
-      if (!options.filter) throw ResultsError("convlab compare: --filter: " + error);
-    } else if (arg == "--json") {
-      options.json_path = args[++i];
-    } else if (arg == "--metric") {
-      options.metric = args[++i];
-      if (!field_has_quartiles(options.metric))
-        throw ResultsError("convlab compare: --metric: '" + options.metric +
-                           "' is not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
-    } else if (!arg.empty() && arg[0] == '-') {
-      throw ResultsError("convlab compare: unknown option " + arg + " (see --help)");
-    } else {
-      options.paths.push_back(arg);
-    }
-  }
-  if (options.paths.size() != 2)
-    throw ResultsError("convlab compare: expected A and B (see --help)");
-  return options;
+CommandLine compare_command_line(CompareOptions& options) {
+  CommandLine line(
+      "compare",
+      {{},
+       R"help(Compares two results (results.json files or the directories holding them), point by point, for
+every ok point present in both; points are matched by implementation, params, image, kernel,
+border and output, so results of different builds compare.
+
+For each point: ratio = median of B / median of A, the Mann-Whitney U test on the raw samples of
+A and B (two-sided; exact when the smaller sample has fewer than 8 values and none is tied,
+otherwise the normal approximation with tie and continuity corrections), and a verdict:
+  slower  ratio > 1 + threshold and p < alpha
+  faster  ratio < 1 / (1 + threshold) and p < alpha
+  same    otherwise; "same (within noise)" when beyond the threshold but p >= alpha, and
+          "same (too few samples)" when the sample counts cannot reach p < alpha at all
+The summary gives the geometric mean of the ratios, over all points and per implementation.
+)help",
+       "",
+       "0 no point of B slower, 1 some point of B slower, 2 bad input or "
+       "output that could not be written."});
+  const auto path = [&](const std::string& text) { options.paths.push_back(text); };
+  line.positional({"A", "", true, false, path})
+      .positional({"B", "", true, false, path})
+      .value("--threshold", "T",
+             "the change that counts, 5 % by default; \"5%\", \"5\" and \"0.05\" all mean five "
+             "percent",
+             [&](const std::string& text) { options.threshold = parse_threshold(text); })
+      .value("--alpha", "P", "significance level, 0.05 by default",
+             [&](const std::string& text) { options.alpha = parse_alpha(text); })
+      .value("--metric", "FIELD", "median_ms (default), end_to_end_ms, h2d_ms or d2h_ms",
+             [&](const std::string& text) {
+               if (!field_has_quartiles(text))
+                 throw ArgumentValueError(
+                     "not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
+               options.metric = text;
+             })
+      .value("--filter", "EXPR",
+             "only the points matching EXPR (as convlab run --filter), in A and in B; a filter "
+             "that matches no point of A or of B is an error",
+             filter_into(options.filter))
+      .value("--json", "FILE",
+             "also write every point's ratio, U, p-value and verdict, and the summary",
+             options.json_path);
+  return line;
 }
 
 struct CompareOutcome {
@@ -323,22 +301,21 @@ void print_conditions(const CompareOutcome& outcome, const ResultsDocument& a,
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
-  std::vector<std::string> paths;
+  CompareOptions options;
+  if (const auto status = compare_command_line(options).parse(args)) return *status;
+  const std::vector<std::string>& paths = options.paths;
   try {
-    const auto options = parse_compare_options(args);
-    if (!options) return 0;
-    paths = options->paths;
     const ResultsDocument a = load_results_document(paths[0]);
     const ResultsDocument b = load_results_document(paths[1]);
-    const CompareOutcome outcome = compare_points(a, b, *options);
+    const CompareOutcome outcome = compare_points(a, b, options);
     if (outcome.comparisons.empty())
       throw ResultsError("convlab compare: " + a.path + " and " + b.path +
-                         " share no ok point with " + options->metric +
+                         " share no ok point with " + options.metric +
                          " measured on one machine (A: " + machines_words(outcome.a_machines) +
                          "; B: " + machines_words(outcome.b_machines) + ")");
-    print_comparisons(outcome, *options);
+    print_comparisons(outcome, options);
     print_conditions(outcome, a, b);
-    if (options->json_path) write_verdicts(outcome, *options, a, b);
+    if (options.json_path) write_verdicts(outcome, options, a, b);
     const size_t slower = count_verdicts(outcome, "slower");
     if (slower > 0) {
       print("regression: %zu points of %s are slower than in %s\n", slower, b.path.c_str(),

@@ -38,59 +38,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kExportHelp =
-    R"(usage: convlab export RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]
-       convlab export RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR]
-                      [--best [--by FIELD] | --compare params.X [--against VALUE]]
-       convlab export --index FILE RESULTS...
-       convlab export --document FILE RESULTS
-
-Turns a results.json (or the directory holding it) into what the report needs:
-  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
-                             precision)
-  DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
-  DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
-  DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
-
-Figures and tables come from the config's figures: and tables: (docs/report.md); without
-declarations, median time and speedup against image size are made.
-
-  --out DIR          where to write (default: <results dir>/export)
-  --figures DIR      where the scripts render figures (default: <results dir>/figures)
-  --config FILE      read figures:/tables: from this config instead of the copy in results.json,
-                     so edited declarations apply without re-running; "auto": the config path
-                     the run recorded, when that file exists
-  --discussion FILE  the experiment's prose in Markdown (experiments/<name>.md); each
-                     {{field[filter]}} in it must match exactly one ok point
-  --index FILE       write the report's front part and section list for the given results
-  --outline FILE     with --index: the parts, their order and the summary figures
-                     (report/outline.yaml)
-  --summary FILE     with --index: the hand-written summary (LaTeX); its
-                     {{experiment: field[filter]}} are resolved like a discussion's values
-  --document FILE    write the body of a report of this experiment alone (report/experiment.tex,
-                     make report CONFIG=...): title, its section and gallery (exported before),
-                     the machines, its verification and its config
-
-With --format, one table instead (to FILE, or to standard output):
-  --format csv|md|tsv  one row per record: implementation, params.*, image.*, kernel.*, border,
-                       output, status, reason, repetitions, timing statistics in ms, the device
-                       phases' medians, derived metrics and verification; csv and tsv keep full
-                       precision, md is a table for people with four significant digits
-  --filter EXPR        only the records matching EXPR (as convlab run --filter); a filter that
-                       matches no record is an error
-  --best               the winners instead, one row per problem, as convlab show --best prints
-                       them (csv and tsv: every column, in full precision)
-  --by FIELD           with --best: one row per value of FIELD, one column per implementation
-  --compare params.X   the configurations of each implementation against each other, as
-                       convlab show --compare prints them: one row per problem, implementation
-                       and value of X, with its ratio to the reference value, p and the verdict
-                       (params.threads: speedup and efficiency too); csv and tsv add the flags
-                       and whether the runs' conditions differ
-  --against VALUE      with --compare: the reference value of X (default: each group's first)
-Exit codes: 0 written, 2 bad input (the message names the file and key) or a file that could not
-be written (PATH: write error: REASON; the earlier file is kept).
-)";
-
 std::string relative_to(const fs::path& target, const fs::path& base) {
   return fs::absolute(target)
       .lexically_normal()
@@ -437,94 +384,138 @@ int export_index(const IndexInputs& inputs) {
   return 0;
 }
 
-}  // namespace
-
-int export_command(const std::vector<std::string>& args) {
-  ExportOptions options;
+// Everything export's command line can ask for; which of them go together is checked after.
+struct ExportArguments {
+  ExportOptions report;
   std::optional<std::string> index, outline, summary, document;
   std::optional<FlatFormat> format;
   FlatRequest flat;
-  std::vector<std::string> positional;
+  std::vector<std::string> results;
+};
+
+CommandLine export_command_line(ExportArguments& given) {
+  CommandLine line(
+      "export",
+      {{"RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]",
+        "RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] [--best [--by FIELD] | "
+        "--compare params.X [--against VALUE]]",
+        "--index FILE RESULTS...", "--document FILE RESULTS"},
+       R"(Turns a results.json (or the directory holding it) into what the report needs:
+  DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
+                             precision)
+  DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
+  DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
+  DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
+
+Figures and tables come from the config's figures: and tables: (docs/report.md); without
+declarations, median time and speedup against image size are made.
+)",
+       "",
+       "0 written, 2 bad input (the message names the file and key) or a file that could not be "
+       "written (PATH: write error: REASON; the earlier file is kept)."});
+  FlatRequest& flat = given.flat;
+  line.positional({"RESULTS", "", true, true,
+                   [&](const std::string& text) { given.results.push_back(text); }})
+      .value("--out", "DIR", "where to write (default: <results dir>/export)", given.report.out)
+      .value("--figures", "DIR",
+             "where the scripts render figures (default: <results dir>/figures)",
+             given.report.figures)
+      .value("--config", "FILE",
+             "read figures:/tables: from this config instead of the copy in results.json, so "
+             "edited declarations apply without re-running; \"auto\": the config path the run "
+             "recorded, when that file exists",
+             given.report.config)
+      .value("--discussion", "FILE",
+             "the experiment's prose in Markdown (experiments/<name>.md); each {{field[filter]}} "
+             "in it must match exactly one ok point",
+             given.report.discussion)
+      .value("--index", "FILE",
+             "write the report's front part and section list for the given results", given.index)
+      .value("--outline", "FILE",
+             "with --index: the parts, their order and the summary figures (report/outline.yaml)",
+             given.outline)
+      .value("--summary", "FILE",
+             "with --index: the hand-written summary (LaTeX); its {{experiment: field[filter]}} "
+             "are resolved like a discussion's values",
+             given.summary)
+      .value("--document", "FILE",
+             "write the body of a report of this experiment alone (report/experiment.tex, make "
+             "report CONFIG=...): title, its section and gallery (exported before), the "
+             "machines, its verification and its config",
+             given.document)
+      .heading("With --format, one table instead (to FILE, or to standard output):")
+      .value("--format", "csv|md|tsv",
+             "one row per record: implementation, params.*, image.*, kernel.*, border, output, "
+             "status, reason, repetitions, timing statistics in ms, the device phases' medians, "
+             "derived metrics and verification; csv and tsv keep full precision, md is a table "
+             "for people with four significant digits",
+             [&](const std::string& text) {
+               if (!(given.format = parse_flat_format(text)))
+                 throw ArgumentValueError("not csv, md or tsv");
+             })
+      .value("--filter", "EXPR",
+             "only the records matching EXPR (as convlab run --filter); a filter that matches no "
+             "record is an error",
+             filter_into(flat.filter))
+      .flag("--best",
+            "the winners instead, one row per problem, as convlab show --best prints them (csv "
+            "and tsv: every column, in full precision)",
+            flat.best)
+      .value("--by", "FIELD",
+             "with --best: one row per value of FIELD, one column per implementation", flat.by)
+      .value("--compare", "params.X",
+             "the configurations of each implementation against each other, as convlab show "
+             "--compare prints them: one row per problem, implementation and value of X, with "
+             "its ratio to the reference value, p and the verdict (params.threads: speedup and "
+             "efficiency too); csv and tsv add the flags and whether the runs' conditions differ",
+             flat.compare)
+      .value("--against", "VALUE",
+             "with --compare: the reference value of X (default: each group's first)",
+             flat.against);
+  return line;
+}
+
+// The rule of the flat export's options, checked after parsing: the reason, or empty.
+std::string flat_options_disagree(const ExportArguments& given) {
+  const FlatRequest& flat = given.flat;
+  const ExportOptions& report = given.report;
+  if (!given.format)
+    return flat.filter || flat.best || flat.by || flat.compare || flat.against
+               ? "--filter, --best, --by and --compare choose the rows of --format csv|md|tsv; "
+                 "the report export takes its points from the config's figures and tables"
+               : "";
+  if (report.figures || report.config || report.discussion)
+    return "--format writes one table; --figures, --config and --discussion are for the report "
+           "export";
+  if (flat.by && !flat.best) return "--by pivots the winners table; give --best with it";
+  if (flat.compare && flat.best) return "--best and --compare are two tables; give one";
+  if (flat.against && !flat.compare) return "--against names the reference value of --compare";
+  return "";
+}
+
+}  // namespace
+
+int export_command(const std::vector<std::string>& args) {
+  ExportArguments given;
+  const CommandLine line = export_command_line(given);
+  if (const auto status = line.parse(args)) return *status;
+  ExportOptions& options = given.report;
+  if (!given.index) {
+    if (given.results.size() != 1) return line.refuse("expected one results.json or directory");
+    if (!given.document)
+      if (const std::string problem = flat_options_disagree(given); !problem.empty())
+        return line.refuse(problem);
+  }
   try {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& arg = args[i];
-      if (arg == "--help" || arg == "-h") {
-        std::cout << kExportHelp;
-        return 0;
-      }
-      const auto value = [&]() -> std::string {
-        if (i + 1 >= args.size()) throw ResultsError("convlab export: " + arg + " needs a value");
-        return args[++i];
-      };
-      if (arg == "--out")
-        options.out = value();
-      else if (arg == "--figures")
-        options.figures = value();
-      else if (arg == "--config")
-        options.config = value();
-      else if (arg == "--discussion")
-        options.discussion = value();
-      else if (arg == "--index")
-        index = value();
-      else if (arg == "--outline")
-        outline = value();
-      else if (arg == "--summary")
-        summary = value();
-      else if (arg == "--document")
-        document = value();
-      else if (arg == "--filter") {
-        const std::string text = value();
-        std::string error;
-        flat.filter = parse_point_filter(text, &error);
-        if (!flat.filter) throw ResultsError("convlab export: --filter: " + error);
-      } else if (arg == "--best")
-        flat.best = true;
-      else if (arg == "--by")
-        flat.by = value();
-      else if (arg == "--compare")
-        flat.compare = value();
-      else if (arg == "--against")
-        flat.against = value();
-      else if (arg == "--format") {
-        const std::string text = value();
-        format = parse_flat_format(text);
-        if (!format)
-          throw ResultsError("convlab export: --format: '" + text + "' is not csv, md or tsv");
-      } else if (!arg.empty() && arg[0] == '-')
-        throw ResultsError("convlab export: unknown option " + arg +
-                           " (see convlab export --help)");
-      else
-        positional.push_back(arg);
+    if (given.index)
+      return export_index(IndexInputs{*given.index, given.outline, given.summary, given.results});
+    options.results = given.results[0];
+    if (given.document) return export_document(*given.document, options.results);
+    if (given.format) {
+      given.flat.format = *given.format;
+      given.flat.out_file = options.out;
+      return export_flat(options.results, given.flat);
     }
-    if (index) {
-      if (positional.empty())
-        throw ResultsError("convlab export --index: name at least one results file");
-      return export_index(IndexInputs{*index, outline, summary, positional});
-    }
-    if (positional.size() != 1)
-      throw ResultsError("convlab export: expected one results.json or directory (see --help)");
-    options.results = positional[0];
-    if (document) return export_document(*document, options.results);
-    if (format) {
-      if (options.figures || options.config || options.discussion)
-        throw ResultsError(
-            "convlab export: --format writes one table; --figures, --config and --discussion "
-            "are for the report export");
-      if (flat.by && !flat.best)
-        throw ResultsError("convlab export: --by pivots the winners table; give --best with it");
-      if (flat.compare && flat.best)
-        throw ResultsError("convlab export: --best and --compare are two tables; give one");
-      if (flat.against && !flat.compare)
-        throw ResultsError("convlab export: --against names the reference value of --compare");
-      flat.format = *format;
-      flat.out_file = options.out;
-      return export_flat(options.results, flat);
-    }
-    if (flat.filter || flat.best || flat.by || flat.compare || flat.against)
-      throw ResultsError(
-          "convlab export: --filter, --best, --by and --compare choose the rows of --format "
-          "csv|md|tsv; "
-          "the report export takes its points from the config's figures and tables");
     return export_experiment(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

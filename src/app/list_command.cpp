@@ -31,13 +31,12 @@ std::string axis_kind(const AxisSpec& axis) {
 }  // namespace
 
 int list_command(const Arguments& args) {
-  if (!args.empty()) {
-    const bool help = args[0] == "--help" || args[0] == "-h";
-    (help ? std::cout : std::cerr) << "usage: convlab list\n\nLists implementations (with their "
-                                      "parameter axes and defaults), kernel types, borders and\n"
-                                      "output types.\n";
-    return help ? 0 : 2;
-  }
+  const CommandLine line("list", {{},
+                                  "Lists implementations (with their parameter axes and "
+                                  "defaults), kernel types, borders and\noutput types.\n",
+                                  "",
+                                  ""});
+  if (const auto status = line.parse(args)) return *status;
   std::cout << "implementations:\n";
   for (const auto& impl : implementation_registry()) {
     std::cout << "  " << impl.name << " (" << family_name(impl.family) << "): " << impl.description

@@ -5,11 +5,13 @@
 #include "store/shard_merge.hpp"
 
 namespace convlab {
-namespace {
 
-const char* kMergeUsage = R"(usage: convlab merge DIR
-
-Folds the shard files of DIR/shards (written by `convlab run CONFIG --shard I/N --out DIR`, one
+int merge_command(const Arguments& args) {
+  std::string out_dir;
+  CommandLine line(
+      "merge",
+      {{},
+       R"(Folds the shard files of DIR/shards (written by `convlab run CONFIG --shard I/N --out DIR`, one
 per shard) into DIR/results.json. Records keep the machine that measured them, and a record
 replaces the record of the same point from the same machine, so merging again adds nothing. A
 shard file that cannot be read, that is a symbolic link, or that belongs to another config, filter
@@ -18,23 +20,11 @@ merged. A record of a point its file's shard does not plan, or of a point and ma
 records differ, is named by file and key and left out; the rest of its file is merged. For every
 shard that is not complete it says how many points are missing and the command that measures
 only those. The last shard to complete does this merge itself.
-
-exit status: 0 every shard merged and complete, 1 points missing, 2 a shard file or record
-refused or bad arguments
-)";
-
-}  // namespace
-
-int merge_command(const Arguments& args) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::cout << kMergeUsage;
-    return 0;
-  }
-  if (args.size() != 1 || args[0].empty() || args[0][0] == '-') {
-    std::cerr << kMergeUsage;
-    return 2;
-  }
-  std::string out_dir = args[0];
+)",
+       "",
+       "0 every shard merged and complete, 1 points missing, 2 a shard "
+       "file or record refused or bad arguments"});
+  if (const auto status = line.positional("DIR", out_dir).parse(args)) return *status;
   while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
   MergeSummary summary;
   try {
@@ -50,8 +40,8 @@ int merge_command(const Arguments& args) {
   std::cout << "convlab merge: merged " << merged_files << " of " << summary.count
             << " shard files (" << summary.records_merged << " records) into "
             << summary.results_path << " (" << summary.records_in_results << " records in all)\n";
-  for (const auto& line : merge_report_lines(summary, out_dir))
-    std::cerr << "convlab merge: " << line << "\n";
+  for (const auto& report : merge_report_lines(summary, out_dir))
+    std::cerr << "convlab merge: " << report << "\n";
   if (summary.any_refused()) return 2;
   const bool complete =
       summary.missing_points() == 0 && merged_files == static_cast<std::size_t>(summary.count);

@@ -37,32 +37,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kNotebookHelp =
-    R"(usage: convlab notebook [RESULTS_DIR...] [--out DIR] [--discussions DIR] [--outline FILE]
-                        [--quiet]
-
-Writes the notebook: DIR/index.html, listing every experiment, and DIR/<experiment>.html, one
-page per experiment: its config (highlighted, with the command that runs it again), the run
-(commit, machines, clocks, counts), the figures its config declares (drawn by gnuplot as SVG:
-hover a point for its record, click a key entry to hide a series), its tables (sort by any column,
-filter by text), the gallery, the verification per implementation and its discussion. A page
-says at the top when the results are stale: the config on disk changed after the run, or points
-of the config as it is now are not measured.
-
-  RESULTS_DIR        outputs/<name> folders (default: every outputs/*/ holding a results.json)
-  --out DIR          where to write (default: outputs/notebook)
-  --discussions DIR  where the discussions are, DIR/<name>.md (default: experiments)
-  --outline FILE     the report's reading order, which the index follows, naming each
-                     experiment's study (default: report/outline.yaml when it exists; without
-                     one the index is alphabetical)
-  --quiet            print only problems
-
-Pages open from file:// and load nothing from the network. A page is made again only when its
-results, config, discussion or convlab changed. Needs gnuplot for the figures and KaTeX
-(Debian's libjs-katex) for the math: scripts/install-deps.sh notebook installs them.
-Exit codes: 0 written, 2 bad input (the message names the file and key).
-)";
-
 struct NotebookOptions : NotebookPlace {
   std::vector<std::string> results;
   std::optional<std::string> outline;
@@ -218,35 +192,47 @@ int make_notebook(const NotebookOptions& options) {
   return 0;
 }
 
+CommandLine notebook_command_line(NotebookOptions& options) {
+  CommandLine line(
+      "notebook",
+      {{},
+       R"(Writes the notebook: DIR/index.html, listing every experiment, and DIR/<experiment>.html, one
+page per experiment: its config (highlighted, with the command that runs it again), the run
+(commit, machines, clocks, counts), the figures its config declares (drawn by gnuplot as SVG:
+hover a point for its record, click a key entry to hide a series), its tables (sort by any column,
+filter by text), the gallery, the verification per implementation and its discussion. A page
+says at the top when the results are stale: the config on disk changed after the run, or points
+of the config as it is now are not measured.
+)",
+       R"(Pages open from file:// and load nothing from the network. A page is made again only when its
+results, config, discussion or convlab changed. Needs gnuplot for the figures and KaTeX
+(Debian's libjs-katex) for the math: scripts/install-deps.sh notebook installs them.
+)",
+       "0 written, 2 bad input (the message names the file and key)."});
+  line.positional({"RESULTS_DIR",
+                   "outputs/<name> folders (default: every outputs/*/ holding a results.json)",
+                   false, true, [&](const std::string& text) { options.results.push_back(text); }})
+      .value("--out", "DIR", "where to write (default: outputs/notebook)",
+             [&](const std::string& text) { options.out = text; })
+      .value("--discussions", "DIR",
+             "where the discussions are, DIR/<name>.md (default: "
+             "experiments)",
+             [&](const std::string& text) { options.discussions = text; })
+      .value("--outline", "FILE",
+             "the report's reading order, which the index follows, naming each experiment's "
+             "study (default: report/outline.yaml when it exists; without one the index is "
+             "alphabetical)",
+             options.outline)
+      .flag("--quiet", "print only problems", options.quiet);
+  return line;
+}
+
 }  // namespace
 
 int notebook_command(const Arguments& args) {
   NotebookOptions options;
+  if (const auto status = notebook_command_line(options).parse(args)) return *status;
   try {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& arg = args[i];
-      if (arg == "--help" || arg == "-h") {
-        std::cout << kNotebookHelp;
-        return 0;
-      }
-      const auto value = [&]() -> std::string {
-        if (i + 1 >= args.size()) throw ResultsError("convlab notebook: " + arg + " needs a value");
-        return args[++i];
-      };
-      if (arg == "--out")
-        options.out = value();
-      else if (arg == "--discussions")
-        options.discussions = value();
-      else if (arg == "--outline")
-        options.outline = value();
-      else if (arg == "--quiet")
-        options.quiet = true;
-      else if (!arg.empty() && arg[0] == '-')
-        throw ResultsError("convlab notebook: unknown option " + arg +
-                           " (see convlab notebook --help)");
-      else
-        options.results.push_back(arg);
-    }
     return make_notebook(options);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

@@ -15,18 +15,20 @@ namespace convlab {
 namespace fs = std::filesystem;
 
 int report_command(const Arguments& args) {
-  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::cout
-        << "usage: convlab report DIR\n\n"
-           "Builds DIR/report.pdf, the report of the experiment whose results are in DIR\n"
-           "(outputs/<name>) alone: its title, run, figures, tables and discussion (with the "
-           "cells\n"
-           "it places), its verification, the machines that measured it and its config as\n"
-           "written. The same as make report CONFIG=configs/<name>.yaml: run it from the folder\n"
-           "that holds outputs/, configs/ and experiments/. Needs gnuplot and latexmk\n"
-           "(scripts/install-deps.sh report).\n";
-    return args.size() == 1 ? 0 : 2;
-  }
+  std::string dir;
+  CommandLine line(
+      "report",
+      {{},
+       "Builds DIR/report.pdf, the report of the experiment whose results are in DIR\n"
+       "(outputs/<name>) alone: its title, run, figures, tables and discussion (with the "
+       "cells\n"
+       "it places), its verification, the machines that measured it and its config as\n"
+       "written. The same as make report CONFIG=configs/<name>.yaml: run it from the folder\n"
+       "that holds outputs/, configs/ and experiments/. Needs gnuplot and latexmk\n"
+       "(scripts/install-deps.sh report).\n",
+       "",
+       ""});
+  if (const auto status = line.positional("DIR", dir).parse(args)) return *status;
   const fs::path script =
       fs::path(CONVLAB_SOURCE_DIR) / "scripts" / "report" / "build-experiment-report.sh";
   if (!fs::is_regular_file(script)) {
@@ -43,8 +45,8 @@ int report_command(const Arguments& args) {
     return 2;
   }
   std::cout.flush();
-  const std::string command = shell_quoted(script.string()) + " " + shell_quoted(self.string()) +
-                              " " + shell_quoted(args[0]);
+  const std::string command =
+      shell_quoted(script.string()) + " " + shell_quoted(self.string()) + " " + shell_quoted(dir);
   const int status = std::system(command.c_str());
   if (status == -1 || !WIFEXITED(status)) return 2;
   return WEXITSTATUS(status);

@@ -7,16 +7,16 @@
 namespace convlab {
 
 int schema_command(const Arguments& args) {
-  if (!args.empty()) {
-    const bool help = args[0] == "--help" || args[0] == "-h";
-    (help ? std::cout : std::cerr)
-        << "usage: convlab schema\n\n"
-           "Prints the JSON Schema (draft 2020-12) of the config language, generated from the\n"
-           "tables the config reader uses: every key, filter type, implementation and its axes,\n"
-           "border and output. docs/config.schema.json is its output (make schema writes it);\n"
-           "editors with the YAML language server check configs against it as you type.\n";
-    return help ? 0 : 2;
-  }
+  const CommandLine line(
+      "schema",
+      {{},
+       "Prints the JSON Schema (draft 2020-12) of the config language, generated from the\n"
+       "tables the config reader uses: every key, filter type, implementation and its axes,\n"
+       "border and output. docs/config.schema.json is its output (make schema writes it);\n"
+       "editors with the YAML language server check configs against it as you type.\n",
+       "",
+       ""});
+  if (const auto status = line.parse(args)) return *status;
   std::cout << config_schema(declarations_schema()).dump(2) << "\n";
   return 0;
 }

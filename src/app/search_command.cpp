@@ -18,25 +18,6 @@
 namespace convlab {
 namespace {
 
-const char* kSearchUsage =
-    R"(usage: convlab search RESULTS [--implementation NAME] [--strategy LIST]
-                      [--seeds N] [--budget N] [--trace FILE]
-
-Replays search strategies against a full grid measured before: RESULTS (a results.json, or its
-folder) holds every variant of NAME's params on each problem, e.g. configs/search_grid.yaml's
-run. For every strategy and seed 1..N the strategy proposes variants, their recorded times
-answer, and the table gives, per problem and strategy, the median over the seeds of the
-measurements needed to come within 5 % and within 1 % of the grid's best, and that count as a
-share of the space. The same seed and the same times give the same sequence as a real run.
-
-  --implementation NAME  the searched implementation (default: the one with most records)
-  --strategy LIST        comma-separated: grid, random, annealing, genetic (default: all)
-  --seeds N              seeds 1 to N per strategy (default 20; grid needs one)
-  --budget N             measurements per search (default: the whole space)
-  --trace FILE           every step as TSV: problem, strategy, seed, step, best_so_far_ms
-Exit codes: 0 printed, 2 bad arguments or no grid in RESULTS.
-)";
-
 struct SearchOptions {
   std::string path;
   std::string implementation;
@@ -47,78 +28,47 @@ struct SearchOptions {
   std::string trace;
 };
 
-std::optional<long> positive(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const long value = std::stol(text, &used);
-    if (used == text.size() && value > 0 && value <= 1000000) return value;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-bool parse_strategies(const std::string& text, SearchOptions& options) {
+void parse_strategies(const std::string& text, SearchOptions& options) {
   options.strategies.clear();
   std::stringstream list(text);
   for (std::string name; std::getline(list, name, ',');) {
     const auto strategy = parse_search_strategy(name);
-    if (!strategy) {
-      std::cerr << "convlab search: --strategy: unknown strategy '" << name.substr(0, 64)
-                << "'; there are grid, random, annealing and genetic\n";
-      return false;
-    }
+    if (!strategy)
+      throw ArgumentValueError("unknown strategy '" + name.substr(0, 64) +
+                               "'; there are grid, random, annealing and genetic");
     options.strategies.push_back(*strategy);
   }
-  return !options.strategies.empty();
+  if (options.strategies.empty()) throw ArgumentValueError("names no strategy");
 }
 
-std::optional<SearchOptions> parse_options(const Arguments& args, int* exit_code) {
-  SearchOptions options;
-  *exit_code = 2;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kSearchUsage;
-      *exit_code = 0;
-      return std::nullopt;
-    }
-    const bool takes_value = arg == "--implementation" || arg == "--strategy" || arg == "--seeds" ||
-                             arg == "--budget" || arg == "--trace";
-    if (takes_value && i + 1 >= args.size()) {
-      std::cerr << "convlab search: " << arg << " needs a value\n";
-      return std::nullopt;
-    }
-    if (arg == "--implementation") {
-      options.implementation = args[++i];
-    } else if (arg == "--strategy") {
-      if (!parse_strategies(args[++i], options)) return std::nullopt;
-    } else if (arg == "--seeds" || arg == "--budget") {
-      const auto value = positive(args[++i]);
-      if (!value) {
-        std::cerr << "convlab search: " << arg << " takes a whole number from 1\n";
-        return std::nullopt;
-      }
-      if (arg == "--seeds")
-        options.seeds = static_cast<int>(*value);
-      else
-        options.budget = static_cast<std::size_t>(*value);
-    } else if (arg == "--trace") {
-      options.trace = args[++i];
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::cerr << "convlab search: unknown option '" << arg.substr(0, 64) << "'\n" << kSearchUsage;
-      return std::nullopt;
-    } else if (options.path.empty()) {
-      options.path = arg;
-    } else {
-      std::cerr << "convlab search: only one RESULTS\n";
-      return std::nullopt;
-    }
-  }
-  if (options.path.empty()) {
-    std::cerr << kSearchUsage;
-    return std::nullopt;
-  }
-  return options;
+CommandLine search_command_line(SearchOptions& options) {
+  CommandLine line(
+      "search",
+      {{},
+       R"(Replays search strategies against a full grid measured before: RESULTS (a results.json, or its
+folder) holds every variant of NAME's params on each problem, e.g. configs/search_grid.yaml's
+run. For every strategy and seed 1..N the strategy proposes variants, their recorded times
+answer, and the table gives, per problem and strategy, the median over the seeds of the
+measurements needed to come within 5 % and within 1 % of the grid's best, and that count as a
+share of the space. The same seed and the same times give the same sequence as a real run.
+)",
+       "",
+       "0 printed, 2 bad arguments or no grid in RESULTS."});
+  const auto count = [](const std::string& text) { return parse_whole_number(text, 1, 1000000); };
+  line.positional("RESULTS", options.path)
+      .value("--implementation", "NAME",
+             "the searched implementation (default: the one with most records)",
+             options.implementation)
+      .value("--strategy", "LIST",
+             "comma-separated: grid, random, annealing, genetic (default: all)",
+             [&](const std::string& text) { parse_strategies(text, options); })
+      .value("--seeds", "N", "seeds 1 to N per strategy (default 20; grid needs one)",
+             [&](const std::string& text) { options.seeds = static_cast<int>(count(text)); })
+      .value("--budget", "N", "measurements per search (default: the whole space)",
+             [&](const std::string& text) { options.budget = count(text); })
+      .value("--trace", "FILE", "every step as TSV: problem, strategy, seed, step, best_so_far_ms",
+             options.trace);
+  return line;
 }
 
 // A problem's grid: every variant of the implementation, the latest record of each, in the order
@@ -226,18 +176,17 @@ void replay_grid(const Grid& grid, const SearchOptions& options, std::ostream& o
 }  // namespace
 
 int search_command(const Arguments& args) {
-  int exit_code = 0;
-  const auto options = parse_options(args, &exit_code);
-  if (!options) return exit_code;
-  const std::string& path = options->path;
+  SearchOptions options;
+  if (const auto status = search_command_line(options).parse(args)) return *status;
+  const std::string& path = options.path;
   const std::string file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0
                                ? path
                                : path + "/results.json";
   const ResultsDocument document = results_document_of(file, read_results(file));
   const ResultsFile& results = document.file;
-  const std::string implementation = options->implementation.empty()
+  const std::string implementation = options.implementation.empty()
                                          ? implementation_with_most_records(results)
-                                         : options->implementation;
+                                         : options.implementation;
   const std::vector<Grid> grids = grids_of(results, implementation);
   if (grids.empty()) {
     std::cerr << "convlab search: " << file << ": no record of '" << implementation.substr(0, 64)
@@ -247,9 +196,9 @@ int search_command(const Arguments& args) {
   std::ostringstream trace;
   std::cout << "# Search strategies replayed on " << implementation << " (" << file << ")\n\n";
   for (const Grid& grid : grids)
-    replay_grid(grid, *options, std::cout, options->trace.empty() ? nullptr : &trace);
-  if (!options->trace.empty())
-    write_file(options->trace, "problem\tstrategy\tseed\tstep\tbest_so_far_ms\n" + trace.str(),
+    replay_grid(grid, options, std::cout, options.trace.empty() ? nullptr : &trace);
+  if (!options.trace.empty())
+    write_file(options.trace, "problem\tstrategy\tseed\tstep\tbest_so_far_ms\n" + trace.str(),
                WriteTarget::named);
   return 0;
 }

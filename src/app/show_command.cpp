@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/command_line.hpp"
 #include "app/commands.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
@@ -24,42 +25,6 @@
 namespace convlab {
 namespace {
 
-const char* kShowUsage = R"(usage: convlab show DIR [--filter EXPR] [--best [--by FIELD] | --search]
-                         [--compare params.X [--against VALUE]]
-
-Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
-prints it at the end, without running anything: one row per measured point, skipped points one
-line per reason, the noisy points and the counts.
-
-  --filter EXPR  only the records matching EXPR (as convlab run --filter); a filter that
-                 matches no record is an error
-  --best         the winners instead: for every problem (image, kernel, border, output), the
-                 fastest implementation and configuration, its median, its ratio to the
-                 runner-up and to the baseline, and whether the two differ beyond noise
-                 (two-sided Mann-Whitney U on the raw samples, p < 0.05)
-  --by FIELD     with --best: one row per value of FIELD (kernel.size, image.size,
-                 params.threads, ...) and one column per implementation, each cell the median
-                 of that implementation's fastest configuration; for a params field, followed
-                 by the comparison of each implementation's values of it (--compare)
-  --compare params.X
-                 configurations of one implementation against each other: per problem,
-                 implementation and value of its other params, each value of X with its
-                 median, its ratio to the reference value's median and the verdict of
-                 convlab compare (two-sided Mann-Whitney U, p shown); for params.threads also
-                 the speedup T(1) / T(P) and the efficiency T(1) / (P T(P)). Efficiencies
-                 above 1 and CVs above 50 % are marked, as are ratios of points measured by
-                 runs under different conditions (load, commit, build)
-  --against VALUE
-                 with --compare (or --by params.X): the reference value of X; by default the
-                 first value of each group (the smallest number, or the first in the config)
-  --search       what every search found (docs/search.md): per problem and search, the
-                 variants measured, the best and the step it came at, and where the file holds
-                 the full grid of the problem (same machine), the grid's best, the ratio and
-                 the share of the grid measured
-Exit codes: 0 printed, 2 no such results file, not a results file, bad arguments, or output
-that could not be written (standard output: write error: ...).
-)";
-
 struct ShowOptions {
   std::string path;
   std::optional<PointFilter> filter;
@@ -74,68 +39,72 @@ bool is_params_field(const std::string& field) {
   return field.rfind("params.", 0) == 0;
 }
 
-// Returns nullopt after printing help or an error; *exit_code says which.
-std::optional<ShowOptions> parse_show_options(const Arguments& args, int* exit_code) {
-  ShowOptions options;
-  *exit_code = 2;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kShowUsage;
-      *exit_code = 0;
-      return std::nullopt;
-    }
-    const bool takes_value =
-        arg == "--filter" || arg == "--by" || arg == "--compare" || arg == "--against";
-    if (takes_value && i + 1 >= args.size()) {
-      std::cerr << "convlab show: " << arg << " needs a value\n";
-      return std::nullopt;
-    }
-    if (arg == "--filter") {
-      std::string error;
-      if (!(options.filter = parse_point_filter(args[++i], &error))) {
-        std::cerr << "convlab show: --filter: " << error << "\n";
-        return std::nullopt;
-      }
-    } else if (arg == "--by") {
-      options.by = args[++i];
-    } else if (arg == "--compare") {
-      options.compare = args[++i];
-    } else if (arg == "--against") {
-      options.against = args[++i];
-    } else if (arg == "--best") {
-      options.best = true;
-    } else if (arg == "--search") {
-      options.search = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::cerr << "convlab show: unknown option '" << arg << "'\n" << kShowUsage;
-      return std::nullopt;
-    } else if (options.path.empty()) {
-      options.path = arg;
-    } else {
-      std::cerr << "convlab show: only one DIR, got '" << options.path << "' and '" << arg << "'\n";
-      return std::nullopt;
-    }
-  }
-  if (options.path.empty()) {
-    std::cerr << kShowUsage;
-    return std::nullopt;
-  }
-  if (options.by && !options.best) {
-    std::cerr << "convlab show: --by pivots the winners table; give --best with it\n";
-    return std::nullopt;
-  }
-  if (options.compare && (options.best || options.search)) {
-    std::cerr << "convlab show: --compare is a table of its own; give it without --best or "
-                 "--search (--best --by params.X ends with the same comparison)\n";
-    return std::nullopt;
-  }
-  if (options.against && !options.compare && !(options.by && is_params_field(*options.by))) {
-    std::cerr << "convlab show: --against names the reference value of --compare params.X (or "
-                 "of --best --by params.X)\n";
-    return std::nullopt;
-  }
-  return options;
+CommandLine show_command_line(ShowOptions& options) {
+  CommandLine line(
+      "show",
+      {{"DIR [--filter EXPR] [--best [--by FIELD] | --search] [--compare params.X [--against "
+        "VALUE]]"},
+       R"(Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
+prints it at the end, without running anything: one row per measured point, skipped points one
+line per reason, the noisy points and the counts.
+)",
+       "",
+       "0 printed, 2 no such results file, not a results file, bad arguments, or output that "
+       "could not be written (standard output: write error: ...)."});
+  line.positional("DIR", options.path)
+      .value("--filter", "EXPR",
+             "only the records matching EXPR (as convlab run --filter); a filter that matches "
+             "no record is an error",
+             filter_into(options.filter))
+      .flag("--best",
+            "the winners instead: for every problem (image, kernel, border, output), the "
+            "fastest implementation and configuration, its median, its ratio to the "
+            "runner-up and to the baseline, and whether the two differ beyond noise "
+            "(two-sided Mann-Whitney U on the raw samples, p < 0.05)",
+            options.best)
+      .value("--by", "FIELD",
+             "with --best: one row per value of FIELD (kernel.size, image.size, "
+             "params.threads, ...) and one column per implementation, each cell the median of "
+             "that implementation's fastest configuration; for a params field, followed by "
+             "the comparison of each implementation's values of it (--compare)",
+             options.by)
+      .value("--compare", "params.X",
+             "configurations of one implementation against each other: per problem, "
+             "implementation and value of its other params, each value of X with its median, "
+             "its ratio to the reference value's median and the verdict of convlab compare "
+             "(two-sided Mann-Whitney U, p shown); for params.threads also the speedup T(1) / "
+             "T(P) and the efficiency T(1) / (P T(P)). Efficiencies above 1 and CVs above "
+             "50 % are marked, as are ratios of points measured by runs under different "
+             "conditions (load, commit, build)",
+             options.compare)
+      .value("--against", "VALUE",
+             "with --compare (or --by params.X): the reference value of X; by default the "
+             "first value of each group (the smallest number, or the first in the config)",
+             options.against)
+      .flag("--search",
+            "what every search found (docs/search.md): per problem and search, the variants "
+            "measured, the best and the step it came at, and where the file holds the full "
+            "grid of the problem (same machine), the grid's best, the ratio and the share of "
+            "the grid measured",
+            options.search);
+  return line;
+}
+
+// Returns the exit status when the command stops here: after the help, or on bad arguments.
+std::optional<int> parse_show_options(const Arguments& args, ShowOptions& options) {
+  const CommandLine line = show_command_line(options);
+  if (const auto status = line.parse(args)) return status;
+  if (options.by && !options.best)
+    return line.refuse("--by pivots the winners table; give --best with it");
+  if (options.compare && (options.best || options.search))
+    return line.refuse(
+        "--compare is a table of its own; give it without --best or --search (--best --by "
+        "params.X ends with the same comparison)");
+  if (options.against && !options.compare && !(options.by && is_params_field(*options.by)))
+    return line.refuse(
+        "--against names the reference value of --compare params.X (or of --best --by "
+        "params.X)");
+  return std::nullopt;
 }
 
 // The records with the config's derived columns (derive:) computed, when it declares any: from
@@ -257,10 +226,9 @@ void print_comparison(const ResultsDocument& document, const ShowOptions& option
 }  // namespace
 
 int show_command(const Arguments& args) {
-  int exit_code = 0;
-  const auto options = parse_show_options(args, &exit_code);
-  if (!options) return exit_code;
-  const std::string& path = options->path;
+  ShowOptions options;
+  if (const auto status = parse_show_options(args, options)) return *status;
+  const std::string& path = options.path;
   const std::string file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0
                                ? path
                                : path + "/results.json";
@@ -269,26 +237,26 @@ int show_command(const Arguments& args) {
       std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";
       return 2;
     }
-    if (options->search) {
+    if (options.search) {
       const ResultsFile results = read_results(file);
       std::vector<const Record*> all;
       for (const auto& record : results.records) all.push_back(&record);
-      print_searches(results, options->filter ? select_records(all, *options->filter, file) : all);
+      print_searches(results, options.filter ? select_records(all, *options.filter, file) : all);
       return 0;
     }
-    if (options->best) {
-      print_best(results_document_of(file, read_results(file)), *options);
+    if (options.best) {
+      print_best(results_document_of(file, read_results(file)), options);
       return 0;
     }
-    if (options->compare) {
-      print_comparison(results_document_of(file, read_results(file)), *options);
+    if (options.compare) {
+      print_comparison(results_document_of(file, read_results(file)), options);
       return 0;
     }
     const ResultsFile results = with_derived_columns(file, read_results(file));
     refuse_repeated_points(results.records, file);
     std::vector<const Record*> all;
     for (const auto& record : results.records) all.push_back(&record);
-    print_records(results, options->filter ? select_records(all, *options->filter, file) : all);
+    print_records(results, options.filter ? select_records(all, *options.filter, file) : all);
     return 0;
   } catch (const ResultsFileError& error) {
     std::cerr << "convlab show: " << error.what() << "\n";

@@ -19,18 +19,6 @@
 namespace convlab {
 namespace {
 
-const char* kValidateUsage = R"(usage: convlab validate CONFIG
-
-Checks the config (keys, types, kernel sizes, image files, figures and tables) without running
-anything, then prints the size of its plan: how many points will run, how many will be skipped
-and why (the config's reasons, which hold on every machine, apart from this machine's), how many
-of those to run outputs/<name>/results.json holds already as convlab run would keep them
-('0 new points (744 measured)'), and a rough cost of the new points. An implementation asked for
-more threads than this machine has logical CPUs gets a warning, not an error. Exit codes: 0
-valid, 2 not valid (the message names the file, line and key). Users' own kernels are compiled
-(or found in the kernel cache), and a compile error is shown with the compiler's lines, exit 2.
-)";
-
 // More threads than the machine has logical CPUs time the oversubscription, not the code: not an
 // error (a config is written for the machine it will run on), but worth saying here.
 std::vector<std::string> thread_warnings(const std::vector<Point>& plan) {
@@ -79,12 +67,24 @@ void print_what_runs(const Config& config, const std::vector<Point>& plain,
 }  // namespace
 
 int validate_command(const Arguments& args) {
-  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    (args.size() == 1 ? std::cout : std::cerr) << kValidateUsage;
-    return args.size() == 1 ? 0 : 2;
-  }
+  std::string config_path;
+  CommandLine line(
+      "validate",
+      {{},
+       R"(Checks the config (keys, types, kernel sizes, image files, figures and tables) without running
+anything, then prints the size of its plan: how many points will run, how many will be skipped
+and why (the config's reasons, which hold on every machine, apart from this machine's), how many
+of those to run outputs/<name>/results.json holds already as convlab run would keep them
+('0 new points (744 measured)'), and a rough cost of the new points. An implementation asked for
+more threads than this machine has logical CPUs gets a warning, not an error. Exit codes: 0
+valid, 2 not valid (the message names the file, line and key). Users' own kernels are compiled
+(or found in the kernel cache), and a compile error is shown with the compiler's lines, exit 2.
+)",
+       "",
+       ""});
+  if (const auto status = line.positional("CONFIG", config_path).parse(args)) return *status;
   try {
-    const LoadedConfig loaded = load_config_for_command(args[0]);
+    const LoadedConfig loaded = load_config_for_command(config_path);
     const Config& config = loaded.config;
     const std::vector<Point>& plan = loaded.plan;
     compile_users_kernels(config, plan, 0, &std::cerr);
@@ -92,21 +92,21 @@ int validate_command(const Arguments& args) {
     for (const Point& point : plan)
       if (!point.search) plain.push_back(point);
     const auto skips = planned_skips(config, plain, RunContext{});
-    std::cout << args[0] << ": valid; " << count_words(config.images.size(), "image") << ", "
+    std::cout << config_path << ": valid; " << count_words(config.images.size(), "image") << ", "
               << count_words(config.filters.size(), "kernel") << ", "
               << count_words(config.borders.size(), "border") << ", "
               << count_words(config.outputs.size(), "output") << "\n"
               << (plain.empty() ? "" : plan_counts_text(count_plan(skips)) + "\n");
     for (const auto& warning : thread_warnings(plan))
       std::cerr << "convlab validate: warning: " << warning << "\n";
-    print_what_runs(config, plain, skips, args[0]);
+    print_what_runs(config, plain, skips, config_path);
     for (const auto& line : search_summary(config, plan)) std::cout << line << "\n";
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab validate: " << args[0] << ": " << error.what() << "\n";
+    std::cerr << "convlab validate: " << config_path << ": " << error.what() << "\n";
     return 2;
   }
 }

@@ -21,13 +21,13 @@ std::string trimmed(const std::string& text) {
 }  // namespace
 
 int version_command(const Arguments& args) {
-  if (!args.empty()) {
-    const bool help = args[0] == "--help" || args[0] == "-h";
-    (help ? std::cout : std::cerr)
-        << "usage: convlab --version (or convlab version)\n\nPrints the version, the source "
-           "commit, the build type, the compiler and which optional\nparts are built in.\n";
-    return help ? 0 : 2;
-  }
+  const CommandLine line("version", {{},
+                                     "Prints the version, the source commit, the build type, the "
+                                     "compiler and which optional\nparts are built in (also "
+                                     "convlab --version).\n",
+                                     "",
+                                     ""});
+  if (const auto status = line.parse(args)) return *status;
   const nlohmann::json build = build_facts();
   const GitFacts git = git_facts();
   std::string commit = "unknown (no git checkout of the sources)";

@@ -41,32 +41,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kWatchUsage =
-    R"(usage: convlab watch CONFIG [--out DIR] [--notebook DIR] [--serve [PORT]] [--bind ADDR]
-
-Watches CONFIG and the kernel sources it names (`source:` entries) and, on every save, checks the
-config as `convlab run` does, runs the points of the new config that are not measured yet (into
-the same results file, kept per build and machine as by `convlab run`: editing the title or a
-figure runs no point, adding a kernel size runs that size's points only, saving a kernel source
-compiles it and runs that implementation's points only) and makes the experiment's notebook page
-again after every finished point, the cells that changed since the save marked. A config that
-does not load, or a kernel that does not compile, is shown in the terminal and at the top of the
-page, above the last good results. Waiting for a save uses no CPU (inotify). Ctrl-C stops it as
-it stops `convlab run`: every finished point is kept.
-
-options:
-  --out DIR        the results folder (default outputs/<name>)
-  --notebook DIR   where the page goes (default outputs/notebook)
-  --serve [PORT]   serve the notebook folder over HTTP and update the open page as points
-                   finish; PORT 0 or none: a free port. The URL printed at start carries a
-                   random token that every request needs (docs/notebook.md)
-  --bind ADDR      the address to serve on (default 127.0.0.1, this machine only)
-  -q, --quiet      no progress and no summary table
-
-exit status: 130 after Ctrl-C (143 after SIGTERM), 2 bad arguments or a CONFIG whose folder cannot
-be watched
-)";
-
 struct WatchOptions {
   std::string config_path;
   std::string out_dir;
@@ -349,73 +323,66 @@ class Watcher : public RunObserver {
   std::chrono::steady_clock::time_point since_render_{};
 };
 
-bool parse_watch_arguments(const Arguments& args, WatchOptions& options) {
-  bool bind_given = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value = [&](std::string& into) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) {
-        std::cerr << "convlab watch: " << arg << " needs a value\n";
-        return false;
-      }
-      into = args[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "--out") {
-      if (!value(options.out_dir)) return false;
-    } else if (arg == "--notebook") {
-      if (!value(text)) return false;
-      options.place.out = text;
-    } else if (arg == "--bind") {
-      if (!value(options.bind_address)) return false;
-      bind_given = true;
-    } else if (arg == "--serve") {
-      options.serve = true;
-      if (i + 1 < args.size() && !args[i + 1].empty() &&
-          args[i + 1].find_first_not_of("0123456789") == std::string::npos) {
-        const std::string& port = args[++i];
-        if (port.size() > 5 || std::stoi(port) > 65535) {
-          std::cerr << "convlab watch: --serve " << port << ": a port is 0 to 65535\n";
-          return false;
-        }
-        options.port = std::stoi(port);
-      }
-    } else if (arg == "--quiet" || arg == "-q") {
-      options.quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::cerr << "convlab watch: unknown option '" << arg << "'\n" << kWatchUsage;
-      return false;
-    } else if (options.config_path.empty()) {
-      options.config_path = arg;
-    } else {
-      std::cerr << "convlab watch: only one CONFIG, got '" << options.config_path << "' and '"
-                << arg << "'\n";
-      return false;
-    }
-  }
-  if (options.config_path.empty()) {
-    std::cerr << kWatchUsage;
-    return false;
-  }
-  if (bind_given && !options.serve) {
-    std::cerr << "convlab watch: --bind is the address of --serve, which is not given\n";
-    return false;
-  }
-  return true;
+CommandLine watch_command_line(WatchOptions& options, bool& bind_given) {
+  CommandLine line(
+      "watch",
+      {{},
+       R"(Watches CONFIG and the kernel sources it names (`source:` entries) and, on every save, checks the
+config as `convlab run` does, runs the points of the new config that are not measured yet (into
+the same results file, kept per build and machine as by `convlab run`: editing the title or a
+figure runs no point, adding a kernel size runs that size's points only, saving a kernel source
+compiles it and runs that implementation's points only) and makes the experiment's notebook page
+again after every finished point, the cells that changed since the save marked. A config that
+does not load, or a kernel that does not compile, is shown in the terminal and at the top of the
+page, above the last good results. Waiting for a save uses no CPU (inotify). Ctrl-C stops it as
+it stops `convlab run`: every finished point is kept.
+)",
+       "",
+       "130 after Ctrl-C (143 after SIGTERM), 2 bad arguments or a CONFIG "
+       "whose folder cannot be watched"});
+  OptionSpec serve;
+  serve.name = "--serve";
+  serve.value_name = "PORT";
+  serve.value_optional = true;
+  serve.help =
+      "serve the notebook folder over HTTP and update the open page as points finish; PORT 0 or "
+      "none: a free port. The URL printed at start carries a random token that every request "
+      "needs (docs/notebook.md)";
+  serve.store = [&](const std::string& port) {
+    options.serve = true;
+    if (port.empty()) return;
+    if (port.size() > 5 || std::stol(port) > 65535)
+      throw ArgumentValueError("a port is 0 to 65535");
+    options.port = std::stoi(port);
+  };
+  line.positional("CONFIG", options.config_path)
+      .value("--out", "DIR", "the results folder (default outputs/<name>)",
+             non_empty_into(options.out_dir))
+      .value("--notebook", "DIR", "where the page goes (default outputs/notebook)",
+             [&](const std::string& text) {
+               if (text.empty()) throw ArgumentValueError("cannot be empty");
+               options.place.out = text;
+             })
+      .option(serve)
+      .value("--bind", "ADDR", "the address to serve on (default 127.0.0.1, this machine only)",
+             [&](const std::string& text) {
+               non_empty_into(options.bind_address)(text);
+               bind_given = true;
+             })
+      .flag("-q, --quiet", "no progress and no summary table", options.quiet);
+  return line;
 }
 
 }  // namespace
 
 int watch_command(const Arguments& args, const Arguments& full_argv) {
-  for (const auto& arg : args)
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kWatchUsage;
-      return 0;
-    }
   WatchOptions options;
   options.argv = full_argv;
-  if (!parse_watch_arguments(args, options)) return 2;
+  bool bind_given = false;
+  const CommandLine line = watch_command_line(options, bind_given);
+  if (const auto status = line.parse(args)) return *status;
+  if (bind_given && !options.serve)
+    return line.refuse("--bind is the address of --serve, which is not given");
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   try {
     if (!fs::is_regular_file(options.config_path)) {

@@ -357,7 +357,7 @@ TEST(NotebookErrors, BadInputExitsTwoNamingTheFile) {
   EXPECT_NE(missing.output.find("outputs/nothing"), std::string::npos) << missing.output;
   const CommandRun option = convlab(scratch.path(), "notebook --bogus");
   EXPECT_EQ(option.exit_code, 2);
-  EXPECT_NE(option.output.find("unknown option --bogus"), std::string::npos);
+  EXPECT_NE(option.output.find("unknown option '--bogus'"), std::string::npos);
 }
 
 }  // namespace
