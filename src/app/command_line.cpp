@@ -290,12 +290,4 @@ StoreValue non_empty_into(std::string& target) {
   };
 }
 
-StoreValue filter_into(std::optional<PointFilter>& target) {
-  return [&target](const std::string& text) {
-    std::string error;
-    target = parse_point_filter(text, &error);
-    if (!target) throw ArgumentValueError(error);
-  };
-}
-
 }  // namespace convlab

@@ -105,8 +105,18 @@ class CommandLine {
 long parse_whole_number(const std::string& text, long min, long max);
 // A value that cannot be empty (a folder name).
 StoreValue non_empty_into(std::string& target);
-// A point filter (core/point_filter.hpp), refused with the parser's reason.
-StoreValue filter_into(std::optional<PointFilter>& target);
+// A value read by a parser that says why it refuses: std::optional<T> parse(text, &reason).
+template <typename T, typename Parse>
+StoreValue parsed_into(std::optional<T>& target, Parse parse) {
+  return [&target, parse](const std::string& text) {
+    std::string reason;
+    if (!(target = parse(text, &reason))) throw ArgumentValueError(reason);
+  };
+}
+// A point filter (core/point_filter.hpp).
+inline StoreValue filter_into(std::optional<PointFilter>& target) {
+  return parsed_into(target, parse_point_filter);
+}
 
 // `text` broken into lines of at most `width` columns, every line after the first indented by
 // `indent` blanks; the first starts after `first` (which it includes).

@@ -50,19 +50,12 @@ already measured with the same build on the same machine are kept, not re-run.
              "one worker process per CUDA device: the CUDA points of a problem all on one device, "
              "spread by estimated cost; then the CPU points in this process alone. With "
              "--dry-run, the split is shown without checking the devices",
-             [&](const std::string& text) {
-               std::string error;
-               if (!(options.devices = parse_devices(text, &error)))
-                 throw ArgumentValueError(error);
-             })
+             parsed_into(options.devices, parse_devices))
       .value("--shard", "I/N",
              "run the I-th of N parts of the plan (0-based: 0/N ... N-1/N), cut by estimated cost "
              "without splitting a problem; writes DIR/shards/shard-I-of-N.json, and "
              "DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)",
-             [&](const std::string& text) {
-               std::string error;
-               if (!(options.shard = parse_shard(text, &error))) throw ArgumentValueError(error);
-             })
+             parsed_into(options.shard, parse_shard))
       .value("--max-points", "N", "stop after running N points (the rest can be resumed later)",
              [&](const std::string& text) {
                options.max_points = parse_whole_number(text, 0, LONG_MAX);
