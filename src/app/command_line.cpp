@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <set>
+#include <sstream>
 
 #include "core/closest_name.hpp"
 #include "core/shell_quote.hpp"
@@ -92,16 +93,9 @@ std::string entry(const std::string& label, const std::string& help, std::size_t
 
 std::string wrap_words(const std::string& first, const std::string& text, std::size_t indent,
                        std::size_t width) {
+  std::istringstream stream(text);
   std::vector<std::string> words;
-  std::string word;
-  for (char c : text + " ") {
-    if (c != ' ' && c != '\n') {
-      word += c;
-    } else if (!word.empty()) {
-      words.push_back(word);
-      word.clear();
-    }
-  }
+  for (std::string word; stream >> word;) words.push_back(word);
   return wrap_tokens(first, words, indent, width);
 }
 
@@ -199,11 +193,7 @@ std::optional<int> CommandLine::parse(const Arguments& args, std::ostream& out,
       if (i + 1 >= args.size()) return refuse(option->name + " needs a value", err);
       value = args[++i];
     }
-    try {
-      option->store(value);
-    } catch (const ArgumentValueError& error) {
-      return refuse(option->name + " " + shell_word(clipped(value)) + ": " + error.what(), err);
-    }
+    if (const auto status = store(option->store, option->name, value, err)) return status;
   }
   std::size_t next = 0;
   for (const PositionalSpec& positional : positionals_) {
@@ -212,17 +202,22 @@ std::optional<int> CommandLine::parse(const Arguments& args, std::ostream& out,
     for (bool first = true; next < positional_values.size() && (first || positional.repeatable);
          first = false) {
       const std::string& value = positional_values[next++];
-      try {
-        positional.store(value);
-      } catch (const ArgumentValueError& error) {
-        return refuse(positional.name + " " + shell_word(clipped(value)) + ": " + error.what(),
-                      err);
-      }
+      if (const auto status = store(positional.store, positional.name, value, err)) return status;
     }
   }
   if (next < positional_values.size())
     return refuse("unexpected argument '" + clipped(positional_values[next]) + "'", err);
   return std::nullopt;
+}
+
+std::optional<int> CommandLine::store(const StoreValue& store, const std::string& name,
+                                      const std::string& value, std::ostream& err) const {
+  try {
+    store(value);
+    return std::nullopt;
+  } catch (const ArgumentValueError& error) {
+    return refuse(name + " " + shell_word(clipped(value)) + ": " + error.what(), err);
+  }
 }
 
 int CommandLine::refuse(const std::string& message, std::ostream& err) const {

@@ -92,6 +92,9 @@ class CommandLine {
  private:
   const OptionSpec* find(const std::string& argument) const;
   std::string suggestion(const std::string& argument) const;
+  // Gives `value` to `store`; the exit status when it refuses it, after saying why.
+  std::optional<int> store(const StoreValue& store, const std::string& name,
+                           const std::string& value, std::ostream& err) const;
 
   std::string command_;
   CommandProse prose_;
