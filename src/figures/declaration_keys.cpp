@@ -41,6 +41,12 @@ std::vector<std::string> figure_type_words() {
   return names;
 }
 
+// Every type as words, the default (listed first) marked: "line (default), bars, ... or ...".
+std::string figure_type_choices() {
+  const std::string_view first = figure_types().front()->name;
+  return std::string(first) + " (default)" + figure_type_names(nullptr, "or").substr(first.size());
+}
+
 json log_axes() {
   return {
       {"anyOf", json::array({schema::string_enum({"x", "y", "xy", "none"}),
@@ -81,17 +87,21 @@ const ConfigKeys& figure_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default figure-N)", false, kStem},
       {"title", "the figure's title (default from y and x)", false, kString},
-      {"type", "line (default), bars, stacked, heatmap or convergence", false,
-       schema::string_enum(figure_type_words())},
+      {"type", figure_type_choices(), false, schema::string_enum(figure_type_words())},
       {"x", "the field along the horizontal axis", true, kField},
-      {"y", "the field plotted; a list only for type: stacked", true, fields()},
-      {"value", "the colour of a heatmap", false, kField},
+      {"y",
+       "the field plotted; a list only for type: " +
+           figure_type_names(&FigureTypeRules::y_list, "or"),
+       true, fields()},
+      {"value", "the colour of a " + figure_type_names(&FigureTypeRules::value, "or"), false,
+       kField},
       {"series", "one line or bar per value combination of these fields", false, fields()},
       {"panel", "one plot per value combination of these fields", false, fields()},
       {"where", "which points are drawn: a point filter or {field: value | [values]}", false,
        where()},
       {"error_bars",
-       "draw q1..q3 of the timing samples (line and bars)",
+       "draw q1..q3 of the timing samples (" +
+           figure_type_names(&FigureTypeRules::error_bars, "and") + ")",
        false,
        {{"type", "boolean"}}},
       {"x_label", "the x axis label (default from the field)", false, kString},
