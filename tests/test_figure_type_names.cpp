@@ -20,15 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> every_type_name() {
-  std::vector<std::string> names;
-  for (const FigureTypeDescriptor* type : figure_types()) {
-    names.emplace_back(type->name);
-    for (const auto alias : type->aliases) names.emplace_back(alias);
-  }
-  return names;
-}
-
 // Files that may name types: the descriptors themselves.
 bool is_descriptor_file(const fs::path& relative) {
   const std::string file = relative.filename().string();
@@ -73,7 +64,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 TEST(FigureTypeNames, OnlyTheDescriptorsCompareATypeName) {
-  const auto found = type_name_comparisons(CONVLAB_SOURCE_TREE "/src", every_type_name());
+  const auto found = type_name_comparisons(CONVLAB_SOURCE_TREE "/src", figure_type_words());
   EXPECT_TRUE(found.empty()) << "move what depends on the type into its descriptor:\n"
                              << joined(found);
 }
@@ -90,7 +81,7 @@ TEST(FigureTypeNames, TheCheckFindsAComparisonOutsideTheDescriptors) {
   testing::write_text(src / "figures/plot.hpp", "bool f(S s) { return \"stacked_bars\" != s; }\n");
   testing::write_text(src / "figures/figure_type_heatmap.cpp", "if (name == \"heatmap\") {}\n");
   testing::write_text(src / "figures/figure_types.cpp", "if (name == \"line\") {}\n");
-  const auto found = type_name_comparisons(src, every_type_name());
+  const auto found = type_name_comparisons(src, figure_type_words());
   ASSERT_EQ(found.size(), 4u) << joined(found);
   const std::string text = joined(found);
   EXPECT_NE(text.find("html/page.cpp:1"), std::string::npos) << text;

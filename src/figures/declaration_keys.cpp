@@ -32,15 +32,6 @@ json reduce() {
   return schema::string_enum(cell_reduce_names());
 }
 
-std::vector<std::string> figure_type_words() {
-  std::vector<std::string> names;
-  for (const FigureTypeDescriptor* type : figure_types()) {
-    names.emplace_back(type->name);
-    for (const auto alias : type->aliases) names.emplace_back(alias);
-  }
-  return names;
-}
-
 // Every type as words, the default (listed first) marked: "line (default), bars, ... or ...".
 std::string figure_type_choices() {
   const std::string_view first = figure_types().front()->name;

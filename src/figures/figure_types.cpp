@@ -28,6 +28,15 @@ const FigureTypeDescriptor* find_figure_type(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> figure_type_words() {
+  std::vector<std::string> words;
+  for (const FigureTypeDescriptor* type : figure_types()) {
+    words.emplace_back(type->name);
+    for (const auto alias : type->aliases) words.emplace_back(alias);
+  }
+  return words;
+}
+
 std::string figure_type_names() {
   std::string names;
   for (const FigureTypeDescriptor* type : figure_types())

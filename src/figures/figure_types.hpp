@@ -103,6 +103,8 @@ std::string bar_legend_entry(const FigureData& figure, size_t row);
 const std::vector<const FigureTypeDescriptor*>& figure_types();
 // By name or alias; nullptr when unknown.
 const FigureTypeDescriptor* find_figure_type(std::string_view name);
+// Every name and alias a declaration may give, for the config schema.
+std::vector<std::string> figure_type_words();
 // "line, bars, stacked, heatmap" for messages.
 std::string figure_type_names();
 // The types whose rules allow `feature` (nullptr: every type), as words for messages: "line or
