@@ -32,13 +32,10 @@ json reduce() {
   return schema::string_enum(cell_reduce_names());
 }
 
-std::vector<std::string> figure_type_words() {
-  std::vector<std::string> names;
-  for (const FigureTypeDescriptor* type : figure_types()) {
-    names.emplace_back(type->name);
-    for (const auto alias : type->aliases) names.emplace_back(alias);
-  }
-  return names;
+// Every type as words, the default (listed first) marked: "line (default), bars, ... or ...".
+std::string figure_type_choices() {
+  const std::string_view first = figure_types().front()->name;
+  return std::string(first) + " (default)" + figure_type_names(nullptr, "or").substr(first.size());
 }
 
 json log_axes() {
@@ -81,17 +78,21 @@ const ConfigKeys& figure_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default figure-N)", false, kStem},
       {"title", "the figure's title (default from y and x)", false, kString},
-      {"type", "line (default), bars, stacked, heatmap or convergence", false,
-       schema::string_enum(figure_type_words())},
+      {"type", figure_type_choices(), false, schema::string_enum(figure_type_words())},
       {"x", "the field along the horizontal axis", true, kField},
-      {"y", "the field plotted; a list only for type: stacked", true, fields()},
-      {"value", "the colour of a heatmap", false, kField},
+      {"y",
+       "the field plotted; a list only for type: " +
+           figure_type_names(&FigureTypeRules::y_list, "or"),
+       true, fields()},
+      {"value", "the colour of a " + figure_type_names(&FigureTypeRules::value, "or"), false,
+       kField},
       {"series", "one line or bar per value combination of these fields", false, fields()},
       {"panel", "one plot per value combination of these fields", false, fields()},
       {"where", "which points are drawn: a point filter or {field: value | [values]}", false,
        where()},
       {"error_bars",
-       "draw q1..q3 of the timing samples (line and bars)",
+       "draw q1..q3 of the timing samples (" +
+           figure_type_names(&FigureTypeRules::error_bars, "and") + ")",
        false,
        {{"type", "boolean"}}},
       {"x_label", "the x axis label (default from the field)", false, kString},

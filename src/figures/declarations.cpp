@@ -178,7 +178,9 @@ void parse_y(const YAML::Node& node, const YamlLocation& where, FigureDeclaratio
     return;
   }
   if (!figure.type->rules.y_list)
-    where.child("y").fail(y, "a list of y fields is for type: stacked (the parts of each bar)");
+    where.child("y").fail(
+        y, "a list of y fields is for type: " + figure_type_names(&FigureTypeRules::y_list, "or") +
+               " (the parts of each bar)");
   figure.y = field_names(y, where.child("y"));
 }
 
@@ -189,7 +191,9 @@ void parse_value(const YAML::Node& node, const YamlLocation& where, FigureDeclar
                            " needs 'value' (the field shown as colour), e.g. value: median_ms");
     figure.value = field_name(node["value"], where.child("value"));
   } else if (node["value"]) {
-    where.child("value").fail(node["value"], "'value' is for type: heatmap; use y");
+    where.child("value").fail(
+        node["value"],
+        "'value' is for type: " + figure_type_names(&FigureTypeRules::value, "or") + "; use y");
   }
 }
 
@@ -211,7 +215,8 @@ void parse_error_bars(const YAML::Node& node, const YamlLocation& where,
   figure.error_bars = boolean(node["error_bars"], at);
   if (!figure.error_bars) return;
   if (!figure.type->rules.error_bars)
-    at.fail(node["error_bars"], "error bars need type: line or bars");
+    at.fail(node["error_bars"],
+            "error bars need type: " + figure_type_names(&FigureTypeRules::error_bars, "or"));
   if (!field_has_quartiles(figure.y[0]))
     at.fail(node["error_bars"],
             "error bars (q1..q3) exist for median_ms, h2d_ms, d2h_ms and end_to_end_ms, not for '" +

@@ -3,6 +3,7 @@
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
 #include "figures/plot_style.hpp"
+#include "figures/plot_writers.hpp"
 
 namespace convlab {
 namespace {
@@ -51,6 +52,23 @@ void plot_bars_panel(PanelPlot& plot) {
   end_plot(plot, *separator != '\0');
 }
 
+// gnuplot's clustered histogram: bar i of the n drawn series at c + (i - (n-1)/2) / (n + gap),
+// gap 1; series without a value in the panel are not drawn (plot_bars_panel).
+HoverPosition bar_hover_position(const FigureData&, const Grid& grid, size_t row, size_t column) {
+  size_t drawn = 0, rank = 0;
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    drawn += grid.row_has_values(r);
+    if (r < row) rank += grid.row_has_values(r);
+  }
+  const double n = static_cast<double>(drawn);
+  const double i = static_cast<double>(rank);
+  return {static_cast<double>(column) + (i - (n - 1) / 2.0) / (n + 1.0),
+          grid.cells[row][column]->value};
+}
+
+constexpr FigureInteraction kInteraction =
+    series_interaction(drawn_rows_svg_plots, bar_hover_position);
+
 }  // namespace
 
 void write_histogram_axes(PanelPlot& plot) {
@@ -83,7 +101,8 @@ std::string bar_legend_entry(const FigureData& figure, size_t row) {
 
 const FigureTypeDescriptor& bars_figure_type() {
   static const FigureTypeDescriptor type{
-      "bars", {}, bars_rules(), bars_grid, series_panel_tsv, plot_bars_panel, bar_legend_entry};
+      "bars",           {},          bars_rules(), bars_grid, series_panel_tsv, plot_bars_panel,
+      bar_legend_entry, kInteraction};
   return type;
 }
 

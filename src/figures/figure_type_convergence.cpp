@@ -22,9 +22,10 @@ FigureTypeRules convergence_rules() {
 
 const FigureTypeDescriptor& convergence_figure_type() {
   static const FigureTypeDescriptor line = line_figure_type();
-  static const FigureTypeDescriptor type{
-      "convergence",    {}, convergence_rules(), line.panel_grid, line.panel_tsv, line.plot_panel,
-      line.legend_entry};
+  static const FigureTypeDescriptor type{"convergence",       {},
+                                         convergence_rules(), line.panel_grid,
+                                         line.panel_tsv,      line.plot_panel,
+                                         line.legend_entry,   line.interaction};
   return type;
 }
 

@@ -3,6 +3,7 @@
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
 #include "figures/plot_style.hpp"
+#include "figures/plot_writers.hpp"
 
 namespace convlab {
 namespace {
@@ -63,12 +64,26 @@ std::string no_legend_entry(const FigureData&, size_t) {
   return "";
 }
 
+// The boxes and the labels over them: neither is a series the notebook could hide.
+std::vector<SvgPlot> heatmap_svg_plots(const FigurePanel&) {
+  return {{SvgPlot::Kind::other, 0}, {SvgPlot::Kind::other, 0}};
+}
+
+// A cell's target lies at its column and row index.
+HoverPosition heatmap_hover_position(const FigureData&, const Grid&, size_t row, size_t column) {
+  return {static_cast<double>(column), static_cast<double>(row)};
+}
+
+constexpr FigureInteraction kInteraction{heatmap_svg_plots, FigureInteraction::Target::grid_cell,
+                                         heatmap_hover_position, 14,
+                                         "Hover a cell for its record."};
+
 }  // namespace
 
 const FigureTypeDescriptor& heatmap_figure_type() {
-  static const FigureTypeDescriptor type{"heatmap",      {},          heatmap_rules(),
-                                         heatmap_grid,   heatmap_tsv, plot_heatmap_panel,
-                                         no_legend_entry};
+  static const FigureTypeDescriptor type{"heatmap",       {},          heatmap_rules(),
+                                         heatmap_grid,    heatmap_tsv, plot_heatmap_panel,
+                                         no_legend_entry, kInteraction};
   return type;
 }
 

@@ -6,6 +6,7 @@
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
 #include "figures/plot_style.hpp"
+#include "figures/plot_writers.hpp"
 
 namespace convlab {
 namespace {
@@ -94,11 +95,26 @@ std::string line_legend_entry(const FigureData& figure, size_t row) {
   return "NaN " + style + " title " + quoted(figure.panels.front().grid.rows[row].label);
 }
 
+// A line's point lies at its x and its value.
+HoverPosition line_hover_position(const FigureData& figure, const Grid& grid, size_t row,
+                                  size_t column) {
+  return {x_position(figure, grid, column), grid.cells[row][column]->value};
+}
+
+constexpr FigureInteraction kInteraction =
+    series_interaction(drawn_rows_svg_plots, line_hover_position);
+
 }  // namespace
 
 const FigureTypeDescriptor& line_figure_type() {
-  static const FigureTypeDescriptor type{
-      "line", {}, line_rules(), line_grid, series_panel_tsv, plot_line_panel, line_legend_entry};
+  static const FigureTypeDescriptor type{"line",
+                                         {},
+                                         line_rules(),
+                                         line_grid,
+                                         series_panel_tsv,
+                                         plot_line_panel,
+                                         line_legend_entry,
+                                         kInteraction};
   return type;
 }
 

@@ -2,6 +2,7 @@
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
 #include "figures/plot_style.hpp"
+#include "figures/plot_writers.hpp"
 
 namespace convlab {
 namespace {
@@ -36,12 +37,25 @@ void plot_stacked_panel(PanelPlot& plot) {
   end_plot(plot, !grid.rows.empty());
 }
 
+// A part's target lies at the middle of its segment of the bar, at its top on a logarithmic axis.
+HoverPosition stacked_hover_position(const FigureData& figure, const Grid& grid, size_t row,
+                                     size_t column) {
+  double below = 0.0;
+  for (size_t r = 0; r < row; ++r)
+    if (const auto& cell = grid.cells[r][column]) below += cell->value;
+  const double top = below + grid.cells[row][column]->value;
+  return {static_cast<double>(column), figure.log_y ? top : (below + top) / 2.0};
+}
+
+constexpr FigureInteraction kInteraction =
+    series_interaction(every_row_svg_plots, stacked_hover_position);
+
 }  // namespace
 
 const FigureTypeDescriptor& stacked_figure_type() {
-  static const FigureTypeDescriptor type{"stacked",       {"stacked_bars"}, stacked_rules(),
-                                         stacked_grid,    series_panel_tsv, plot_stacked_panel,
-                                         bar_legend_entry};
+  static const FigureTypeDescriptor type{"stacked",        {"stacked_bars"}, stacked_rules(),
+                                         stacked_grid,     series_panel_tsv, plot_stacked_panel,
+                                         bar_legend_entry, kInteraction};
   return type;
 }
 

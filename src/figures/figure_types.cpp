@@ -2,13 +2,19 @@
 
 namespace convlab {
 
+// Every figure type, one row each, in the order docs/report.md lists them (the default, line,
+// first): figure_type_<name>.cpp defines <name>_figure_type().
+#define CONVLAB_FIGURE_TYPES(ROW) ROW(line) ROW(bars) ROW(stacked) ROW(heatmap) ROW(convergence)
+
+#define CONVLAB_FIGURE_TYPE_DECLARED(name) const FigureTypeDescriptor& name##_figure_type();
+CONVLAB_FIGURE_TYPES(CONVLAB_FIGURE_TYPE_DECLARED)
+#undef CONVLAB_FIGURE_TYPE_DECLARED
+
 const std::vector<const FigureTypeDescriptor*>& figure_types() {
   static const std::vector<const FigureTypeDescriptor*> types = {
-      &line_figure_type(),
-      &bars_figure_type(),
-      &stacked_figure_type(),
-      &heatmap_figure_type(),
-      &convergence_figure_type(),
+#define CONVLAB_FIGURE_TYPE_LISTED(name) &name##_figure_type(),
+      CONVLAB_FIGURE_TYPES(CONVLAB_FIGURE_TYPE_LISTED)
+#undef CONVLAB_FIGURE_TYPE_LISTED
   };
   return types;
 }
@@ -22,11 +28,32 @@ const FigureTypeDescriptor* find_figure_type(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> figure_type_words() {
+  std::vector<std::string> words;
+  for (const FigureTypeDescriptor* type : figure_types()) {
+    words.emplace_back(type->name);
+    for (const auto alias : type->aliases) words.emplace_back(alias);
+  }
+  return words;
+}
+
 std::string figure_type_names() {
   std::string names;
   for (const FigureTypeDescriptor* type : figure_types())
     names += (names.empty() ? "" : ", ") + std::string(type->name);
   return names;
+}
+
+std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view conjunction) {
+  std::string words;
+  std::vector<std::string_view> names;
+  for (const FigureTypeDescriptor* type : figure_types())
+    if (!feature || type->rules.*feature) names.push_back(type->name);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) words += i + 1 == names.size() ? " " + std::string(conjunction) + " " : ", ";
+    words += names[i];
+  }
+  return words;
 }
 
 void end_plot(PanelPlot& plot, bool any_clause) {

@@ -1,7 +1,8 @@
 // One descriptor per figure type (line, bars, stacked, heatmap, convergence): what its declaration
 // may say, how the grid of one panel is built from the records, how that panel's data file looks
-// and how gnuplot draws it. A new figure type is one file (figure_type_<name>.cpp) and one row in
-// figure_types.cpp.
+// and how gnuplot draws it, and how the notebook makes it interactive. A new figure type is one
+// file (figure_type_<name>.cpp) and one row in CONVLAB_FIGURE_TYPES (figure_types.cpp); nothing
+// else names a type.
 #pragma once
 
 #include <sstream>
@@ -15,7 +16,9 @@ namespace convlab {
 
 struct FigureDeclaration;
 struct FigureData;
+struct FigurePanel;
 struct Grid;
+struct SvgPlot;
 
 // What a declaration of the type may and must say; parse_report_declarations enforces it.
 struct FigureTypeRules {
@@ -43,6 +46,34 @@ struct PanelPlot {
   std::vector<std::string> key_entries;
 };
 
+// Where the hover target of a grid cell lies, in the panel's data coordinates.
+struct HoverPosition {
+  double x = 0, y = 0;
+};
+
+// How the notebook makes a figure of the type interactive (html/figure_html.cpp, notebook.js).
+struct FigureInteraction {
+  // What a panel's plot command draws, in order: the SVG's groups, of which series can be hidden.
+  std::vector<SvgPlot> (*svg_plots)(const FigurePanel& panel);
+  // A hover target on each point of a series (named by its series, hidden with it, its series
+  // listed for the legend), or one per grid cell on axes of row and column indices (linear),
+  // whose tooltip names its row as y.
+  enum class Target { series_point, grid_cell };
+  Target target;
+  // Where the target of cell (row, column) of `grid` lies.
+  HoverPosition (*position)(const FigureData& figure, const Grid& grid, size_t row, size_t column);
+  int radius;             // of a target's circle, in SVG pixels
+  std::string_view hint;  // after the caption: what hovering and clicking do
+};
+
+// A figure whose grid rows are series: a target on each point, hidden with its series.
+constexpr FigureInteraction series_interaction(
+    std::vector<SvgPlot> (*svg_plots)(const FigurePanel&),
+    HoverPosition (*position)(const FigureData&, const Grid&, size_t, size_t)) {
+  return {svg_plots, FigureInteraction::Target::series_point, position, 7,
+          "Hover a point for its record; click a key entry to hide its series."};
+}
+
 // Ends a panel's plot command, with its key entries; `any_clause` false: nothing was drawn, and
 // a plot of nothing keeps the command whole.
 void end_plot(PanelPlot& plot, bool any_clause);
@@ -61,6 +92,7 @@ struct FigureTypeDescriptor {
   // The legend entry of grid row `row` drawn on its own (gnuplot: "NaN with ... title ..."); empty
   // for a type without a legend.
   std::string (*legend_entry)(const FigureData& figure, size_t row);
+  FigureInteraction interaction;
 };
 
 // Shared by bars and stacked: histogram axes, tics and fill; the legend entry of a bar.
@@ -71,14 +103,18 @@ std::string bar_legend_entry(const FigureData& figure, size_t row);
 const std::vector<const FigureTypeDescriptor*>& figure_types();
 // By name or alias; nullptr when unknown.
 const FigureTypeDescriptor* find_figure_type(std::string_view name);
+// Every name and alias a declaration may give, for the config schema.
+std::vector<std::string> figure_type_words();
 // "line, bars, stacked, heatmap" for messages.
 std::string figure_type_names();
+// The types whose rules allow `feature` (nullptr: every type), as words for messages: "line or
+// bars" (`conjunction` "or").
+std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view conjunction);
 
-// The types themselves, one per file.
+// The types other code names: the default (line), and those the tests declare figures of. Every
+// type is listed in figure_types.cpp.
 const FigureTypeDescriptor& line_figure_type();
 const FigureTypeDescriptor& bars_figure_type();
 const FigureTypeDescriptor& stacked_figure_type();
-const FigureTypeDescriptor& heatmap_figure_type();
-const FigureTypeDescriptor& convergence_figure_type();
 
 }  // namespace convlab

@@ -231,6 +231,32 @@ SvgSize svg_size(const FigureData& figure) {
           static_cast<int>(layout.height_in() * per_inch)};
 }
 
+namespace {
+
+std::vector<SvgPlot> series_svg_plots(const FigurePanel& panel, bool every_row) {
+  std::vector<SvgPlot> data;
+  const size_t rows = panel.grid.rows.size();
+  for (size_t r = 0; r < rows; ++r)
+    if (every_row || panel.grid.row_has_values(r)) data.push_back({SvgPlot::Kind::data, r});
+  for (size_t o = 0; o < panel.overlays.size(); ++o) {
+    const auto& values = panel.overlays[o].values;
+    if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+      data.push_back({SvgPlot::Kind::data, rows + o});
+  }
+  if (data.empty()) data.push_back({SvgPlot::Kind::other, 0});
+  return data;
+}
+
+}  // namespace
+
+std::vector<SvgPlot> drawn_rows_svg_plots(const FigurePanel& panel) {
+  return series_svg_plots(panel, false);
+}
+
+std::vector<SvgPlot> every_row_svg_plots(const FigurePanel& panel) {
+  return series_svg_plots(panel, true);
+}
+
 std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outputs) {
   const SvgSize size = svg_size(figure);
   std::ostringstream out;
@@ -247,24 +273,6 @@ std::string gnuplot_svg_script(const FigureData& figure, const SvgOutputs& outpu
 std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure) {
   const size_t rows = figure.panels.front().grid.rows.size();
   const size_t overlays = figure.panels.front().overlays.size();
-  const std::string_view type = figure.declaration.type->name;
-  // What a panel's plot command draws, in order: the series and overlays with a value in it
-  // (line and bars leave the others out; stacked draws every part), or one plot of nothing.
-  const auto panel_data = [&](const FigurePanel& panel) {
-    std::vector<SvgPlot> data;
-    if (type == "heatmap")
-      return std::vector<SvgPlot>{{SvgPlot::Kind::other, 0}, {SvgPlot::Kind::other, 0}};
-    for (size_t r = 0; r < rows; ++r)
-      if (type == "stacked" || panel.grid.row_has_values(r))
-        data.push_back({SvgPlot::Kind::data, r});
-    for (size_t o = 0; o < overlays; ++o) {
-      const auto& values = panel.overlays[o].values;
-      if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
-        data.push_back({SvgPlot::Kind::data, rows + o});
-    }
-    if (data.empty()) data.push_back({SvgPlot::Kind::other, 0});
-    return data;
-  };
   std::vector<SvgPlot> keys;
   const auto entries = legend_entries(figure);
   for (size_t r = 0; r < rows && !entries.empty(); ++r)
@@ -273,7 +281,8 @@ std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure) {
   for (size_t o = 0; o < overlays && !entries.empty(); ++o)
     keys.push_back({SvgPlot::Kind::key, rows + o});
   std::vector<std::vector<SvgPlot>> plots;
-  for (const FigurePanel& panel : figure.panels) plots.push_back(panel_data(panel));
+  for (const FigurePanel& panel : figure.panels)
+    plots.push_back(figure.declaration.type->interaction.svg_plots(panel));
   if (figure.panels.size() == 1)
     plots.back().insert(plots.back().end(), keys.begin(), keys.end());
   else if (!keys.empty())

@@ -57,5 +57,10 @@ struct SvgPlot {
   size_t series = 0;
 };
 std::vector<std::vector<SvgPlot>> svg_plots(const FigureData& figure);
+// What the plot command of a series figure draws in a panel: the grid rows with a value there
+// (line and bars leave the others out) or every row (stacked draws every part, a missing one as
+// zero), then the overlays with a value; or one plot of nothing. The figure types' svg_plots.
+std::vector<SvgPlot> drawn_rows_svg_plots(const FigurePanel& panel);
+std::vector<SvgPlot> every_row_svg_plots(const FigurePanel& panel);
 
 }  // namespace convlab

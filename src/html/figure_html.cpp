@@ -62,52 +62,18 @@ struct HoverPoint {
   const Cell* cell = nullptr;
 };
 
-// The series a panel's plot draws, and the place of row `row` among them.
-size_t drawn_rows(const Grid& grid) {
-  size_t n = 0;
-  for (size_t r = 0; r < grid.rows.size(); ++r) n += grid.row_has_values(r);
-  return n;
-}
-size_t drawn_rank(const Grid& grid, size_t row) {
-  size_t rank = 0;
-  for (size_t r = 0; r < row; ++r) rank += grid.row_has_values(r);
-  return rank;
-}
-
-// Where each cell's point (or bar top, stack segment, heatmap cell) lies in data coordinates.
+// Where each cell's target lies in data coordinates, as its figure type places it.
 std::vector<HoverPoint> hover_points(const FigureData& figure) {
   std::vector<HoverPoint> points;
-  const std::string_view type = figure.declaration.type->name;
+  const FigureInteraction& hover = figure.declaration.type->interaction;
   for (size_t p = 0; p < figure.panels.size(); ++p) {
     const Grid& grid = figure.panels[p].grid;
-    const size_t rows = grid.rows.size();
-    std::vector<double> stacked(grid.columns.size(), 0.0);
-    for (size_t r = 0; r < rows; ++r)
+    for (size_t r = 0; r < grid.rows.size(); ++r)
       for (size_t c = 0; c < grid.columns.size(); ++c) {
         const auto& cell = grid.cells[r][c];
         if (!cell) continue;
-        HoverPoint point{p, r, c, 0, 0, &*cell};
-        if (type == "bars") {
-          // gnuplot's clustered histogram: bar i of the n drawn series at
-          // c + (i - (n-1)/2) / (n + gap), gap 1; series without a value in the panel are not
-          // drawn (figure_type_bars.cpp).
-          const double n = static_cast<double>(drawn_rows(grid));
-          const double i = static_cast<double>(drawn_rank(grid, r));
-          point.x = static_cast<double>(c) + (i - (n - 1) / 2.0) / (n + 1.0);
-          point.y = cell->value;
-        } else if (type == "stacked") {
-          const double bottom = stacked[c];
-          stacked[c] += cell->value;
-          point.x = static_cast<double>(c);
-          point.y = figure.log_y ? stacked[c] : (bottom + stacked[c]) / 2.0;
-        } else if (type == "heatmap") {
-          point.x = static_cast<double>(c);
-          point.y = static_cast<double>(r);
-        } else {
-          point.x = x_position(figure, grid, c);
-          point.y = cell->value;
-        }
-        points.push_back(point);
+        const HoverPosition at = hover.position(figure, grid, r, c);
+        points.push_back({p, r, c, at.x, at.y, &*cell});
       }
   }
   return points;
@@ -206,8 +172,9 @@ std::vector<std::pair<std::string, std::string>> record_rows(const Record& recor
 
 namespace {
 
-bool is_heatmap(const FigureData& data) {
-  return data.declaration.type->name == "heatmap";
+// A figure whose targets are grid cells: its rows are no series, its axes row and column indices.
+bool hovers_cells(const FigureData& data) {
+  return data.declaration.type->interaction.target == FigureInteraction::Target::grid_cell;
 }
 
 // The label of series `s`: a grid row, or after the rows an overlay line.
@@ -230,7 +197,7 @@ struct HoverLayer {
 HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
   const auto axes = parse_axes(axes_text);
   const SvgSize size = svg_size(data);
-  const bool heatmap = is_heatmap(data);
+  const bool cells = hovers_cells(data);
   HoverLayer layer;
   std::map<const Record*, size_t> record_index;
   layer.markup = "<g class=\"hover-layer\">";
@@ -238,8 +205,8 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
     const auto panel = axes.find(point.panel);
     if (panel == axes.end()) continue;
     const PanelAxes& a = panel->second;
-    const auto fx = fraction(point.x, a.x_min, a.x_max, data.log_x && !heatmap);
-    const auto fy = fraction(point.y, a.y_min, a.y_max, data.log_y && !heatmap);
+    const auto fx = fraction(point.x, a.x_min, a.x_max, data.log_x && !cells);
+    const auto fy = fraction(point.y, a.y_min, a.y_max, data.log_y && !cells);
     if (!fx || !fy || *fx < -0.01 || *fx > 1.01 || *fy < -0.01 || *fy > 1.01) continue;
     const double px = a.left + *fx * (a.right - a.left);
     const double py = size.height - (a.bottom + *fy * (a.top - a.bottom));
@@ -248,7 +215,7 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
                   {"panel", data.panels[point.panel].title},
                   {"x", shown(tic_of(grid.columns[point.column]))},
                   {"value", format_number(point.cell->value, 4)}};
-    if (heatmap) entry["y"] = shown(tic_of(grid.rows[point.series]));
+    if (cells) entry["y"] = shown(tic_of(grid.rows[point.series]));
     if (const Record* record = point.cell->record) {
       auto [it, added] = record_index.emplace(record, layer.records.size());
       if (added) layer.records.push_back(record_rows(*record));
@@ -256,9 +223,9 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
     }
     layer.markup +=
         "<circle class=\"hover-target\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) +
-        "\" r=\"" + (heatmap ? "14" : "7") + "\" data-point=\"" +
+        "\" r=\"" + std::to_string(data.declaration.type->interaction.radius) + "\" data-point=\"" +
         std::to_string(layer.points.size()) + "\"" +
-        (heatmap ? std::string() : " data-series=\"" + std::to_string(point.series) + "\"") +
+        (cells ? std::string() : " data-series=\"" + std::to_string(point.series) + "\"") +
         " fill=\"#000000\" fill-opacity=\"0\"/>";
     layer.points.push_back(std::move(entry));
   }
@@ -269,14 +236,14 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
 // What the page's script reads about a figure.
 json figure_json(const FigureData& data, const HoverLayer& layer) {
   json series = json::array();
-  const size_t count = (is_heatmap(data) ? 0 : data.panels.front().grid.rows.size()) +
+  const size_t count = (hovers_cells(data) ? 0 : data.panels.front().grid.rows.size()) +
                        data.panels.front().overlays.size();
   for (size_t s = 0; s < count; ++s) series.push_back({{"label", series_label(data, s)}});
   return {{"name", data.declaration.name},
           {"type", std::string(data.declaration.type->name)},
           {"x_label", data.x_label},
           {"y_label", data.y_label},
-          {"value_label", is_heatmap(data) ? data.value_label : data.y_label},
+          {"value_label", data.declaration.type->rules.value ? data.value_label : data.y_label},
           {"series", series},
           {"points", layer.points},
           {"records", layer.records}};
@@ -325,9 +292,7 @@ FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_
   out.standalone =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + sanitize_svg(drawn.svg, options) + "\n";
   options.append = layer.markup;
-  const std::string hint =
-      is_heatmap(data) ? "Hover a cell for its record."
-                       : "Hover a point for its record; click a key entry to hide its series.";
+  const std::string hint(data.declaration.type->interaction.hint);
   out.html = "<figure class=\"plot" + std::string(data.panels.size() > 1 ? " wide" : "") +
              "\" id=\"figure-" + html_id(data.declaration.name) +
              "\">\n<div class=\"plot-frame\">" + sanitize_svg(drawn.svg, options) +

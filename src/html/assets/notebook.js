@@ -130,7 +130,8 @@
       list.appendChild(element('dd', '', text));
     };
     add(data.x_label, point.x);
-    if (data.type === 'heatmap') add(data.y_label, point.y);
+    // The target of a grid cell names its row as y (figure_html.cpp); a series point has none.
+    if (point.y !== undefined) add(data.y_label, point.y);
     add(data.value_label, point.value);
     if (point.record !== undefined) {
       data.records[point.record].forEach(function (row) { add(row[0], row[1]); });
