@@ -1,28 +1,32 @@
-# The OpenCV peers of convlab_engine. Registration (src/impl/opencv/*.cpp) is always compiled so
-# configs naming opencv_* implementations validate everywhere; the calls into OpenCV
-# (src/impl/opencv/peers/*.cpp, the only files that include OpenCV headers) are compiled only when
-# CMake finds OpenCV's core and imgproc, otherwise src/impl/opencv/not_built/*.cpp skips their points
-# with "OpenCV not found at build time".
-#
-# Debian's libopencv-dev (scripts/install-deps.sh build) is found without help; another copy with
-# -DOpenCV_DIR=<dir holding OpenCVConfig.cmake> (scripts/gpu-machine/opencv-carry.sh makes one).
-option(CONVLAB_WITH_OPENCV "Build the OpenCV peers when OpenCV is found" ON)
-set(CONVLAB_OPENCV_ENABLED OFF)
-if(CONVLAB_WITH_OPENCV)
-  find_package(OpenCV QUIET COMPONENTS core imgproc)
-endif()
-file(GLOB CONVLAB_OPENCV_HOST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/impl/opencv/*.cpp)
-target_sources(convlab_engine PRIVATE ${CONVLAB_OPENCV_HOST_SOURCES})
-if(OpenCV_FOUND)
-  set(CONVLAB_OPENCV_ENABLED ON)
-  file(GLOB CONVLAB_OPENCV_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/impl/opencv/peers/*.cpp)
-  target_sources(convlab_engine PRIVATE ${CONVLAB_OPENCV_SOURCES})
-  # PRIVATE: consumers of convlab_engine link OpenCV but do not see its headers.
-  target_link_libraries(convlab_engine PRIVATE opencv_core opencv_imgproc)
-  message(STATUS "convlab: OpenCV ${OpenCV_VERSION} found (${OpenCV_DIR}), building the opencv peers")
-else()
-  file(GLOB CONVLAB_NO_OPENCV_SOURCES CONFIGURE_DEPENDS
-    ${PROJECT_SOURCE_DIR}/src/impl/opencv/not_built/*.cpp)
-  target_sources(convlab_engine PRIVATE ${CONVLAB_NO_OPENCV_SOURCES})
-  message(STATUS "convlab: OpenCV not found, opencv points will be skipped")
-endif()
+# The vendor peers of convlab_engine (src/impl/vendor_peers.hpp), one folder each, built alike: every
+# cmake/peers/Find<folder>.cmake names a peer. Its registration (src/impl/<folder>/*.cpp) is always
+# compiled so configs naming its implementations validate everywhere; the calls into the library
+# (src/impl/<folder>/peers/*.cpp, the only files that include its headers) are compiled only when
+# the find module finds it (<folder>_FOUND, the target convlab::<folder>), otherwise
+# src/impl/<folder>/not_built/*.cpp skips their points with the reason.
+# -DCONVLAB_WITH_<FOLDER>=OFF leaves a peer out although its library is there.
+list(APPEND CMAKE_MODULE_PATH ${PROJECT_SOURCE_DIR}/cmake/peers)
+file(GLOB CONVLAB_PEER_FIND_MODULES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/peers/Find*.cmake)
+foreach(find_module ${CONVLAB_PEER_FIND_MODULES})
+  get_filename_component(peer ${find_module} NAME_WE)
+  string(REGEX REPLACE "^Find" "" peer ${peer})
+  string(TOUPPER ${peer} PEER)
+  set(peer_dir ${PROJECT_SOURCE_DIR}/src/impl/${peer})
+  option(CONVLAB_WITH_${PEER} "Build the ${peer} peers when the library is found" ON)
+  file(GLOB peer_sources CONFIGURE_DEPENDS ${peer_dir}/*.cpp)
+  if(CONVLAB_WITH_${PEER})
+    find_package(${peer} QUIET)
+  endif()
+  if(CONVLAB_WITH_${PEER} AND ${peer}_FOUND)
+    file(GLOB peer_calls CONFIGURE_DEPENDS ${peer_dir}/peers/*.cpp)
+    list(APPEND peer_sources ${peer_calls})
+    # PRIVATE: consumers of convlab_engine link the library but do not see its headers.
+    target_link_libraries(convlab_engine PRIVATE convlab::${peer})
+    message(STATUS "convlab: ${peer} ${${peer}_VERSION} found, building the ${peer} peers")
+  else()
+    file(GLOB peer_stubs CONFIGURE_DEPENDS ${peer_dir}/not_built/*.cpp)
+    list(APPEND peer_sources ${peer_stubs})
+    message(STATUS "convlab: ${peer} not found, ${peer} points will be skipped")
+  endif()
+  target_sources(convlab_engine PRIVATE ${peer_sources})
+endforeach()

@@ -26,8 +26,8 @@ const Implementation* find_implementation(std::string_view name);
 CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_FACTORY)
 #undef CONVLAB_CPU_FACTORY
 
-// The CUDA rungs (impl/cuda/rungs.hpp) and the vendor peers.
-std::vector<Implementation> make_cuda_implementations();    // empty stubs when CUDA is not built
-std::vector<Implementation> make_opencv_implementations();  // skipped when OpenCV is not built
+// The CUDA rungs and the NPP peer (impl/cuda/rungs.hpp); the other vendor peers are the rows of
+// impl/vendor_peers.hpp.
+std::vector<Implementation> make_cuda_implementations();  // empty stubs when CUDA is not built
 
 }  // namespace convlab
