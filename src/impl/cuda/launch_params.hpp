@@ -4,6 +4,7 @@
 // own typed struct. Plain C++, no JSON: the .cu files compile with nvcc alone.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,20 @@ class LaunchParams {
 
   // The value of the rung's axis `name`; reading an axis the rung does not declare (or as
   // another kind) is a programming error and throws std::logic_error.
-  int integer(const std::string& name) const;
-  AxisPair pair(const std::string& name) const;
-  const std::string& choice(const std::string& name) const;
+  int integer(const std::string& name) const { return value(name, 1).numbers[0]; }
+  AxisPair pair(const std::string& name) const {
+    return {value(name, 2).numbers[0], value(name, 2).numbers[1]};
+  }
+  const std::string& choice(const std::string& name) const { return value(name, 0).choice; }
 
   // Set by the registration, one call per axis of the rung.
-  void set_integer(const std::string& name, int value);
-  void set_pair(const std::string& name, AxisPair value);
-  void set_choice(const std::string& name, const std::string& value);
+  void set_integer(const std::string& name, int value) { values_.push_back({name, {value}, ""}); }
+  void set_pair(const std::string& name, AxisPair value) {
+    values_.push_back({name, {value.x, value.y}, ""});
+  }
+  void set_choice(const std::string& name, const std::string& value) {
+    values_.push_back({name, {}, value});
+  }
 
  private:
   struct Value {
@@ -42,7 +49,11 @@ class LaunchParams {
     std::vector<int> numbers;  // one for an integer, x and y for a pair, none for a choice
     std::string choice;
   };
-  const Value& value(const std::string& name, size_t numbers) const;
+  const Value& value(const std::string& name, size_t numbers) const {
+    for (const Value& value : values_)
+      if (value.name == name && value.numbers.size() == numbers) return value;
+    throw std::logic_error("the CUDA launch has no axis '" + name + "' of that kind");
+  }
   std::vector<Value> values_;
 };
 
