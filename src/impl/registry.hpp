@@ -1,5 +1,5 @@
-// Every implementation convlab knows, by name. Adding one: write its file, add its row below (or,
-// for a CUDA rung, in impl/cuda/rungs.hpp).
+// Every implementation convlab knows, by name. Adding one: write its file, add its row below (for
+// a CUDA rung in impl/cuda/rungs.hpp, for a vendor peer in impl/vendor_peers.hpp).
 #pragma once
 
 #include <string_view>
