@@ -103,7 +103,7 @@ if(CONVLAB_HTTPLIB_FOUND)
 endif()
 
 include(${PROJECT_SOURCE_DIR}/cmake/cuda.cmake)
-include(${PROJECT_SOURCE_DIR}/cmake/opencv.cmake)
+include(${PROJECT_SOURCE_DIR}/cmake/vendor_peers.cmake)
 
 add_executable(convlab ${PROJECT_SOURCE_DIR}/src/app/main.cpp)
 target_link_libraries(convlab PRIVATE convlab_app)

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "impl/cuda/cuda_axes.hpp"
 #include "impl/family.hpp"
 #include "impl/opencv/opencv_backend.hpp"
 #include "impl/registry.hpp"
@@ -346,6 +347,27 @@ TEST(Implementations, FamilyNamesReadBack) {
     EXPECT_EQ(family_named(family_name(family)), family);
   EXPECT_EQ(family_named("gpu"), std::nullopt);
   EXPECT_EQ(family_named(""), std::nullopt);
+}
+
+// A CUDA rung's params reach its .cu file by axis name, with the rung's own defaults where the
+// params leave an axis out (cuda_regblock's block is [4, 16], not cuda_global's [16, 16]); an axis
+// the rung does not declare is a programming error.
+TEST(Implementations, CudaLaunchParamsHoldTheRungsAxesByName) {
+  const Implementation* regblock = find_implementation("cuda_regblock");
+  ASSERT_NE(regblock, nullptr);
+  const cuda::LaunchParams launch =
+      launch_params(regblock->axes, Params{{"per_thread", {4, 1}}, {"layout", "planar"}});
+  EXPECT_EQ(launch.pair("per_thread").x, 4);
+  EXPECT_EQ(launch.pair("per_thread").y, 1);
+  EXPECT_EQ(launch.pair("block").x, 4);
+  EXPECT_EQ(launch.pair("block").y, 16);
+  EXPECT_EQ(launch.layout, cuda::Layout::planar);
+  EXPECT_FALSE(launch.streams);
+  EXPECT_THROW(launch.integer("tile"), std::logic_error);
+  EXPECT_THROW(launch.integer("block"), std::logic_error);
+  const cuda::LaunchParams tensor =
+      launch_params(find_implementation("cuda_tensor")->axes, Params::object());
+  EXPECT_EQ(tensor.choice("weights"), "fp16");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "impl/registry.hpp"
 
+#include "impl/vendor_peers.hpp"
+
 namespace convlab {
 
 const std::vector<Implementation>& implementation_registry() {
@@ -7,7 +9,10 @@ const std::vector<Implementation>& implementation_registry() {
 #define CONVLAB_CPU_MADE(row) make_##row##_implementation(),
     std::vector<Implementation> all{CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_MADE)};
 #undef CONVLAB_CPU_MADE
-    for (auto& peer : make_opencv_implementations()) all.push_back(std::move(peer));
+#define CONVLAB_PEER_MADE(folder, title) \
+  for (auto& peer : make_##folder##_implementations()) all.push_back(std::move(peer));
+    CONVLAB_VENDOR_PEERS(CONVLAB_PEER_MADE)
+#undef CONVLAB_PEER_MADE
     for (auto& cuda : make_cuda_implementations()) all.push_back(std::move(cuda));
     return all;
   }();

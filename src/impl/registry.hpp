@@ -1,5 +1,5 @@
-// Every implementation convlab knows, by name. Adding one: write its file, add its row below (or,
-// for a CUDA rung, in impl/cuda/rungs.hpp).
+// Every implementation convlab knows, by name. Adding one: write its file, add its row below (for
+// a CUDA rung in impl/cuda/rungs.hpp, for a vendor peer in impl/vendor_peers.hpp).
 #pragma once
 
 #include <string_view>
@@ -26,8 +26,8 @@ const Implementation* find_implementation(std::string_view name);
 CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_FACTORY)
 #undef CONVLAB_CPU_FACTORY
 
-// The CUDA rungs (impl/cuda/rungs.hpp) and the vendor peers.
-std::vector<Implementation> make_cuda_implementations();    // empty stubs when CUDA is not built
-std::vector<Implementation> make_opencv_implementations();  // skipped when OpenCV is not built
+// The CUDA rungs and the NPP peer (impl/cuda/rungs.hpp); the other vendor peers are the rows of
+// impl/vendor_peers.hpp.
+std::vector<Implementation> make_cuda_implementations();  // empty stubs when CUDA is not built
 
 }  // namespace convlab

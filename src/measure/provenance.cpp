@@ -17,7 +17,7 @@
 
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/vendor_peers.hpp"
 
 #ifndef CONVLAB_VERSION
 #define CONVLAB_VERSION "unknown"
@@ -102,9 +102,11 @@ std::vector<BuiltInPart> built_in_parts() {
 #else
   const bool npp_built = false;
 #endif
+#define CONVLAB_PEER_PART(folder, title) {#folder, title, folder##_built()},
   return {{"cuda", "CUDA", cuda_built},
           {"npp", "NPP", npp_built},
-          {"opencv", "OpenCV", opencv_built()}};
+          CONVLAB_VENDOR_PEERS(CONVLAB_PEER_PART)};
+#undef CONVLAB_PEER_PART
 }
 
 nlohmann::json build_facts() {
@@ -115,7 +117,11 @@ nlohmann::json build_facts() {
                        {"flags", CONVLAB_CXX_FLAGS},
                        {"build_type", CONVLAB_BUILD_TYPE}};
   for (const BuiltInPart& part : built_in_parts()) facts[part.key + "_built"] = part.built;
-  facts["opencv_version"] = opencv_built() ? nlohmann::json(opencv_version()) : nlohmann::json();
+#define CONVLAB_PEER_VERSION(folder, title) \
+  facts[#folder "_version"] =               \
+      folder##_built() ? nlohmann::json(folder##_version()) : nlohmann::json();
+  CONVLAB_VENDOR_PEERS(CONVLAB_PEER_VERSION)
+#undef CONVLAB_PEER_VERSION
   return facts;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/phase_times.hpp"
 #include "core/types.hpp"
+#include "impl/cuda/launch_params.hpp"
 #include "impl/cuda/rungs.hpp"
 
 namespace convlab::cuda {
@@ -20,11 +21,6 @@ namespace convlab::cuda {
 #define CONVLAB_CUDA_VARIANT(stem, ...) stem,
 enum class Variant { CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_VARIANT) };
 #undef CONVLAB_CUDA_VARIANT
-
-// Where channels live in device memory. The runner's image and the output it reads are always
-// interleaved; planar is converted on the host, outside timing (input in prepare, output when
-// read).
-enum class Layout { interleaved, planar };
 
 // Everything a kernel needs to know about the problem, as plain pointers into the caller's data.
 struct ProblemDesc {
@@ -42,27 +38,6 @@ struct ProblemDesc {
 
   Border border = Border::replicate;
   OutputType output = OutputType::u8;
-};
-
-// The swept launch parameters (axes block, tile, layout, streams, and the axes of rungs 5-7).
-struct LaunchParams {
-  int block_x = 16;
-  int block_y = 16;
-  int tile = 16;
-  Layout layout = Layout::interleaved;
-  bool streams = false;
-  int per_thread_x = 8;     // rung 5: outputs per thread along x (pixels of one channel)
-  int per_thread_y = 2;     // rung 5: outputs per thread along y (rows)
-  int strip_w = 32;         // rung 6: strip width in pixels
-  int strip_h = 256;        // rung 6: rows of the segment one block walks down
-  int chunk = 32;           // rung 6: filtered rows produced per step
-  int rows_per_thread = 8;  // rung 6: output rows per thread in the column pass
-  int threads = 256;        // rung 6: threads per block
-  int n_tiles = 8;          // rung 7: 8-column mma tiles per warp
-  int warp_rows = 2;        // rung 7: warps stacked vertically per channel plane
-  int weight_parts = 1;     // rung 7: 1 = fp16 weights, 2 = fp16x2 (high and low parts)
-  int rows = 64;            // rung 8: output rows one warp walks down
-  int warps = 4;            // rung 8: warps per block, each its own strip
 };
 
 // One prepared point: device buffers allocated, input staged in pinned memory, constants ready.

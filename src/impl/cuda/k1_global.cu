@@ -59,7 +59,7 @@ class GlobalPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  BlockLaunch params_;
   DeviceBuffer weights_;
 };
 
@@ -67,7 +67,7 @@ class GlobalPlan final : public KernelPlan {
 
 std::optional<std::string> global_unsupported(const ProblemDesc&, const LaunchParams& params,
                                               int device) {
-  return block_unsupported(params, device);
+  return block_unsupported(BlockLaunch(params), device);
 }
 
 std::unique_ptr<KernelPlan> make_global_plan(const ProblemDesc& problem, const LaunchParams& params,

@@ -68,7 +68,7 @@ class ConstantPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  BlockLaunch params_;
   std::vector<float> weights_;
 };
 
@@ -82,7 +82,7 @@ std::optional<std::string> constant_unsupported(const ProblemDesc& problem,
            " needs " + std::to_string(needed * 4) + " bytes of coefficients, more than the " +
            std::to_string(kConstantWeightCapacity * 4) +
            " bytes of __constant__ memory reserved for them";
-  return block_unsupported(params, device);
+  return block_unsupported(BlockLaunch(params), device);
 }
 
 std::unique_ptr<KernelPlan> make_constant_plan(const ProblemDesc& problem,

@@ -98,7 +98,7 @@ class SharedPlan final : public KernelPlan {
         weights_(problem.weights, problem.weights + problem.ksize * problem.ksize) {
     // Opt in to more than 48 KB of shared memory for the instantiation this point launches.
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = shared_bytes(params.tile, ksize_, channels);
+    const size_t bytes = shared_bytes(params_.tile, ksize_, channels);
     if (bytes > kDefaultSharedLimit) {
       for_kernel(channels, [&](auto kernel, auto) {
         CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -143,7 +143,7 @@ class SharedPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  TiledLaunch params_;
   std::vector<float> weights_;
 };
 
@@ -157,12 +157,13 @@ std::optional<std::string> shared_unsupported(const ProblemDesc& problem,
            " needs " + std::to_string(needed * 4) + " bytes of coefficients, more than the " +
            std::to_string(kConstantWeightCapacity * 4) +
            " bytes of __constant__ memory reserved for them";
-  if (auto reason = block_unsupported(params, device)) return reason;
+  const TiledLaunch launch(params);
+  if (auto reason = block_unsupported(launch, device)) return reason;
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const size_t bytes = shared_bytes(params.tile, problem.ksize, channels);
+  const size_t bytes = shared_bytes(launch.tile, problem.ksize, channels);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
-    return "tile " + std::to_string(params.tile) + " with K=" + std::to_string(problem.ksize) +
+    return "tile " + std::to_string(launch.tile) + " with K=" + std::to_string(problem.ksize) +
            " and " + std::to_string(channels) + " channel(s) per launch needs " +
            std::to_string(bytes) + " bytes of shared memory, more than the device's " +
            std::to_string(limit) + " per block";

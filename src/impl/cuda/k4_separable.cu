@@ -139,7 +139,7 @@ class SeparablePlan final : public KernelPlan {
         row_(problem.row, problem.row + problem.ksize),
         column_(problem.column, problem.column + problem.ksize) {
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = pass_shared_bytes(params.tile, ksize_, channels);
+    const size_t bytes = pass_shared_bytes(params_.tile, ksize_, channels);
     if (bytes > kDefaultSharedLimit) {
       for_kernels(channels, [&](auto row_kernel, auto column_kernel, auto) {
         CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(
@@ -196,7 +196,7 @@ class SeparablePlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  TiledLaunch params_;
   std::vector<float> row_;
   std::vector<float> column_;
 };
@@ -208,12 +208,13 @@ std::optional<std::string> separable_unsupported(const ProblemDesc& problem,
   if (problem.ksize > kFactorCapacity)
     return "kernel size " + std::to_string(problem.ksize) + " exceeds the " +
            std::to_string(kFactorCapacity) + " taps of __constant__ memory reserved per factor";
-  if (auto reason = block_unsupported(params, device)) return reason;
+  const TiledLaunch launch(params);
+  if (auto reason = block_unsupported(launch, device)) return reason;
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const size_t bytes = pass_shared_bytes(params.tile, problem.ksize, channels);
+  const size_t bytes = pass_shared_bytes(launch.tile, problem.ksize, channels);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
-    return "tile " + std::to_string(params.tile) + " with K=" + std::to_string(problem.ksize) +
+    return "tile " + std::to_string(launch.tile) + " with K=" + std::to_string(problem.ksize) +
            " and " + std::to_string(channels) + " channel(s) per launch needs " +
            std::to_string(bytes) + " bytes of shared memory, more than the device's " +
            std::to_string(limit) + " per block";

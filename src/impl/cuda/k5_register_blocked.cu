@@ -203,6 +203,16 @@ __global__ void regblock_kernel(const std::uint8_t* __restrict__ in, OutT* __res
   write_tile<OutT>(s_out, out, width, height, C, x0, y0, tile_w, tile_h);
 }
 
+// The rung's axes: outputs per thread [x, y] and threads per block and channel plane [x, y].
+struct RegblockLaunch {
+  explicit RegblockLaunch(const LaunchParams& params)
+      : per_thread_x(params.pair("per_thread").x),
+        per_thread_y(params.pair("per_thread").y),
+        block_x(params.pair("block").x),
+        block_y(params.pair("block").y) {}
+  int per_thread_x, per_thread_y, block_x, block_y;
+};
+
 class RegblockPlan final : public KernelPlan {
  public:
   RegblockPlan(const ProblemDesc& problem, const LaunchParams& params)
@@ -287,7 +297,7 @@ class RegblockPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  RegblockLaunch params_;
   std::vector<float> weights_;
   DeviceBuffer device_weights_;  // the K x K weights, freed with the plan
 };
@@ -296,8 +306,9 @@ class RegblockPlan final : public KernelPlan {
 
 std::optional<std::string> regblock_unsupported(const ProblemDesc& problem,
                                                 const LaunchParams& params, int device) {
-  const int nx = params.per_thread_x;
-  const int my = params.per_thread_y;
+  const RegblockLaunch launch(params);
+  const int nx = launch.per_thread_x;
+  const int my = launch.per_thread_y;
   if ((nx != 4 && nx != 8) || (my != 1 && my != 2 && my != 4))
     return "per_thread [" + std::to_string(nx) + ", " + std::to_string(my) +
            "] is not compiled: x must be 4 or 8, y 1, 2 or 4";
@@ -306,20 +317,20 @@ std::optional<std::string> regblock_unsupported(const ProblemDesc& problem,
            std::to_string(kMaxKernelSize) + " this rung stages in shared memory";
   const int lanes_x = 32 / nx;
   const int lanes_y = 32 / lanes_x;
-  if (params.block_x % lanes_x != 0 || params.block_y % lanes_y != 0)
-    return "block [" + std::to_string(params.block_x) + ", " + std::to_string(params.block_y) +
+  if (launch.block_x % lanes_x != 0 || launch.block_y % lanes_y != 0)
+    return "block [" + std::to_string(launch.block_x) + ", " + std::to_string(launch.block_y) +
            "] must be a multiple of [" + std::to_string(lanes_x) + ", " + std::to_string(lanes_y) +
            "] with per_thread x = " + std::to_string(nx) +
            " (each warp covers 32 pixels of whole rows)";
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const long long threads = static_cast<long long>(params.block_x) * params.block_y * channels;
+  const long long threads = static_cast<long long>(launch.block_x) * launch.block_y * channels;
   const int max_threads = device_limits(device).max_threads_per_block;
   if (threads > max_threads)
-    return "block " + std::to_string(params.block_x) + "x" + std::to_string(params.block_y) +
+    return "block " + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
            " per channel x " + std::to_string(channels) +
            " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(max_threads) + " threads per block";
-  const Geometry g{nx, my, params.block_x, params.block_y, channels, problem.ksize};
+  const Geometry g{nx, my, launch.block_x, launch.block_y, channels, problem.ksize};
   const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)

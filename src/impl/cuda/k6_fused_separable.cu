@@ -285,6 +285,17 @@ __global__ void fused_kernel(const std::uint8_t* __restrict__ in, OutT* __restri
   }
 }
 
+// The rung's axes: strip [width, height], rows per step, column-pass rows per thread, threads.
+struct FusedLaunch {
+  explicit FusedLaunch(const LaunchParams& params)
+      : strip_w(params.pair("strip").x),
+        strip_h(params.pair("strip").y),
+        chunk(params.integer("chunk")),
+        rows_per_thread(params.integer("rows_per_thread")),
+        threads(params.integer("threads")) {}
+  int strip_w, strip_h, chunk, rows_per_thread, threads;
+};
+
 class FusedPlan final : public KernelPlan {
  public:
   FusedPlan(const ProblemDesc& problem, const LaunchParams& params)
@@ -368,7 +379,7 @@ class FusedPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  FusedLaunch params_;
   std::vector<float> row_;
   std::vector<float> column_;
 };
@@ -377,28 +388,29 @@ class FusedPlan final : public KernelPlan {
 
 std::optional<std::string> fused_unsupported(const ProblemDesc& problem, const LaunchParams& params,
                                              int device) {
+  const FusedLaunch launch(params);
   if (problem.ksize >= kFactorCapacity)
     return "kernel size " + std::to_string(problem.ksize) + " exceeds the " +
            std::to_string(kFactorCapacity - 1) + " taps of __constant__ memory reserved per factor";
-  if (params.strip_w != 32 && params.strip_w != 64 && params.strip_w != 128)
-    return "strip width " + std::to_string(params.strip_w) +
+  if (launch.strip_w != 32 && launch.strip_w != 64 && launch.strip_w != 128)
+    return "strip width " + std::to_string(launch.strip_w) +
            " is not compiled: 32, 64 or 128 pixels";
-  if (params.rows_per_thread != 4 && params.rows_per_thread != 8)
-    return "rows_per_thread " + std::to_string(params.rows_per_thread) + " is not compiled: 4 or 8";
-  if (params.chunk % params.rows_per_thread != 0)
-    return "chunk " + std::to_string(params.chunk) + " must be a multiple of rows_per_thread " +
-           std::to_string(params.rows_per_thread);
-  if (params.strip_h < 1) return std::string("strip height must be positive");
+  if (launch.rows_per_thread != 4 && launch.rows_per_thread != 8)
+    return "rows_per_thread " + std::to_string(launch.rows_per_thread) + " is not compiled: 4 or 8";
+  if (launch.chunk % launch.rows_per_thread != 0)
+    return "chunk " + std::to_string(launch.chunk) + " must be a multiple of rows_per_thread " +
+           std::to_string(launch.rows_per_thread);
+  if (launch.strip_h < 1) return std::string("strip height must be positive");
   const int max_threads = device_limits(device).max_threads_per_block;
-  if (params.threads % 32 != 0 || params.threads > max_threads)
-    return "threads " + std::to_string(params.threads) + " must be a multiple of 32 and at most " +
+  if (launch.threads % 32 != 0 || launch.threads > max_threads)
+    return "threads " + std::to_string(launch.threads) + " must be a multiple of 32 and at most " +
            std::to_string(max_threads);
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const FusedGeometry g{params.strip_w, params.chunk, channels, problem.ksize};
+  const FusedGeometry g{launch.strip_w, launch.chunk, channels, problem.ksize};
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (g.shared_bytes() > limit)
-    return "strip " + std::to_string(params.strip_w) + " with chunk " +
-           std::to_string(params.chunk) + ", K=" + std::to_string(problem.ksize) + " and " +
+    return "strip " + std::to_string(launch.strip_w) + " with chunk " +
+           std::to_string(launch.chunk) + ", K=" + std::to_string(problem.ksize) + " and " +
            std::to_string(channels) + " channel(s) needs " + std::to_string(g.shared_bytes()) +
            " bytes of shared memory, more than the device's " + std::to_string(limit) +
            " per block";

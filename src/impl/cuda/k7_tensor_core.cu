@@ -240,17 +240,27 @@ std::vector<uint2> toeplitz_fragments(const float* weights, int ksize, int parts
   return fragments;
 }
 
+// The rung's axes: mma tiles per warp, warps per channel plane, weight precision (1 = fp16,
+// 2 = fp16x2: high and low parts).
+struct TensorLaunch {
+  explicit TensorLaunch(const LaunchParams& params)
+      : n_tiles(params.integer("n_tiles")),
+        warp_rows(params.integer("warp_rows")),
+        weight_parts(params.choice("weights") == "fp16x2" ? 2 : 1) {}
+  int n_tiles, warp_rows, weight_parts;
+};
+
 class TensorPlan final : public KernelPlan {
  public:
   TensorPlan(const ProblemDesc& problem, const LaunchParams& params)
       : ksize_(problem.ksize), border_(problem.border), output_(problem.output), params_(params) {
     const std::vector<uint2> fragments =
-        toeplitz_fragments(problem.weights, problem.ksize, params.weight_parts);
+        toeplitz_fragments(problem.weights, problem.ksize, params_.weight_parts);
     fragments_.reserve(fragments.size() * sizeof(uint2));
     CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_.data(), fragments.data(),
                                   fragments.size() * sizeof(uint2), cudaMemcpyHostToDevice));
     const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params.weight_parts);
+    const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params_.weight_parts);
     if (bytes > kDefaultSharedLimit) {
       for_kernel(channels, [&](auto kernel, auto) {
         CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -314,7 +324,7 @@ class TensorPlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  TensorLaunch params_;
   DeviceBuffer fragments_;  // the Toeplitz fragments, freed with the plan
 };
 
@@ -322,6 +332,7 @@ class TensorPlan final : public KernelPlan {
 
 std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
                                               const LaunchParams& params, int device) {
+  const TensorLaunch launch(params);
   int major = 0;
   CONVLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (major < 8)
@@ -335,20 +346,20 @@ std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
     if (!(std::abs(problem.weights[i]) <= kLargestHalf))
       return "weight " + std::to_string(problem.weights[i]) +
              " is beyond the FP16 range (|w| <= 65504) the tensor cores multiply";
-  if (params.n_tiles != 4 && params.n_tiles != 8)
-    return "n_tiles " + std::to_string(params.n_tiles) + " is not compiled: 4 or 8";
-  if (params.weight_parts != 1 && params.weight_parts != 2)
+  if (launch.n_tiles != 4 && launch.n_tiles != 8)
+    return "n_tiles " + std::to_string(launch.n_tiles) + " is not compiled: 4 or 8";
+  if (launch.weight_parts != 1 && launch.weight_parts != 2)
     return std::string("weights must be fp16 or fp16x2");
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const long long threads = 32LL * params.warp_rows * channels;
+  const long long threads = 32LL * launch.warp_rows * channels;
   const int max_threads = device_limits(device).max_threads_per_block;
   if (threads > max_threads)
-    return "warp_rows " + std::to_string(params.warp_rows) + " x " + std::to_string(channels) +
+    return "warp_rows " + std::to_string(launch.warp_rows) + " x " + std::to_string(channels) +
            " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(max_threads) + " threads per block";
-  const TensorGeometry g{params.n_tiles, params.warp_rows, channels, problem.ksize};
+  const TensorGeometry g{launch.n_tiles, launch.warp_rows, channels, problem.ksize};
   const size_t bytes =
-      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1, params.weight_parts);
+      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1, launch.weight_parts);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
     return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) +

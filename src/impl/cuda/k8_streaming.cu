@@ -214,6 +214,13 @@ Arithmetic choose_arithmetic(const ProblemDesc& p) {
   return a;
 }
 
+// The rung's axes: output rows one warp walks down, warps per block.
+struct StreamingLaunch {
+  explicit StreamingLaunch(const LaunchParams& params)
+      : rows(params.integer("rows")), warps(params.integer("warps")) {}
+  int rows, warps;
+};
+
 class StreamingPlan final : public KernelPlan {
  public:
   StreamingPlan(const ProblemDesc& problem, const LaunchParams& params)
@@ -262,7 +269,7 @@ class StreamingPlan final : public KernelPlan {
 
  private:
   ProblemDesc problem_;
-  LaunchParams params_;
+  StreamingLaunch params_;
   Arithmetic arithmetic_;
 };
 
@@ -270,6 +277,7 @@ class StreamingPlan final : public KernelPlan {
 
 std::optional<std::string> streaming_unsupported(const ProblemDesc& problem,
                                                  const LaunchParams& params, int) {
+  const StreamingLaunch launch(params);
   const int k = problem.ksize;
   if (rank1(problem)) {
     if (k > kMaxSeparableK)
@@ -283,14 +291,14 @@ std::optional<std::string> streaming_unsupported(const ProblemDesc& problem,
            "rolling accumulators per lane in registers and is compiled up to K = " +
            std::to_string(kMaxDirectK);
   }
-  if (params.warps < 1 || params.warps > streaming::kMaxWarps)
-    return "warps " + std::to_string(params.warps) + " must be 1 to " +
+  if (launch.warps < 1 || launch.warps > streaming::kMaxWarps)
+    return "warps " + std::to_string(launch.warps) + " must be 1 to " +
            std::to_string(streaming::kMaxWarps);
-  if (params.rows < 1) return std::string("rows must be positive");
-  const long long segments = (problem.height + params.rows - 1) / params.rows;
+  if (launch.rows < 1) return std::string("rows must be positive");
+  const long long segments = (problem.height + launch.rows - 1) / launch.rows;
   if (segments > 65535)
     return "the image's " + std::to_string(problem.height) + " rows in segments of " +
-           std::to_string(params.rows) + " need " + std::to_string(segments) +
+           std::to_string(launch.rows) + " need " + std::to_string(segments) +
            " blocks in y, more than CUDA's 65535";
   return std::nullopt;
 }

@@ -259,6 +259,13 @@ std::pair<std::vector<float>, std::vector<float>> balanced_factors(const Problem
   return {row, column};
 }
 
+// The rung's axes: 16-pixel tiles across a block's strip, rows one block walks down.
+struct TensorSeparableLaunch {
+  explicit TensorSeparableLaunch(const LaunchParams& params)
+      : n_tiles(params.integer("n_tiles")), rows(params.integer("rows")) {}
+  int n_tiles, rows;
+};
+
 class TensorSeparablePlan final : public KernelPlan {
  public:
   TensorSeparablePlan(const ProblemDesc& problem, const LaunchParams& params)
@@ -333,7 +340,7 @@ class TensorSeparablePlan final : public KernelPlan {
   int ksize_;
   Border border_;
   OutputType output_;
-  LaunchParams params_;
+  TensorSeparableLaunch params_;
   DeviceBuffer fragments_;  // the Toeplitz A fragments of both passes, freed with the plan
 };
 
@@ -341,6 +348,7 @@ class TensorSeparablePlan final : public KernelPlan {
 
 std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& problem,
                                                         const LaunchParams& params, int device) {
+  const TensorSeparableLaunch launch(params);
   int major = 0;
   CONVLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (major < 8)
@@ -358,16 +366,16 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
         return "factor weight " + std::to_string(w) +
                " (after scaling the row factor to |sum| 1) is beyond the FP16 range the tensor "
                "cores multiply";
-  if (params.n_tiles < 1) return std::string("n_tiles must be positive");
-  if (params.rows < 1) return std::string("rows must be positive");
+  if (launch.n_tiles < 1) return std::string("n_tiles must be positive");
+  if (launch.rows < 1) return std::string("rows must be positive");
   const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const long long threads = 32LL * params.n_tiles * channels;
+  const long long threads = 32LL * launch.n_tiles * channels;
   const int max_threads = std::min(device_limits(device).max_threads_per_block, kMaxThreads);
   if (threads > max_threads)
-    return "n_tiles " + std::to_string(params.n_tiles) + " x " + std::to_string(channels) +
+    return "n_tiles " + std::to_string(launch.n_tiles) + " x " + std::to_string(channels) +
            " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(max_threads) + " threads per block";
-  const SeparableGeometry g{params.n_tiles, channels, problem.ksize};
+  const SeparableGeometry g{launch.n_tiles, channels, problem.ksize};
   const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
   const size_t limit = device_limits(device).shared_per_block_optin;
   if (bytes > limit)
@@ -376,10 +384,10 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
            " channel(s) needs " + std::to_string(bytes) +
            " bytes of shared memory, more than the device's " + std::to_string(limit) +
            " per block";
-  const long long segments = (problem.height + params.rows - 1) / params.rows;
+  const long long segments = (problem.height + launch.rows - 1) / launch.rows;
   if (segments > 65535)
     return "the image's " + std::to_string(problem.height) + " rows in segments of " +
-           std::to_string(params.rows) + " need " + std::to_string(segments) +
+           std::to_string(launch.rows) + " need " + std::to_string(segments) +
            " blocks in y, more than CUDA's 65535";
   return std::nullopt;
 }

@@ -68,8 +68,21 @@ constexpr int kUserKernelSlot = 1000;
 std::unique_ptr<DeviceRun> prepare_with_plan(std::unique_ptr<KernelPlan> plan,
                                              const ProblemDesc& problem, int device, bool l2_flush);
 
+// The axes of rungs 1-4 as their launches read them: `block` (threads per block [x, y]) and, for
+// the tiled rungs 3-4, `tile` (output tile edge in pixels).
+struct BlockLaunch {
+  explicit BlockLaunch(const LaunchParams& params)
+      : block_x(params.pair("block").x), block_y(params.pair("block").y) {}
+  int block_x, block_y;
+};
+struct TiledLaunch : BlockLaunch {
+  explicit TiledLaunch(const LaunchParams& params)
+      : BlockLaunch(params), tile(params.integer("tile")) {}
+  int tile;
+};
+
 // Threads per block within the device's limit (shared by the variants with a `block` axis).
-std::optional<std::string> block_unsupported(const LaunchParams& params, int device);
+std::optional<std::string> block_unsupported(const BlockLaunch& launch, int device);
 
 // --- Output conversion -------------------------------------------------------------------------
 // u8: round half up, then clamp, exactly as the CPU reference: clamp(floor(sum + 0.5), 0, 255).

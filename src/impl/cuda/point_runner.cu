@@ -277,11 +277,11 @@ bool built() {
   return true;
 }
 
-std::optional<std::string> block_unsupported(const LaunchParams& params, int device) {
-  const long long threads = static_cast<long long>(params.block_x) * params.block_y;
+std::optional<std::string> block_unsupported(const BlockLaunch& launch, int device) {
+  const long long threads = static_cast<long long>(launch.block_x) * launch.block_y;
   const int limit = device_limits(device).max_threads_per_block;
   if (threads > limit)
-    return "block " + std::to_string(params.block_x) + "x" + std::to_string(params.block_y) +
+    return "block " + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
            " = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(limit) + " threads per block";
   return std::nullopt;

@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "impl/implementation.hpp"
+#include "impl/vendor_peers.hpp"  // opencv_built, opencv_version
 
-namespace convlab {
-
-// Build facts (run.build.opencv_built, opencv_version; `convlab list`, `convlab --version`):
-// whether the OpenCV peers were compiled in, and the version of the OpenCV library loaded at run
-// time ("" when not built).
-bool opencv_built();
-std::string opencv_version();
-
-namespace opencv {
+namespace convlab::opencv {
 
 enum class Function { filter2d, sepfilter2d, gaussianblur };
 
@@ -35,5 +28,4 @@ std::vector<double> gaussian_kernel(int size, double sigma);
 // The border is one OpenCV supports (not wrap); sepfilter2d needs a separable filter.
 std::unique_ptr<PreparedPoint> prepare(const Problem& problem, const PeerRequest& request);
 
-}  // namespace opencv
-}  // namespace convlab
+}  // namespace convlab::opencv
