@@ -22,6 +22,7 @@
 #include "app/file_writes.hpp"
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
+#include "app/run_summary.hpp"
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
@@ -138,6 +139,7 @@ class Watcher : public RunObserver {
     run.argv = options_.argv;
     run.verbosity = options_.quiet ? Verbosity::quiet : Verbosity::normal;
     run.observers = {this};
+    run.summary = run_summary_on_stdout(SummaryRows::best);
     bool finished = true;
     try {
       run_experiment(run, std::move(loaded->config), std::move(loaded->plan));

@@ -10,14 +10,9 @@
 
 #include "store/record.hpp"
 #include "store/run_block.hpp"
+#include "store/run_counts.hpp"
 
 namespace convlab {
-
-// How the points of one run's plan ended. kept: measured earlier, not re-run; not_run: left for
-// later by --max-points.
-struct RunCounts {
-  size_t kept = 0, ran = 0, skipped = 0, failed = 0, not_run = 0;
-};
 
 // One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
 // most frequent reason first; then the GPU of the run block, when it had one. An ok row without a
