@@ -15,11 +15,12 @@ LoadedConfig load_config_for_command(const std::string& path) {
 
 LoadedConfig load_config_for_command(const ConfigFile& file) {
   const std::string& path = file.path;
-  const YAML::Node root = parse_config(file);
+  YAML::Node root;
   LoadedConfig loaded;
   loaded.config =
-      load_config(file, root, [](const YAML::Node& config_root, const YamlLocation& top) {
+      load_config(file, [&root](const YAML::Node& config_root, const YamlLocation& top) {
         parse_report_declarations(config_root, top);  // validation only; export re-reads it
+        root = config_root;
       });
   const Config& config = loaded.config;
   loaded.plan = expand_plan(config);

@@ -892,10 +892,12 @@ Config guarded_load(const std::string& path, const Load& load) {
 }
 
 Config load_config(const std::string& path, const ConfigSectionCheck& check_sections) {
-  return guarded_load(path, [&] {
-    const ConfigFile file = read_config(path);
-    return load_config_unguarded(file, parse_config(file), check_sections);
-  });
+  return guarded_load(path, [&] { return load_config(read_config(path), check_sections); });
+}
+
+Config load_config(const ConfigFile& file, const ConfigSectionCheck& check_sections) {
+  return guarded_load(
+      file.path, [&] { return load_config_unguarded(file, parse_config(file), check_sections); });
 }
 
 Config load_config(const ConfigFile& file, const YAML::Node& root,

@@ -90,6 +90,8 @@ struct Config {
 using ConfigSectionCheck = std::function<void(const YAML::Node& root, const YamlLocation& top)>;
 
 Config load_config(const std::string& path, const ConfigSectionCheck& check_sections = nullptr);
+// The config of a file read already (read_config), parsed here.
+Config load_config(const ConfigFile& file, const ConfigSectionCheck& check_sections = nullptr);
 // The config of a file read already, `root` its text as YAML (parse_config): what a command that
 // looks at the file in several ways (the notebook) loads without reading it again.
 Config load_config(const ConfigFile& file, const YAML::Node& root,
