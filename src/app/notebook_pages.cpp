@@ -179,15 +179,15 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
   // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
   const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
   // A config that does not load declares nothing: the page is drawn as the results' copy says.
+  std::shared_ptr<const ExperimentConfig> config;
   if (!load.invalid_config)
-    e.config = load.config_read ? load.config_read : notebook_config(load.config, e.results);
-  e.notebook =
-      build_notebook(e.results, NotebookSources{e.config, discussion, load.invalid_config});
+    config = load.config_read ? load.config_read : notebook_config(load.config, e.results);
+  e.notebook = build_notebook(e.results, NotebookSources{config, discussion, load.invalid_config});
   e.file = html_id(e.notebook.name) + ".html";
   // The sources of the config the page shows: one that does not load names them as written.
   e.fingerprint = page_fingerprint(e, discussion,
                                    load.invalid_config ? named_kernel_sources(*load.invalid_config)
-                                   : e.config          ? e.config->kernel_sources
+                                   : config            ? config->kernel_sources
                                                        : std::nullopt);
   const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
   e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&

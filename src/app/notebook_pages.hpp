@@ -29,7 +29,6 @@ struct NotebookPlace {
 // What an experiment's page is made from.
 struct Experiment {
   ResultsDocument results;
-  std::shared_ptr<const ExperimentConfig> config;  // as read for the page; null: none
   ExperimentNotebook notebook;
   std::string file;                       // its page, e.g. npp_peer.html
   std::string fingerprint;                // of every input of the page

@@ -2,10 +2,8 @@
 // for the summary. The run tells them what happens; they neither measure nor write results.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,7 +14,6 @@
 #include "run/progress.hpp"
 #include "store/record.hpp"
 #include "store/results_file.hpp"
-#include "store/run_block.hpp"
 #include "store/run_counts.hpp"
 
 namespace convlab {
