@@ -110,6 +110,28 @@ TEST(Architecture, TheCheckFindsIncludesAgainstTheChain) {
   fs::remove_all(src.parent_path());
 }
 
+// The chain of docs/architecture.md holds for each file of a folder: a file of run/ that includes a
+// header of query/, tables/ or figures/ (which read and print results) is found, by file and line,
+// among files of run/ that include only store/, gallery/ and below.
+TEST(Architecture, TheCheckFindsAFileOfRunThatIncludesWhatReadsResults) {
+  const auto chain = read_chain(testing::read_text(CONVLAB_SOURCE_TREE "/docs/architecture.md"));
+  const fs::path src = testing::fresh_directory("run_chain") / "src";
+  for (const auto& [folder, level] : chain) fs::create_directories(src / folder);
+  testing::write_text(src / "run/measures.cpp",
+                      "#include \"store/record.hpp\"\n#include \"gallery/gallery.hpp\"\n");
+  testing::write_text(src / "run/prints.cpp",
+                      "#include \"run/measures.hpp\"\n#include \"tables/summary_table.hpp\"\n");
+  testing::write_text(src / "run/reads.hpp",
+                      "#include \"query/winners.hpp\"\n#include \"figures/figure_data.hpp\"\n");
+  const auto violations = chain_violations(src, chain);
+  ASSERT_EQ(violations.size(), 3u) << joined(violations);
+  const std::string text = joined(violations);
+  EXPECT_NE(text.find("run/prints.cpp:2"), std::string::npos) << text;
+  EXPECT_NE(text.find("run/reads.hpp:1"), std::string::npos) << text;
+  EXPECT_NE(text.find("run/reads.hpp:2"), std::string::npos) << text;
+  fs::remove_all(src.parent_path());
+}
+
 // The folders whose sources make up the library convlab_engine: those of the
 // `file(GLOB CONVLAB_ENGINE_SOURCES ...)` block of cmake/convlab_sources.cmake.
 std::set<std::string> engine_folders(const std::string& cmake) {

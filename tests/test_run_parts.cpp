@@ -14,6 +14,7 @@
 #include "run/recorder.hpp"
 #include "run/schedule.hpp"
 #include "store/results_file.hpp"
+#include "tables/summary_table.hpp"
 #include "test_support.hpp"
 
 namespace convlab {

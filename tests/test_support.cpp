@@ -1,13 +1,16 @@
 #include "test_support.hpp"
 
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -130,6 +133,34 @@ std::string read_text(const std::filesystem::path& path) {
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path);
   file << text;
+}
+
+FileOpens::FileOpens(const std::filesystem::path& file)
+    : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)), name_(file.filename().string()) {
+  // Closes are watched too, so that two opens in a row are never merged into one event.
+  const std::string folder = file.parent_path().empty() ? "." : file.parent_path().string();
+  if (fd_ < 0 || ::inotify_add_watch(fd_, folder.c_str(), IN_OPEN | IN_CLOSE) < 0)
+    ADD_FAILURE() << "cannot watch " << folder << ": " << std::strerror(errno);
+}
+
+FileOpens::~FileOpens() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t FileOpens::take() {
+  std::size_t opens = 0;
+  alignas(inotify_event) char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd_, buffer, sizeof buffer);
+    if (got <= 0) break;  // EAGAIN: every event so far is read
+    for (ssize_t at = 0; at < got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+      if (event->mask & IN_Q_OVERFLOW) ADD_FAILURE() << "inotify dropped events";
+      if ((event->mask & IN_OPEN) && event->len > 0 && name_ == event->name) ++opens;
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+  }
+  return opens;
 }
 
 }  // namespace convlab::testing

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -63,5 +64,22 @@ std::string device_for_test(const std::string& name, const std::filesystem::path
 
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);
+
+// The opens of one file by any process, as the kernel reports them (inotify's IN_OPEN on its
+// folder, by name): a read counts whichever function or process makes it, and a file replaced by
+// a rename, as editors save, is still counted.
+class FileOpens {
+ public:
+  explicit FileOpens(const std::filesystem::path& file);
+  ~FileOpens();
+  FileOpens(const FileOpens&) = delete;
+  FileOpens& operator=(const FileOpens&) = delete;
+  // The opens since the last call, or since it was made.
+  std::size_t take();
+
+ private:
+  int fd_ = -1;
+  std::string name_;
+};
 
 }  // namespace convlab::testing

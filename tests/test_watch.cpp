@@ -180,6 +180,26 @@ TEST_F(Watch, ATitleOrFigureEditRunsNoPointAndANewKernelSizeRunsOnlyItsPoints) {
   EXPECT_FALSE(watch.stopped()) << watch.log();
 }
 
+// A save reads the config once, however often the page is made while its points run: the check,
+// the plan, the sources it names, the page's cells and its freshness take that one read (counted
+// by the kernel, as in test_config_reads.cpp).
+TEST_F(Watch, ASaveReadsTheConfigOnce) {
+  testing::write_text(dir_ / "tiny.yaml", tiny_config("First title", "3"));
+  testing::FileOpens opens(dir_ / "tiny.yaml");
+  WatchProcess watch(dir_, "tiny.yaml");
+  watch.wait_for_waits(1);
+  EXPECT_EQ(opens.take(), 1u) << "the first save, at start";
+  save_by_rename(dir_ / "tiny.yaml", tiny_config("Second title", "3"));
+  watch.wait_for_waits(2);
+  EXPECT_EQ(opens.take(), 1u) << "a title edit, which runs no point";
+  save_by_rename(dir_ / "tiny.yaml", tiny_config("Second title", "3, 5"));
+  watch.wait_for_waits(3);
+  EXPECT_EQ(opens.take(), 1u) << "a new kernel size: its points run, the page made after each";
+  save_by_rename(dir_ / "tiny.yaml", "name: tiny\nimages: [\n");
+  watch.wait_for_waits(4);
+  EXPECT_EQ(opens.take(), 1u) << "a config that does not load";
+}
+
 TEST_F(Watch, ABrokenConfigShowsAnErrorCellAboveTheLastGoodResults) {
   testing::write_text(dir_ / "tiny.yaml", tiny_config("Good", "3"));
   WatchProcess watch(dir_, "tiny.yaml");

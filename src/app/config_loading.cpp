@@ -10,10 +10,15 @@
 namespace convlab {
 
 LoadedConfig load_config_for_command(const std::string& path) {
+  return load_config_for_command(read_config(path));
+}
+
+LoadedConfig load_config_for_command(const ConfigFile& file) {
+  const std::string& path = file.path;
   YAML::Node root;
   LoadedConfig loaded;
   loaded.config =
-      load_config(path, [&root](const YAML::Node& config_root, const YamlLocation& top) {
+      load_config(file, [&root](const YAML::Node& config_root, const YamlLocation& top) {
         parse_report_declarations(config_root, top);  // validation only; export re-reads it
         root = config_root;
       });

@@ -21,6 +21,9 @@ struct LoadedConfig {
   std::vector<Point> plan;
 };
 
+// Reads the file once (read_config) and loads it.
 LoadedConfig load_config_for_command(const std::string& path);
+// A config file the command read already (convlab watch reads it once per save).
+LoadedConfig load_config_for_command(const ConfigFile& file);
 
 }  // namespace convlab

@@ -148,8 +148,9 @@ void use_print_pictures(ExperimentNotebook& notebook, const fs::path& out) {
 
 int export_experiment(const ExportOptions& options) {
   const ResultsDocument results = load_results_document(options.results);
-  ExperimentNotebook notebook =
-      build_notebook(results, NotebookSources{options.config, options.discussion, std::nullopt});
+  ExperimentNotebook notebook = build_notebook(
+      results,
+      NotebookSources{notebook_config(options.config, results), options.discussion, std::nullopt});
   for (const auto& note : notebook.notes) std::cerr << "convlab export: " << note << "\n";
   const ExportPaths paths{
       options.out ? fs::path(*options.out) : fs::path(results.directory) / "export",

@@ -33,12 +33,12 @@ std::string file_hash(const std::string& path) {
 // Every input of a page: results, config, the kernel sources the config names (the page is stale
 // when one changed), discussion, gallery pictures, this convlab, and whether KaTeX and gnuplot
 // were there to draw it.
-std::string page_fingerprint(const Experiment& e, const std::string& discussion) {
+std::string page_fingerprint(const Experiment& e, const std::string& discussion,
+                             const std::optional<std::vector<std::string>>& kernel_sources) {
   std::string inputs = "results " + file_hash(e.results.path) + "\n";
   if (const ConfigCell* config = e.notebook.first<ConfigCell>()) {
     inputs += "config " + config->path + " " + config->sha256 + "\n";
-    const auto sources = config->path.empty() ? std::nullopt : named_kernel_sources(config->path);
-    for (const std::string& source : sources.value_or(std::vector<std::string>{}))
+    for (const std::string& source : kernel_sources.value_or(std::vector<std::string>{}))
       inputs += "source " + source + " " + file_hash(source) + "\n";
   }
   inputs += "discussion " + discussion + " " + file_hash(discussion) + "\n";
@@ -178,10 +178,17 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
   const std::string name = experiment_name(e.results);
   // The name comes from the results file: as a file name it keeps only letters, digits, - and _.
   const std::string discussion = (options.discussions / (html_id(name) + ".md")).generic_string();
-  e.notebook =
-      build_notebook(e.results, NotebookSources{load.config, discussion, load.invalid_config});
+  // A config that does not load declares nothing: the page is drawn as the results' copy says.
+  std::shared_ptr<const ExperimentConfig> config;
+  if (!load.invalid_config)
+    config = load.config_read ? load.config_read : notebook_config(load.config, e.results);
+  e.notebook = build_notebook(e.results, NotebookSources{config, discussion, load.invalid_config});
   e.file = html_id(e.notebook.name) + ".html";
-  e.fingerprint = page_fingerprint(e, discussion);
+  // The sources of the config the page shows: one that does not load names them as written.
+  e.fingerprint = page_fingerprint(e, discussion,
+                                   load.invalid_config ? named_kernel_sources(*load.invalid_config)
+                                   : config            ? config->kernel_sources
+                                                       : std::nullopt);
   const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
   e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&
                              read_text_file(stamp) == e.fingerprint + "\n");

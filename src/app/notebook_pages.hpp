@@ -6,11 +6,13 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "html/experiment_page.hpp"
+#include "notebook/experiment_config.hpp"
 #include "notebook/notebook.hpp"
 #include "query/results_document.hpp"
 
@@ -38,10 +40,13 @@ struct ExperimentLoad {
   bool make_page = true;      // false: only for the index
   bool with_journal = false;  // fold in what the journal holds beyond results.json (a run is on)
   // The config of the figures, tables, title and description (NotebookSources::config): "auto",
-  // a file, or nullopt: the copy in results.json.
+  // a file, or nullopt: the copy in results.json. Read once for the page.
   std::optional<std::string> config = std::string("auto");
-  // A config on disk that does not load (NotebookSources::invalid_config).
-  std::optional<std::string> invalid_config;
+  // The config as the command read it already (convlab watch, once per save): taken in place of
+  // reading `config`.
+  std::shared_ptr<const ExperimentConfig> config_read;
+  // A config on disk that does not load, as read (NotebookSources::invalid_config).
+  std::optional<ConfigFile> invalid_config;
 };
 
 // An experiment's results, notebook and page file, from its results folder.

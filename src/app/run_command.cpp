@@ -3,6 +3,7 @@
 
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
+#include "app/run_summary.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
@@ -100,7 +101,10 @@ const char* options_disagree(const RunOptions& options, bool device_given) {
 int run_loaded_config(const RunOptions& options, const std::string& command) {
   try {
     LoadedConfig loaded = load_config_for_command(options.config_path);
-    return run_experiment(options, std::move(loaded.config), std::move(loaded.plan));
+    RunOptions with_summary = options;
+    with_summary.summary =
+        run_summary_on_stdout(options.table ? SummaryRows::all : SummaryRows::best);
+    return run_experiment(with_summary, std::move(loaded.config), std::move(loaded.plan));
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;

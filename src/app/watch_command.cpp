@@ -22,11 +22,13 @@
 #include "app/file_writes.hpp"
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
+#include "app/run_summary.hpp"
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
+#include "core/sha256.hpp"
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
 #include "notebook/notebook_builder.hpp"
@@ -84,16 +86,24 @@ class Watcher : public RunObserver {
       std::cerr << "convlab watch: gnuplot not found: figures are left out; "
                    "scripts/install-deps.sh notebook installs it\n";
     generator_ = generator_words();
+    read_saved_config();  // the first save's: the page's name is announced before it
+    read_for_next_save_ = true;
   }
 
   // One save: check, run what is new, show it. False when the config was saved again during the
   // sweep, which then stopped: the new config is to be taken at once.
   bool on_save() {
     baseline_ = last_digests_;
+    if (!read_for_next_save_) read_saved_config();
+    read_for_next_save_ = false;
     follow_sources();
+    if (!saved_) {
+      show_error(WatchError::config, read_error_);
+      return true;
+    }
     std::optional<LoadedConfig> loaded;
     try {
-      loaded = load_config_for_command(options_.config_path);
+      loaded = load_config_for_command(*saved_);
     } catch (const ConfigError& error) {
       show_error(WatchError::config, error.what());
       return true;
@@ -105,6 +115,8 @@ class Watcher : public RunObserver {
     error_.clear();
     error_kind_ = WatchError::none;
     out_dir_ = options_.out_dir.empty() ? "outputs/" + loaded->config.name : options_.out_dir;
+    page_config_ = std::make_shared<const ExperimentConfig>(
+        experiment_config(*saved_, loaded->config, loaded->plan));
     render(std::nullopt);
     RunOptions run;
     run.config_path = options_.config_path;
@@ -112,6 +124,7 @@ class Watcher : public RunObserver {
     run.argv = options_.argv;
     run.verbosity = options_.quiet ? Verbosity::quiet : Verbosity::normal;
     run.observers = {this};
+    run.summary = run_summary_on_stdout(SummaryRows::best);
     bool finished = true;
     try {
       run_experiment(run, std::move(loaded->config), std::move(loaded->plan));
@@ -181,9 +194,24 @@ class Watcher : public RunObserver {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - when).count();
   }
 
+  // The save's one read of the config: every use of it in the save takes it from saved_. One that
+  // cannot be read leaves saved_ empty and says why in read_error_.
+  void read_saved_config() {
+    saved_.reset();
+    try {
+      saved_ = read_config(options_.config_path);
+      read_error_.clear();
+    } catch (const ConfigError& error) {
+      read_error_ = error.what();
+    } catch (const std::exception& error) {
+      read_error_ = options_.config_path + ": " + error.what();
+    }
+  }
+
   // The config and the sources it names now; a config that is not YAML names the ones before.
   void follow_sources() {
-    const auto sources = named_kernel_sources(options_.config_path);
+    if (!saved_) return;
+    const auto sources = named_kernel_sources(*saved_);
     if (!sources) return;
     std::vector<std::string> files{options_.config_path};
     files.insert(files.end(), sources->begin(), sources->end());
@@ -195,8 +223,7 @@ class Watcher : public RunObserver {
   // else the config file's name.
   std::string experiment_name_as_written() const {
     try {
-      const YAML::Node root =
-          YAML::Load(read_config_file(options_.config_path, config_limits().max_file_bytes));
+      const YAML::Node root = saved_ ? YAML::Load(saved_->text) : YAML::Node();
       if (root.IsMap() && root["name"] && root["name"].IsScalar()) {
         const std::string name = root["name"].Scalar();
         // Only a name the config may have names a results folder.
@@ -235,8 +262,8 @@ class Watcher : public RunObserver {
   // written, so that the served URL shows what is wrong rather than nothing.
   void render_without_results() {
     try {
-      const ExperimentNotebook notebook =
-          config_notebook(experiment_name_as_written(), options_.config_path);
+      if (!saved_) throw std::runtime_error(read_error_);
+      const ExperimentNotebook notebook = config_notebook(experiment_name_as_written(), *saved_);
       PageContext context;
       context.generator = generator_;
       context.katex = katex_;
@@ -266,10 +293,11 @@ class Watcher : public RunObserver {
     try {
       ExperimentLoad load;
       load.with_journal = true;
-      load.config = options_.config_path;
+      load.config_read = page_config_;
       // The figures of the last run's copy, as the file on disk does not load; the page shows
-      // that file as written.
-      if (last_good_config) load.invalid_config = options_.config_path;
+      // that file as written (nothing of a file that cannot be read).
+      if (last_good_config)
+        load.invalid_config = saved_.value_or(ConfigFile{options_.config_path, "", sha256_hex("")});
       const Experiment e = load_experiment(out_dir_, options_.place, load);
       auto figures = gnuplot_ ? draw_figures({&e}, options_.place.out)
                               : std::map<const Experiment*, std::vector<FigureWork>>{};
@@ -320,6 +348,10 @@ class Watcher : public RunObserver {
   std::string out_dir_, page_, error_;
   WatchError error_kind_ = WatchError::none;
   std::map<std::string, std::string> baseline_, last_digests_;
+  std::optional<ConfigFile> saved_;  // the config as this save read it
+  std::string read_error_;           // why it could not be read
+  bool read_for_next_save_ = false;  // saved_ was read for the save to come (the first)
+  std::shared_ptr<const ExperimentConfig> page_config_;  // of the last save that loaded
   std::chrono::steady_clock::time_point since_render_{};
 };
 

@@ -22,7 +22,6 @@
 #include "core/closest_name.hpp"
 #include "core/output_types.hpp"
 #include "core/point_filter.hpp"
-#include "core/sha256.hpp"
 #include "filters/filter_library.hpp"
 #include "images/image_source.hpp"
 #include "impl/registry.hpp"
@@ -793,12 +792,12 @@ std::uint64_t bytes_needed_for_image(int width, int height, int channels) {
   return values * (1 + 4 + 8 + 4);
 }
 
-Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& check_sections) {
+Config load_config_unguarded(const ConfigFile& file, const YAML::Node& root,
+                             const ConfigSectionCheck& check_sections) {
   Config config;
+  const std::string& path = file.path;
   config.path = path;
-  const std::string bytes = read_config_file(path, config_limits().max_file_bytes);
-  config.sha256 = sha256_hex(bytes);
-  const YAML::Node root = load_yaml_strictly(bytes, path, config_limits());
+  config.sha256 = file.sha256;
   const YamlLocation top{path, ""};
   if (!root.IsMap())
     top.fail(root,
@@ -879,9 +878,10 @@ Config load_config_unguarded(const std::string& path, const ConfigSectionCheck& 
 
 // Whatever a library throws while a config is read still names the config (and the key, where
 // yaml-cpp's mark gives the place).
-Config load_config(const std::string& path, const ConfigSectionCheck& check_sections) {
+template <typename Load>
+Config guarded_load(const std::string& path, const Load& load) {
   try {
-    return load_config_unguarded(path, check_sections);
+    return load();
   } catch (const YAML::Exception& error) {
     throw ConfigError(path, error.mark.line + 1, error.mark.column + 1, "", error.msg);
   } catch (const std::bad_alloc&) {
@@ -889,6 +889,20 @@ Config load_config(const std::string& path, const ConfigSectionCheck& check_sect
   } catch (const std::filesystem::filesystem_error& error) {
     throw ConfigError(path, 0, 0, "", error.path1().string() + ": " + error.code().message());
   }
+}
+
+Config load_config(const std::string& path, const ConfigSectionCheck& check_sections) {
+  return guarded_load(path, [&] { return load_config(read_config(path), check_sections); });
+}
+
+Config load_config(const ConfigFile& file, const ConfigSectionCheck& check_sections) {
+  return guarded_load(
+      file.path, [&] { return load_config_unguarded(file, parse_config(file), check_sections); });
+}
+
+Config load_config(const ConfigFile& file, const YAML::Node& root,
+                   const ConfigSectionCheck& check_sections) {
+  return guarded_load(file.path, [&] { return load_config_unguarded(file, root, check_sections); });
 }
 
 }  // namespace convlab

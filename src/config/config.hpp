@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/search_spec.hpp"
+#include "config/yaml_load.hpp"
 #include "core/filter.hpp"
 #include "core/types.hpp"
 #include "images/image_spec.hpp"
@@ -89,6 +90,12 @@ struct Config {
 using ConfigSectionCheck = std::function<void(const YAML::Node& root, const YamlLocation& top)>;
 
 Config load_config(const std::string& path, const ConfigSectionCheck& check_sections = nullptr);
+// The config of a file read already (read_config), parsed here.
+Config load_config(const ConfigFile& file, const ConfigSectionCheck& check_sections = nullptr);
+// The config of a file read already, `root` its text as YAML (parse_config): what a command that
+// looks at the file in several ways (the notebook) loads without reading it again.
+Config load_config(const ConfigFile& file, const YAML::Node& root,
+                   const ConfigSectionCheck& check_sections = nullptr);
 
 // Bytes one point of this image needs at most (input, output, reference, CPU scratch).
 std::uint64_t bytes_needed_for_image(int width, int height, int channels);

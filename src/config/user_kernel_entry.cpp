@@ -141,17 +141,16 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   return sweep;
 }
 
-std::optional<std::vector<std::string>> named_kernel_sources(const std::string& config_path) {
+std::optional<std::vector<std::string>> named_kernel_sources(const ConfigFile& config) {
   YAML::Node root;
   try {
-    root = load_yaml_strictly(read_config_file(config_path, config_limits().max_file_bytes),
-                              config_path, config_limits());
+    root = parse_config(config);
   } catch (const std::exception&) {
     return std::nullopt;
   }
   const YAML::Node implementations = root.IsMap() ? root["implementations"] : YAML::Node();
   if (!implementations || !implementations.IsMap()) return std::nullopt;
-  const std::string folder = std::filesystem::path(config_path).parent_path().string();
+  const std::string folder = std::filesystem::path(config.path).parent_path().string();
   std::vector<std::string> sources;
   for (const auto& entry : implementations) {
     if (!is_user_kernel_entry(entry.second) || !entry.second["source"].IsScalar()) continue;

@@ -26,11 +26,11 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
                                             const YamlLocation& at,
                                             const std::string& config_folder);
 
-// The source files the implementations of the config at `config_path` name, resolved against its
+// The source files the implementations of the config `config` (as read) name, resolved against its
 // folder as the reader resolves them, read from its YAML alone: what a config depends on, also when
 // it does not load (a source that is missing or does not compile yet). Nullopt when the file is
 // not YAML with an implementations mapping.
-std::optional<std::vector<std::string>> named_kernel_sources(const std::string& config_path);
+std::optional<std::vector<std::string>> named_kernel_sources(const ConfigFile& config);
 
 // The entry as the resolved config writes it: source, its SHA-256, params and threads.
 nlohmann::json resolved_user_kernel_entry(const ImplementationSweep& sweep);

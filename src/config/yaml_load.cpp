@@ -15,6 +15,7 @@
 #include "config/config_error.hpp"
 #include "config/flow_brackets.hpp"
 #include "core/file_io.hpp"
+#include "core/sha256.hpp"
 
 namespace convlab {
 namespace {
@@ -299,6 +300,16 @@ YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,
     report_unclosed_bracket(text, path, error.line() > 0 ? error.line() : 1 << 30);
     throw;
   }
+}
+
+ConfigFile read_config(const std::string& path) {
+  ConfigFile file{path, read_config_file(path, config_limits().max_file_bytes), ""};
+  file.sha256 = sha256_hex(file.text);
+  return file;
+}
+
+YAML::Node parse_config(const ConfigFile& file) {
+  return load_yaml_strictly(file.text, file.path, config_limits());
 }
 
 }  // namespace convlab

@@ -37,6 +37,20 @@ const YamlLimits& config_limits();
 // file larger than `max_bytes`.
 std::string read_config_file(const std::string& path, std::size_t max_bytes);
 
+// A config file as a command reads it, once (read_config): every stage the command hands it to
+// works on these bytes, so that the file is read once however many stages look at it.
+struct ConfigFile {
+  std::string path;
+  std::string text;    // its bytes, within config_limits()
+  std::string sha256;  // of text
+};
+
+// The one read of a config file by a command (read_config_file within config_limits()).
+ConfigFile read_config(const std::string& path);
+
+// The file's text as YAML (load_yaml_strictly within config_limits()).
+YAML::Node parse_config(const ConfigFile& file);
+
 // Parses `text` (the bytes of `path`) after the bounded, strict event pass described above.
 // Every refusal is a ConfigError with file, line, column and the key path where it happened.
 YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,

@@ -5,12 +5,9 @@
 #include <filesystem>
 #include <set>
 
-#include "config/config.hpp"
-#include "config/user_kernel_entry.hpp"
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
-#include "plan/plan.hpp"
 #include "store/record.hpp"
 
 namespace convlab {
@@ -60,17 +57,17 @@ std::string point_words(const json& description) {
          " | " + description.value("border", "") + " | " + description.value("output", "");
 }
 
-void count_unmeasured(const ResultsDocument& results, const Config& config, Freshness& freshness) {
+void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
+                      Freshness& freshness) {
   // A user's kernel is what its source says: the points of an edited source are not measured.
   std::set<std::string> recorded;
   for (const Record& record : results.file.records)
     recorded.insert(point_identity(describe_record(record)) +
                     (record.source ? record.source->sha256 : ""));
-  const auto plan = expand_plan(config);
   freshness.unmeasured_known = true;
-  freshness.planned_points = plan.size();
-  for (const Point& point : plan) {
-    const json description = describe_point(config, point);
+  freshness.planned_points = loaded.plan.size();
+  for (const Point& point : loaded.plan) {
+    const json description = describe_point(*loaded.config, point);
     if (recorded.count(point_identity(description) + point.implementation->source_sha256)) continue;
     ++freshness.unmeasured_points;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
@@ -79,14 +76,15 @@ void count_unmeasured(const ResultsDocument& results, const Config& config, Fres
 }
 
 // What changed in a config whose file differs from the one the run recorded, in words.
-void assess_config_change(const ResultsDocument& results, const std::string& config_path,
-                          const std::optional<Config>& config, const std::string& unreadable,
+void assess_config_change(const ResultsDocument& results, const ExperimentConfig& loaded,
                           Freshness& freshness) {
+  const std::string& config_path = loaded.file.path;
+  const std::optional<Config>& config = loaded.config;
   if (!config) {
     freshness.measured_settings_changed = true;
     freshness.change_words = config_path +
                              " changed since these results were measured and cannot be read now (" +
-                             unreadable + ").";
+                             loaded.load_error + ").";
     return;
   }
   // Comments, key order and spacing are not the config's content: a file whose resolved form is
@@ -117,11 +115,11 @@ void assess_config_change(const ResultsDocument& results, const std::string& con
 }
 
 // The kernel sources the run compiled that the config still names, against their files now.
-void assess_sources(const ResultsDocument& results, const std::string& config_path,
+void assess_sources(const ResultsDocument& results, const ExperimentConfig& loaded,
                     Freshness& freshness) {
   if (!results.latest_run) return;
-  const std::string folder = fs::path(config_path).parent_path().string();
-  const auto named = named_kernel_sources(config_path);
+  const std::string folder = fs::path(loaded.file.path).parent_path().string();
+  const auto& named = loaded.kernel_sources;
   std::string words;
   for (const KernelSourceText& source : results.latest_run->sources) {
     const fs::path written(source.path);
@@ -165,29 +163,20 @@ std::optional<std::string> config_to_read(const std::optional<std::string>& requ
   return std::nullopt;
 }
 
-Freshness assess_freshness(const ResultsDocument& results,
-                           const std::optional<std::string>& config_path) {
+Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfig* config) {
   Freshness freshness;
   for (const RunBlock& run : results.measuring_runs())
     freshness.unknown_commit |= !(run.git && run.git->commit);
-  if (!config_path) {
+  if (!config) {
     freshness.config_gone = true;
     return freshness;
   }
-  freshness.update_command = "make experiment CONFIG=" + shell_word(*config_path);
+  freshness.update_command = "make experiment CONFIG=" + shell_word(config->file.path);
   const std::string recorded = results.latest_run ? results.latest_run->config_sha256 : "";
-  freshness.config_changed = !recorded.empty() && sha256_file_hex(*config_path) != recorded;
-  std::optional<Config> config;
-  std::string unreadable;
-  try {
-    config = load_config(*config_path);
-  } catch (const std::exception& error) {
-    unreadable = error.what();
-  }
-  if (config) count_unmeasured(results, *config, freshness);
-  if (freshness.config_changed)
-    assess_config_change(results, *config_path, config, unreadable, freshness);
-  assess_sources(results, *config_path, freshness);
+  freshness.config_changed = !recorded.empty() && config->file.sha256 != recorded;
+  if (config->config) count_unmeasured(results, *config, freshness);
+  if (freshness.config_changed) assess_config_change(results, *config, freshness);
+  assess_sources(results, *config, freshness);
   return freshness;
 }
 

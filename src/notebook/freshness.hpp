@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "notebook/experiment_config.hpp"
 #include "notebook/notebook.hpp"
 #include "query/results_document.hpp"
 
@@ -17,8 +18,7 @@ namespace convlab {
 std::optional<std::string> config_to_read(const std::optional<std::string>& requested,
                                           const ResultsDocument& results, const std::string& name);
 
-// `config_path`: the config as it is now (nullopt when it is gone).
-Freshness assess_freshness(const ResultsDocument& results,
-                           const std::optional<std::string>& config_path);
+// `config`: the config as it is now, read by the command (null when it is gone).
+Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfig* config);
 
 }  // namespace convlab

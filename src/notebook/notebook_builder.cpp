@@ -26,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A discussion is prose, a config a page or two: anything larger is not one.
+// A discussion is prose: anything larger is not one.
 constexpr size_t kMaxTextBytes = size_t(16) << 20;
 
 std::string read_text(const std::string& path) {
@@ -38,23 +38,11 @@ const json& resolved_config(const ResultsDocument& results) {
   return results.latest_run ? results.latest_run->resolved_config : none;
 }
 
-struct LoadedDeclarations {
-  ReportDeclarations declarations;
-  YAML::Node root;  // the config as written, when one was read
-};
-
-LoadedDeclarations load_declarations(const std::optional<std::string>& config_path,
-                                     const ResultsDocument& results) {
-  LoadedDeclarations loaded;
-  if (config_path) {
-    loaded.root = load_yaml_strictly(read_config_file(*config_path, config_limits().max_file_bytes),
-                                     *config_path, config_limits());
-    loaded.declarations = parse_report_declarations(loaded.root, YamlLocation{*config_path, ""});
-  } else {
-    loaded.declarations = parse_report_declarations(
-        resolved_config(results), YamlLocation{results.path, "run.config.resolved"});
-  }
-  return loaded;
+// The declarations of the config as it is now, else of the copy the run recorded.
+ReportDeclarations declarations_of(const ExperimentConfig* config, const ResultsDocument& results) {
+  if (config) return config->declarations;
+  return parse_report_declarations(resolved_config(results),
+                                   YamlLocation{results.path, "run.config.resolved"});
 }
 
 // A text key of the config as written (edited after the run), else of the results.
@@ -76,16 +64,20 @@ void settings_lines(const json& value, const std::string& indent, std::string& o
   }
 }
 
-ConfigCell config_cell(const ResultsDocument& results,
-                       const std::optional<std::string>& config_path) {
+// The cell of a config file as read: its path, text, hash and the command that runs it.
+ConfigCell file_cell(const ConfigFile& file) {
   ConfigCell cell;
+  cell.path = file.path;
+  cell.text = file.text;
+  cell.sha256 = file.sha256;
+  cell.rerun_command = "make experiment CONFIG=" + shell_word(file.path);
+  return cell;
+}
+
+ConfigCell config_cell(const ResultsDocument& results, const ExperimentConfig* config) {
+  ConfigCell cell = config ? file_cell(config->file) : ConfigCell{};
   cell.recorded_sha256 = results.latest_run ? results.latest_run->config_sha256 : "";
-  if (config_path) {
-    cell.path = *config_path;
-    cell.text = read_text(*config_path);
-    cell.sha256 = sha256_hex(cell.text);
-    cell.rerun_command = "make experiment CONFIG=" + shell_word(*config_path);
-  } else {
+  if (!config) {
     // The file is gone: what the run recorded is all there is.
     cell.text = resolved_config(results).dump(2);
   }
@@ -311,25 +303,19 @@ std::string experiment_name(const ResultsDocument& results) {
 namespace {
 
 // A config on disk that does not load: shown as written, the results' copy declaring the rest.
-void note_invalid_config(ExperimentNotebook& notebook, const std::string& path) {
+void note_invalid_config(ExperimentNotebook& notebook, const ConfigFile& file) {
   Freshness& fresh = notebook.freshness;
   fresh.config_gone = false;
   fresh.config_changed = true;
-  fresh.change_words = path +
+  fresh.change_words = file.path +
                        " does not load (the error is above): figures and tables are drawn as the "
                        "config of the last run declares them.";
   for (auto& cell : notebook.cells)
     if (auto* config = std::get_if<ConfigCell>(&cell)) {
-      config->path = path;
-      try {
-        // Read as a config is: a link is refused, not followed.
-        config->text = read_config_file(path, config_limits().max_file_bytes);
-      } catch (const std::exception&) {
-        config->text.clear();  // not a file convlab reads (a link): the error above says why
-      }
-      config->sha256 = sha256_hex(config->text);
+      const std::string recorded = config->recorded_sha256;
+      *config = file_cell(file);
+      config->recorded_sha256 = recorded;
       config->same_content = false;
-      config->rerun_command = "make experiment CONFIG=" + shell_word(path);
     }
 }
 
@@ -338,20 +324,17 @@ void note_invalid_config(ExperimentNotebook& notebook, const std::string& path) 
 std::vector<DerivedColumn> derived_columns_of(const ResultsDocument& results,
                                               const std::optional<std::string>& config) {
   const auto path = config_to_read(config, results, experiment_name(results));
-  return load_declarations(path, results).declarations.derive;
+  if (!path) return declarations_of(nullptr, results).derive;
+  return declared_config(read_config(*path)).declarations.derive;
 }
 
-ExperimentNotebook config_notebook(const std::string& name, const std::string& config_path) {
+ExperimentNotebook config_notebook(const std::string& name, const ConfigFile& file) {
   ExperimentNotebook notebook;
   notebook.name = name;
   notebook.title = name;
   notebook.cells.emplace_back(MarkdownCell{});
-  ConfigCell config;
-  config.path = config_path;
-  config.text = read_config_file(config_path, config_limits().max_file_bytes);
-  config.sha256 = sha256_hex(config.text);
+  ConfigCell config = file_cell(file);
   config.same_content = true;
-  config.rerun_command = "make experiment CONFIG=" + shell_word(config_path);
   notebook.cells.emplace_back(std::move(config));
   return notebook;
 }
@@ -360,33 +343,32 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
   ExperimentNotebook notebook;
   notebook.name = experiment_name(given);
   notebook.results_path = given.path;
-  const auto config_path =
-      sources.invalid_config ? std::nullopt : config_to_read(sources.config, given, notebook.name);
-  const LoadedDeclarations loaded = load_declarations(config_path, given);
+  // A config on disk that does not load declares nothing: the results' copy does.
+  const ExperimentConfig* loaded = sources.invalid_config ? nullptr : sources.config.get();
+  const ReportDeclarations declared = declarations_of(loaded, given);
+  const YAML::Node root = loaded ? loaded->root : YAML::Node();
   const ResultsDocument* computed = &given;
-  if (!loaded.declarations.derive.empty()) {
+  if (!declared.derive.empty()) {
     auto copy = std::make_shared<ResultsDocument>(given);
-    compute_derived_columns(*copy, loaded.declarations.derive);
+    compute_derived_columns(*copy, declared.derive);
     notebook.derived_results = copy;
     computed = copy.get();
   }
   const ResultsDocument& results = *computed;
-  notebook.title =
-      config_text(loaded.root, "title", results.experiment_text("title", notebook.name));
-  notebook.freshness = assess_freshness(results, config_path);
+  notebook.title = config_text(root, "title", results.experiment_text("title", notebook.name));
+  notebook.freshness = assess_freshness(results, loaded);
 
   MarkdownCell description;
   description.document = plain_text_document(
-      config_text(loaded.root, "description", results.experiment_text("description", "")));
+      config_text(root, "description", results.experiment_text("description", "")));
   notebook.cells.emplace_back(std::move(description));
-  ConfigCell config = config_cell(results, config_path);
+  ConfigCell config = config_cell(results, loaded);
   config.same_content = !notebook.freshness.config_changed;
   notebook.cells.emplace_back(std::move(config));
   for (SourceCell& source : source_cells(results)) notebook.cells.emplace_back(std::move(source));
   notebook.cells.emplace_back(run_cell(results));
 
   const auto points = latest_ok_points(results);
-  const ReportDeclarations& declared = loaded.declarations;
   add_figures(declared.has_figures_key ? declared.figures : default_figures(points), points,
               results, notebook);
   add_tables(declared.has_tables_key ? declared.tables : default_tables(points), points, results,

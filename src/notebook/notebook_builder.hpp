@@ -2,24 +2,27 @@
 // the discussion written about it, once, for every renderer.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "notebook/experiment_config.hpp"
 #include "notebook/notebook.hpp"
 #include "query/results_document.hpp"
 
 namespace convlab {
 
 struct NotebookSources {
-  // The config to read figures:, tables:, the title and the description from: a file, "auto" (the
-  // path the run recorded when it still exists, else configs/<name>.yaml), or none: the copy in
-  // results.json. Edited declarations apply without re-running.
-  std::optional<std::string> config;
+  // The config figures:, tables:, the title and the description come from, as the command read
+  // it (notebook_config: a file, or "auto"), or null: the copy in results.json. Edited
+  // declarations apply without re-running.
+  std::shared_ptr<const ExperimentConfig> config;
   // The discussion (experiments/<name>.md); a file that does not exist means none.
   std::optional<std::string> discussion;
-  // A config that is on disk but does not load (convlab watch after a bad save): the page shows
-  // it as written, and draws figures and tables as the copy in results.json declares them.
-  std::optional<std::string> invalid_config;
+  // A config that is on disk but does not load (convlab watch after a bad save), as read: the
+  // page shows it as written, and draws figures and tables as the copy in results.json declares
+  // them.
+  std::optional<ConfigFile> invalid_config;
 };
 
 // Throws ConfigError for bad declarations and ResultsError for a value reference that matches no
@@ -36,7 +39,7 @@ std::vector<DerivedColumn> derived_columns_of(const ResultsDocument& results,
 
 // The notebook of a config that has no results yet: its name as title and the config as written
 // (convlab watch shows it under the error of a config that never loaded).
-ExperimentNotebook config_notebook(const std::string& name, const std::string& config_path);
+ExperimentNotebook config_notebook(const std::string& name, const ConfigFile& file);
 
 // The experiment's name: experiment.name, else the results folder's name.
 std::string experiment_name(const ResultsDocument& results);

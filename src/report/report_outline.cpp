@@ -31,8 +31,7 @@ ReportPart parse_part(const YAML::Node& node, const YamlLocation& where) {
 }  // namespace
 
 ReportOutline load_report_outline(const std::string& path) {
-  const YAML::Node root = load_yaml_strictly(read_config_file(path, config_limits().max_file_bytes),
-                                             path, config_limits());
+  const YAML::Node root = parse_config(read_config(path));
   const YamlLocation where{path, ""};
   ReportOutline outline;
   const YAML::Node parts = root["parts"];

@@ -36,7 +36,6 @@
 #include "store/part_files.hpp"
 #include "store/results_file.hpp"
 #include "store/results_merge.hpp"
-#include "tables/summary_table.hpp"
 
 extern char** environ;
 
@@ -347,15 +346,12 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
         ++counts.failed;
     }
   }
-  const bool quiet = job.options->verbosity == Verbosity::quiet;
-  const int summary_status =
-      print_run_summary(rows, cpu.run, counts, quiet, job.target.path(), std::cout,
-                        job.options->table ? SummaryRows::all : SummaryRows::best);
-  if (!quiet)
-    for (const auto& run : files.runs) print_summary_table({}, run, std::cout);
+  const int records = records_status(rows);
+  if (job.options->verbosity != Verbosity::quiet && job.options->summary)
+    job.options->summary(RunEnd{std::move(rows), cpu.run, counts, job.target.path(), files.runs});
   if (job.options->phases || job.options->verbosity == Verbosity::verbose)
     print_worker_phases(files.runs, std::cerr);
-  return std::max(status, summary_status);
+  return std::max(status, records);
 }
 
 }  // namespace convlab

@@ -1,9 +1,6 @@
 // The in-process backend: this process measures the job's units (run/local_run.hpp).
-#include <iostream>
-
 #include "run/backend.hpp"
 #include "run/local_run.hpp"
-#include "run/observers.hpp"
 
 namespace convlab {
 
@@ -14,10 +11,13 @@ BackendTraits InProcessBackend::traits() const {
 }
 
 int InProcessBackend::execute(const RunJob& job) {
-  const LocalOutcome outcome = run_locally(job);
+  LocalOutcome outcome = run_locally(job);
+  const int status = records_status(outcome.rows);
   const bool quiet = job.worker || job.options->verbosity == Verbosity::quiet;
-  return print_run_summary(outcome.rows, outcome.run, outcome.counts, quiet, job.target.path(),
-                           std::cout, job.options->table ? SummaryRows::all : SummaryRows::best);
+  if (!quiet && job.options->summary)
+    job.options->summary(
+        RunEnd{std::move(outcome.rows), outcome.run, outcome.counts, job.target.path(), {}});
+  return status;
 }
 
 }  // namespace convlab

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "run/backend.hpp"
+#include "store/record.hpp"
 #include "store/run_block.hpp"
-#include "tables/summary_table.hpp"
+#include "store/run_counts.hpp"
 
 namespace convlab {
 

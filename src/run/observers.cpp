@@ -1,17 +1,8 @@
 #include "run/observers.hpp"
 
-#include <algorithm>
-#include <iostream>
-#include <set>
-
 #include "core/number_text.hpp"
-#include "measure/provenance.hpp"
-#include "query/mixed_runs.hpp"
-#include "query/results_document.hpp"
-#include "query/winners.hpp"
 #include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
-#include "tables/winners_writer.hpp"
 
 namespace convlab {
 
@@ -100,63 +91,6 @@ std::string outcome_text(const Record& record) {
   return "median " + format_number(stats.median, 4) + " ms, CV " +
          format_number(stats.cv * 100, 2) + " %, " + std::to_string(record.timing->repetitions) +
          " repetitions, verified";
-}
-
-namespace {
-
-// The results file as the summary's tables need it; nullopt when it cannot be read (the run's
-// own error about it is reported where it happened), and the summary shows the rows as they are.
-std::optional<ResultsDocument> summary_document(const std::string& results_path) {
-  try {
-    return results_document_of(results_path, read_results(results_path));
-  } catch (const ResultsFileError&) {
-  } catch (const ResultsError&) {
-  }
-  return std::nullopt;
-}
-
-// The run's ok points as the document holds them (machines labelled, metrics derived).
-std::vector<const Record*> ok_points_of(const ResultsDocument& document,
-                                        const std::vector<Record>& rows) {
-  std::set<std::string> keys;
-  for (const Record& row : rows)
-    if (row.usable()) keys.insert(row.key);
-  std::vector<const Record*> points;
-  for (const Record& record : document.file.records)
-    if (record.usable() && keys.count(record.key)) points.push_back(&record);
-  return points;
-}
-
-void print_table_of_rows(const std::vector<Record>& rows, const RunBlock& run,
-                         const std::optional<ResultsDocument>& document, std::ostream& out) {
-  print_summary_table(rows, run, out);
-  if (!document) return;
-  const std::string note =
-      mixed_runs_note(mixed_runs(ok_points_of(*document, rows), document->file.runs));
-  if (!note.empty()) out << "\n" << note << "\n";
-}
-
-}  // namespace
-
-int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
-                      bool quiet, const std::string& results_path, std::ostream& out,
-                      SummaryRows shown) {
-  const bool any_failed = std::any_of(rows.begin(), rows.end(), [](const Record& record) {
-    return record.status == Status::failed;
-  });
-  if (quiet) return any_failed ? 1 : 0;
-  const std::optional<ResultsDocument> document = summary_document(results_path);
-  if (shown == SummaryRows::all || !document) {
-    print_table_of_rows(rows, run, document, out);
-  } else {
-    write_winners(find_winners(*document, ok_points_of(*document, rows)), FlatFormat::md, out);
-    print_unranked_points(rows, run, out);
-  }
-  print_noisy_points(rows, out);
-  print_efficiency_flags(rows, out);
-  out << "\n" << run_counts_line(counts) << "\n";
-  std::cerr << "convlab: results in " << results_path << "\n";
-  return any_failed ? 1 : 0;
 }
 
 }  // namespace convlab

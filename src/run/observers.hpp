@@ -2,10 +2,8 @@
 // for the summary. The run tells them what happens; they neither measure nor write results.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,8 +14,7 @@
 #include "run/progress.hpp"
 #include "store/record.hpp"
 #include "store/results_file.hpp"
-#include "store/run_block.hpp"
-#include "tables/summary_table.hpp"
+#include "store/run_counts.hpp"
 
 namespace convlab {
 
@@ -88,18 +85,5 @@ class RunCounter : public RunObserver {
 
 // "median 0.12 ms, CV 1.3 %, 12 repetitions, verified", or the status and its reason.
 std::string outcome_text(const Record& record);
-
-// What the summary at the end of a run shows of its points: the fastest of every problem, as
-// `convlab show --best` (best), or every point (all, `convlab run --table`).
-enum class SummaryRows { best, all };
-
-// The summary of a run (nothing when quiet): its points as `shown` says, the failed and skipped
-// points, a note when they come from runs under different conditions, the noisy and the flagged
-// points (query/point_flags.hpp), the counts line and where the results are. The winners and
-// the note read the results file at `results_path` (its baseline and run blocks). Returns the
-// run's exit status: 1 when a record failed, 0 otherwise.
-int print_run_summary(const std::vector<Record>& rows, const RunBlock& run, const RunCounts& counts,
-                      bool quiet, const std::string& results_path, std::ostream& out,
-                      SummaryRows shown = SummaryRows::best);
 
 }  // namespace convlab

@@ -10,6 +10,7 @@
 
 #include "core/point_filter.hpp"
 #include "run/devices.hpp"
+#include "run/run_end.hpp"
 #include "store/part_block.hpp"
 
 namespace convlab {
@@ -53,6 +54,9 @@ struct RunOptions {
   // Told of the run's points besides the progress and the counts (convlab watch re-renders its
   // page after each); in-process runs only.
   std::vector<RunObserver*> observers;
+  // Prints the summary at the end of a run that is not quiet (app/run_summary.hpp); none: no
+  // summary.
+  RunEndReport summary;
 };
 
 }  // namespace convlab

@@ -10,14 +10,9 @@
 
 #include "store/record.hpp"
 #include "store/run_block.hpp"
+#include "store/run_counts.hpp"
 
 namespace convlab {
-
-// How the points of one run's plan ended. kept: measured earlier, not re-run; not_run: left for
-// later by --max-points.
-struct RunCounts {
-  size_t kept = 0, ran = 0, skipped = 0, failed = 0, not_run = 0;
-};
 
 // One row per ok or failed record; skipped records as "45 points skipped: no CUDA device" lines,
 // most frequent reason first; then the GPU of the run block, when it had one. An ok row without a
@@ -26,7 +21,7 @@ struct RunCounts {
 void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
                          const std::vector<Record>* context = nullptr);
 
-// What a winners summary of a run (run/observers.hpp) leaves out of its table: failed points one
+// What a winners summary of a run (app/run_summary.hpp) leaves out of its table: failed points one
 // line each with the reason ("failed: openmp threads=2 | ... : outside tolerance ..."), skipped
 // points one line per reason, then the GPU of the run block, as print_summary_table ends.
 void print_unranked_points(const std::vector<Record>& records, const RunBlock& run,

@@ -22,8 +22,9 @@ class LivePageRender : public ::testing::Test {
     results_ = load_results_document((fixtures() / "fixture-demo" / "results.json").string());
     notebook_ = build_notebook(
         results_,
-        NotebookSources{(fixtures() / "configs" / "fixture-demo.yaml").string(),
-                        (fixtures() / "experiments" / "fixture-demo.md").string(), std::nullopt});
+        NotebookSources{
+            notebook_config((fixtures() / "configs" / "fixture-demo.yaml").string(), results_),
+            (fixtures() / "experiments" / "fixture-demo.md").string(), std::nullopt});
     context_.generator = "convlab test";
   }
   ResultsDocument results_;

@@ -44,8 +44,9 @@ Built build_with(const std::string& discussion, const fs::path& folder,
   }
   Built built;
   built.results = load_results_document((fixtures() / "fixture-demo" / "results.json").string());
-  built.notebook =
-      build_notebook(built.results, NotebookSources{config_path, md.string(), std::nullopt});
+  built.notebook = build_notebook(
+      built.results,
+      NotebookSources{notebook_config(config_path, built.results), md.string(), std::nullopt});
   return built;
 }
 

@@ -22,8 +22,9 @@ using namespace notebook_test;
 ExperimentNotebook fixture_notebook(const ResultsDocument& results) {
   return build_notebook(
       results,
-      NotebookSources{(fixtures() / "configs" / "fixture-demo.yaml").string(),
-                      (fixtures() / "experiments" / "fixture-demo.md").string(), std::nullopt});
+      NotebookSources{
+          notebook_config((fixtures() / "configs" / "fixture-demo.yaml").string(), results),
+          (fixtures() / "experiments" / "fixture-demo.md").string(), std::nullopt});
 }
 
 std::set<std::string> numbers_in(const std::string& text) {
@@ -213,7 +214,7 @@ TEST(Markdown, AValueMatchingSeveralPointsStopsWithFileLineAndQuery) {
   const ResultsDocument results =
       load_results_document((fixtures() / "fixture-demo" / "results.json").string());
   try {
-    build_notebook(results, NotebookSources{std::nullopt, discussion.string(), std::nullopt});
+    build_notebook(results, NotebookSources{nullptr, discussion.string(), std::nullopt});
     FAIL() << "expected an error";
   } catch (const ResultsError& error) {
     const std::string message = error.what();

@@ -103,7 +103,7 @@ ExperimentNotebook notebook_of(const Scratch& scratch, const json& results) {
   write_file(scratch.path() / "results.json", results.dump(1));
   const ResultsDocument document =
       load_results_document((scratch.path() / "results.json").string());
-  return build_notebook(document, NotebookSources{std::nullopt, std::nullopt, std::nullopt});
+  return build_notebook(document, NotebookSources{nullptr, std::nullopt, std::nullopt});
 }
 
 TEST(SourceCell, ComesAfterTheConfigFromTheResultsFileAlone) {
