@@ -2,6 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <new>
+
+#include "config/config_error.hpp"
 #include "figures/declarations.hpp"
 #include "figures/plan_declarations.hpp"
 #include "figures/where_values.hpp"
@@ -13,7 +16,9 @@ LoadedConfig load_config_for_command(const std::string& path) {
   return load_config_for_command(read_config(path));
 }
 
-LoadedConfig load_config_for_command(const ConfigFile& file) {
+namespace {
+
+LoadedConfig load_and_check(const ConfigFile& file) {
   const std::string& path = file.path;
   YAML::Node root;
   LoadedConfig loaded;
@@ -32,6 +37,18 @@ LoadedConfig load_config_for_command(const ConfigFile& file) {
   });
   check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
   return loaded;
+}
+
+}  // namespace
+
+LoadedConfig load_config_for_command(const ConfigFile& file) {
+  // The plan and the declarations' checks on it can need as much memory as reading the config:
+  // running out there still names the config.
+  try {
+    return load_and_check(file);
+  } catch (const std::bad_alloc&) {
+    throw ConfigError(file.path, 0, 0, "", "not enough memory to validate this config");
+  }
 }
 
 }  // namespace convlab

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <new>
 #include <thread>
 
 #include "app/commands.hpp"
@@ -104,6 +105,10 @@ valid, 2 not valid (the message names the file, line and key). Users' own kernel
     return 0;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "convlab validate: " << config_path
+              << ": not enough memory to validate this config\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "convlab validate: " << config_path << ": " << error.what() << "\n";
