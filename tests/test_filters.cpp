@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "filters/filter_library.hpp"
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/opencv/opencv_calls.hpp"
 
 namespace convlab {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "impl/cuda/cuda_axes.hpp"
 #include "impl/family.hpp"
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/opencv/opencv_calls.hpp"
 #include "impl/registry.hpp"
 #include "reference/reference.hpp"
 #include "store/record.hpp"

@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "core/file_io.hpp"
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 #include "impl/family.hpp"
 #include "impl/user/kernel_contract.hpp"
 #include "impl/user/kernel_host_channel.hpp"

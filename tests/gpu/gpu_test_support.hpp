@@ -16,7 +16,7 @@
 #include "core/border.hpp"
 #include "core/filter.hpp"
 #include "core/image.hpp"
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 #include "impl/implementation.hpp"
 
 namespace convlab::gpu_test {

@@ -17,7 +17,7 @@
 #include <tuple>
 
 #include "gpu_test_support.hpp"
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 
 namespace convlab {
 namespace {

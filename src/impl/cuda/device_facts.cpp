@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 
 namespace convlab {
 

@@ -12,8 +12,8 @@
 #include <type_traits>
 
 #include "core/border.hpp"
-#include "impl/cuda/backend.hpp"
 #include "impl/cuda/cuda_check.cuh"
+#include "impl/cuda/device_calls.hpp"
 
 namespace convlab::cuda {
 

@@ -22,8 +22,8 @@
 #include <mutex>
 #include <vector>
 
-#include "impl/cuda/backend.hpp"
 #include "impl/cuda/buffers.cuh"
+#include "impl/cuda/device_calls.hpp"
 #include "impl/cuda/kernel_plan.cuh"
 
 namespace convlab::cuda {

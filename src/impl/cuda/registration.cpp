@@ -1,13 +1,13 @@
 // Registration of the CUDA implementations: names, axes, descriptions and the reasons a point is
 // skipped. Always compiled, also without nvcc, so configs naming cuda_* validate everywhere; the
-// work itself goes through backend.hpp to the .cu files (or to no_cuda/ stubs).
+// work itself goes through device_calls.hpp to the .cu files (or to no_cuda/ stubs).
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
 
-#include "impl/cuda/backend.hpp"
 #include "impl/cuda/cuda_axes.hpp"
+#include "impl/cuda/device_calls.hpp"
 #include "impl/cuda/device_facts.hpp"
 #include "impl/cuda/launch_shape.hpp"
 #include "impl/cuda/rungs.hpp"

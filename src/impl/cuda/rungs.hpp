@@ -1,8 +1,8 @@
 // The CUDA rungs (and the NPP peer), one row each. A new rung is its .cu file, which defines
 // <stem>_unsupported and make_<stem>_plan (kernel_plan.cuh) and reads its axes from LaunchParams
 // into a struct of its own, plus one row here; the rest follows from the row: the Variant value
-// (backend.hpp), the device dispatch (point_runner.cu) and the registration with its name, axes,
-// launch shape, requirements and description (registration.cpp).
+// (device_calls.hpp), the device dispatch (point_runner.cu) and the registration with its name,
+// axes, launch shape, requirements and description (registration.cpp).
 //
 //   ROW(stem, name, axes, threads, step_x, step_y, traits, description)
 //

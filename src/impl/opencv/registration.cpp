@@ -6,7 +6,7 @@
 // Each has a `threads` axis (cv::setNumThreads).
 #include <cmath>
 
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/opencv/opencv_calls.hpp"
 #include "impl/registry.hpp"
 
 namespace convlab {

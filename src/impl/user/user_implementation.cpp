@@ -5,7 +5,7 @@
 #include <cstring>
 #include <map>
 
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 #include "impl/user/kernel_contract.hpp"
 #include "impl/user/kernel_host_channel.hpp"
 #include "impl/user/kernel_host_client.hpp"

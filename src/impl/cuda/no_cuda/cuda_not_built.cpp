@@ -2,7 +2,7 @@
 // registration, and the run's "cuda" block says CUDA is not built.
 #include <stdexcept>
 
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 
 namespace convlab::cuda {
 

@@ -3,7 +3,7 @@
 // prepare.
 #include <stdexcept>
 
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/opencv/opencv_calls.hpp"
 
 namespace convlab {
 

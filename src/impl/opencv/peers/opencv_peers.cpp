@@ -25,7 +25,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "impl/opencv/opencv_backend.hpp"
+#include "impl/opencv/opencv_calls.hpp"
 
 namespace convlab {
 
