@@ -16,7 +16,6 @@
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "app/notebook_pages.hpp"
-#include "config/config_error.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
