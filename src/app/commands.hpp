@@ -51,4 +51,9 @@ int watch_command(const Arguments& args, const Arguments& full_argv);
 // is reported as "convlab COMMAND: ..." with exit status 2.
 int run_loaded_config(const RunOptions& options, const std::string& command);
 
+// In the catch block of a command that reads configs and results (export, notebook): the error on
+// stderr, a config's or results' as it is, another after "convlab COMMAND: " (and `path`, when
+// given, before the message of one of no kind named here); returns 2.
+int report_reading_error(const std::string& command, const std::string& path = "");
+
 }  // namespace convlab

@@ -518,17 +518,25 @@ int export_command(const std::vector<std::string>& args) {
       return export_flat(options.results, given.flat);
     }
     return export_experiment(options);
+  } catch (const std::exception&) {
+    return report_reading_error("export", options.results);
+  }
+}
+
+int report_reading_error(const std::string& command, const std::string& path) {
+  const std::string prefix = "convlab " + command + ": ";
+  try {
+    throw;
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";
   } catch (const ResultsError& error) {
     std::cerr << error.what() << "\n";
   } catch (const FileError& error) {
-    std::cerr << "convlab export: " << error.what() << "\n";
+    std::cerr << prefix << error.what() << "\n";
   } catch (const fs::filesystem_error& error) {
-    std::cerr << "convlab export: " << error.what() << "\n";
+    std::cerr << prefix << error.what() << "\n";
   } catch (const std::exception& error) {
-    std::cerr << "convlab export: " << (options.results.empty() ? "" : options.results + ": ")
-              << error.what() << "\n";
+    std::cerr << prefix << (path.empty() ? "" : path + ": ") << error.what() << "\n";
   }
   return 2;
 }

@@ -16,7 +16,6 @@
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "app/notebook_pages.hpp"
-#include "config/config_error.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
@@ -234,18 +233,9 @@ int notebook_command(const Arguments& args) {
   if (const auto status = notebook_command_line(options).parse(args)) return *status;
   try {
     return make_notebook(options);
-  } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
-  } catch (const ResultsError& error) {
-    std::cerr << error.what() << "\n";
-  } catch (const FileError& error) {
-    std::cerr << "convlab notebook: " << error.what() << "\n";
-  } catch (const fs::filesystem_error& error) {
-    std::cerr << "convlab notebook: " << error.what() << "\n";
-  } catch (const std::exception& error) {
-    std::cerr << "convlab notebook: " << error.what() << "\n";
+  } catch (const std::exception&) {
+    return report_reading_error("notebook");
   }
-  return 2;
 }
 
 }  // namespace convlab

@@ -178,10 +178,7 @@ void replay_grid(const Grid& grid, const SearchOptions& options, std::ostream& o
 int search_command(const Arguments& args) {
   SearchOptions options;
   if (const auto status = search_command_line(options).parse(args)) return *status;
-  const std::string& path = options.path;
-  const std::string file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0
-                               ? path
-                               : path + "/results.json";
+  const std::string file = results_file_of(options.path);
   const ResultsDocument document = results_document_of(file, read_results(file));
   const ResultsFile& results = document.file;
   const std::string implementation = options.implementation.empty()

@@ -228,10 +228,7 @@ void print_comparison(const ResultsDocument& document, const ShowOptions& option
 int show_command(const Arguments& args) {
   ShowOptions options;
   if (const auto status = parse_show_options(args, options)) return *status;
-  const std::string& path = options.path;
-  const std::string file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0
-                               ? path
-                               : path + "/results.json";
+  const std::string file = results_file_of(options.path);
   try {
     if (!std::filesystem::exists(file) && !std::filesystem::exists(journal_path_for(file))) {
       std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";

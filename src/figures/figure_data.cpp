@@ -532,15 +532,22 @@ std::string default_y_label(const FigureDeclaration& declaration) {
   return field_axis_label(declaration.y[0]);
 }
 
+// The ok points a declaration's `where` keeps; NoDataError when it keeps none.
+std::vector<const Record*> points_where(const std::vector<const Record*>& all_points,
+                                        const std::string& where, const std::string& context) {
+  auto points = filter_points(all_points, where, context);
+  if (points.empty())
+    throw NoDataError(context + ": no ok point matches" +
+                      (where.empty() ? "" : " where '" + where + "'"));
+  return points;
+}
+
 }  // namespace
 
 FigureData extract_figure(const FigureDeclaration& declared,
                           const std::vector<const Record*>& all_points,
                           const std::string& context) {
-  const auto points = filter_points(all_points, declared.where, context);
-  if (points.empty())
-    throw NoDataError(context + ": no ok point matches" +
-                      (declared.where.empty() ? "" : " where '" + declared.where + "'"));
+  const auto points = points_where(all_points, declared.where, context);
   // Points of several machines are never drawn against each other: one panel per machine.
   FigureDeclaration declaration = declared;
   if (spans_machines(points) && !mentions(declared.panel, "machine") &&
@@ -595,10 +602,7 @@ FigureData extract_figure(const FigureDeclaration& declared,
 
 TableData extract_table(const TableDeclaration& declared,
                         const std::vector<const Record*>& all_points, const std::string& context) {
-  const auto points = filter_points(all_points, declared.where, context);
-  if (points.empty())
-    throw NoDataError(context + ": no ok point matches" +
-                      (declared.where.empty() ? "" : " where '" + declared.where + "'"));
+  const auto points = points_where(all_points, declared.where, context);
   // Points of several machines are never put side by side unlabelled: the machine leads the
   // column headers (so a table of each machine's own implementations has no empty cells).
   TableDeclaration declaration = declared;

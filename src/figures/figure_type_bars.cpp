@@ -8,12 +8,6 @@
 namespace convlab {
 namespace {
 
-Grid bars_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
-               const std::string& context) {
-  return value_grid(records, declaration.series, declaration.y, {declaration.x},
-                    declaration.error_bars, declaration.reduce, context);
-}
-
 FigureTypeRules bars_rules() {
   FigureTypeRules rules;
   rules.error_bars = true;
@@ -101,7 +95,7 @@ std::string bar_legend_entry(const FigureData& figure, size_t row) {
 
 const FigureTypeDescriptor& bars_figure_type() {
   static const FigureTypeDescriptor type{
-      "bars",           {},          bars_rules(), bars_grid, series_panel_tsv, plot_bars_panel,
+      "bars",           {},          bars_rules(), series_grid, series_panel_tsv, plot_bars_panel,
       bar_legend_entry, kInteraction};
   return type;
 }

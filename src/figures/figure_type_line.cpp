@@ -11,12 +11,6 @@
 namespace convlab {
 namespace {
 
-Grid line_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
-               const std::string& context) {
-  return value_grid(records, declaration.series, declaration.y, {declaration.x},
-                    declaration.error_bars, declaration.reduce, context);
-}
-
 std::string line_style(const FigureData& figure, size_t row) {
   const SeriesStyle style = series_style(figure, row);
   const bool errors = figure.declaration.error_bars;
@@ -110,7 +104,7 @@ const FigureTypeDescriptor& line_figure_type() {
   static const FigureTypeDescriptor type{"line",
                                          {},
                                          line_rules(),
-                                         line_grid,
+                                         series_grid,
                                          series_panel_tsv,
                                          plot_line_panel,
                                          line_legend_entry,

@@ -1,5 +1,7 @@
 #include "figures/figure_types.hpp"
 
+#include "figures/figure_data.hpp"
+
 namespace convlab {
 
 // Every figure type, one row each, in the order docs/report.md lists them (the default, line,
@@ -54,6 +56,12 @@ std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view c
     words += names[i];
   }
   return words;
+}
+
+Grid series_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+                 const std::string& context) {
+  return value_grid(records, declaration.series, declaration.y, {declaration.x},
+                    declaration.error_bars, declaration.reduce, context);
 }
 
 void end_plot(PanelPlot& plot, bool any_clause) {

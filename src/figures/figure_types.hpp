@@ -95,6 +95,10 @@ struct FigureTypeDescriptor {
   FigureInteraction interaction;
 };
 
+// Shared by line and bars: one row per series against x, with quartiles when error bars are asked.
+Grid series_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
+                 const std::string& context);
+
 // Shared by bars and stacked: histogram axes, tics and fill; the legend entry of a bar.
 void write_histogram_axes(PanelPlot& plot);
 std::string bar_legend_entry(const FigureData& figure, size_t row);

@@ -18,11 +18,6 @@ double sorted_quantile(const std::vector<double>& sorted, double q) {
 
 }  // namespace
 
-double quantile(std::vector<double> samples, double q) {
-  std::sort(samples.begin(), samples.end());
-  return sorted_quantile(samples, q);
-}
-
 SampleStats summarize(const std::vector<double>& samples) {
   SampleStats s;
   if (samples.empty()) return s;

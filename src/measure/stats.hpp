@@ -12,8 +12,7 @@ struct SampleStats {
   double cv = 0;      // stddev / mean
 };
 
-// Quantiles interpolate linearly between order statistics (R type 7, numpy's default).
-double quantile(std::vector<double> sorted_or_not, double q);
+// q1, median and q3 interpolate linearly between order statistics (R type 7, numpy's default).
 SampleStats summarize(const std::vector<double>& samples);
 
 nlohmann::json to_json(const SampleStats& stats);

@@ -30,7 +30,6 @@ class Unit {
   // "GB/s", "Mpixel/s", "ms"; "x" and "" are plain numbers.
   static Unit parse(std::string_view text);
 
-  bool is_plain() const { return powers_.empty() && !literal_; }
   bool is_literal() const { return literal_; }
   bool has_dimension() const { return !powers_.empty(); }
   Unit times(const Unit& other) const;

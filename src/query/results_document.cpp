@@ -138,6 +138,11 @@ ResultsDocument results_document_of(const std::string& path, ResultsFile file) {
   return results;
 }
 
+std::string results_file_of(const std::string& path) {
+  const bool json_file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  return json_file ? path : path + "/results.json";
+}
+
 ResultsDocument load_results_document(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path file(path);

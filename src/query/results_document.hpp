@@ -45,6 +45,9 @@ struct ResultsDocument {
 // recomputed so that none relates two machines.
 ResultsDocument load_results_document(const std::string& path);
 
+// The results file a command is given: PATH when it ends in .json, else PATH/results.json.
+std::string results_file_of(const std::string& path);
+
 // A results file already read (read_results, which folds in a journal) as a document, with its
 // machines identified as load_results_document does.
 ResultsDocument results_document_of(const std::string& path, ResultsFile file);

@@ -146,14 +146,8 @@ class CpuPoint final : public HostedPoint {
 };
 
 cuda::UserKernelModule module_of(const json& request) {
-  const KernelContract contract = contract_from_json(request.at("contract"));
-  cuda::UserKernelModule module;
+  cuda::UserKernelModule module = launch_of(contract_from_json(request.at("contract")));
   module.image = read_file(request.at("artifact").get<std::string>(), 256u << 20);
-  for (const KernelPass& pass : contract.passes)
-    module.passes.push_back(
-        {pass.block_x, pass.block_y, pass.pixels_x, pass.pixels_y, pass.shared_bytes});
-  module.constant_capacity = contract.constant_capacity;
-  module.needs_scratch = contract.needs_scratch;
   return module;
 }
 

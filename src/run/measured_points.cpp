@@ -57,14 +57,6 @@ bool MeasuredPoints::has(const Config& config, const Point& point) const {
                                   point.implementation->source_sha256)) > 0;
 }
 
-std::size_t MeasuredPoints::count(const Config& config, const std::vector<Point>& plan,
-                                  const std::vector<std::optional<PlannedSkip>>& skips) const {
-  std::size_t measured = 0;
-  for (std::size_t i = 0; i < plan.size(); ++i)
-    if (!skips[i] && has(config, plan[i])) ++measured;
-  return measured;
-}
-
 MeasuredPoints measured_points_at(const std::string& path) {
   return MeasuredPoints(read_results(path));
 }

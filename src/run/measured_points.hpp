@@ -9,14 +9,11 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
 #include <string>
-#include <vector>
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
-#include "plan/skips.hpp"
 #include "store/results_file.hpp"
 
 namespace convlab {
@@ -32,9 +29,6 @@ class MeasuredPoints {
   explicit MeasuredPoints(const ResultsFile& results);
 
   bool has(const Config& config, const Point& point) const;
-  // How many of the points that will run (no planned skip) are measured.
-  std::size_t count(const Config& config, const std::vector<Point>& plan,
-                    const std::vector<std::optional<PlannedSkip>>& skips) const;
 
  private:
   std::set<std::string> measured_;

@@ -82,10 +82,6 @@ HostModel this_machine_model() {
   return host;
 }
 
-std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan) {
-  return estimated_plan_seconds(config, plan, std::vector<std::optional<PlannedSkip>>(plan.size()));
-}
-
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan,
                                            const std::vector<std::optional<PlannedSkip>>& skips,
                                            const HostModel& host) {
@@ -108,20 +104,6 @@ std::vector<double> estimated_plan_seconds(const Config& config, const std::vect
 double estimated_reference_seconds(const Config& config, const Point& point,
                                    const HostModel& host) {
   return point_macs(config, point) * host.reference_seconds_per_tap / host_threads(host);
-}
-
-double estimated_reference_seconds(const Config& config, const Point& point) {
-  return estimated_reference_seconds(config, point, this_machine_model());
-}
-
-double estimated_point_seconds(const Config& config, const Point& point) {
-  return estimated_point_seconds(config, point, this_machine_model());
-}
-
-double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus) {
-  HostModel host;
-  host.logical_cpus = logical_cpus;
-  return estimated_point_seconds(config, point, host);
 }
 
 double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host) {
@@ -245,16 +227,6 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
       << " (estimate from nominal rates; points already in results.json are not run again)\n";
 }
 
-namespace {
-
-std::string percent(double part, double whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
-  return text;
-}
-
-}  // namespace
-
 void print_shard_balance(const ShardCut& cut, int index, std::ostream& out) {
   std::int64_t total = 0;
   std::size_t points = 0, groups = 0;
@@ -266,9 +238,10 @@ void print_shard_balance(const ShardCut& cut, int index, std::ostream& out) {
   const auto [smallest, largest] = std::minmax_element(cut.cost_us.begin(), cut.cost_us.end());
   out << "\nshard " << index << " of " << cut.count << ": " << cut.bundles[index] << " of "
       << groups << " problem groups, " << cut.points[index] << " of " << points << " points, "
-      << percent(double(cut.cost_us[index]), double(total)) << " of the plan's estimated cost (the "
-      << cut.count << " shards hold " << percent(double(*smallest), double(total)) << " to "
-      << percent(double(*largest), double(total)) << "; a problem group is never split)\n";
+      << share_words(double(cut.cost_us[index]), double(total))
+      << " of the plan's estimated cost (the " << cut.count << " shards hold "
+      << share_words(double(*smallest), double(total)) << " to "
+      << share_words(double(*largest), double(total)) << "; a problem group is never split)\n";
 }
 
 void print_device_split(const Config& config, const std::vector<Point>& plan,
@@ -316,7 +289,7 @@ void print_device_split(const Config& config, const std::vector<Point>& plan,
     char estimate[32];
     std::snprintf(estimate, sizeof estimate, "%.2f", seconds[w]);
     out << "| " << w << " | " << devices[w] << " | " << groups[w].size() << " | " << points[w]
-        << " | " << percent(double(cost[w]), double(cuda_cost)) << " | " << estimate << " |\n";
+        << " | " << share_words(double(cost[w]), double(cuda_cost)) << " | " << estimate << " |\n";
   }
   char estimate[32];
   std::snprintf(estimate, sizeof estimate, "%.2f", seconds[workers]);

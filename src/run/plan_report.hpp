@@ -43,17 +43,12 @@ HostModel this_machine_model();
 double estimated_point_seconds(const Config& config, const Point& point, const HostModel& host);
 // The warm-up and timed calls alone, without verification and the runner's work.
 double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host);
-// Threads beyond `logical_cpus` add nothing; 0 leaves them uncapped (HostModel{logical_cpus}).
-double estimated_point_seconds(const Config& config, const Point& point, unsigned logical_cpus);
-double estimated_point_seconds(const Config& config, const Point& point);  // this machine
 // The reference computation a problem's first point waits for.
 double estimated_reference_seconds(const Config& config, const Point& point, const HostModel& host);
-double estimated_reference_seconds(const Config& config, const Point& point);  // this machine
 // Per point of the plan: its estimate plus, for the first point of an image, kernel, border and
 // output, the reference computation it waits for.
-std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan);
-// The same with the points `skips` names (plan/skips.hpp) at 0: a skipped point costs nothing,
-// and the reference is computed for the first point of a problem that runs.
+// A point `skips` names (plan/skips.hpp) costs nothing; the reference is counted for the first
+// point of a problem that runs.
 std::vector<double> estimated_plan_seconds(const Config& config, const std::vector<Point>& plan,
                                            const std::vector<std::optional<PlannedSkip>>& skips,
                                            const HostModel& host = this_machine_model());

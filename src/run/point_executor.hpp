@@ -79,7 +79,6 @@ class PointExecutor {
   RunContext context_;
   std::string device_name_ = "none";
   std::optional<std::string> device_uuid_;
-  std::string run_id_;
   RunBlock run_;
   std::unique_ptr<GpuClockProbe> clocks_;
   PhaseClock own_clock_;

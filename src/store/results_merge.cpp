@@ -30,12 +30,6 @@ void refuse_repeated_points(const std::vector<Record>& records, const std::strin
   }
 }
 
-bool measures_same_point(const Record& earlier, const Record& later) {
-  if (earlier.key == later.key) return true;
-  // Another machine's measurement of the point is another record: machines are kept apart.
-  return point_on_machine(earlier) == point_on_machine(later);
-}
-
 RecordMerger::RecordMerger(std::vector<Record>& records) : records_(records) {
   for (size_t i = 0; i < records_.size(); ++i) index(i);
 }

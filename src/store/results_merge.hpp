@@ -23,16 +23,13 @@ std::string point_on_machine(const Record& record);
 // machine: which of them a reader took would depend on their order.
 void refuse_repeated_points(const std::vector<Record>& records, const std::string& path);
 
-// Whether `later` is a new measurement of the point `earlier` holds, on the same machine (so it
-// replaces it in place).
-bool measures_same_point(const Record& earlier, const Record& later);
-
 class RecordMerger {
  public:
   // `records` must outlive the merger and change only through it.
   explicit RecordMerger(std::vector<Record>& records);
 
-  // Replaces the record that measures_same_point with `record`, or appends it.
+  // Replaces the record of the same key, or of the same point on the same machine, with `record`,
+  // or appends it.
   void add_or_replace(Record record);
 
  private:

@@ -41,9 +41,6 @@ bool lock_unsupported(int code) {
 
 }  // namespace
 
-ResultsLock::ResultsLock(const std::string& out_dir)
-    : ResultsLock(out_dir + "/results.lock", LockUse::required) {}
-
 ResultsLock::ResultsLock(const std::string& path, LockUse use) {
   try {
     fd_ = open_lock_file(path);

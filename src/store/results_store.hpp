@@ -28,7 +28,6 @@ enum class LockUse {
 
 class ResultsLock {
  public:
-  explicit ResultsLock(const std::string& out_dir);
   ResultsLock(const std::string& lock_path, LockUse use);
   ~ResultsLock();
   ResultsLock(const ResultsLock&) = delete;

@@ -21,9 +21,8 @@ int cuda_device_count();
 // The PCI bus id of a device ("0000:19:00.0"), empty without CUDA or that device.
 std::string cuda_pci_bus_id(int device);
 
-// Build facts for `convlab list` and the run's build block (run.build.cuda_built, npp_built):
-// whether the CUDA kernels, and the NPP peer, were compiled in.
+// A build fact for `convlab list` and the run's build block (run.build.cuda_built): whether the
+// CUDA kernels were compiled in.
 bool cuda_built();
-bool npp_built();
 
 }  // namespace convlab

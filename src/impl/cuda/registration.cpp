@@ -227,9 +227,6 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
 bool cuda_built() {
   return cuda::built();
 }
-bool npp_built() {
-  return cuda::npp_built();
-}
 
 std::vector<Implementation> make_cuda_implementations() {
   std::vector<Implementation> impls;

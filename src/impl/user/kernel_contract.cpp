@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <regex>
 
+#include "impl/cuda/backend.hpp"
+
 namespace convlab {
 namespace {
 
@@ -189,6 +191,16 @@ KernelContract contract_from_json(const nlohmann::json& json) {
                                pass.at("shared_bytes").get<int>()});
   contract.has_cpu_entry = json.at("cpu_entry").get<bool>();
   return contract;
+}
+
+cuda::UserKernelModule launch_of(const KernelContract& contract) {
+  cuda::UserKernelModule module;
+  for (const KernelPass& pass : contract.passes)
+    module.passes.push_back(
+        {pass.block_x, pass.block_y, pass.pixels_x, pass.pixels_y, pass.shared_bytes});
+  module.constant_capacity = contract.constant_capacity;
+  module.needs_scratch = contract.needs_scratch;
+  return module;
 }
 
 }  // namespace convlab

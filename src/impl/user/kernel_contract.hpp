@@ -15,6 +15,9 @@
 #include "impl/implementation.hpp"
 
 namespace convlab {
+namespace cuda {
+struct UserKernelModule;
+}
 
 // The version of include/convlab/kernel.h this convlab speaks (CONVLAB_CONTRACT_VERSION).
 inline constexpr int kKernelContractVersion = 1;
@@ -62,5 +65,9 @@ std::optional<UnmetNeed> contract_unmet_need(const KernelContract& contract,
 
 nlohmann::json to_json(const KernelContract& contract);
 KernelContract contract_from_json(const nlohmann::json& json);
+
+// The launch of each pass and the needs the CUDA backend takes, the module image left to the
+// caller.
+cuda::UserKernelModule launch_of(const KernelContract& contract);
 
 }  // namespace convlab

@@ -161,16 +161,6 @@ cuda::ProblemDesc device_problem(const Problem& problem) {
   return desc;
 }
 
-cuda::UserKernelModule launch_of(const KernelContract& contract) {
-  cuda::UserKernelModule module;
-  for (const KernelPass& pass : contract.passes)
-    module.passes.push_back(
-        {pass.block_x, pass.block_y, pass.pixels_x, pass.pixels_y, pass.shared_bytes});
-  module.constant_capacity = contract.constant_capacity;
-  module.needs_scratch = contract.needs_scratch;
-  return module;
-}
-
 std::optional<std::string> unsupported_here(const UserKernelSource& source, const Problem& problem,
                                             const Params& params, const RunContext& context) {
   if (auto missing = compiler_unavailable(source.language)) return missing;
