@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "impl/cuda/backend.hpp"
+#include "impl/cuda/device_calls.hpp"
 
 namespace convlab {
 namespace {
