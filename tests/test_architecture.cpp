@@ -74,17 +74,11 @@ std::vector<std::string> chain_violations(const fs::path& src,
   return violations;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const auto& line : lines) text += line + "\n";
-  return text;
-}
-
 TEST(Architecture, IncludesFollowTheChain) {
   const auto chain = read_chain(testing::read_text(CONVLAB_SOURCE_TREE "/docs/architecture.md"));
   ASSERT_GE(chain.size(), 10u) << "docs/architecture.md has no ```chain block";
   const auto violations = chain_violations(CONVLAB_SOURCE_TREE "/src", chain);
-  EXPECT_TRUE(violations.empty()) << joined(violations);
+  EXPECT_TRUE(violations.empty()) << testing::joined(violations);
 }
 
 // The check finds what it is there to find: an include upwards, one between siblings, one into a
@@ -101,8 +95,8 @@ TEST(Architecture, TheCheckFindsIncludesAgainstTheChain) {
   testing::write_text(src / "report/x.cu", "#include \"nowhere/y.hpp\"\n");
   const auto violations =
       chain_violations(src, read_chain("```chain\ncore\nplan\nrun report\n```\n"));
-  ASSERT_EQ(violations.size(), 4u) << joined(violations);
-  const std::string text = joined(violations);
+  ASSERT_EQ(violations.size(), 4u) << testing::joined(violations);
+  const std::string text = testing::joined(violations);
   EXPECT_NE(text.find("extra/: not in the chain"), std::string::npos) << text;
   EXPECT_NE(text.find("plan/p.cpp:2"), std::string::npos) << text;
   EXPECT_NE(text.find("run/r.hpp:1"), std::string::npos) << text;
@@ -124,8 +118,8 @@ TEST(Architecture, TheCheckFindsAFileOfRunThatIncludesWhatReadsResults) {
   testing::write_text(src / "run/reads.hpp",
                       "#include \"query/winners.hpp\"\n#include \"figures/figure_data.hpp\"\n");
   const auto violations = chain_violations(src, chain);
-  ASSERT_EQ(violations.size(), 3u) << joined(violations);
-  const std::string text = joined(violations);
+  ASSERT_EQ(violations.size(), 3u) << testing::joined(violations);
+  const std::string text = testing::joined(violations);
   EXPECT_NE(text.find("run/prints.cpp:2"), std::string::npos) << text;
   EXPECT_NE(text.find("run/reads.hpp:1"), std::string::npos) << text;
   EXPECT_NE(text.find("run/reads.hpp:2"), std::string::npos) << text;
@@ -185,11 +179,11 @@ TEST(Architecture, TheEngineIncludesNoFolderAboveIt) {
   EXPECT_EQ(engine.count("serve"), 0u);
   const fs::path src = CONVLAB_SOURCE_TREE "/src";
   EXPECT_TRUE(includes_outside(src, engine, engine).empty())
-      << joined(includes_outside(src, engine, engine));
+      << testing::joined(includes_outside(src, engine, engine));
   std::set<std::string> serve = engine;
   serve.insert("serve");
   EXPECT_TRUE(includes_outside(src, {"serve"}, serve).empty())
-      << joined(includes_outside(src, {"serve"}, serve));
+      << testing::joined(includes_outside(src, {"serve"}, serve));
 }
 
 // The check finds an engine file that includes app/ or serve/, and passes those that do not.
@@ -205,8 +199,8 @@ TEST(Architecture, TheLibraryCheckFindsAnIncludeAboveTheEngine) {
       "  ${P}/src/run/*.cpp)\nfile(GLOB OTHER ${P}/src/app/*.cpp)\n");
   ASSERT_EQ(engine, (std::set<std::string>{"core", "run"}));
   const auto violations = includes_outside(src, engine, engine);
-  ASSERT_EQ(violations.size(), 2u) << joined(violations);
-  const std::string text = joined(violations);
+  ASSERT_EQ(violations.size(), 2u) << testing::joined(violations);
+  const std::string text = testing::joined(violations);
   EXPECT_NE(text.find("run/r.cpp:2"), std::string::npos) << text;
   EXPECT_NE(text.find("run/s.hpp:1"), std::string::npos) << text;
   fs::remove_all(src.parent_path());

@@ -57,16 +57,10 @@ std::vector<std::string> type_name_comparisons(const fs::path& src,
   return found;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const auto& line : lines) text += line + "\n";
-  return text;
-}
-
 TEST(FigureTypeNames, OnlyTheDescriptorsCompareATypeName) {
   const auto found = type_name_comparisons(CONVLAB_SOURCE_TREE "/src", figure_type_words());
   EXPECT_TRUE(found.empty()) << "move what depends on the type into its descriptor:\n"
-                             << joined(found);
+                             << testing::joined(found);
 }
 
 // The check finds what it is there to find: comparisons in C++, in the notebook's script and in
@@ -82,8 +76,8 @@ TEST(FigureTypeNames, TheCheckFindsAComparisonOutsideTheDescriptors) {
   testing::write_text(src / "figures/figure_type_heatmap.cpp", "if (name == \"heatmap\") {}\n");
   testing::write_text(src / "figures/figure_types.cpp", "if (name == \"line\") {}\n");
   const auto found = type_name_comparisons(src, figure_type_words());
-  ASSERT_EQ(found.size(), 4u) << joined(found);
-  const std::string text = joined(found);
+  ASSERT_EQ(found.size(), 4u) << testing::joined(found);
+  const std::string text = testing::joined(found);
   EXPECT_NE(text.find("html/page.cpp:1"), std::string::npos) << text;
   EXPECT_NE(text.find("html/assets/page.js:1"), std::string::npos) << text;
   EXPECT_NE(text.find("html/assets/page.js:2"), std::string::npos) << text;

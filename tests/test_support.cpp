@@ -130,6 +130,12 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path);
   file << text;

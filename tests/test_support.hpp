@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/image.hpp"
 #include "filters/filter_library.hpp"
@@ -63,6 +64,8 @@ std::string device_for_test(const std::string& name, const std::filesystem::path
                << " (nodev?) to stand for /dev/" << (name) << " without risking the system's"
 
 std::string read_text(const std::filesystem::path& path);
+// Each line followed by a newline, for a failure message that lists what a check found.
+std::string joined(const std::vector<std::string>& lines);
 void write_text(const std::filesystem::path& path, const std::string& text);
 
 // The opens of one file by any process, as the kernel reports them (inotify's IN_OPEN on its
