@@ -266,20 +266,8 @@ class RegblockPlan final : public KernelPlan {
   // Outputs per thread: NX in {4, 8} pixels, MY in {1, 2, 4} rows.
   template <typename F>
   static void with_per_thread(int nx, int my, F&& f) {
-    auto rows = [&](auto x) {
-      if (my == 4) {
-        f(x, std::integral_constant<int, 4>{});
-      } else if (my == 2) {
-        f(x, std::integral_constant<int, 2>{});
-      } else {
-        f(x, std::integral_constant<int, 1>{});
-      }
-    };
-    if (nx == 4) {
-      rows(std::integral_constant<int, 4>{});
-    } else {
-      rows(std::integral_constant<int, 8>{});
-    }
+    with_static_value<4, 8>(
+        nx, [&](auto x) { with_static_value<4, 2, 1>(my, [&](auto y) { f(x, y); }); });
   }
 
   int ksize_;

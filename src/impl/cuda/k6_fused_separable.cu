@@ -347,20 +347,8 @@ class FusedPlan final : public KernelPlan {
   // Strip width 32, 64 or 128 pixels; column-pass rows per thread 4 or 8.
   template <typename F>
   static void with_strip_and_rows(int strip_w, int rows, F&& f) {
-    auto with_rows = [&](auto sw) {
-      if (rows == 8) {
-        f(sw, std::integral_constant<int, 8>{});
-      } else {
-        f(sw, std::integral_constant<int, 4>{});
-      }
-    };
-    if (strip_w == 128) {
-      with_rows(std::integral_constant<int, 128>{});
-    } else if (strip_w == 64) {
-      with_rows(std::integral_constant<int, 64>{});
-    } else {
-      with_rows(std::integral_constant<int, 32>{});
-    }
+    with_static_value<128, 64, 32>(
+        strip_w, [&](auto sw) { with_static_value<8, 4>(rows, [&](auto my) { f(sw, my); }); });
   }
 
   int ksize_;

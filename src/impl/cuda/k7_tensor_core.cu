@@ -295,18 +295,9 @@ class TensorPlan final : public KernelPlan {
   // n-tiles per warp 4 or 8; weight parts 1 (fp16) or 2 (fp16x2).
   template <typename F>
   static void with_tiles_and_parts(int n_tiles, int parts, F&& f) {
-    auto with_parts = [&](auto nt) {
-      if (parts == 2) {
-        f(nt, std::integral_constant<int, 2>{});
-      } else {
-        f(nt, std::integral_constant<int, 1>{});
-      }
-    };
-    if (n_tiles == 4) {
-      with_parts(std::integral_constant<int, 4>{});
-    } else {
-      with_parts(std::integral_constant<int, 8>{});
-    }
+    with_static_value<4, 8>(n_tiles, [&](auto nt) {
+      with_static_value<2, 1>(parts, [&](auto weight_parts) { f(nt, weight_parts); });
+    });
   }
 
   int ksize_;

@@ -313,20 +313,7 @@ class TensorSeparablePlan final : public KernelPlan {
   // The number of k-steps per pass is the compile-time size of the fragment arrays.
   template <typename F>
   static void with_steps(int steps, F&& f) {
-    switch (steps) {
-      case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-      case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-      case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-      default:
-        f(std::integral_constant<int, kMaxSteps>{});
-        break;
-    }
+    with_static_value<1, 2, 3, kMaxSteps>(steps, f);
   }
 
   int ksize_;

@@ -159,49 +159,33 @@ __device__ __forceinline__ void load_row_span(float* dst, const std::uint8_t* sr
 }
 
 // --- Compile-time dispatch -----------------------------------------------------------------------
+// Calls f(std::integral_constant<int, V>{}) for the first V of Values equal to `value`; the last of
+// Values stands for every value not listed.
+template <int First, int... Rest, typename F>
+void with_static_value(int value, F&& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    f(std::integral_constant<int, First>{});
+  } else if (value == First) {
+    f(std::integral_constant<int, First>{});
+  } else {
+    with_static_value<Rest...>(value, f);
+  }
+}
+
 // Kernels take K as a template parameter KT; KT = 0 means "read K at run time". The sizes listed
 // here get a specialisation whose tap loops the compiler unrolls completely (coefficients become
 // immediate constant-bank operands for the __constant__ variants); any other K runs the generic
 // kernel. Adding a size here is all it takes to specialise it.
 template <typename F>
 void with_static_ksize(int ksize, F&& f) {
-  switch (ksize) {
-    case 3:
-      f(std::integral_constant<int, 3>{});
-      break;
-    case 5:
-      f(std::integral_constant<int, 5>{});
-      break;
-    case 7:
-      f(std::integral_constant<int, 7>{});
-      break;
-    case 9:
-      f(std::integral_constant<int, 9>{});
-      break;
-    case 11:
-      f(std::integral_constant<int, 11>{});
-      break;
-    case 15:
-      f(std::integral_constant<int, 15>{});
-      break;
-    case 21:
-      f(std::integral_constant<int, 21>{});
-      break;
-    default:
-      f(std::integral_constant<int, 0>{});
-      break;
-  }
+  with_static_value<3, 5, 7, 9, 11, 15, 21, 0>(ksize, f);
 }
 
 // Interleaved images have 1 or 3 channels; planes have 1. The channel count is a template parameter
 // so each thread keeps one accumulator per channel in registers.
 template <typename F>
 void with_static_channels(int channels, F&& f) {
-  if (channels == 3) {
-    f(std::integral_constant<int, 3>{});
-  } else {
-    f(std::integral_constant<int, 1>{});
-  }
+  with_static_value<3, 1>(channels, f);
 }
 
 // Output value type: std::uint8_t or float.
