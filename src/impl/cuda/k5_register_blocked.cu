@@ -222,7 +222,7 @@ class RegblockPlan final : public KernelPlan {
         weights_(problem.weights, problem.weights + problem.ksize * problem.ksize) {
     copy_to_device(device_weights_, weights_.data(), weights_.size());
     const int channels = launch_channels(problem, params);
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes());
+    const size_t bytes = geometry(channels).shared_bytes(bytes_per_value(output_));
     for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
@@ -230,7 +230,7 @@ class RegblockPlan final : public KernelPlan {
     const Geometry g = geometry(image.channels);
     const dim3 grid(ceil_div(image.width, g.tile_w()), ceil_div(image.height, g.tile_h()));
     const unsigned threads = static_cast<unsigned>(g.bx * g.by * image.channels);
-    const size_t bytes = g.shared_bytes(value_bytes());
+    const size_t bytes = g.shared_bytes(bytes_per_value(output_));
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
       kernel<<<grid, threads, bytes, stream>>>(image.in, static_cast<OutT*>(image.out),
@@ -241,7 +241,6 @@ class RegblockPlan final : public KernelPlan {
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   Geometry geometry(int channels) const {
     return Geometry{params_.per_thread_x,
                     params_.per_thread_y,
@@ -307,7 +306,7 @@ std::optional<std::string> regblock_unsupported(const ProblemDesc& problem,
     return reason;
   const Geometry g{nx, my, launch.block_x, launch.block_y, channels, problem.ksize};
   return shared_bytes_unsupported(
-      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1), device,
+      g.shared_bytes(bytes_per_value(problem.output)), device,
       "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
           std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)");
 }

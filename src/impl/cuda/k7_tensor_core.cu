@@ -257,7 +257,8 @@ class TensorPlan final : public KernelPlan {
         toeplitz_fragments(problem.weights, problem.ksize, params_.weight_parts);
     copy_to_device(fragments_, fragments.data(), fragments.size());
     const int channels = launch_channels(problem, params);
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params_.weight_parts);
+    const size_t bytes =
+        geometry(channels).shared_bytes(bytes_per_value(output_), params_.weight_parts);
     for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
@@ -267,15 +268,14 @@ class TensorPlan final : public KernelPlan {
     const unsigned threads = static_cast<unsigned>(32 * g.warp_rows * image.channels);
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
-      kernel<<<grid, threads, g.shared_bytes(value_bytes(), params_.weight_parts), stream>>>(
-          image.in, static_cast<OutT*>(image.out), fragments_.as<uint2>(), image.width,
-          image.height, ksize_, border_, g.warp_rows);
+      kernel<<<grid, threads, g.shared_bytes(bytes_per_value(output_), params_.weight_parts),
+               stream>>>(image.in, static_cast<OutT*>(image.out), fragments_.as<uint2>(),
+                         image.width, image.height, ksize_, border_, g.warp_rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_kernel");
     });
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   TensorGeometry geometry(int channels) const {
     return TensorGeometry{params_.n_tiles, params_.warp_rows, channels, ksize_};
   }
@@ -331,7 +331,7 @@ std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
     return reason;
   const TensorGeometry g{launch.n_tiles, launch.warp_rows, channels, problem.ksize};
   return shared_bytes_unsupported(
-      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1, launch.weight_parts), device,
+      g.shared_bytes(bytes_per_value(problem.output), launch.weight_parts), device,
       "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
           std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)");
 }

@@ -275,7 +275,7 @@ class TensorSeparablePlan final : public KernelPlan {
     append_toeplitz(fragments, column, ksteps(ksize_));
     copy_to_device(fragments_, fragments.data(), fragments.size());
     const int channels = launch_channels(problem, params);
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes());
+    const size_t bytes = geometry(channels).shared_bytes(bytes_per_value(output_));
     for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
@@ -285,7 +285,7 @@ class TensorSeparablePlan final : public KernelPlan {
     const unsigned threads = static_cast<unsigned>(32 * params_.n_tiles * image.channels);
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
-      kernel<<<grid, threads, g.shared_bytes(value_bytes()), stream>>>(
+      kernel<<<grid, threads, g.shared_bytes(bytes_per_value(output_)), stream>>>(
           image.in, static_cast<OutT*>(image.out), fragments_.as<uint4>(), image.width,
           image.height, ksize_, border_, params_.n_tiles, params_.rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_separable_kernel");
@@ -293,7 +293,6 @@ class TensorSeparablePlan final : public KernelPlan {
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   SeparableGeometry geometry(int channels) const {
     return SeparableGeometry{params_.n_tiles, channels, ksize_};
   }
@@ -350,7 +349,7 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
     return reason;
   const SeparableGeometry g{launch.n_tiles, channels, problem.ksize};
   if (auto reason = shared_bytes_unsupported(
-          g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1), device,
+          g.shared_bytes(bytes_per_value(problem.output)), device,
           "strip of " + std::to_string(g.strip_w()) + " pixels with K=" +
               std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)"))
     return reason;
