@@ -60,6 +60,13 @@ class Buffer {
 using DeviceBuffer = Buffer<DeviceMemory>;
 using PinnedBuffer = Buffer<PinnedMemory>;
 
+// Copies `count` host values into `buffer`, growing it to fit.
+template <typename T>
+void copy_to_device(DeviceBuffer& buffer, const T* values, size_t count) {
+  buffer.reserve(count * sizeof(T));
+  CONVLAB_CUDA_CHECK(cudaMemcpy(buffer.data(), values, count * sizeof(T), cudaMemcpyHostToDevice));
+}
+
 // A non-blocking stream: it does not synchronise with the legacy default stream.
 class Stream {
  public:

@@ -33,25 +33,19 @@ class GlobalPlan final : public KernelPlan {
  public:
   GlobalPlan(const ProblemDesc& problem, const LaunchParams& params)
       : ksize_(problem.ksize), border_(problem.border), output_(problem.output), params_(params) {
-    const size_t bytes = sizeof(float) * ksize_ * ksize_;
-    weights_.reserve(bytes);
-    CONVLAB_CUDA_CHECK(cudaMemcpy(weights_.data(), problem.weights, bytes, cudaMemcpyHostToDevice));
+    copy_to_device(weights_, problem.weights, static_cast<size_t>(ksize_) * ksize_);
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const dim3 block(params_.block_x, params_.block_y);
     const dim3 grid(ceil_div(image.width, params_.block_x),
                     ceil_div(image.height, params_.block_y));
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(image.channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          using OutT = decltype(out_type);
-          global_kernel<decltype(kt)::value, decltype(c)::value><<<grid, block, 0, stream>>>(
-              image.in, static_cast<OutT*>(image.out), weights_.as<const float>(), image.width,
-              image.height, ksize_, border_);
-          CONVLAB_CUDA_CHECK_LAUNCH("global_kernel");
-        });
-      });
+    with_point_types(ksize_, image.channels, output_, [&](auto kt, auto c, auto out_type) {
+      using OutT = decltype(out_type);
+      global_kernel<decltype(kt)::value, decltype(c)::value><<<grid, block, 0, stream>>>(
+          image.in, static_cast<OutT*>(image.out), weights_.as<const float>(), image.width,
+          image.height, ksize_, border_);
+      CONVLAB_CUDA_CHECK_LAUNCH("global_kernel");
     });
   }
 

@@ -42,25 +42,17 @@ class ConstantPlan final : public KernelPlan {
 
   // c_weights is shared by every point of this variant: copy this point's coefficients in before
   // each repetition (outside the timed region).
-  void before_timing(cudaStream_t stream) override {
-    CONVLAB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_weights, weights_.data(),
-                                               weights_.size() * sizeof(float), 0,
-                                               cudaMemcpyHostToDevice, stream));
-  }
+  void before_timing(cudaStream_t stream) override { upload_constant(c_weights, weights_, stream); }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const dim3 block(params_.block_x, params_.block_y);
     const dim3 grid(ceil_div(image.width, params_.block_x),
                     ceil_div(image.height, params_.block_y));
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(image.channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          using OutT = decltype(out_type);
-          constant_kernel<decltype(kt)::value, decltype(c)::value><<<grid, block, 0, stream>>>(
-              image.in, static_cast<OutT*>(image.out), image.width, image.height, ksize_, border_);
-          CONVLAB_CUDA_CHECK_LAUNCH("constant_kernel");
-        });
-      });
+    with_point_types(ksize_, image.channels, output_, [&](auto kt, auto c, auto out_type) {
+      using OutT = decltype(out_type);
+      constant_kernel<decltype(kt)::value, decltype(c)::value><<<grid, block, 0, stream>>>(
+          image.in, static_cast<OutT*>(image.out), image.width, image.height, ksize_, border_);
+      CONVLAB_CUDA_CHECK_LAUNCH("constant_kernel");
     });
   }
 
@@ -76,12 +68,8 @@ class ConstantPlan final : public KernelPlan {
 
 std::optional<std::string> constant_unsupported(const ProblemDesc& problem,
                                                 const LaunchParams& params, int device) {
-  const long long needed = static_cast<long long>(problem.ksize) * problem.ksize;
-  if (needed > kConstantWeightCapacity)
-    return "kernel " + std::to_string(problem.ksize) + "x" + std::to_string(problem.ksize) +
-           " needs " + std::to_string(needed * 4) + " bytes of coefficients, more than the " +
-           std::to_string(kConstantWeightCapacity * 4) +
-           " bytes of __constant__ memory reserved for them";
+  if (auto reason = constant_weights_unsupported(problem.ksize, kConstantWeightCapacity))
+    return reason;
   return block_unsupported(BlockLaunch(params), device);
 }
 

@@ -27,9 +27,6 @@ namespace {
 constexpr int kConstantWeightCapacity = 8192;
 __constant__ float c_weights[kConstantWeightCapacity];
 
-// Beyond 48 KB of dynamic shared memory a kernel must opt in (cudaFuncSetAttribute).
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 size_t shared_bytes(int tile, int ksize, int channels) {
   const size_t span = static_cast<size_t>(tile) + ksize - 1;
   return span * span * channels * sizeof(float);
@@ -97,21 +94,12 @@ class SharedPlan final : public KernelPlan {
         params_(params),
         weights_(problem.weights, problem.weights + problem.ksize * problem.ksize) {
     // Opt in to more than 48 KB of shared memory for the instantiation this point launches.
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
+    const int channels = launch_channels(problem, params);
     const size_t bytes = shared_bytes(params_.tile, ksize_, channels);
-    if (bytes > kDefaultSharedLimit) {
-      for_kernel(channels, [&](auto kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(bytes)));
-      });
-    }
+    for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
-  void before_timing(cudaStream_t stream) override {
-    CONVLAB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_weights, weights_.data(),
-                                               weights_.size() * sizeof(float), 0,
-                                               cudaMemcpyHostToDevice, stream));
-  }
+  void before_timing(cudaStream_t stream) override { upload_constant(c_weights, weights_, stream); }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const int tile = params_.tile;
@@ -130,13 +118,9 @@ class SharedPlan final : public KernelPlan {
   // Calls f(kernel, OutT{}) with the instantiation for this point's K, `channels` and output type.
   template <typename F>
   void for_kernel(int channels, F&& f) {
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          using OutT = decltype(out_type);
-          f(&shared_kernel<decltype(kt)::value, decltype(c)::value, OutT>, OutT{});
-        });
-      });
+    with_point_types(ksize_, channels, output_, [&](auto kt, auto c, auto out_type) {
+      using OutT = decltype(out_type);
+      f(&shared_kernel<decltype(kt)::value, decltype(c)::value, OutT>, OutT{});
     });
   }
 
@@ -151,23 +135,13 @@ class SharedPlan final : public KernelPlan {
 
 std::optional<std::string> shared_unsupported(const ProblemDesc& problem,
                                               const LaunchParams& params, int device) {
-  const long long needed = static_cast<long long>(problem.ksize) * problem.ksize;
-  if (needed > kConstantWeightCapacity)
-    return "kernel " + std::to_string(problem.ksize) + "x" + std::to_string(problem.ksize) +
-           " needs " + std::to_string(needed * 4) + " bytes of coefficients, more than the " +
-           std::to_string(kConstantWeightCapacity * 4) +
-           " bytes of __constant__ memory reserved for them";
+  if (auto reason = constant_weights_unsupported(problem.ksize, kConstantWeightCapacity))
+    return reason;
   const TiledLaunch launch(params);
   if (auto reason = block_unsupported(launch, device)) return reason;
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const size_t bytes = shared_bytes(launch.tile, problem.ksize, channels);
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (bytes > limit)
-    return "tile " + std::to_string(launch.tile) + " with K=" + std::to_string(problem.ksize) +
-           " and " + std::to_string(channels) + " channel(s) per launch needs " +
-           std::to_string(bytes) + " bytes of shared memory, more than the device's " +
-           std::to_string(limit) + " per block";
-  return std::nullopt;
+  const int channels = launch_channels(problem, params);
+  return shared_bytes_unsupported(shared_bytes(launch.tile, problem.ksize, channels), device,
+                                  tile_description(launch.tile, problem.ksize, channels));
 }
 
 std::unique_ptr<KernelPlan> make_shared_plan(const ProblemDesc& problem, const LaunchParams& params,

@@ -28,8 +28,6 @@ constexpr int kFactorCapacity = 1024;
 __constant__ float c_row[kFactorCapacity];
 __constant__ float c_column[kFactorCapacity];
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 // Shared memory of either pass: tile x (tile + K - 1) values of `channels` floats.
 size_t pass_shared_bytes(int tile, int ksize, int channels) {
   return static_cast<size_t>(tile) * (tile + ksize - 1) * channels * sizeof(float);
@@ -138,26 +136,19 @@ class SeparablePlan final : public KernelPlan {
         params_(params),
         row_(problem.row, problem.row + problem.ksize),
         column_(problem.column, problem.column + problem.ksize) {
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
+    const int channels = launch_channels(problem, params);
     const size_t bytes = pass_shared_bytes(params_.tile, ksize_, channels);
-    if (bytes > kDefaultSharedLimit) {
-      for_kernels(channels, [&](auto row_kernel, auto column_kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(
-            row_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(
-            column_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-      });
-    }
+    for_kernels(channels, [&](auto row_kernel, auto column_kernel, auto) {
+      allow_shared_bytes(row_kernel, bytes);
+      allow_shared_bytes(column_kernel, bytes);
+    });
   }
 
   bool needs_scratch() const override { return true; }
 
   void before_timing(cudaStream_t stream) override {
-    const size_t bytes = static_cast<size_t>(ksize_) * sizeof(float);
-    CONVLAB_CUDA_CHECK(
-        cudaMemcpyToSymbolAsync(c_row, row_.data(), bytes, 0, cudaMemcpyHostToDevice, stream));
-    CONVLAB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_column, column_.data(), bytes, 0,
-                                               cudaMemcpyHostToDevice, stream));
+    upload_constant(c_row, row_, stream);
+    upload_constant(c_column, column_, stream);
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
@@ -181,15 +172,11 @@ class SeparablePlan final : public KernelPlan {
   // Calls f(row kernel, column kernel, OutT{}) for this point's K, `channels` and output type.
   template <typename F>
   void for_kernels(int channels, F&& f) {
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          using OutT = decltype(out_type);
-          constexpr int KT = decltype(kt)::value;
-          constexpr int C = decltype(c)::value;
-          f(&row_pass_kernel<KT, C>, &column_pass_kernel<KT, C, OutT>, OutT{});
-        });
-      });
+    with_point_types(ksize_, channels, output_, [&](auto kt, auto c, auto out_type) {
+      using OutT = decltype(out_type);
+      constexpr int KT = decltype(kt)::value;
+      constexpr int C = decltype(c)::value;
+      f(&row_pass_kernel<KT, C>, &column_pass_kernel<KT, C, OutT>, OutT{});
     });
   }
 
@@ -210,15 +197,9 @@ std::optional<std::string> separable_unsupported(const ProblemDesc& problem,
            std::to_string(kFactorCapacity) + " taps of __constant__ memory reserved per factor";
   const TiledLaunch launch(params);
   if (auto reason = block_unsupported(launch, device)) return reason;
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const size_t bytes = pass_shared_bytes(launch.tile, problem.ksize, channels);
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (bytes > limit)
-    return "tile " + std::to_string(launch.tile) + " with K=" + std::to_string(problem.ksize) +
-           " and " + std::to_string(channels) + " channel(s) per launch needs " +
-           std::to_string(bytes) + " bytes of shared memory, more than the device's " +
-           std::to_string(limit) + " per block";
-  return std::nullopt;
+  const int channels = launch_channels(problem, params);
+  return shared_bytes_unsupported(pass_shared_bytes(launch.tile, problem.ksize, channels), device,
+                                  tile_description(launch.tile, problem.ksize, channels));
 }
 
 std::unique_ptr<KernelPlan> make_separable_plan(const ProblemDesc& problem,

@@ -36,7 +36,6 @@
 namespace convlab::cuda {
 namespace {
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
 // The KxK weights are staged in shared memory (rows padded to a multiple of 4 floats); the
 // generic kernel reads them from there too.
 constexpr int kMaxKernelSize = 63;
@@ -221,24 +220,17 @@ class RegblockPlan final : public KernelPlan {
         output_(problem.output),
         params_(params),
         weights_(problem.weights, problem.weights + problem.ksize * problem.ksize) {
-    device_weights_.reserve(weights_.size() * sizeof(float));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(device_weights_.data(), weights_.data(),
-                                  weights_.size() * sizeof(float), cudaMemcpyHostToDevice));
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes());
-    if (bytes > kDefaultSharedLimit) {
-      for_kernel(channels, [&](auto kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(bytes)));
-      });
-    }
+    copy_to_device(device_weights_, weights_.data(), weights_.size());
+    const int channels = launch_channels(problem, params);
+    const size_t bytes = geometry(channels).shared_bytes(bytes_per_value(output_));
+    for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
     const Geometry g = geometry(image.channels);
     const dim3 grid(ceil_div(image.width, g.tile_w()), ceil_div(image.height, g.tile_h()));
     const unsigned threads = static_cast<unsigned>(g.bx * g.by * image.channels);
-    const size_t bytes = g.shared_bytes(value_bytes());
+    const size_t bytes = g.shared_bytes(bytes_per_value(output_));
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
       kernel<<<grid, threads, bytes, stream>>>(image.in, static_cast<OutT*>(image.out),
@@ -249,7 +241,6 @@ class RegblockPlan final : public KernelPlan {
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   Geometry geometry(int channels) const {
     return Geometry{params_.per_thread_x,
                     params_.per_thread_y,
@@ -261,16 +252,12 @@ class RegblockPlan final : public KernelPlan {
 
   template <typename F>
   void for_kernel(int channels, F&& f) {
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          with_per_thread(params_.per_thread_x, params_.per_thread_y, [&](auto nx, auto my) {
-            using OutT = decltype(out_type);
-            f(&regblock_kernel<decltype(kt)::value, decltype(c)::value, decltype(nx)::value,
-                               decltype(my)::value, OutT>,
-              OutT{});
-          });
-        });
+    with_point_types(ksize_, channels, output_, [&](auto kt, auto c, auto out_type) {
+      with_per_thread(params_.per_thread_x, params_.per_thread_y, [&](auto nx, auto my) {
+        using OutT = decltype(out_type);
+        f(&regblock_kernel<decltype(kt)::value, decltype(c)::value, decltype(nx)::value,
+                           decltype(my)::value, OutT>,
+          OutT{});
       });
     });
   }
@@ -278,20 +265,8 @@ class RegblockPlan final : public KernelPlan {
   // Outputs per thread: NX in {4, 8} pixels, MY in {1, 2, 4} rows.
   template <typename F>
   static void with_per_thread(int nx, int my, F&& f) {
-    auto rows = [&](auto x) {
-      if (my == 4) {
-        f(x, std::integral_constant<int, 4>{});
-      } else if (my == 2) {
-        f(x, std::integral_constant<int, 2>{});
-      } else {
-        f(x, std::integral_constant<int, 1>{});
-      }
-    };
-    if (nx == 4) {
-      rows(std::integral_constant<int, 4>{});
-    } else {
-      rows(std::integral_constant<int, 8>{});
-    }
+    with_static_value<4, 8>(
+        nx, [&](auto x) { with_static_value<4, 2, 1>(my, [&](auto y) { f(x, y); }); });
   }
 
   int ksize_;
@@ -322,24 +297,18 @@ std::optional<std::string> regblock_unsupported(const ProblemDesc& problem,
            "] must be a multiple of [" + std::to_string(lanes_x) + ", " + std::to_string(lanes_y) +
            "] with per_thread x = " + std::to_string(nx) +
            " (each warp covers 32 pixels of whole rows)";
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
+  const int channels = launch_channels(problem, params);
   const long long threads = static_cast<long long>(launch.block_x) * launch.block_y * channels;
-  const int max_threads = device_limits(device).max_threads_per_block;
-  if (threads > max_threads)
-    return "block " + std::to_string(launch.block_x) + "x" + std::to_string(launch.block_y) +
-           " per channel x " + std::to_string(channels) +
-           " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
-           std::to_string(max_threads) + " threads per block";
+  if (auto reason = threads_unsupported(threads, device_limits(device).max_threads_per_block,
+                                        "block " + std::to_string(launch.block_x) + "x" +
+                                            std::to_string(launch.block_y) + " per channel",
+                                        channels))
+    return reason;
   const Geometry g{nx, my, launch.block_x, launch.block_y, channels, problem.ksize};
-  const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (bytes > limit)
-    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) +
-           " with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
-           " channel(s) needs " + std::to_string(bytes) +
-           " bytes of shared memory, more than the device's " + std::to_string(limit) +
-           " per block";
-  return std::nullopt;
+  return shared_bytes_unsupported(
+      g.shared_bytes(bytes_per_value(problem.output)), device,
+      "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
+          std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)");
 }
 
 std::unique_ptr<KernelPlan> make_regblock_plan(const ProblemDesc& problem,

@@ -33,7 +33,6 @@
 namespace convlab::cuda {
 namespace {
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr int kFactorCapacity = 128;  // taps of __constant__ memory per factor (K <= 127)
 __constant__ float c_row[kFactorCapacity];
 __constant__ float c_column[kFactorCapacity];
@@ -305,22 +304,14 @@ class FusedPlan final : public KernelPlan {
         params_(params),
         row_(problem.row, problem.row + problem.ksize),
         column_(problem.column, problem.column + problem.ksize) {
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
+    const int channels = launch_channels(problem, params);
     const size_t bytes = geometry(channels).shared_bytes();
-    if (bytes > kDefaultSharedLimit) {
-      for_kernel(channels, [&](auto kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(bytes)));
-      });
-    }
+    for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
   void before_timing(cudaStream_t stream) override {
-    const size_t bytes = static_cast<size_t>(ksize_) * sizeof(float);
-    CONVLAB_CUDA_CHECK(
-        cudaMemcpyToSymbolAsync(c_row, row_.data(), bytes, 0, cudaMemcpyHostToDevice, stream));
-    CONVLAB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_column, column_.data(), bytes, 0,
-                                               cudaMemcpyHostToDevice, stream));
+    upload_constant(c_row, row_, stream);
+    upload_constant(c_column, column_, stream);
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
@@ -343,16 +334,12 @@ class FusedPlan final : public KernelPlan {
 
   template <typename F>
   void for_kernel(int channels, F&& f) {
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          with_strip_and_rows(params_.strip_w, params_.rows_per_thread, [&](auto sw, auto my) {
-            using OutT = decltype(out_type);
-            f(&fused_kernel<decltype(kt)::value, decltype(c)::value, decltype(sw)::value,
-                            decltype(my)::value, OutT>,
-              OutT{});
-          });
-        });
+    with_point_types(ksize_, channels, output_, [&](auto kt, auto c, auto out_type) {
+      with_strip_and_rows(params_.strip_w, params_.rows_per_thread, [&](auto sw, auto my) {
+        using OutT = decltype(out_type);
+        f(&fused_kernel<decltype(kt)::value, decltype(c)::value, decltype(sw)::value,
+                        decltype(my)::value, OutT>,
+          OutT{});
       });
     });
   }
@@ -360,20 +347,8 @@ class FusedPlan final : public KernelPlan {
   // Strip width 32, 64 or 128 pixels; column-pass rows per thread 4 or 8.
   template <typename F>
   static void with_strip_and_rows(int strip_w, int rows, F&& f) {
-    auto with_rows = [&](auto sw) {
-      if (rows == 8) {
-        f(sw, std::integral_constant<int, 8>{});
-      } else {
-        f(sw, std::integral_constant<int, 4>{});
-      }
-    };
-    if (strip_w == 128) {
-      with_rows(std::integral_constant<int, 128>{});
-    } else if (strip_w == 64) {
-      with_rows(std::integral_constant<int, 64>{});
-    } else {
-      with_rows(std::integral_constant<int, 32>{});
-    }
+    with_static_value<128, 64, 32>(
+        strip_w, [&](auto sw) { with_static_value<8, 4>(rows, [&](auto my) { f(sw, my); }); });
   }
 
   int ksize_;
@@ -405,16 +380,13 @@ std::optional<std::string> fused_unsupported(const ProblemDesc& problem, const L
   if (launch.threads % 32 != 0 || launch.threads > max_threads)
     return "threads " + std::to_string(launch.threads) + " must be a multiple of 32 and at most " +
            std::to_string(max_threads);
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
+  const int channels = launch_channels(problem, params);
   const FusedGeometry g{launch.strip_w, launch.chunk, channels, problem.ksize};
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (g.shared_bytes() > limit)
-    return "strip " + std::to_string(launch.strip_w) + " with chunk " +
-           std::to_string(launch.chunk) + ", K=" + std::to_string(problem.ksize) + " and " +
-           std::to_string(channels) + " channel(s) needs " + std::to_string(g.shared_bytes()) +
-           " bytes of shared memory, more than the device's " + std::to_string(limit) +
-           " per block";
-  return std::nullopt;
+  return shared_bytes_unsupported(g.shared_bytes(), device,
+                                  "strip " + std::to_string(launch.strip_w) + " with chunk " +
+                                      std::to_string(launch.chunk) +
+                                      ", K=" + std::to_string(problem.ksize) + " and " +
+                                      std::to_string(channels) + " channel(s)");
 }
 
 std::unique_ptr<KernelPlan> make_fused_plan(const ProblemDesc& problem, const LaunchParams& params,

@@ -45,7 +45,6 @@
 namespace convlab::cuda {
 namespace {
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr int kMaxKernelSize = 63;
 constexpr float kLargestHalf = 65504.0f;
 
@@ -256,17 +255,11 @@ class TensorPlan final : public KernelPlan {
       : ksize_(problem.ksize), border_(problem.border), output_(problem.output), params_(params) {
     const std::vector<uint2> fragments =
         toeplitz_fragments(problem.weights, problem.ksize, params_.weight_parts);
-    fragments_.reserve(fragments.size() * sizeof(uint2));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_.data(), fragments.data(),
-                                  fragments.size() * sizeof(uint2), cudaMemcpyHostToDevice));
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes(), params_.weight_parts);
-    if (bytes > kDefaultSharedLimit) {
-      for_kernel(channels, [&](auto kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(bytes)));
-      });
-    }
+    copy_to_device(fragments_, fragments.data(), fragments.size());
+    const int channels = launch_channels(problem, params);
+    const size_t bytes =
+        geometry(channels).shared_bytes(bytes_per_value(output_), params_.weight_parts);
+    for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
@@ -275,31 +268,26 @@ class TensorPlan final : public KernelPlan {
     const unsigned threads = static_cast<unsigned>(32 * g.warp_rows * image.channels);
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
-      kernel<<<grid, threads, g.shared_bytes(value_bytes(), params_.weight_parts), stream>>>(
-          image.in, static_cast<OutT*>(image.out), fragments_.as<uint2>(), image.width,
-          image.height, ksize_, border_, g.warp_rows);
+      kernel<<<grid, threads, g.shared_bytes(bytes_per_value(output_), params_.weight_parts),
+               stream>>>(image.in, static_cast<OutT*>(image.out), fragments_.as<uint2>(),
+                         image.width, image.height, ksize_, border_, g.warp_rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_kernel");
     });
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   TensorGeometry geometry(int channels) const {
     return TensorGeometry{params_.n_tiles, params_.warp_rows, channels, ksize_};
   }
 
   template <typename F>
   void for_kernel(int channels, F&& f) {
-    with_static_ksize(ksize_, [&](auto kt) {
-      with_static_channels(channels, [&](auto c) {
-        with_output_type(output_, [&](auto out_type) {
-          with_tiles_and_parts(params_.n_tiles, params_.weight_parts, [&](auto nt, auto parts) {
-            using OutT = decltype(out_type);
-            f(&tensor_kernel<decltype(kt)::value, decltype(c)::value, decltype(nt)::value,
-                             decltype(parts)::value, OutT>,
-              OutT{});
-          });
-        });
+    with_point_types(ksize_, channels, output_, [&](auto kt, auto c, auto out_type) {
+      with_tiles_and_parts(params_.n_tiles, params_.weight_parts, [&](auto nt, auto parts) {
+        using OutT = decltype(out_type);
+        f(&tensor_kernel<decltype(kt)::value, decltype(c)::value, decltype(nt)::value,
+                         decltype(parts)::value, OutT>,
+          OutT{});
       });
     });
   }
@@ -307,18 +295,9 @@ class TensorPlan final : public KernelPlan {
   // n-tiles per warp 4 or 8; weight parts 1 (fp16) or 2 (fp16x2).
   template <typename F>
   static void with_tiles_and_parts(int n_tiles, int parts, F&& f) {
-    auto with_parts = [&](auto nt) {
-      if (parts == 2) {
-        f(nt, std::integral_constant<int, 2>{});
-      } else {
-        f(nt, std::integral_constant<int, 1>{});
-      }
-    };
-    if (n_tiles == 4) {
-      with_parts(std::integral_constant<int, 4>{});
-    } else {
-      with_parts(std::integral_constant<int, 8>{});
-    }
+    with_static_value<4, 8>(n_tiles, [&](auto nt) {
+      with_static_value<2, 1>(parts, [&](auto weight_parts) { f(nt, weight_parts); });
+    });
   }
 
   int ksize_;
@@ -333,12 +312,7 @@ class TensorPlan final : public KernelPlan {
 std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
                                               const LaunchParams& params, int device) {
   const TensorLaunch launch(params);
-  int major = 0;
-  CONVLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 8)
-    return "the FP16 mma.sync m16n8k16 instruction needs compute capability 8.0 or newer, the "
-           "device has " +
-           std::to_string(major) + ".x";
+  if (auto reason = mma_unsupported(device)) return reason;
   if (problem.ksize > kMaxKernelSize)
     return "kernel size " + std::to_string(problem.ksize) + " exceeds the " +
            std::to_string(kMaxKernelSize) + " this rung stages";
@@ -350,24 +324,16 @@ std::optional<std::string> tensor_unsupported(const ProblemDesc& problem,
     return "n_tiles " + std::to_string(launch.n_tiles) + " is not compiled: 4 or 8";
   if (launch.weight_parts != 1 && launch.weight_parts != 2)
     return std::string("weights must be fp16 or fp16x2");
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const long long threads = 32LL * launch.warp_rows * channels;
-  const int max_threads = device_limits(device).max_threads_per_block;
-  if (threads > max_threads)
-    return "warp_rows " + std::to_string(launch.warp_rows) + " x " + std::to_string(channels) +
-           " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
-           std::to_string(max_threads) + " threads per block";
+  const int channels = launch_channels(problem, params);
+  if (auto reason = threads_unsupported(32LL * launch.warp_rows * channels,
+                                        device_limits(device).max_threads_per_block,
+                                        "warp_rows " + std::to_string(launch.warp_rows), channels))
+    return reason;
   const TensorGeometry g{launch.n_tiles, launch.warp_rows, channels, problem.ksize};
-  const size_t bytes =
-      g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1, launch.weight_parts);
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (bytes > limit)
-    return "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) +
-           " with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
-           " channel(s) needs " + std::to_string(bytes) +
-           " bytes of shared memory, more than the device's " + std::to_string(limit) +
-           " per block";
-  return std::nullopt;
+  return shared_bytes_unsupported(
+      g.shared_bytes(bytes_per_value(problem.output), launch.weight_parts), device,
+      "tile " + std::to_string(g.tile_w()) + "x" + std::to_string(g.tile_h()) + " with K=" +
+          std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)");
 }
 
 std::unique_ptr<KernelPlan> make_tensor_plan(const ProblemDesc& problem, const LaunchParams& params,

@@ -295,12 +295,7 @@ std::optional<std::string> streaming_unsupported(const ProblemDesc& problem,
     return "warps " + std::to_string(launch.warps) + " must be 1 to " +
            std::to_string(streaming::kMaxWarps);
   if (launch.rows < 1) return std::string("rows must be positive");
-  const long long segments = (problem.height + launch.rows - 1) / launch.rows;
-  if (segments > 65535)
-    return "the image's " + std::to_string(problem.height) + " rows in segments of " +
-           std::to_string(launch.rows) + " need " + std::to_string(segments) +
-           " blocks in y, more than CUDA's 65535";
-  return std::nullopt;
+  return segments_unsupported(problem.height, launch.rows);
 }
 
 std::unique_ptr<KernelPlan> make_streaming_plan(const ProblemDesc& problem,

@@ -52,7 +52,6 @@
 namespace convlab::cuda {
 namespace {
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr int kMaxSteps = 4;  // k-steps of 16 per pass: K <= 16 * 4 - 15 = 49
 // Raw row buffers of 16 rows each: kStages - 1 steps' copies are in flight while one is computed
 // (with two stages, one block per SM had too few bytes in flight to keep DRAM busy).
@@ -274,17 +273,10 @@ class TensorSeparablePlan final : public KernelPlan {
     std::vector<uint4> fragments;
     append_toeplitz(fragments, row, ksteps(ksize_));
     append_toeplitz(fragments, column, ksteps(ksize_));
-    fragments_.reserve(fragments.size() * sizeof(uint4));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(fragments_.data(), fragments.data(),
-                                  fragments.size() * sizeof(uint4), cudaMemcpyHostToDevice));
-    const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-    const size_t bytes = geometry(channels).shared_bytes(value_bytes());
-    if (bytes > kDefaultSharedLimit) {
-      for_kernel(channels, [&](auto kernel, auto) {
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(bytes)));
-      });
-    }
+    copy_to_device(fragments_, fragments.data(), fragments.size());
+    const int channels = launch_channels(problem, params);
+    const size_t bytes = geometry(channels).shared_bytes(bytes_per_value(output_));
+    for_kernel(channels, [&](auto kernel, auto) { allow_shared_bytes(kernel, bytes); });
   }
 
   void launch(const DeviceImage& image, cudaStream_t stream) override {
@@ -293,7 +285,7 @@ class TensorSeparablePlan final : public KernelPlan {
     const unsigned threads = static_cast<unsigned>(32 * params_.n_tiles * image.channels);
     for_kernel(image.channels, [&](auto kernel, auto out_type) {
       using OutT = decltype(out_type);
-      kernel<<<grid, threads, g.shared_bytes(value_bytes()), stream>>>(
+      kernel<<<grid, threads, g.shared_bytes(bytes_per_value(output_)), stream>>>(
           image.in, static_cast<OutT*>(image.out), fragments_.as<uint4>(), image.width,
           image.height, ksize_, border_, params_.n_tiles, params_.rows);
       CONVLAB_CUDA_CHECK_LAUNCH("tensor_separable_kernel");
@@ -301,7 +293,6 @@ class TensorSeparablePlan final : public KernelPlan {
   }
 
  private:
-  size_t value_bytes() const { return output_ == OutputType::f32 ? 4 : 1; }
   SeparableGeometry geometry(int channels) const {
     return SeparableGeometry{params_.n_tiles, channels, ksize_};
   }
@@ -321,20 +312,7 @@ class TensorSeparablePlan final : public KernelPlan {
   // The number of k-steps per pass is the compile-time size of the fragment arrays.
   template <typename F>
   static void with_steps(int steps, F&& f) {
-    switch (steps) {
-      case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-      case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-      case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-      default:
-        f(std::integral_constant<int, kMaxSteps>{});
-        break;
-    }
+    with_static_value<1, 2, 3, kMaxSteps>(steps, f);
   }
 
   int ksize_;
@@ -349,12 +327,7 @@ class TensorSeparablePlan final : public KernelPlan {
 std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& problem,
                                                         const LaunchParams& params, int device) {
   const TensorSeparableLaunch launch(params);
-  int major = 0;
-  CONVLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 8)
-    return "the FP16 mma.sync m16n8k16 instruction needs compute capability 8.0 or newer, the "
-           "device has " +
-           std::to_string(major) + ".x";
+  if (auto reason = mma_unsupported(device)) return reason;
   if (problem.ksize > kMaxKernelSize)
     return "kernel size " + std::to_string(problem.ksize) + " exceeds the " +
            std::to_string(kMaxKernelSize) + " this rung's " + std::to_string(kMaxSteps) +
@@ -368,28 +341,19 @@ std::optional<std::string> tensor_separable_unsupported(const ProblemDesc& probl
                "cores multiply";
   if (launch.n_tiles < 1) return std::string("n_tiles must be positive");
   if (launch.rows < 1) return std::string("rows must be positive");
-  const int channels = params.layout == Layout::planar ? 1 : problem.channels;
-  const long long threads = 32LL * launch.n_tiles * channels;
-  const int max_threads = std::min(device_limits(device).max_threads_per_block, kMaxThreads);
-  if (threads > max_threads)
-    return "n_tiles " + std::to_string(launch.n_tiles) + " x " + std::to_string(channels) +
-           " channel(s) = " + std::to_string(threads) + " threads exceeds the device's " +
-           std::to_string(max_threads) + " threads per block";
+  const int channels = launch_channels(problem, params);
+  if (auto reason =
+          threads_unsupported(32LL * launch.n_tiles * channels,
+                              std::min(device_limits(device).max_threads_per_block, kMaxThreads),
+                              "n_tiles " + std::to_string(launch.n_tiles), channels))
+    return reason;
   const SeparableGeometry g{launch.n_tiles, channels, problem.ksize};
-  const size_t bytes = g.shared_bytes(problem.output == OutputType::f32 ? 4 : 1);
-  const size_t limit = device_limits(device).shared_per_block_optin;
-  if (bytes > limit)
-    return "strip of " + std::to_string(g.strip_w()) +
-           " pixels with K=" + std::to_string(problem.ksize) + " and " + std::to_string(channels) +
-           " channel(s) needs " + std::to_string(bytes) +
-           " bytes of shared memory, more than the device's " + std::to_string(limit) +
-           " per block";
-  const long long segments = (problem.height + launch.rows - 1) / launch.rows;
-  if (segments > 65535)
-    return "the image's " + std::to_string(problem.height) + " rows in segments of " +
-           std::to_string(launch.rows) + " need " + std::to_string(segments) +
-           " blocks in y, more than CUDA's 65535";
-  return std::nullopt;
+  if (auto reason = shared_bytes_unsupported(
+          g.shared_bytes(bytes_per_value(problem.output)), device,
+          "strip of " + std::to_string(g.strip_w()) + " pixels with K=" +
+              std::to_string(problem.ksize) + " and " + std::to_string(channels) + " channel(s)"))
+    return reason;
+  return segments_unsupported(problem.height, launch.rows);
 }
 
 std::unique_ptr<KernelPlan> make_tensor_separable_plan(const ProblemDesc& problem,

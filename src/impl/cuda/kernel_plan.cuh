@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/border.hpp"
 #include "impl/cuda/cuda_check.cuh"
@@ -81,8 +82,46 @@ struct TiledLaunch : BlockLaunch {
   int tile;
 };
 
+// How rungs 3 and 4 name a tile in their shared-memory skip reason.
+std::string tile_description(int tile, int ksize, int channels);
+
 // Threads per block within the device's limit (shared by the variants with a `block` axis).
 std::optional<std::string> block_unsupported(const BlockLaunch& launch, int device);
+
+// The skip reasons several rungs give in the same words, each nullopt where the point fits.
+// A KxK matrix within the `capacity` floats of __constant__ memory a rung reserves for it.
+std::optional<std::string> constant_weights_unsupported(int ksize, int capacity);
+// `bytes` of dynamic shared memory within the device's opt-in limit; `what` names the tile.
+std::optional<std::string> shared_bytes_unsupported(size_t bytes, int device,
+                                                    const std::string& what);
+// `threads` (`per_plane` times `channels` planes) within `max_threads` per block.
+std::optional<std::string> threads_unsupported(long long threads, int max_threads,
+                                               const std::string& per_plane, int channels);
+// The FP16 mma.sync of the tensor-core rungs (mma.cuh) needs compute capability 8.0.
+std::optional<std::string> mma_unsupported(int device);
+// Blocks in y, one per segment of `rows` image rows, within CUDA's grid limit.
+std::optional<std::string> segments_unsupported(int height, int rows);
+
+// Channels one launch sees: 1 when the planar layout launches once per plane.
+inline int launch_channels(const ProblemDesc& problem, const LaunchParams& params) {
+  return params.layout == Layout::planar ? 1 : problem.channels;
+}
+
+// Beyond 48 KB of dynamic shared memory a kernel must opt in (cudaFuncSetAttribute).
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+template <typename Kernel>
+void allow_shared_bytes(Kernel kernel, size_t bytes) {
+  if (bytes <= kDefaultSharedLimit) return;
+  CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+}
+
+// Copies `values` to the start of a __constant__ array of this translation unit, on `stream`.
+template <typename Symbol>
+void upload_constant(const Symbol& symbol, const std::vector<float>& values, cudaStream_t stream) {
+  CONVLAB_CUDA_CHECK(cudaMemcpyToSymbolAsync(symbol, values.data(), values.size() * sizeof(float),
+                                             0, cudaMemcpyHostToDevice, stream));
+}
 
 // --- Output conversion -------------------------------------------------------------------------
 // u8: round half up, then clamp, exactly as the CPU reference: clamp(floor(sum + 0.5), 0, 255).
@@ -120,49 +159,33 @@ __device__ __forceinline__ void load_row_span(float* dst, const std::uint8_t* sr
 }
 
 // --- Compile-time dispatch -----------------------------------------------------------------------
+// Calls f(std::integral_constant<int, V>{}) for the first V of Values equal to `value`; the last of
+// Values stands for every value not listed.
+template <int First, int... Rest, typename F>
+void with_static_value(int value, F&& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    f(std::integral_constant<int, First>{});
+  } else if (value == First) {
+    f(std::integral_constant<int, First>{});
+  } else {
+    with_static_value<Rest...>(value, f);
+  }
+}
+
 // Kernels take K as a template parameter KT; KT = 0 means "read K at run time". The sizes listed
 // here get a specialisation whose tap loops the compiler unrolls completely (coefficients become
 // immediate constant-bank operands for the __constant__ variants); any other K runs the generic
 // kernel. Adding a size here is all it takes to specialise it.
 template <typename F>
 void with_static_ksize(int ksize, F&& f) {
-  switch (ksize) {
-    case 3:
-      f(std::integral_constant<int, 3>{});
-      break;
-    case 5:
-      f(std::integral_constant<int, 5>{});
-      break;
-    case 7:
-      f(std::integral_constant<int, 7>{});
-      break;
-    case 9:
-      f(std::integral_constant<int, 9>{});
-      break;
-    case 11:
-      f(std::integral_constant<int, 11>{});
-      break;
-    case 15:
-      f(std::integral_constant<int, 15>{});
-      break;
-    case 21:
-      f(std::integral_constant<int, 21>{});
-      break;
-    default:
-      f(std::integral_constant<int, 0>{});
-      break;
-  }
+  with_static_value<3, 5, 7, 9, 11, 15, 21, 0>(ksize, f);
 }
 
 // Interleaved images have 1 or 3 channels; planes have 1. The channel count is a template parameter
 // so each thread keeps one accumulator per channel in registers.
 template <typename F>
 void with_static_channels(int channels, F&& f) {
-  if (channels == 3) {
-    f(std::integral_constant<int, 3>{});
-  } else {
-    f(std::integral_constant<int, 1>{});
-  }
+  with_static_value<3, 1>(channels, f);
 }
 
 // Output value type: std::uint8_t or float.
@@ -173,6 +196,16 @@ void with_output_type(OutputType type, F&& f) {
   } else {
     f(std::uint8_t{});
   }
+}
+
+// Calls f(KT, C, OutT{}) with the compile-time K, channel count and output value of a launch.
+template <typename F>
+void with_point_types(int ksize, int channels, OutputType output, F&& f) {
+  with_static_ksize(ksize, [&](auto kt) {
+    with_static_channels(channels, [&](auto c) {
+      with_output_type(output, [&](auto out_type) { f(kt, c, out_type); });
+    });
+  });
 }
 
 inline unsigned ceil_div(int a, int b) {

@@ -156,7 +156,7 @@ class PointRun final : public DeviceRun {
     image.width = problem_.width;
     image.height = problem_.height;
     const size_t offset = params_.layout == Layout::planar ? plane * plane_values() : 0;
-    image.channels = params_.layout == Layout::planar ? 1 : problem_.channels;
+    image.channels = launch_channels(problem_, params_);
     image.in = buffers_->input.as<std::uint8_t>() + offset;
     image.out = buffers_->output.as<std::uint8_t>() + offset * out_value_bytes();
     image.scratch = plan_->needs_scratch() ? buffers_->scratch.as<float>() + offset : nullptr;
@@ -285,6 +285,50 @@ std::optional<std::string> block_unsupported(const BlockLaunch& launch, int devi
            " = " + std::to_string(threads) + " threads exceeds the device's " +
            std::to_string(limit) + " threads per block";
   return std::nullopt;
+}
+
+std::string tile_description(int tile, int ksize, int channels) {
+  return "tile " + std::to_string(tile) + " with K=" + std::to_string(ksize) + " and " +
+         std::to_string(channels) + " channel(s) per launch";
+}
+
+std::optional<std::string> constant_weights_unsupported(int ksize, int capacity) {
+  const long long needed = static_cast<long long>(ksize) * ksize;
+  if (needed <= capacity) return std::nullopt;
+  return "kernel " + std::to_string(ksize) + "x" + std::to_string(ksize) + " needs " +
+         std::to_string(needed * 4) + " bytes of coefficients, more than the " +
+         std::to_string(capacity * 4) + " bytes of __constant__ memory reserved for them";
+}
+
+std::optional<std::string> shared_bytes_unsupported(size_t bytes, int device,
+                                                    const std::string& what) {
+  const size_t limit = device_limits(device).shared_per_block_optin;
+  if (bytes <= limit) return std::nullopt;
+  return what + " needs " + std::to_string(bytes) +
+         " bytes of shared memory, more than the device's " + std::to_string(limit) + " per block";
+}
+
+std::optional<std::string> threads_unsupported(long long threads, int max_threads,
+                                               const std::string& per_plane, int channels) {
+  if (threads <= max_threads) return std::nullopt;
+  return per_plane + " x " + std::to_string(channels) + " channel(s) = " + std::to_string(threads) +
+         " threads exceeds the device's " + std::to_string(max_threads) + " threads per block";
+}
+
+std::optional<std::string> mma_unsupported(int device) {
+  int major = 0;
+  CONVLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major >= 8) return std::nullopt;
+  return "the FP16 mma.sync m16n8k16 instruction needs compute capability 8.0 or newer, the "
+         "device has " +
+         std::to_string(major) + ".x";
+}
+
+std::optional<std::string> segments_unsupported(int height, int rows) {
+  const long long segments = (height + rows - 1) / rows;
+  if (segments <= 65535) return std::nullopt;
+  return "the image's " + std::to_string(height) + " rows in segments of " + std::to_string(rows) +
+         " need " + std::to_string(segments) + " blocks in y, more than CUDA's 65535";
 }
 
 namespace {

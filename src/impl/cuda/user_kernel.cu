@@ -37,8 +37,6 @@ struct KernelProblem {
   int threads;
 };
 
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 class Library {
  public:
   explicit Library(const std::string& image) {
@@ -62,11 +60,8 @@ class UserKernelPlan final : public KernelPlan {
       cudaKernel_t kernel = nullptr;
       const std::string name = "convlab_pass" + std::to_string(i + 1);
       CONVLAB_CUDA_CHECK(cudaLibraryGetKernel(&kernel, library_.get(), name.c_str()));
-      const int bytes = module.passes[i].shared_bytes;
-      if (static_cast<size_t>(bytes) > kDefaultSharedLimit)
-        CONVLAB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                bytes));
+      allow_shared_bytes(reinterpret_cast<const void*>(kernel),
+                         static_cast<size_t>(module.passes[i].shared_bytes));
       kernels_.push_back(kernel);
     }
     upload_weights();
@@ -106,9 +101,7 @@ class UserKernelPlan final : public KernelPlan {
       values.insert(values.end(), problem_.column, problem_.column + k);
       values.insert(values.end(), problem_.row, problem_.row + k);
     }
-    weights_.reserve(values.size() * sizeof(float));
-    CONVLAB_CUDA_CHECK(cudaMemcpy(weights_.data(), values.data(), values.size() * sizeof(float),
-                                  cudaMemcpyHostToDevice));
+    copy_to_device(weights_, values.data(), values.size());
     constant_values_ = std::move(values);
   }
 
