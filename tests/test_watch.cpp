@@ -50,7 +50,8 @@ std::string tiny_config(const std::string& title, const std::string& sizes) {
          "    series: implementation\n";
 }
 
-// A convlab watch running in the background of a test, its output in watch.log.
+// A convlab watch running in the background of a test, its output in watch.log. Its exit status
+// is written apart and renamed into watch.status, so that the file exists only once it is whole.
 class WatchProcess {
  public:
   // `environment`: assignments before the command, e.g. "CONVLAB_KERNEL_CACHE=cache".
@@ -59,7 +60,8 @@ class WatchProcess {
       : dir_(dir) {
     const auto started = testing::run_shell(
         "( " + environment + " \"$CONVLAB\" watch " + arguments +
-            " > watch.log 2>&1 & echo $! > watch.pid; wait $!; echo \"exit $?\" > watch.status )"
+            " > watch.log 2>&1 & echo $! > watch.pid; wait $!;"
+            " echo \"exit $?\" > watch.status.part; mv watch.status.part watch.status )"
             " > /dev/null 2>&1 &",
         dir_);
     EXPECT_EQ(started.exit_code, 0) << started.output;
