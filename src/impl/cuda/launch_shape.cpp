@@ -66,13 +66,14 @@ std::optional<ParamsProblem> impossible_launch(const LaunchShape& shape,
   const long long grid_x = (width + step_x.value - 1) / step_x.value;
   const long long grid_y = (height + step_y.value - 1) / step_y.value;
   const std::string image = std::to_string(width) + "x" + std::to_string(height);
-  if (grid_y > kMaxGridY || grid_x > kMaxGridX)
-    return ParamsProblem{step_y.axis,
-                         "the " + image + " image needs " +
-                             std::to_string(grid_y > kMaxGridY ? grid_y : grid_x) + " blocks in " +
-                             (grid_y > kMaxGridY ? "y" : "x") + " with this " + step_y.axis +
-                             "; CUDA grids have at most " +
-                             std::to_string(grid_y > kMaxGridY ? kMaxGridY : kMaxGridX)};
+  const bool rows = grid_y > kMaxGridY;  // too many blocks in y, else in x
+  if (rows || grid_x > kMaxGridX) {
+    const Product& step = rows ? step_y : step_x;
+    return ParamsProblem{
+        step.axis, "the " + image + " image needs " + std::to_string(rows ? grid_y : grid_x) +
+                       " blocks in " + (rows ? "y" : "x") + " with this " + step.axis +
+                       "; CUDA grids have at most " + std::to_string(rows ? kMaxGridY : kMaxGridX)};
+  }
   return std::nullopt;
 }
 
