@@ -117,6 +117,7 @@ TEST(KernelContract, TheCudaExamplesCompileWithNvrtc) {
     GTEST_SKIP() << "skipped: " << *missing;
   const auto dir = testing::fresh_directory("cuda-examples");
   ::setenv("CONVLAB_KERNEL_CACHE", (dir / "cache").c_str(), 1);
+  ::setenv("CONVLAB_KERNEL_HOST", CONVLAB_EXECUTABLE, 1);  // NVRTC's process is convlab's
   struct Case {
     const char* file;
     Params params;
@@ -150,6 +151,7 @@ TEST(KernelContract, TheCudaExamplesCompileWithNvrtc) {
   EXPECT_EQ(variant.contract.passes[0].shared_bytes, 36 * 36 * 3 * 4);
   EXPECT_EQ(variant.contract.passes[0].pixels_x, 32);
   ::unsetenv("CONVLAB_KERNEL_CACHE");
+  ::unsetenv("CONVLAB_KERNEL_HOST");
   std::filesystem::remove_all(dir);
 }
 
@@ -158,6 +160,7 @@ TEST(KernelContract, ACudaCompileErrorNamesTheSourceLine) {
     GTEST_SKIP() << "skipped: " << *missing;
   const auto dir = testing::fresh_directory("cuda-error");
   ::setenv("CONVLAB_KERNEL_CACHE", (dir / "cache").c_str(), 1);
+  ::setenv("CONVLAB_KERNEL_HOST", CONVLAB_EXECUTABLE, 1);  // NVRTC's process is convlab's
   testing::write_text(dir / "bad.cu",
                       "#include <convlab/kernel.h>\nCONVLAB_CONTRACT(1);\n"
                       "CONVLAB_CUDA_PASS(1, 32, 8, 32, 8) {\n  undeclared = 1;\n}\n");
@@ -172,6 +175,7 @@ TEST(KernelContract, ACudaCompileErrorNamesTheSourceLine) {
     EXPECT_NE(error.heading().find("compiled with NVRTC"), std::string::npos) << error.heading();
   }
   ::unsetenv("CONVLAB_KERNEL_CACHE");
+  ::unsetenv("CONVLAB_KERNEL_HOST");
   std::filesystem::remove_all(dir);
 }
 

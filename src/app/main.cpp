@@ -9,6 +9,7 @@
 #include "app/thread_pinning.hpp"
 #include "core/closest_name.hpp"
 #include "core/standard_output.hpp"
+#include "impl/user/nvrtc_compile.hpp"
 #include "run/kernel_host.hpp"
 
 namespace {
@@ -41,6 +42,8 @@ int run_convlab(int argc, char** argv) {
       if (entry.name == command) return entry.run(args, full);
     // Not for users: the process a run starts to run users' own kernels in (impl/user).
     if (command == "kernel-host") return run_kernel_host(args);
+    // Not for users either: NVRTC's process, bounded in time and memory (impl/user).
+    if (command == "nvrtc-compile") return run_nvrtc_compile_command(args);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
               << ": out of memory\n";

@@ -602,6 +602,23 @@ MeasureSpec parse_measure(const YAML::Node& node, const YamlLocation& where, Mea
     if (!(measure.timeout > 0) || measure.timeout > 1e6)
       where.child("timeout").fail(node["timeout"], "timeout must be a number of seconds, above 0");
   }
+  if (node["compile_timeout"]) {
+    const YamlLocation at = where.child("compile_timeout");
+    refuse_unit(node["compile_timeout"], at);
+    measure.compile_timeout = read_number(node["compile_timeout"], at);
+    if (!(measure.compile_timeout > 0) || measure.compile_timeout > 86400)
+      at.fail(node["compile_timeout"],
+              "compile_timeout must be a number of seconds, above 0 and "
+              "at most 86400");
+  }
+  if (node["compile_memory_gib"]) {
+    const YamlLocation at = where.child("compile_memory_gib");
+    measure.compile_memory_gib = read_number(node["compile_memory_gib"], at);
+    if (!(measure.compile_memory_gib >= 0.25) || measure.compile_memory_gib > 1024)
+      at.fail(node["compile_memory_gib"],
+              "compile_memory_gib must be a number of GiB from 0.25 to 1024 (a compiler needs "
+              "some hundreds of MiB of address space)");
+  }
   if (allow_overrides && node["interleave"])
     measure.interleave = read_bool(node["interleave"], where.child("interleave"));
   if (measure.max_reps < measure.min_reps)
@@ -777,6 +794,10 @@ nlohmann::json measure_json(const MeasureSpec& m) {
   // Written only when on: points of configs without it keep the identity they always had.
   if (m.interleave) j["interleave"] = true;
   if (m.timeout != MeasureSpec::kDefaultPointTimeout) j["timeout"] = m.timeout;
+  if (m.compile_timeout != MeasureSpec::kDefaultCompileTimeout)
+    j["compile_timeout"] = m.compile_timeout;
+  if (m.compile_memory_gib != MeasureSpec::kDefaultCompileMemoryGib)
+    j["compile_memory_gib"] = m.compile_memory_gib;
   return j;
 }
 

@@ -248,6 +248,16 @@ ConfigKeys measure_keys(bool whole_config) {
        "(default 300)",
        false,
        {{"type", "number"}, {"exclusiveMinimum", 0}}},
+      {"compile_timeout",
+       "seconds compiling one variant of a user's own kernel may take before the compiler is "
+       "stopped (default 120)",
+       false,
+       {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 86400}}},
+      {"compile_memory_gib",
+       "GiB of address space the compiler of a user's own kernel may use, with every program it "
+       "starts (default 4)",
+       false,
+       {{"type", "number"}, {"minimum", 0.25}, {"maximum", 1024}}},
   };
   if (whole_config) {
     keys.push_back({"per_implementation",

@@ -155,8 +155,16 @@ std::optional<std::vector<std::string>> named_kernel_sources(const ConfigFile& c
   for (const auto& entry : implementations) {
     if (!is_user_kernel_entry(entry.second) || !entry.second["source"].IsScalar()) continue;
     const std::string written = entry.second["source"].Scalar();
-    if (!written.empty() && written.size() <= 4096)
-      sources.push_back(resolve_source_path(written, folder));
+    if (written.empty() || written.size() > 4096) continue;
+    const std::string path = resolve_source_path(written, folder);
+    sources.push_back(path);
+    // The files it includes are the kernel too: an edited header is an edited kernel.
+    try {
+      for (const IncludedFile& included : take_snapshot(path).includes)
+        sources.push_back(included.file.path);
+    } catch (const FileError&) {
+      // Read again, and refused with the reason, when the config is loaded.
+    }
   }
   return sources;
 }

@@ -27,7 +27,8 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
                                             const std::string& config_folder);
 
 // The source files the implementations of the config `config` (as read) name, resolved against its
-// folder as the reader resolves them, read from its YAML alone: what a config depends on, also when
+// folder as the reader resolves them, and the files of their own they include, read from its YAML
+// alone: what a config depends on, also when
 // it does not load (a source that is missing or does not compile yet). Nullopt when the file is
 // not YAML with an implementations mapping.
 std::optional<std::vector<std::string>> named_kernel_sources(const ConfigFile& config);

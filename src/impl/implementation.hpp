@@ -44,12 +44,21 @@ struct AxisSpec {
 };
 
 // Settings of the whole run that implementations may need.
+// What compiling one variant of a user's kernel may take (measure.compile_timeout,
+// measure.compile_memory_gib): wall time, and address space for the compiler and every program
+// it starts (cc1, NVRTC's child process).
+struct CompileLimits {
+  double seconds = 120.0;
+  double address_space_gib = 4.0;
+};
+
 struct RunContext {
   int cuda_device = 0;
   bool l2_flush = false;  // clear the GPU L2 before every repetition
   // The time one point of an isolated implementation (a user's kernel) may take, prepare and
   // every call together, before its process is stopped and the point failed (measure.timeout).
   double isolated_point_seconds = 300.0;
+  CompileLimits compile_limits;  // a user's kernel compiled when its point is prepared
 };
 
 class PreparedPoint {
@@ -104,12 +113,23 @@ inline std::optional<UnmetNeed> unless_separable(const Problem& problem) {
 struct SourceFacts {
   std::string path;      // as the config names it, relative to the config's folder
   std::string sha256;    // of the source text
+  // The files it includes, relative to its folder, with their sha256; with any, the version
+  // (source_snapshot.hpp) that tells edits of them apart, else empty (the version is sha256).
+  std::vector<std::pair<std::string, std::string>> includes;
+  std::string snapshot_sha256;
+  std::string header_sha256;  // include/convlab/kernel.h as compiled with it
   std::string language;  // "cuda", "c++" or "c"
   std::string compiler, compiler_version;
   std::vector<std::string> flags;
   std::vector<std::pair<std::string, std::string>> defines;  // the variant's macros
   int contract_version = 0;
 };
+
+// The version of a user's kernel a record names: the snapshot's hash when the source includes
+// files of its own, else the source's (source_snapshot.hpp).
+inline const std::string& source_version(const SourceFacts& source) {
+  return source.snapshot_sha256.empty() ? source.sha256 : source.snapshot_sha256;
+}
 
 struct Implementation {
   std::string name;

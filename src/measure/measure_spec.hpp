@@ -17,6 +17,13 @@ struct MeasureSpec {
   // prepare and every call together, before that process is stopped and the point failed.
   double timeout = kDefaultPointTimeout;
   static constexpr double kDefaultPointTimeout = 300.0;
+  // What compiling one variant of a user's kernel may take: seconds, and GiB of address space for
+  // the compiler and the programs it starts. Neither changes what is measured, so neither is part
+  // of a point's identity (run/measured_points.hpp).
+  double compile_timeout = kDefaultCompileTimeout;
+  double compile_memory_gib = kDefaultCompileMemoryGib;
+  static constexpr double kDefaultCompileTimeout = 120.0;
+  static constexpr double kDefaultCompileMemoryGib = 4.0;
 };
 
 }  // namespace convlab

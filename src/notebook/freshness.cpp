@@ -63,7 +63,7 @@ void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& lo
   std::set<std::string> recorded;
   for (const Record& record : results.file.records)
     recorded.insert(point_identity(describe_record(record)) +
-                    (record.source ? record.source->sha256 : ""));
+                    (record.source ? source_version(*record.source) : ""));
   freshness.unmeasured_known = true;
   freshness.planned_points = loaded.plan.size();
   for (const Point& point : loaded.plan) {
@@ -114,6 +114,14 @@ void assess_config_change(const ResultsDocument& results, const ExperimentConfig
                            "recorded settings.";
 }
 
+// The first file a source includes that is not what the run compiled (relative to its folder).
+std::string changed_include(const KernelSourceText& source, const fs::path& folder) {
+  for (const IncludedText& included : source.includes)
+    if (sha256_file_hex((folder / included.path).lexically_normal().string()) != included.sha256)
+      return included.path;
+  return "";
+}
+
 // The kernel sources the run compiled that the config still names, against their files now.
 void assess_sources(const ResultsDocument& results, const ExperimentConfig& loaded,
                     Freshness& freshness) {
@@ -128,10 +136,13 @@ void assess_sources(const ResultsDocument& results, const ExperimentConfig& load
                                     : (fs::path(folder) / written).lexically_normal().string();
     if (named && std::find(named->begin(), named->end(), on_disk) == named->end()) continue;
     const std::string now = sha256_file_hex(on_disk);
-    if (now == source.sha256) continue;
+    const std::string included = changed_include(source, fs::path(on_disk).parent_path());
+    if (now == source.sha256 && included.empty()) continue;
     freshness.changed_sources.push_back(source.path);
     words += (words.empty() ? "" : " ") + source.path +
-             (now.empty() ? " is gone since the run." : " changed since the run.");
+             (now.empty()            ? " is gone since the run."
+              : now != source.sha256 ? " changed since the run."
+                                     : " includes " + included + ", which changed since the run.");
   }
   if (words.empty()) return;
   words += freshness.changed_sources.size() == 1

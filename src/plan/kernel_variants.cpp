@@ -20,6 +20,8 @@ std::vector<VariantRequest> kernel_variants(const Config& config, const std::vec
     VariantRequest request =
         variant_request(*sweep->user_source, config.filters[point.filter].size, image.channels,
                         point.output, point.params, cuda_device);
+    const MeasureSpec& measure = measure_for(config, sweep->name);
+    request.limits = {measure.compile_timeout, measure.compile_memory_gib};
     const std::string identity =
         sweep->name + "\x1f" +
         nlohmann::json(variant_defines(*request.source, request.params, request.shape)).dump();

@@ -18,11 +18,7 @@ void compile_users_kernels(const Config& config, const std::vector<Point>& plan,
     std::string message = std::to_string(summary.errors.size()) + " of " +
                           count_words(variants.size(), "variant") +
                           " of your kernels did not compile; nothing was run:";
-    for (const auto& error : summary.errors)
-      message += "\n" + error.heading() + "\n" + error.log() +
-                 (error.log().empty() || error.log().back() == '\n' ? "" : "\n");
-    if (!message.empty() && message.back() == '\n') message.pop_back();
-    throw KernelsDoNotCompile(message);
+    throw KernelsDoNotCompile(message + "\n" + compile_errors_text(summary.errors));
   }
   if (log == nullptr) return;
   if (summary.compiled + summary.cached > 0) *log << "convlab: your kernels: ";

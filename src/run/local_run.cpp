@@ -26,6 +26,16 @@
 namespace convlab {
 namespace {
 
+// A user's kernel as the run block keeps it: the source and the files it includes, with texts.
+KernelSourceText kernel_source_text(const UserKernelSource& source) {
+  KernelSourceText text{source.config_path, source.sha256, source.text, {}, ""};
+  if (source.includes.empty()) return text;
+  text.version = source.version;
+  for (const IncludedFile& included : source.includes)
+    text.includes.push_back({included.relative, included.file.sha256, included.file.text});
+  return text;
+}
+
 using json = nlohmann::json;
 
 std::string make_run_id(const std::string& started) {
@@ -146,9 +156,7 @@ class LocalRun {
     run.config_sha256 = config_.sha256;
     run.resolved_config = config_.resolved;
     for (const auto& sweep : config_.implementations)
-      if (sweep.user_source)
-        run.sources.push_back(
-            {sweep.user_source->config_path, sweep.user_source->sha256, sweep.user_source->text});
+      if (sweep.user_source) run.sources.push_back(kernel_source_text(*sweep.user_source));
     run.build = build_facts();
     run.host = host_facts();
     run.argv = options_.argv;

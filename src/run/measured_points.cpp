@@ -31,8 +31,15 @@ json point_measure_json(const json& resolved_config, const std::string& implemen
   json measure = resolved_config["measure"];
   const json overrides = measure.value("per_implementation", json::object());
   measure.erase("per_implementation");
-  if (overrides.is_object() && overrides.contains(implementation)) return overrides[implementation];
-  return measure;
+  json chosen = overrides.is_object() && overrides.contains(implementation)
+                    ? overrides[implementation]
+                    : measure;
+  // How a user's kernel may be compiled does not change what is measured.
+  if (chosen.is_object()) {
+    chosen.erase("compile_timeout");
+    chosen.erase("compile_memory_gib");
+  }
+  return chosen;
 }
 
 MeasuredPoints::MeasuredPoints(const ResultsFile& results) {
@@ -45,7 +52,7 @@ MeasuredPoints::MeasuredPoints(const ResultsFile& results) {
     measured_.insert(
         identity(describe_record(record),
                  point_measure_json(run->second->resolved_config, record.implementation),
-                 record.source ? record.source->sha256 : ""));
+                 record.source ? source_version(*record.source) : ""));
   }
 }
 

@@ -240,6 +240,7 @@ RunContext PointExecutor::context_for(const Point& point) const {
   const MeasureSpec& measure = measure_for(config_, point.implementation->name);
   context.l2_flush = measure.l2_flush;
   context.isolated_point_seconds = measure.timeout;
+  context.compile_limits = {measure.compile_timeout, measure.compile_memory_gib};
   return context;
 }
 

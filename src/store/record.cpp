@@ -182,14 +182,21 @@ RecordMachine machine_from_json(const json& machine) {
 json to_json(const SourceFacts& source) {
   json defines = json::object();
   for (const auto& [name, value] : source.defines) defines[name] = value;
-  return {{"path", source.path},
-          {"sha256", source.sha256},
-          {"language", source.language},
-          {"compiler", source.compiler},
-          {"compiler_version", source.compiler_version},
-          {"flags", source.flags},
-          {"defines", defines},
-          {"contract_version", source.contract_version}};
+  json j{{"path", source.path},
+         {"sha256", source.sha256},
+         {"language", source.language},
+         {"compiler", source.compiler},
+         {"compiler_version", source.compiler_version},
+         {"flags", source.flags},
+         {"defines", defines},
+         {"contract_version", source.contract_version}};
+  if (!source.includes.empty()) {
+    j["snapshot_sha256"] = source.snapshot_sha256;
+    for (const auto& [path, sha256] : source.includes)
+      j["includes"].push_back({{"path", path}, {"sha256", sha256}});
+  }
+  if (!source.header_sha256.empty()) j["header_sha256"] = source.header_sha256;
+  return j;
 }
 
 SourceFacts source_from_json(const json& j) {
@@ -207,6 +214,12 @@ SourceFacts source_from_json(const json& j) {
       source.defines.emplace_back(name,
                                   value.is_string() ? value.get<std::string>() : value.dump());
   source.contract_version = j.value("contract_version", 0);
+  source.snapshot_sha256 = j.value("snapshot_sha256", "");
+  source.header_sha256 = j.value("header_sha256", "");
+  if (j.contains("includes") && j["includes"].is_array())
+    for (const auto& included : j["includes"])
+      if (included.is_object())
+        source.includes.emplace_back(included.value("path", ""), included.value("sha256", ""));
   return source;
 }
 

@@ -231,8 +231,16 @@ json to_json(const RunBlock& run) {
       {"path", run.config_path}, {"sha256", run.config_sha256}, {"resolved", run.resolved_config}};
   if (!run.sources.empty()) {
     json sources = json::array();
-    for (const auto& source : run.sources)
-      sources.push_back({{"path", source.path}, {"sha256", source.sha256}, {"text", source.text}});
+    for (const auto& source : run.sources) {
+      json entry{{"path", source.path}, {"sha256", source.sha256}, {"text", source.text}};
+      if (!source.includes.empty()) {
+        entry["version"] = source.version;
+        for (const IncludedText& included : source.includes)
+          entry["includes"].push_back(
+              {{"path", included.path}, {"sha256", included.sha256}, {"text", included.text}});
+      }
+      sources.push_back(entry);
+    }
     j["config"]["sources"] = sources;
   }
   j["host"] = run.host;
@@ -253,6 +261,20 @@ json to_json(const RunBlock& run) {
   return j;
 }
 
+KernelSourceText kernel_source_from_json(const json& source) {
+  KernelSourceText text{source.value("path", ""),
+                        source.value("sha256", ""),
+                        source.value("text", ""),
+                        {},
+                        source.value("version", "")};
+  if (source.contains("includes") && source["includes"].is_array())
+    for (const auto& included : source["includes"])
+      if (included.is_object())
+        text.includes.push_back(
+            {included.value("path", ""), included.value("sha256", ""), included.value("text", "")});
+  return text;
+}
+
 RunBlock run_block_from_json(const json& j) {
   RunBlock run;
   run.id = j.value("id", "");
@@ -265,9 +287,7 @@ RunBlock run_block_from_json(const json& j) {
   run.resolved_config = config.value("resolved", json::object());
   if (config.contains("sources") && config["sources"].is_array())
     for (const auto& source : config["sources"])
-      if (source.is_object())
-        run.sources.push_back(
-            {source.value("path", ""), source.value("sha256", ""), source.value("text", "")});
+      if (source.is_object()) run.sources.push_back(kernel_source_from_json(source));
   run.host = j.value("host", json::object());
   run.build = j.value("build", json::object());
   run.cuda = j.value("cuda", json());

@@ -25,11 +25,23 @@ struct RunMeasure {
 
 // The text of a user's kernel source the run compiled, kept with the config so that the results
 // file alone reproduces the experiment (run.config.sources[]).
+// A file a user's kernel includes, relative to the source's folder.
+struct IncludedText {
+  std::string path;
+  std::string sha256;
+  std::string text;
+};
+
 struct KernelSourceText {
   std::string path;  // as the config names it
   std::string sha256;
   std::string text;
+  std::vector<IncludedText> includes;  // the user's files it includes, each with its text
+  std::string version;                 // with includes, the snapshot's sha256 (source_snapshot.hpp)
 };
+
+// A source entry of run.config.sources as read back.
+KernelSourceText kernel_source_from_json(const nlohmann::json& source);
 
 struct RunBlock {
   std::string id;

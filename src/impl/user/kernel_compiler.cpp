@@ -6,8 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -18,6 +21,7 @@
 #include "impl/user/kernel_cache.hpp"
 #include "impl/user/kernel_host_client.hpp"
 #include "impl/user/nvrtc_compile.hpp"
+#include "impl/user/private_tree.hpp"
 #include "impl/user/program_output.hpp"
 
 namespace convlab {
@@ -25,9 +29,6 @@ namespace convlab {
 const char* embedded_kernel_header();  // generated from include/convlab/kernel.h
 
 namespace {
-
-// A compile that takes longer is stopped (a runaway template, say) and reported.
-constexpr double kCompileSeconds = 120.0;
 
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
@@ -73,7 +74,7 @@ std::string words_of(const Params& params) {
 nlohmann::json cache_key(const VariantRequest& request, const std::vector<Define>& defines,
                          const CompilerFacts& compiler) {
   nlohmann::json key{{"language", std::string(to_string(request.source->language))},
-                     {"source", request.source->sha256},
+                     {"source", request.source->version},
                      {"defines", defines},
                      {"compiler", compiler.name},
                      {"version", compiler.version},
@@ -93,6 +94,7 @@ CompiledVariant variant_of_manifest(const std::string& folder, const nlohmann::j
   CompiledVariant variant;
   variant.folder = folder;
   variant.artifact = folder + "/" + manifest.at("artifact").get<std::string>();
+  variant.artifact_sha256 = manifest.at("artifact_sha256").get<std::string>();
   variant.contract = contract_from_json(manifest.at("contract"));
   variant.compiler.name = manifest.at("compiler").get<std::string>();
   variant.compiler.version = manifest.at("version").get<std::string>();
@@ -104,17 +106,13 @@ CompiledVariant variant_of_manifest(const std::string& folder, const nlohmann::j
   return variant;
 }
 
-// The folder holding include/convlab/kernel.h for the C++ compiler.
-std::string header_include_folder() {
-  static std::once_flag once;
-  static std::string folder;
-  std::call_once(once, [] {
-    folder = kernel_cache_folder() + "/include";
-    create_folders(folder + "/convlab");
-    write_file_if_changed(folder + "/convlab/kernel.h", kernel_header_text(), WriteTarget::owned);
-  });
-  return folder;
-}
+// Throws the variant's KernelCompileError with the compiler's lines.
+struct CompileError {
+  std::string variant, compiler;
+  [[noreturn]] void operator()(const std::string& log) const {
+    throw KernelCompileError(variant, compiler, log);
+  }
+};
 
 struct Built {
   std::string artifact;  // file name in the entry
@@ -122,42 +120,99 @@ struct Built {
   std::string log;
 };
 
+ProgramLimits program_limits(const CompileLimits& limits, const std::string& folder) {
+  ProgramLimits program;
+  program.seconds = limits.seconds;
+  program.address_space_bytes = static_cast<std::size_t>(limits.address_space_gib * (1ull << 30));
+  program.folder = folder;
+  return program;
+}
+
+// Why a compile that did not succeed stopped, naming the limit it met, if it met one.
+std::optional<std::string> limit_met(const ProgramOutput& out, const CompileLimits& limits,
+                                     const std::string& what) {
+  if (out.timed_out)
+    return what + " did not finish within " + format_exact(limits.seconds) +
+           " s (measure.compile_timeout) and was stopped";
+  static const char* const kOutOfMemory[] = {"out of memory", "virtual memory exhausted",
+                                             "std::bad_alloc", "Cannot allocate memory",
+                                             "cannot allocate memory"};
+  bool memory = out.signal == SIGKILL || out.signal == SIGSEGV || out.signal == SIGABRT;
+  for (const char* words : kOutOfMemory)
+    memory = memory || out.output.find(words) != std::string::npos;
+  if (!memory) return std::nullopt;
+  return what + " ran out of memory under its limit of " + format_exact(limits.address_space_gib) +
+         " GiB of address space (measure.compile_memory_gib)" +
+         (out.signal != 0 ? ": it " + program_end_words(out) : "");
+}
+
 Built build_cuda(const VariantRequest& request, const std::vector<Define>& defines,
-                 const std::string& building, const std::string& heading) {
-  const NvrtcOutput out = nvrtc_compile(request.source->path, request.source->text, defines,
-                                        request.cuda_arch, kernel_header_text());
-  if (!out.ok) throw KernelCompileError(heading, out.log);
-  write_file(building + "/kernel.cubin", out.cubin, WriteTarget::owned);
-  write_file(building + "/kernel.ptx", out.ptx, WriteTarget::owned);
-  return {"kernel.cubin",
-          contract_from_declarations(declared_ints_of_ptx(out.ptx), ptx_entries(out.ptx)), out.log};
+                 const std::string& building, const CompileError& fail) {
+  const PrivateTree tree = lay_out_snapshot(*request.source, kernel_header_text(), building);
+  NvrtcRequest nvrtc{tree.main_argument, request.cuda_arch, defines,
+                     tree.include_folder + "/convlab/kernel.h", building};
+  const ProgramOutput out =
+      run_nvrtc_child(nvrtc, program_limits(request.limits, tree.working_folder));
+  const std::string log = tree.shown(nvrtc_child_log(building));
+  if (out.exit_code == -1) fail(out.failure);
+  if (auto limit = limit_met(out, request.limits, "NVRTC")) fail(*limit + "\n" + log);
+  if (out.exit_code == 1) fail(log);
+  if (out.exit_code != 0)
+    fail("NVRTC's process " + program_end_words(out) + "\n" + tree.shown(out.output) + log);
+  const std::string ptx = read_file(building + "/kernel.ptx", 256u << 20, Links::refuse);
+  return {"kernel.cubin", contract_from_declarations(declared_ints_of_ptx(ptx), ptx_entries(ptx)),
+          log};
 }
 
 Built build_host(const VariantRequest& request, const std::vector<Define>& defines,
                  const CompilerFacts& compiler, const std::string& building,
-                 const std::string& heading) {
+                 const CompileError& fail) {
+  const PrivateTree tree = lay_out_snapshot(*request.source, kernel_header_text(), building);
   std::vector<std::string> argv{compiler.name};
   argv.insert(argv.end(), compiler.flags.begin(), compiler.flags.end());
-  argv.insert(argv.end(), {"-fPIC", "-shared", "-I", header_include_folder()});
+  argv.insert(argv.end(), {"-fPIC", "-shared", "-I", tree.include_folder});
   for (const auto& [macro, value] : defines) argv.push_back("-D" + macro + "=" + value);
-  argv.insert(argv.end(), {request.source->path, "-o", building + "/kernel.so"});
-  const ProgramOutput out = run_program(argv, kCompileSeconds);
-  if (out.exit_code == -1) throw KernelCompileError(heading, out.failure);
-  if (out.timed_out)
-    throw KernelCompileError(heading, "the compiler did not finish within " +
-                                          format_number(kCompileSeconds) + " s and was stopped");
-  if (out.exit_code != 0) throw KernelCompileError(heading, out.output);
+  argv.insert(argv.end(), {tree.main_argument, "-o", building + "/kernel.so"});
+  const ProgramOutput out = run_program(argv, program_limits(request.limits, tree.working_folder));
+  if (out.exit_code == -1) fail(out.failure);
+  if (auto limit = limit_met(out, request.limits, "the compiler"))
+    fail(*limit + "\n" + tree.shown(out.output));
+  if (out.exit_code != 0) fail(tree.shown(out.output));
   const LibraryDeclarations declared = describe_shared_library(building + "/kernel.so");
-  if (!declared.error.empty()) throw KernelCompileError(heading, declared.error);
-  return {"kernel.so", contract_from_declarations(declared.ints, declared.entries), out.output};
+  if (!declared.error.empty()) fail(declared.error);
+  return {"kernel.so", contract_from_declarations(declared.ints, declared.entries),
+          tree.shown(out.output)};
 }
 
-std::string heading_of(const VariantRequest& request, const CompilerFacts& compiler) {
-  std::string target =
-      request.source->language == KernelLanguage::cuda
-          ? "NVRTC " + compiler.version + " for sm_" + std::to_string(request.cuda_arch)
-          : compiler.name;
-  return variant_words(request) + ", compiled with " + target + ":";
+std::string compiler_words(const VariantRequest& request, const CompilerFacts& compiler) {
+  return request.source->language == KernelLanguage::cuda
+             ? "NVRTC " + compiler.version + " for sm_" + std::to_string(request.cuda_arch)
+             : compiler.name;
+}
+
+// A damaged entry is said once per entry and process.
+void report_damaged_entry(const std::string& folder) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::cerr << "convlab: kernel cache entry " << folder
+            << ": its artefact does not match the sha256 its manifest recorded (replaced or "
+               "damaged); compiling the variant again\n";
+}
+
+// Entries checked by this process: an artefact is hashed once, not at every look-up.
+bool checked_intact(const std::string& folder, const nlohmann::json& manifest) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> checked;  // folder -> artifact_sha256 found intact
+  const std::string recorded = manifest.value("artifact_sha256", "");
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto found = checked.find(folder);
+    if (found != checked.end() && found->second == recorded) return true;
+  }
+  if (!cache_entry_intact(folder, manifest)) return false;
+  std::lock_guard<std::mutex> lock(mutex);
+  checked[folder] = recorded;
+  return true;
 }
 
 }  // namespace
@@ -194,20 +249,32 @@ std::string variant_words(const VariantRequest& request) {
 
 std::optional<CompiledVariant> cached_variant(const VariantRequest& request) {
   if (compiler_unavailable(request.source->language)) return std::nullopt;
+  const std::string cache = kernel_cache_folder();
+  try {
+    require_private_cache(cache);
+  } catch (const KernelCacheRefused&) {
+    return std::nullopt;  // said by the compile, which refuses it
+  }
   const std::vector<Define> defines =
       variant_defines(*request.source, request.params, request.shape);
   const std::string folder = entry_folder(request, defines, compiler_for(request));
   const auto manifest = read_cache_manifest(folder);
   if (!manifest) return std::nullopt;
   try {
-    return variant_of_manifest(folder, *manifest);
+    CompiledVariant variant = variant_of_manifest(folder, *manifest);
+    if (checked_intact(folder, *manifest)) return variant;
   } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // an entry of another version: compiled again
+    return std::nullopt;  // an entry of another version: compiled again, and renamed over
   }
+  report_damaged_entry(folder);
+  discard_cache_entry(folder);
+  return std::nullopt;
 }
 
 CompileSummary compile_variants(const std::vector<VariantRequest>& requests, unsigned parallel) {
   CompileSummary summary;
+  if (requests.empty()) return summary;
+  require_private_cache(kernel_cache_folder());
   const auto start = std::chrono::steady_clock::now();
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
@@ -227,6 +294,11 @@ CompileSummary compile_variants(const std::vector<VariantRequest>& requests, uns
       } catch (const KernelCompileError& error) {
         std::lock_guard<std::mutex> lock(mutex);
         failed.emplace_back(i, error);
+      } catch (const std::exception& error) {  // the cache folder could not be written, say
+        std::lock_guard<std::mutex> lock(mutex);
+        failed.emplace_back(
+            i, KernelCompileError(variant_words(request),
+                                  compiler_words(request, compiler_for(request)), error.what()));
       }
     }
   };
@@ -242,29 +314,61 @@ CompileSummary compile_variants(const std::vector<VariantRequest>& requests, uns
   return summary;
 }
 
+std::string compile_errors_text(const std::vector<KernelCompileError>& errors) {
+  std::vector<std::vector<const KernelCompileError*>> groups;  // same compiler and lines
+  for (const KernelCompileError& error : errors) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& group) {
+      return group.front()->log() == error.log() && group.front()->compiler() == error.compiler();
+    });
+    if (same == groups.end())
+      groups.push_back({&error});
+    else
+      same->push_back(&error);
+  }
+  std::string text;
+  for (const auto& group : groups) {
+    const KernelCompileError& first = *group.front();
+    if (group.size() == 1) {
+      text += first.heading() + "\n";
+    } else {
+      text += std::to_string(group.size()) + " variants, compiled with " + first.compiler() +
+              ", failed with the same lines:\n";
+      for (const KernelCompileError* error : group) text += "  " + error->variant() + "\n";
+    }
+    text += first.log();
+    if (!first.log().empty() && first.log().back() != '\n') text += "\n";
+  }
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 CompiledVariant compile_variant(const VariantRequest& request) {
   if (auto found = cached_variant(request)) return *found;
+  require_private_cache(kernel_cache_folder());
   const CompilerFacts compiler = compiler_for(request);
   const std::vector<Define> defines =
       variant_defines(*request.source, request.params, request.shape);
   const std::string folder = entry_folder(request, defines, compiler);
-  const std::string heading = heading_of(request, compiler);
+  const CompileError fail{variant_words(request), compiler_words(request, compiler)};
   const bool cuda = request.source->language == KernelLanguage::cuda;
   const std::string building = begin_cache_entry(folder);
   const auto start = std::chrono::steady_clock::now();
   Built built;
   try {
-    built = cuda ? build_cuda(request, defines, building, heading)
-                 : build_host(request, defines, compiler, building, heading);
+    built = cuda ? build_cuda(request, defines, building, fail)
+                 : build_host(request, defines, compiler, building, fail);
     if (auto problem = contract_problem(built.contract, cuda))
-      throw KernelCompileError(heading, request.source->path + ": " + *problem);
+      fail(request.source->path + ": " + *problem);
   } catch (...) {
     abandon_cache_entry(building);
     throw;
   }
   CompiledVariant variant;
   variant.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  variant.artifact_sha256 =
+      sha256_hex(read_file(building + "/" + built.artifact, 1u << 30, Links::refuse));
   nlohmann::json manifest{{"artifact", built.artifact},
+                          {"artifact_sha256", variant.artifact_sha256},
                           {"contract", to_json(built.contract)},
                           {"compiler", compiler.name},
                           {"version", compiler.version},
@@ -272,7 +376,8 @@ CompiledVariant compile_variant(const VariantRequest& request) {
                           {"defines", defines},
                           {"log", built.log},
                           {"seconds", variant.seconds},
-                          {"source", request.source->path}};
+                          {"source", request.source->path},
+                          {"source_version", request.source->version}};
   finish_cache_entry(building, folder, manifest);
   variant.folder = folder;
   variant.artifact = folder + "/" + built.artifact;

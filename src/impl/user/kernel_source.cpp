@@ -1,14 +1,7 @@
 #include "impl/user/kernel_source.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <climits>
-#include <cstdio>
-
-#include "core/file_io.hpp"
-#include "core/sha256.hpp"
 
 namespace convlab {
 namespace {
@@ -28,51 +21,6 @@ bool mentions(const std::string& text, std::string_view name) {
     if (word_start && word_end) return true;
   }
   return false;
-}
-
-// Where `text` stops being UTF-8 (RFC 3629: no overlong forms, surrogates or code points above
-// U+10FFFF), or npos.
-std::size_t first_invalid_utf8(const std::string& text) {
-  const auto byte = [&](std::size_t i) {
-    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u;
-  };
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned c = byte(i);
-    std::size_t length = 0;
-    unsigned low = 0x80, high = 0xBF;  // the range of the second byte
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    if (c >= 0xC2 && c <= 0xDF) length = 2;
-    if (c >= 0xE0 && c <= 0xEF) length = 3;
-    if (c >= 0xF0 && c <= 0xF4) length = 4;
-    if (c == 0xE0) low = 0xA0;
-    if (c == 0xED) high = 0x9F;
-    if (c == 0xF0) low = 0x90;
-    if (c == 0xF4) high = 0x8F;
-    if (length == 0 || byte(i + 1) < low || byte(i + 1) > high) return i;
-    for (std::size_t k = 2; k < length; ++k)
-      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return i;
-    i += length;
-  }
-  return std::string::npos;
-}
-
-// The line and column (from 1) of byte `at`, which is not a line break.
-std::string line_and_column(const std::string& text, std::size_t at) {
-  const std::size_t newline = text.rfind('\n', at);
-  const std::size_t column = newline == std::string::npos ? at : at - newline - 1;
-  const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-  return "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1);
-}
-
-// The path as messages show it: relative to the working folder when it lies below it.
-std::string shown_path(const std::string& path) {
-  char cwd[PATH_MAX];
-  if (getcwd(cwd, sizeof cwd) == nullptr) return path;
-  const std::string base = std::string(cwd) + "/";
-  return path.rfind(base, 0) == 0 ? path.substr(base.size()) : path;
 }
 
 std::string define_value(const nlohmann::json& value) {
@@ -105,24 +53,25 @@ std::optional<KernelLanguage> language_of(const std::string& path) {
 
 UserKernelSource read_kernel_source(const std::string& implementation, const std::string& path,
                                     const std::string& config_path) {
+  SourceSnapshot snapshot = take_snapshot(path);
   UserKernelSource source;
   source.implementation = implementation;
-  source.path = shown_path(path);
+  source.path = snapshot.main.path;
+  source.absolute_path = snapshot.main.absolute;
   source.config_path = config_path;
   source.language = language_of(path).value_or(KernelLanguage::cpp);
-  source.text = read_file(path, kMaxKernelSourceBytes);
-  // results.json keeps the text (run.config.sources) and JSON holds UTF-8 only.
-  if (const std::size_t bad = first_invalid_utf8(source.text); bad != std::string::npos) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(source.text[bad]));
-    throw FileError(source.path + ": not UTF-8 text (byte " + hex + " at " +
-                    line_and_column(source.text, bad) +
-                    "); the results keep the source's text, so save it as UTF-8");
-  }
-  source.sha256 = sha256_hex(source.text);
-  source.mentions = {mentions(source.text, "CONVLAB_KSIZE"),
-                     mentions(source.text, "CONVLAB_CHANNELS"),
-                     mentions(source.text, "CONVLAB_OUTPUT")};
+  source.text = std::move(snapshot.main.text);
+  source.sha256 = snapshot.main.sha256;
+  source.includes = std::move(snapshot.includes);
+  source.version = snapshot.version;
+  const auto any_mentions = [&](std::string_view name) {
+    if (mentions(source.text, name)) return true;
+    for (const IncludedFile& included : source.includes)
+      if (mentions(included.file.text, name)) return true;
+    return false;
+  };
+  source.mentions = {any_mentions("CONVLAB_KSIZE"), any_mentions("CONVLAB_CHANNELS"),
+                     any_mentions("CONVLAB_OUTPUT")};
   return source;
 }
 

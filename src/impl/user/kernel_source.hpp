@@ -12,6 +12,7 @@
 
 #include "core/problem.hpp"
 #include "impl/implementation.hpp"
+#include "impl/user/source_snapshot.hpp"
 
 namespace convlab {
 
@@ -34,17 +35,21 @@ struct UserKernelSource {
   std::string path;            // as the compiler and messages name it (relative to the working
                                // folder when below it, else absolute)
   std::string config_path;     // as written in the config, relative to the config's folder
+  std::string absolute_path;   // lexically normal: its place in the compile's private folder
   KernelLanguage language = KernelLanguage::cpp;
   std::string text;
-  std::string sha256;  // of the text
-  ProblemFacts mentions;
+  std::string sha256;                  // of the text
+  std::vector<IncludedFile> includes;  // the user's files it includes, read with it
+  std::string version;                 // source_snapshot.hpp: what a record's identity names
+  ProblemFacts mentions;               // in the source or any file it includes
 };
 
-// Reads and describes the source; throws FileError naming the path when it cannot be read, is
-// larger than kMaxKernelSourceBytes or is not UTF-8 text (results.json keeps the text).
+// Reads the source and the files it includes (source_snapshot.hpp) and describes them; throws
+// FileError naming the file when one cannot be read or is refused, is larger than
+// kMaxKernelSourceBytes or is not UTF-8 text (results.json keeps the text).
 UserKernelSource read_kernel_source(const std::string& implementation, const std::string& path,
                                     const std::string& config_path);
-inline constexpr std::size_t kMaxKernelSourceBytes = 1 << 20;
+inline constexpr std::size_t kMaxKernelSourceBytes = kMaxSnapshotFileBytes;
 
 // One macro: name and value, as -DNAME=VALUE.
 using Define = std::pair<std::string, std::string>;

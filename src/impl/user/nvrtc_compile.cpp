@@ -1,6 +1,12 @@
 #include "impl/user/nvrtc_compile.hpp"
 
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
 #include <regex>
+
+#include "core/file_io.hpp"
+#include "impl/user/kernel_host_client.hpp"
 
 #if defined(CONVLAB_WITH_NVRTC)
 #include <nvrtc.h>
@@ -106,5 +112,49 @@ NvrtcOutput nvrtc_compile(const std::string& name, const std::string&, const std
 }
 
 #endif
+
+namespace {
+
+constexpr const char* kRequestFile = "nvrtc-request.json";
+constexpr const char* kLogFile = "nvrtc.log";
+
+}  // namespace
+
+ProgramOutput run_nvrtc_child(const NvrtcRequest& request, const ProgramLimits& limits) {
+  const nlohmann::json body{{"source", request.source_name},
+                            {"arch", request.arch},
+                            {"defines", request.defines},
+                            {"header", request.header_path}};
+  write_file(request.folder + "/" + kRequestFile, body.dump(), WriteTarget::owned);
+  return run_program({kernel_host_program(), "nvrtc-compile", request.folder}, limits);
+}
+
+std::string nvrtc_child_log(const std::string& folder) {
+  try {
+    return read_file_if_present(folder + "/" + kLogFile, 4u << 20, Links::refuse).value_or("");
+  } catch (const FileError&) {
+    return "";
+  }
+}
+
+int run_nvrtc_compile_command(const std::vector<std::string>& args) {
+  if (args.size() != 1) {
+    std::fprintf(stderr, "convlab nvrtc-compile: compiles users' kernels for convlab itself\n");
+    return 2;
+  }
+  const std::string folder = args[0];
+  const nlohmann::json request =
+      nlohmann::json::parse(read_file(folder + "/" + kRequestFile, 1 << 20, Links::refuse));
+  const std::string name = request.at("source").get<std::string>();
+  const NvrtcOutput out =
+      nvrtc_compile(name, read_file(name, kMaxKernelSourceBytes, Links::refuse),
+                    request.at("defines").get<std::vector<Define>>(), request.at("arch").get<int>(),
+                    read_file(request.at("header").get<std::string>(), 1 << 20, Links::refuse));
+  write_file(folder + "/" + kLogFile, out.log, WriteTarget::owned);
+  if (!out.ok) return 1;
+  write_file(folder + "/kernel.cubin", out.cubin, WriteTarget::owned);
+  write_file(folder + "/kernel.ptx", out.ptx, WriteTarget::owned);
+  return 0;
+}
 
 }  // namespace convlab

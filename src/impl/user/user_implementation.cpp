@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "core/sha256.hpp"
 #include "impl/cuda/device_calls.hpp"
 #include "impl/user/kernel_contract.hpp"
 #include "impl/user/kernel_host_channel.hpp"
@@ -182,6 +183,12 @@ SourceFacts facts_of(const UserKernelSource& source, const CompiledVariant& vari
   SourceFacts facts;
   facts.path = source.config_path;
   facts.sha256 = source.sha256;
+  if (!source.includes.empty()) {
+    for (const IncludedFile& included : source.includes)
+      facts.includes.emplace_back(included.relative, included.file.sha256);
+    facts.snapshot_sha256 = source.version;
+  }
+  facts.header_sha256 = sha256_hex(kernel_header_text());
   facts.language = std::string(to_string(source.language));
   facts.compiler = variant.compiler.name;
   facts.compiler_version = variant.compiler.version;
@@ -226,10 +233,10 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
   impl.thread_pool = is_cuda(*source) ? "" : "openmp";
   impl.description = "your own kernel, " + source->config_path + " (" +
                      std::string(to_string(source->language)) + ", sha256 " +
-                     source->sha256.substr(0, 12) + ")";
+                     source->version.substr(0, 12) + ")";
   impl.axes = std::move(axes);
   impl.source_path = source->config_path;
-  impl.source_sha256 = source->sha256;
+  impl.source_sha256 = source->version;
   impl.unsupported = [source](const Problem& problem, const Params& params,
                               const RunContext& context) {
     return unsupported_here(*source, problem, params, context);
@@ -243,8 +250,9 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
   };
   impl.prepare = [source](const Problem& problem, const Params& params,
                           const RunContext& context) -> std::unique_ptr<PreparedPoint> {
-    const CompiledVariant variant =
-        compile_variant(variant_request(*source, problem, params, context.cuda_device));
+    VariantRequest request = variant_request(*source, problem, params, context.cuda_device);
+    request.limits = context.compile_limits;
+    const CompiledVariant variant = compile_variant(request);
     const bool cuda = is_cuda(*source);
     return std::make_unique<RemotePoint>(
         cuda ? Family::cuda : Family::cpu, prepare_request(variant, problem, params, context, cuda),
