@@ -133,7 +133,7 @@ TEST(KernelContract, TheCudaExamplesCompileWithNvrtc) {
   };
   for (const Case& c : cases) {
     const UserKernelSource source = read_kernel_source("example", kExamples + "/" + c.file, c.file);
-    VariantRequest request{&source, c.params, {5, 3, OutputType::u8}, 90};
+    VariantRequest request{&source, c.params, {5, 3, OutputType::u8}, 90, {}};
     const CompiledVariant variant = compile_variant(request);
     EXPECT_FALSE(variant.cached) << c.file;
     EXPECT_EQ(variant.contract.version, 1) << c.file;
@@ -147,7 +147,7 @@ TEST(KernelContract, TheCudaExamplesCompileWithNvrtc) {
   // The tiled example's shared memory follows its params: (32 + 5 - 1)^2 pixels x 3 x 4 bytes.
   const UserKernelSource tiled = read_kernel_source("t", kExamples + "/shared_tiled.cu", "t.cu");
   const CompiledVariant variant =
-      compile_variant({&tiled, {{"TILE", 32}, {"BLOCK", {32, 8}}}, {5, 3, OutputType::u8}, 90});
+      compile_variant({&tiled, {{"TILE", 32}, {"BLOCK", {32, 8}}}, {5, 3, OutputType::u8}, 90, {}});
   EXPECT_EQ(variant.contract.passes[0].shared_bytes, 36 * 36 * 3 * 4);
   EXPECT_EQ(variant.contract.passes[0].pixels_x, 32);
   ::unsetenv("CONVLAB_KERNEL_CACHE");
@@ -166,7 +166,7 @@ TEST(KernelContract, ACudaCompileErrorNamesTheSourceLine) {
                       "CONVLAB_CUDA_PASS(1, 32, 8, 32, 8) {\n  undeclared = 1;\n}\n");
   const UserKernelSource source = read_kernel_source("bad", (dir / "bad.cu").string(), "bad.cu");
   try {
-    compile_variant({&source, Params::object(), {3, 3, OutputType::u8}, 90});
+    compile_variant({&source, Params::object(), {3, 3, OutputType::u8}, 90, {}});
     ADD_FAILURE() << "compiled";
   } catch (const KernelCompileError& error) {
     EXPECT_NE(error.log().find("bad.cu:4: error: identifier \"undeclared\" is undefined"),
