@@ -3,8 +3,9 @@
 //
 //   convlab_device_scaling plan CONFIG [--cpus C] [N ...]      (default N: 1 2 4)
 //     For N devices: each worker's problems, points and estimated seconds, as --dry-run --devices
-//     would split them on a host of C logical CPUs (default: this machine's) whose workers get
-//     C / N of them each. Needs no GPU.
+//     forecasts the hand-out on a host of C logical CPUs (default: this machine's) whose workers
+//     get C / N of them each, and the seconds of the split made before the run
+//     (CONVLAB_HAND_OUT=fixed, without image set-ups). Needs no GPU.
 //   convlab_device_scaling measured DIR ...
 //     For each results folder (or file): every run block's phases (run.phases): its device, CPUs,
 //     OpenMP threads, points, wall seconds and the seconds of each phase; then the slowest run's
@@ -24,6 +25,7 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
+#include "run/hand_out.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
 #include "store/results_file.hpp"
@@ -50,35 +52,35 @@ int plan_mode(const std::vector<std::string>& args) {
   const Config config = load_config(args[0]);
   const std::vector<Point> plan = expand_plan(config);
   const Schedule split = split_by_family(config, plan, make_schedule(config, plan));
-  std::printf("%s on a host of %u logical CPUs (estimates: the --dry-run model)\n\n",
+  const std::vector<HandOutItem> items = hand_out_items(split, plan);
+  std::printf("%s on a host of %u logical CPUs (estimates: the --dry-run model; hand-out: the\n"
+              "queue's forecast with each worker's image set-ups; fixed: CONVLAB_HAND_OUT=fixed)\n\n",
               args[0].c_str(), cpus);
-  std::printf("| devices | worker | problems | points | estimated s |\n|---|---|---|---|---|\n");
+  std::printf("| devices | worker | problems | points | hand-out s | fixed s |\n"
+              "|---|---|---|---|---|---|\n");
+  HostModel machine;
+  machine.logical_cpus = cpus;
+  machine.verify_threads = cpus;
   for (int n : counts) {
-    const std::vector<int> worker_of_unit = spread_over_devices(split, n);
-    HostModel host;
-    host.logical_cpus = std::max(1u, cpus / unsigned(n));
-    double longest = 0.0;
+    const HostModel host = worker_model(machine, n);
+    const HandOutForecast forecast = forecast_devices(config, plan, split, n, host);
+    const std::vector<int> fixed = spread_over_devices(split, n);
+    std::vector<double> fixed_seconds(static_cast<std::size_t>(n), 0.0);
+    for (std::size_t u = 0; u < split.units.size(); ++u)
+      if (fixed[u] >= 0)
+        fixed_seconds[fixed[u]] += estimated_unit_seconds(config, plan, split.units[u], host);
     for (int w = 0; w < n; ++w) {
-      const Schedule mine = units_of_worker(split, worker_of_unit, w);
-      double seconds = 0.0;
-      std::set<std::size_t> bundles;
-      for (const auto& unit : mine.units) {
-        bundles.insert(unit.bundle);
-        const std::size_t first =
-            unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
-        seconds += estimated_reference_seconds(config, plan[first], host);
-        for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], host);
-        for (const auto& search : unit.searches) {
-          double all = 0.0;
-          for (std::size_t i : search.variants)
-            all += estimated_point_seconds(config, plan[i], host);
-          seconds += all * double(search.budget) / double(search.variants.size());
+      std::size_t problems = 0, points = 0;
+      for (std::size_t i = 0; i < items.size(); ++i)
+        if (forecast.worker_of_item[i] == w) {
+          ++problems;
+          points += items[i].points;
         }
-      }
-      longest = std::max(longest, seconds);
-      std::printf("| %d | %d | %zu | %zu | %.1f |\n", n, w, bundles.size(), mine.points(), seconds);
+      std::printf("| %d | %d | %zu | %zu | %.1f | %.1f |\n", n, w, problems, points,
+                  forecast.worker_seconds[w], fixed_seconds[w]);
     }
-    std::printf("| %d | slowest | | | %.1f |\n", n, longest);
+    std::printf("| %d | slowest | | | %.1f | %.1f |\n", n, forecast.seconds,
+                *std::max_element(fixed_seconds.begin(), fixed_seconds.end()));
   }
   return 0;
 }

@@ -80,6 +80,11 @@ already measured with the same build on the same machine are kept, not re-run.
       .value("--worker", "K", "(used by --devices) run as the K-th device worker",
              [&](const std::string& text) {
                options.worker = static_cast<int>(parse_whole_number(text, 0, INT_MAX));
+             })
+      .value("--hand-out", "FD",
+             "(used by --devices) take problems one at a time from the socket FD",
+             [&](const std::string& text) {
+               options.hand_out_fd = static_cast<int>(parse_whole_number(text, 3, INT_MAX));
              });
   return line;
 }
@@ -93,6 +98,8 @@ const char* options_disagree(const RunOptions& options, bool device_given) {
     problem = "--max-points cannot be combined with --devices";
   else if (options.worker >= 0 && !options.devices)
     problem = "--worker is given by --devices to its workers";
+  else if (options.hand_out_fd >= 0 && options.worker < 0)
+    problem = "--hand-out is given by --devices to its workers, with --worker";
   return problem;
 }
 

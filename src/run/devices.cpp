@@ -20,6 +20,17 @@ int visible_device_count() {
   return cuda_device_count();
 }
 
+// CONVLAB_TEST_DEVICE_GMACS as a rate in MAC/s; 0 when unset, not a positive number, or without
+// CONVLAB_TEST_DEVICE_COUNT.
+double pretend_device_rate() {
+  const char* count = std::getenv("CONVLAB_TEST_DEVICE_COUNT");
+  const char* gmacs = std::getenv("CONVLAB_TEST_DEVICE_GMACS");
+  if (count == nullptr || gmacs == nullptr) return 0.0;
+  char* end = nullptr;
+  const double rate = std::strtod(gmacs, &end);
+  return end != gmacs && *end == '\0' && rate > 0.0 ? rate * 1e9 : 0.0;
+}
+
 std::string device_list(int count) {
   std::string list;
   for (int d = 0; d < count; ++d) list += (d ? "," : "") + std::to_string(d);
@@ -75,6 +86,12 @@ std::vector<int> resolve_devices(const DeviceChoice& choice, bool check) {
                              std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") +
                              ": " + device_list(count) + ")");
   return choice.listed;
+}
+
+double pretend_device_seconds(const Config& config, const Point& point) {
+  static const double rate = pretend_device_rate();
+  if (rate <= 0.0 || point.implementation->family != Family::cuda) return 0.0;
+  return point_macs(config, point) / rate;
 }
 
 }  // namespace convlab
