@@ -10,6 +10,12 @@
 //     For each results folder (or file): every run block's phases (run.phases): its device, CPUs,
 //     OpenMP threads, points, wall seconds and the seconds of each phase; then the slowest run's
 //     wall time, which is the folder's when its runs were workers side by side.
+//   convlab_device_scaling workers DIR [WALL]
+//     The device workers of a --devices run: per worker its device, problem groups, points
+//     measured, wall seconds and busy seconds (run.phases: its start, device and problems; a
+//     worker handed its groups one at a time waits idle, at the end, until the others are done),
+//     the mean busy time, the slowest, and the slowest and WALL (the command's wall time, measured
+//     outside) each against the mean. Exit 1 without workers.
 //   convlab_device_scaling verdicts DIR_A DIR_B
 //     Every point of A against the same point of B (matched by its description): the same status
 //     and verification verdict, or the points that differ. Exit 1 when any differs.
@@ -28,6 +34,7 @@
 #include "run/hand_out.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
+#include "measure/work_phases.hpp"
 #include "store/results_file.hpp"
 
 namespace {
@@ -116,6 +123,46 @@ int measured_mode(const std::vector<std::string>& args) {
   return 0;
 }
 
+int workers_mode(const std::vector<std::string>& args) {
+  if (args.empty() || args.size() > 2) return 2;
+  const ResultsFile results = read_results(results_path(args[0]));
+  std::printf("| worker run | device | problem groups | points | wall s | busy s |\n"
+              "|---|---|---|---|---|---|\n");
+  std::vector<double> busy;
+  for (const auto& run : results.runs) {
+    if (!run.phases || run.phases->device < 0) continue;
+    const bool worker = run.argv && std::find(run.argv->begin(), run.argv->end(),
+                                              std::string("--worker")) != run.argv->end();
+    if (!worker) continue;
+    const RunPhases& phases = *run.phases;
+    std::size_t points = 0;
+    double seconds = phases.totals[WorkPhase::setup] + phases.totals[WorkPhase::start] +
+                     phases.totals[WorkPhase::device];
+    for (const auto& problem : phases.problems) {
+      points += problem.points;
+      seconds += problem.wall;
+    }
+    std::printf("| %zu | %d | %zu | %zu | %.2f | %.2f |\n", busy.size(), phases.device,
+                phases.problems.size(), points, phases.wall, seconds);
+    busy.push_back(seconds);
+  }
+  if (busy.empty()) {
+    std::printf("no device worker's run in %s\n", args[0].c_str());
+    return 1;
+  }
+  double mean = 0.0;
+  for (double seconds : busy) mean += seconds / double(busy.size());
+  const double slowest = *std::max_element(busy.begin(), busy.end());
+  std::printf("\nworkers: %zu, busy %.2f s on average, the longest %.2f s (%.3f x the average)\n",
+              busy.size(), mean, slowest, slowest / mean);
+  if (args.size() == 2) {
+    const double wall = std::atof(args[1].c_str());
+    std::printf("the command's wall time: %.2f s (%.3f x the workers' average)\n", wall,
+                wall / mean);
+  }
+  return 0;
+}
+
 // Status and verdict of every point, by its description's digest.
 std::map<std::string, std::string> verdicts_of(const std::string& dir) {
   std::map<std::string, std::string> verdicts;
@@ -158,9 +205,11 @@ int main(int argc, char** argv) {
   if (mode == "plan") status = plan_mode(args);
   if (mode == "measured") status = measured_mode(args);
   if (mode == "verdicts") status = verdicts_mode(args);
+  if (mode == "workers") status = workers_mode(args);
   if (status == 2)
     std::fprintf(stderr,
-                 "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | verdicts A B\n",
+                 "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | workers DIR [WALL] | "
+                 "verdicts A B\n",
                  argv[0]);
   return status;
 }

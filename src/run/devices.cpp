@@ -20,15 +20,22 @@ int visible_device_count() {
   return cuda_device_count();
 }
 
-// CONVLAB_TEST_DEVICE_GMACS as a rate in MAC/s; 0 when unset, not a positive number, or without
-// CONVLAB_TEST_DEVICE_COUNT.
-double pretend_device_rate() {
+// CONVLAB_TEST_DEVICE_GMACS as rates in MAC/s, one per device; empty when unset, when any is not a
+// positive number, or without CONVLAB_TEST_DEVICE_COUNT.
+std::vector<double> pretend_device_rates() {
   const char* count = std::getenv("CONVLAB_TEST_DEVICE_COUNT");
   const char* gmacs = std::getenv("CONVLAB_TEST_DEVICE_GMACS");
-  if (count == nullptr || gmacs == nullptr) return 0.0;
-  char* end = nullptr;
-  const double rate = std::strtod(gmacs, &end);
-  return end != gmacs && *end == '\0' && rate > 0.0 ? rate * 1e9 : 0.0;
+  if (count == nullptr || gmacs == nullptr) return {};
+  std::vector<double> rates;
+  std::stringstream items(gmacs);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    char* end = nullptr;
+    const double rate = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(rate > 0.0)) return {};
+    rates.push_back(rate * 1e9);
+  }
+  return rates;
 }
 
 std::string device_list(int count) {
@@ -88,10 +95,11 @@ std::vector<int> resolve_devices(const DeviceChoice& choice, bool check) {
   return choice.listed;
 }
 
-double pretend_device_seconds(const Config& config, const Point& point) {
-  static const double rate = pretend_device_rate();
-  if (rate <= 0.0 || point.implementation->family != Family::cuda) return 0.0;
-  return point_macs(config, point) / rate;
+double pretend_device_seconds(const Config& config, const Point& point, int device) {
+  static const std::vector<double> rates = pretend_device_rates();
+  if (rates.empty() || point.implementation->family != Family::cuda) return 0.0;
+  const std::size_t which = std::min<std::size_t>(std::max(device, 0), rates.size() - 1);
+  return point_macs(config, point) / rates[which];
 }
 
 }  // namespace convlab

@@ -361,7 +361,7 @@ class LocalRun {
     double seconds = 0.0;
     for (std::size_t g = 0; g < group.size(); ++g)
       if (records[g].status == Status::skipped)
-        seconds += pretend_device_seconds(config_, plan_[group[g].index]);
+        seconds += pretend_device_seconds(config_, plan_[group[g].index], job_.cuda_device);
     if (seconds <= 0.0) return;
     const auto timed = clock_.time(WorkPhase::timing);
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
