@@ -16,6 +16,11 @@
 //     worker handed its groups one at a time waits idle, at the end, until the others are done),
 //     the mean busy time, the slowest, and the slowest and WALL (the command's wall time, measured
 //     outside) each against the mean. Exit 1 without workers.
+//   convlab_device_scaling eta DIR ...
+//     The ETA replayed on each results folder (run/eta_replay.hpp; configs read from the current
+//     directory, as run.config_path names them): the estimate before the run, elapsed + ETA at
+//     25, 50 and 75 % of the run, and the worst error of them all, against the slowest worker's
+//     wall time.
 //   convlab_device_scaling verdicts DIR_A DIR_B
 //     Every point of A against the same point of B (matched by its description): the same status
 //     and verification verdict, or the points that differ. Exit 1 when any differs.
@@ -31,6 +36,7 @@
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
+#include "run/eta_replay.hpp"
 #include "run/hand_out.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
@@ -163,6 +169,26 @@ int workers_mode(const std::vector<std::string>& args) {
   return 0;
 }
 
+int eta_mode(const std::vector<std::string>& args) {
+  if (args.empty()) return 2;
+  std::printf("| results | workers | groups | points | measured s | estimate s | error | at 25 %% | "
+              "at 50 %% | at 75 %% | worst |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto& dir : args) {
+    const EtaReplay replay = replay_eta(read_results(results_path(dir)), dir, ".");
+    const auto percent = [](double error) { return 100.0 * error; };
+    std::printf("| %s | %d | %zu | %zu | %.1f | %.1f | %+.1f %% | %+.1f %% | %+.1f %% | %+.1f %% | "
+                "%.1f %% |\n",
+                dir.c_str(), replay.workers, replay.groups, replay.points, replay.measured,
+                replay.estimate, percent(replay.estimate_error()), percent(replay.error_at(0.25)),
+                percent(replay.error_at(0.5)), percent(replay.error_at(0.75)),
+                percent(replay.worst_error()));
+    if (replay.unmatched > 0)
+      std::printf("(%s: %zu problems not in the plan now, left out)\n", dir.c_str(),
+                  replay.unmatched);
+  }
+  return 0;
+}
+
 // Status and verdict of every point, by its description's digest.
 std::map<std::string, std::string> verdicts_of(const std::string& dir) {
   std::map<std::string, std::string> verdicts;
@@ -206,10 +232,11 @@ int main(int argc, char** argv) {
   if (mode == "measured") status = measured_mode(args);
   if (mode == "verdicts") status = verdicts_mode(args);
   if (mode == "workers") status = workers_mode(args);
+  if (mode == "eta") status = eta_mode(args);
   if (status == 2)
     std::fprintf(stderr,
                  "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | workers DIR [WALL] | "
-                 "verdicts A B\n",
+                 "eta DIR ... | verdicts A B\n",
                  argv[0]);
   return status;
 }

@@ -107,11 +107,18 @@ std::optional<std::size_t> HandOut::choose(int worker) const {
 std::optional<std::size_t> HandOut::take(int worker) {
   if (worker < 0 || worker >= workers() || !alive_[worker]) return std::nullopt;
   const std::optional<std::size_t> item = choose(worker);
-  if (!item) return std::nullopt;
-  state_[*item] = State::held;
-  held_[worker].push_back(*item);
-  held_image_[worker] = items_[*item].image;
+  if (!item || !assign(worker, *item)) return std::nullopt;
   return item;
+}
+
+bool HandOut::assign(int worker, std::size_t item) {
+  if (worker < 0 || worker >= workers() || !alive_[worker] || item >= items_.size() ||
+      state_[item] != State::queued)
+    return false;
+  state_[item] = State::held;
+  held_[worker].push_back(item);
+  held_image_[worker] = items_[item].image;
+  return true;
 }
 
 bool HandOut::done(int worker, std::size_t item) {

@@ -55,6 +55,9 @@ class HandOut {
   bool has_pinned(int worker) const;
   // The next item for `worker`; nullopt when none is queued that it may take.
   std::optional<std::size_t> take(int worker);
+  // Hands `item` to `worker`, as a finished run did (a replay, run/eta_replay.hpp); false when it
+  // is not queued.
+  bool assign(int worker, std::size_t item);
   // `worker` measured `item`; false when it did not hold it.
   bool done(int worker, std::size_t item);
   // `worker` ended: the items it held and had not finished are queued again, or abandoned when
