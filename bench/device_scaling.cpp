@@ -5,7 +5,7 @@
 //     For N devices: each worker's problems, points and estimated seconds, as --dry-run --devices
 //     forecasts the hand-out on a host of C logical CPUs (default: this machine's) whose workers
 //     get C / N of them each, and the seconds of the split made before the run
-//     (CONVLAB_HAND_OUT=fixed, without image set-ups). Needs no GPU.
+//     (CONVLAB_HAND_OUT=fixed), both with each worker's image set-ups. Needs no GPU.
 //   convlab_device_scaling measured DIR ...
 //     For each results folder (or file): every run block's phases (run.phases): its device, CPUs,
 //     OpenMP threads, points, wall seconds and the seconds of each phase; then the slowest run's
@@ -21,6 +21,10 @@
 //     directory, as run.config_path names them): the estimate before the run, elapsed + ETA at
 //     25, 50 and 75 % of the run, and the worst error of them all, against the slowest worker's
 //     wall time.
+//   convlab_device_scaling setup DIR ...
+//     What each run of each folder paid per image (run.phases.problems): making the image, the
+//     prepare of its first problem on that image (the device's buffers, staging, uploads) and the
+//     mean prepare of its later problems there.
 //   convlab_device_scaling verdicts DIR_A DIR_B
 //     Every point of A against the same point of B (matched by its description): the same status
 //     and verification verdict, or the points that differ. Exit 1 when any differs.
@@ -67,7 +71,7 @@ int plan_mode(const std::vector<std::string>& args) {
   const Schedule split = split_by_family(config, plan, make_schedule(config, plan));
   const std::vector<HandOutItem> items = hand_out_items(split, plan);
   std::printf("%s on a host of %u logical CPUs (estimates: the --dry-run model; hand-out: the\n"
-              "queue's forecast with each worker's image set-ups; fixed: CONVLAB_HAND_OUT=fixed)\n\n",
+              "queue's forecast; fixed: CONVLAB_HAND_OUT=fixed; both with each worker's image set-ups)\n\n",
               args[0].c_str(), cpus);
   std::printf("| devices | worker | problems | points | hand-out s | fixed s |\n"
               "|---|---|---|---|---|---|\n");
@@ -77,11 +81,23 @@ int plan_mode(const std::vector<std::string>& args) {
   for (int n : counts) {
     const HostModel host = worker_model(machine, n);
     const HandOutForecast forecast = forecast_devices(config, plan, split, n, host);
+    // The split before the run: each worker its units in plan order, with a set-up at each image
+    // it changes to.
     const std::vector<int> fixed = spread_over_devices(split, n);
+    const std::vector<double> setup = estimated_image_setup_seconds(config);
     std::vector<double> fixed_seconds(static_cast<std::size_t>(n), 0.0);
-    for (std::size_t u = 0; u < split.units.size(); ++u)
-      if (fixed[u] >= 0)
-        fixed_seconds[fixed[u]] += estimated_unit_seconds(config, plan, split.units[u], host);
+    std::vector<int> image_of_worker(static_cast<std::size_t>(n), -1);
+    for (std::size_t u = 0; u < split.units.size(); ++u) {
+      const int w = fixed[u];
+      if (w < 0) continue;
+      const WorkUnit& unit = split.units[u];
+      const int image = static_cast<int>(plan[unit.points.empty() ? unit.searches.front().variants.front()
+                                                                  : unit.points.front()]
+                                             .image);
+      if (image != image_of_worker[w]) fixed_seconds[w] += setup[image];
+      image_of_worker[w] = image;
+      fixed_seconds[w] += estimated_unit_seconds(config, plan, unit, host);
+    }
     for (int w = 0; w < n; ++w) {
       std::size_t problems = 0, points = 0;
       for (std::size_t i = 0; i < items.size(); ++i)
@@ -169,6 +185,34 @@ int workers_mode(const std::vector<std::string>& args) {
   return 0;
 }
 
+int setup_mode(const std::vector<std::string>& args) {
+  if (args.empty()) return 2;
+  std::printf("| results | device | image | problems | image s | first prepare s | later prepares s "
+              "(mean) |\n|---|---|---|---|---|---|---|\n");
+  for (const auto& dir : args) {
+    for (const auto& run : read_results(results_path(dir)).runs) {
+      if (!run.phases) continue;
+      std::vector<std::string> order;  // images in the order the run met them
+      std::map<std::string, std::vector<const ProblemPhases*>> by_image;
+      for (const auto& problem : run.phases->problems) {
+        if (by_image[problem.image].empty()) order.push_back(problem.image);
+        by_image[problem.image].push_back(&problem);
+      }
+      for (const auto& image : order) {
+        const auto& problems = by_image[image];
+        double made = 0.0, later = 0.0;
+        for (const ProblemPhases* problem : problems) made += problem->phases[WorkPhase::image];
+        for (std::size_t i = 1; i < problems.size(); ++i)
+          later += problems[i]->phases[WorkPhase::prepare] / double(problems.size() - 1);
+        std::printf("| %s | %d | %s | %zu | %.2f | %.2f | %.3f |\n", dir.c_str(), run.phases->device,
+                    image.c_str(), problems.size(), made,
+                    problems.front()->phases[WorkPhase::prepare], later);
+      }
+    }
+  }
+  return 0;
+}
+
 int eta_mode(const std::vector<std::string>& args) {
   if (args.empty()) return 2;
   std::printf("| results | workers | groups | points | measured s | estimate s | error | at 25 %% | "
@@ -233,10 +277,11 @@ int main(int argc, char** argv) {
   if (mode == "verdicts") status = verdicts_mode(args);
   if (mode == "workers") status = workers_mode(args);
   if (mode == "eta") status = eta_mode(args);
+  if (mode == "setup") status = setup_mode(args);
   if (status == 2)
     std::fprintf(stderr,
                  "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | workers DIR [WALL] | "
-                 "eta DIR ... | verdicts A B\n",
+                 "eta DIR ... | setup DIR ... | verdicts A B\n",
                  argv[0]);
   return status;
 }

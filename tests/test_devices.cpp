@@ -222,7 +222,7 @@ TEST_F(Devices, EveryPointIsMeasuredOnceWithTheVerdictsOfOneDevice) {
   // More devices than problem groups: those beyond them are not started.
   const auto crowded = run("run sweep.yaml --out crowded --devices all --quiet --filter "
                            "'kernel.size=3,border=zero'",
-                           5);
+                           5, true);
   ASSERT_EQ(crowded.exit_code, 0) << crowded.output;
   EXPECT_EQ(results("crowded")["runs"].size(), 3u) << "two workers and the CPU points";
 }

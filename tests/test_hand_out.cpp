@@ -58,11 +58,11 @@ TEST(HandOut, OneWorkerTakesTheLargestFirstAndEveryItemOnce) {
   EXPECT_FALSE(queue.take(0));
 }
 
-TEST(HandOut, AWorkerKeepsItsImageWhileAGroupThereCostsAtLeastHalfTheLargest) {
+TEST(HandOut, AWorkerKeepsItsImageWhileAGroupThereCostsAtLeastTwoThirdsOfTheLargest) {
   // Image 0: 100, 60, 40; image 1: 90, 45.
   HandOut queue(items_of({{100, 0}, {60, 0}, {40, 0}, {90, 1}, {45, 1}}), 1);
-  // 100 (image 0), then 60 of image 0 before the larger 90 of image 1 (60 >= 90 / 2); then 90,
-  // since 40 < 90 / 2; then 45 of image 1, then 40.
+  // 100 (image 0), then 60 of image 0 before the larger 90 of image 1 (60 >= 90 * 2 / 3); then
+  // 90, since 40 < 60; then 45 of image 1, then 40.
   EXPECT_EQ(drain(queue, 0), (std::vector<std::size_t>{0, 1, 3, 4, 2}));
 }
 
@@ -77,7 +77,7 @@ TEST(HandOut, WorkersStartOnDifferentImagesWhenTheirGroupsAreComparable) {
   EXPECT_EQ(queue.take(0), std::optional<std::size_t>(1));
   queue.done(1, *second);
   EXPECT_EQ(queue.take(1), std::optional<std::size_t>(4));
-  // Image 1 is done: worker 1 joins image 0 (its 90 is within a factor 2; image 2's 10 is not).
+  // Image 1 is done: worker 1 joins image 0 (its 90 is the largest; image 2's 10 is far below).
   queue.done(1, 4);
   EXPECT_EQ(queue.take(1), std::optional<std::size_t>(2));
 }
@@ -87,16 +87,20 @@ TEST(HandOut, PinnedGroupsGoOnlyToTheirWorkerAndFirst) {
   queue.pin(1, 1);
   EXPECT_TRUE(queue.has_pinned(1));
   EXPECT_EQ(queue.take(1), std::optional<std::size_t>(1)) << "its pinned group, though small";
-  // Worker 1 holds image 0 now: worker 0 starts on image 1, whose group is within a factor 2.
-  EXPECT_EQ(queue.take(0), std::optional<std::size_t>(2));
-  queue.done(0, 2);
   EXPECT_EQ(queue.take(0), std::optional<std::size_t>(0));
   queue.done(0, 0);
+  EXPECT_EQ(queue.take(0), std::optional<std::size_t>(2));
+  queue.done(0, 2);
   EXPECT_FALSE(queue.take(0));
   EXPECT_FALSE(queue.finished()) << "worker 1 still holds its group";
   EXPECT_TRUE(queue.done(1, 1));
   EXPECT_FALSE(queue.done(1, 1)) << "done twice";
   EXPECT_TRUE(queue.finished());
+  // Its pinned groups in plan order, as a part split before the run is walked.
+  HandOut pins(items_of({{10, 0}, {90, 1}, {80, 0}}), 2);
+  for (std::size_t i = 0; i < 3; ++i) pins.pin(i, 0);
+  EXPECT_FALSE(pins.take(1)) << "all pinned to worker 0";
+  EXPECT_EQ(drain(pins, 0), (std::vector<std::size_t>{0, 1, 2}));
 }
 
 TEST(HandOut, AGroupWhoseWorkerEndsIsQueuedAgainOnceThenAbandoned) {
@@ -132,9 +136,9 @@ TEST(HandOut, WithNoWorkerLeftEveryGroupNotDoneIsOrphaned) {
 TEST(HandOutForecast, OneWorkerSumsItsGroupsAndEachImageChange) {
   HandOut queue(items_of({{3, 0}, {2, 1}, {1, 0}}), 1);
   const HandOutForecast forecast = forecast_hand_out(queue, {3.0, 2.0, 1.0}, {0.5, 0.25}, {});
-  // 3 s on image 0 after its set-up, then 1 s on image 0 (held, and within a factor 2 of the 2 s
-  // group), then 2 s on image 1 after its set-up.
-  EXPECT_DOUBLE_EQ(forecast.seconds, 0.5 + 3.0 + 1.0 + 0.25 + 2.0);
+  // 3 s on image 0 after its set-up, then 2 s on image 1 after its set-up (the 1 s group of image
+  // 0 is below two thirds of it), then 1 s on image 0 after its set-up again.
+  EXPECT_DOUBLE_EQ(forecast.seconds, 0.5 + 3.0 + 0.25 + 2.0 + 0.5 + 1.0);
   EXPECT_EQ(forecast.worker_of_item, (std::vector<int>{0, 0, 0}));
   EXPECT_FALSE(queue.take(0) == std::nullopt) << "the queue given is a copy";
 }

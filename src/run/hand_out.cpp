@@ -22,11 +22,13 @@ std::vector<std::size_t> unit_indices(const WorkUnit& unit) {
   return indices;
 }
 
-// A larger group is preferred to one of the held image once it costs more than this many times
-// as much: image set-up (making the image, its first buffers) is a fraction of a problem's time
-// on the committed GPU runs (1.4-3.6 s of 5-12 s), so a group of the held image within a factor
-// of two is the better next step; beyond it, the large group must start first.
-constexpr std::int64_t kAffinityFactor = 2;
+// A group of the held image is preferred to a larger one while it costs at least two thirds as
+// much: changing images (making the image, staging it) cost about a third of a problem on the
+// committed GPU runs (1.4-3.6 s of 5-12 s), so the group at hand saves that much; beyond it, the
+// larger group must start first.
+bool within_affinity(std::int64_t cost, std::int64_t largest) {
+  return cost * 3 >= largest * 2;
+}
 
 }  // namespace
 
@@ -77,18 +79,14 @@ int HandOut::holders_of(std::size_t image, int except) const {
 }
 
 std::optional<std::size_t> HandOut::choose(int worker) const {
-  // 1. Its own pinned items, largest first.
-  std::optional<std::size_t> best;
+  // Its own pinned items first, in plan order (a split made before the run walks its part so).
   for (std::size_t i = 0; i < items_.size(); ++i)
-    if (state_[i] == State::queued && pinned_[i] == worker &&
-        (!best || items_[i].cost_us > items_[*best].cost_us))
-      best = i;
-  if (best) return best;
-  // 2. Among the items within a factor of the largest one it may take: its image, then an image
-  // the fewest others hold, then the largest, then plan order.
+    if (state_[i] == State::queued && pinned_[i] == worker) return i;
   const auto may_take = [&](std::size_t i) {
-    return state_[i] == State::queued && (pinned_[i] < 0 || pinned_[i] == worker);
+    return state_[i] == State::queued && pinned_[i] < 0;
   };
+  // Among those within two thirds of the largest: its image, then an image the fewest others hold,
+  // then the largest, then plan order.
   std::int64_t largest = 0;
   for (std::size_t i = 0; i < items_.size(); ++i)
     if (may_take(i)) largest = std::max(largest, items_[i].cost_us);
@@ -97,8 +95,9 @@ std::optional<std::size_t> HandOut::choose(int worker) const {
     return std::make_tuple(held ? 0 : 1, holders_of(items_[i].image, worker), -items_[i].cost_us,
                            i);
   };
+  std::optional<std::size_t> best;
   for (std::size_t i = 0; i < items_.size(); ++i) {
-    if (!may_take(i) || items_[i].cost_us * kAffinityFactor < largest) continue;
+    if (!may_take(i) || !within_affinity(items_[i].cost_us, largest)) continue;
     if (!best || rank(i) < rank(*best)) best = i;
   }
   return best;

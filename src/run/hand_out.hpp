@@ -4,11 +4,11 @@
 // save_outputs every output of one (image, kernel, border), so every comparison still pairs
 // records of one device.
 //
-// Which group a free worker takes:
-//   1. a group pinned to it (a resumed run: the group's points have ok records of its device);
-//   2. among the groups that cost at least half as much as the largest one queued (largest first,
-//      within a factor of two), one on the image the worker holds, then one on an image the fewest
-//      other workers hold, then the largest, then the earliest in plan order.
+// Which group a free worker takes: the groups pinned to it first, in plan order (a resumed run:
+// their points have ok records of its device); then, among the groups pinned to nobody that cost
+// at least two thirds of the largest of them (largest first, within a factor of 1.5), one on the
+// image the worker holds, then one on an image the fewest other workers hold, then the largest,
+// then the earliest in plan order.
 // So the large groups start first and the small ones fill the end, and a worker changes images
 // (making the image, its buffers) only when no comparable group of its image is left.
 //

@@ -186,8 +186,11 @@ void HandOutServer::handle(int worker, const std::string& message) {
     waiting_[worker] = true;
     answer_take(worker);
   } else if (message == "ahead") {
+    // Near the end a group taken ahead would wait for its worker while another is idle: only while
+    // more groups are queued than there are workers.
+    const bool plenty = queue_.queued() > static_cast<std::size_t>(queue_.workers());
     const std::optional<std::size_t> item =
-        refused_[worker] ? std::nullopt : queue_.take(worker);
+        refused_[worker] || !plenty ? std::nullopt : queue_.take(worker);
     channels_[worker].send(item ? std::to_string(*item) : "none");
     if (item && on_event) on_event({Event::Kind::taken, worker, *item});
   } else if (message.rfind("done ", 0) == 0) {

@@ -5,8 +5,9 @@
 //   worker -> run:  hello DIGEST   the items as the worker expanded them (hand_out_digest)
 //                   take           give me the next item; answered when one is free for it, or
 //                                  "end" once nothing is queued or held
-//                   ahead          the item after the current one, if one is free now
-//                                  (CONVLAB_PREPARE_AHEAD=1); answered at once, or "none"
+//                   ahead          the item after the current one, if one is free now and more
+//                                  are queued than there are workers (CONVLAB_PREPARE_AHEAD=1);
+//                                  answered at once, or "none"
 //                   done ITEM      the item is measured and its records are in the journal
 //   run -> worker:  ITEM | end | none
 //

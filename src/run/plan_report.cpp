@@ -299,6 +299,9 @@ std::vector<double> estimated_image_setup_seconds(const Config& config) {
 HandOutForecast forecast_devices(const Config& config, const std::vector<Point>& plan,
                                  const Schedule& schedule, int workers, const HostModel& host) {
   HandOut queue(hand_out_items(schedule, plan), workers);
+  // One device is a plain run: its units in plan order.
+  if (workers == 1)
+    for (std::size_t i = 0; i < queue.items().size(); ++i) queue.pin(i, 0);
   const std::vector<double> seconds =
       estimated_item_seconds(config, plan, schedule, queue.items(), host);
   return forecast_hand_out(std::move(queue), seconds, estimated_image_setup_seconds(config), {});

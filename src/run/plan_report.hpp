@@ -82,7 +82,8 @@ std::vector<double> estimated_item_seconds(const Config& config, const std::vect
 // its SHA-256) and the first device and pinned buffers of it, fitted to the committed gpu_pair runs
 // of the H200 host (1.9-3.6 s for RGB 8192^2, 1.1-2.5 s for 6144^2).
 std::vector<double> estimated_image_setup_seconds(const Config& config);
-// The hand-out of `schedule`'s CUDA items to `workers` workers of `host`, forecast from the start.
+// The hand-out of `schedule`'s CUDA items to `workers` workers of `host`, forecast from the start
+// (one worker: in plan order, as a plain run walks them).
 HandOutForecast forecast_devices(const Config& config, const std::vector<Point>& plan,
                                  const Schedule& schedule, int workers, const HostModel& host);
 
