@@ -48,9 +48,10 @@ already measured with the same build on the same machine are kept, not re-run.
                device_given = true;
              })
       .value("--devices", "all|0,1,...",
-             "one worker process per CUDA device: the CUDA points of a problem all on one device, "
-             "spread by estimated cost; then the CPU points in this process alone. With "
-             "--dry-run, the split is shown without checking the devices",
+             "one worker process per CUDA device, each taking the next problem (all its CUDA "
+             "points) when it is free, largest first, preferring the image it holds; then the CPU "
+             "points in this process alone. With --dry-run, the cost model's forecast of it is "
+             "shown without checking the devices",
              parsed_into(options.devices, parse_devices))
       .value("--shard", "I/N",
              "run the I-th of N parts of the plan (0-based: 0/N ... N-1/N), cut by estimated cost "
