@@ -39,12 +39,12 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "measure/work_phases.hpp"
 #include "plan/plan.hpp"
 #include "run/eta_replay.hpp"
 #include "run/hand_out.hpp"
 #include "run/plan_report.hpp"
 #include "run/schedule.hpp"
-#include "measure/work_phases.hpp"
 #include "store/results_file.hpp"
 
 namespace {
@@ -70,11 +70,13 @@ int plan_mode(const std::vector<std::string>& args) {
   const std::vector<Point> plan = expand_plan(config);
   const Schedule split = split_by_family(config, plan, make_schedule(config, plan));
   const std::vector<HandOutItem> items = hand_out_items(split, plan);
-  std::printf("%s on a host of %u logical CPUs (estimates: the --dry-run model; hand-out: the\n"
-              "queue's forecast; fixed: CONVLAB_HAND_OUT=fixed; both with each worker's image set-ups)\n\n",
-              args[0].c_str(), cpus);
-  std::printf("| devices | worker | problems | points | hand-out s | fixed s |\n"
-              "|---|---|---|---|---|---|\n");
+  std::printf(
+      "%s on a host of %u logical CPUs (estimates: the --dry-run model; hand-out: the\n"
+      "queue's forecast; fixed: CONVLAB_HAND_OUT=fixed; both with each worker's image set-ups)\n\n",
+      args[0].c_str(), cpus);
+  std::printf(
+      "| devices | worker | problems | points | hand-out s | fixed s |\n"
+      "|---|---|---|---|---|---|\n");
   HostModel machine;
   machine.logical_cpus = cpus;
   machine.verify_threads = cpus;
@@ -91,9 +93,9 @@ int plan_mode(const std::vector<std::string>& args) {
       const int w = fixed[u];
       if (w < 0) continue;
       const WorkUnit& unit = split.units[u];
-      const int image = static_cast<int>(plan[unit.points.empty() ? unit.searches.front().variants.front()
-                                                                  : unit.points.front()]
-                                             .image);
+      const int image = static_cast<int>(
+          plan[unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front()]
+              .image);
       if (image != image_of_worker[w]) fixed_seconds[w] += setup[image];
       image_of_worker[w] = image;
       fixed_seconds[w] += estimated_unit_seconds(config, plan, unit, host);
@@ -148,8 +150,9 @@ int measured_mode(const std::vector<std::string>& args) {
 int workers_mode(const std::vector<std::string>& args) {
   if (args.empty() || args.size() > 2) return 2;
   const ResultsFile results = read_results(results_path(args[0]));
-  std::printf("| worker run | device | problem groups | points | wall s | busy s |\n"
-              "|---|---|---|---|---|---|\n");
+  std::printf(
+      "| worker run | device | problem groups | points | wall s | busy s |\n"
+      "|---|---|---|---|---|---|\n");
   std::vector<double> busy;
   for (const auto& run : results.runs) {
     if (!run.phases || run.phases->device < 0) continue;
@@ -187,8 +190,9 @@ int workers_mode(const std::vector<std::string>& args) {
 
 int setup_mode(const std::vector<std::string>& args) {
   if (args.empty()) return 2;
-  std::printf("| results | device | image | problems | image s | first prepare s | later prepares s "
-              "(mean) |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| results | device | image | problems | image s | first prepare s | later prepares s "
+      "(mean) |\n|---|---|---|---|---|---|---|\n");
   for (const auto& dir : args) {
     for (const auto& run : read_results(results_path(dir)).runs) {
       if (!run.phases) continue;
@@ -204,8 +208,8 @@ int setup_mode(const std::vector<std::string>& args) {
         for (const ProblemPhases* problem : problems) made += problem->phases[WorkPhase::image];
         for (std::size_t i = 1; i < problems.size(); ++i)
           later += problems[i]->phases[WorkPhase::prepare] / double(problems.size() - 1);
-        std::printf("| %s | %d | %s | %zu | %.2f | %.2f | %.3f |\n", dir.c_str(), run.phases->device,
-                    image.c_str(), problems.size(), made,
+        std::printf("| %s | %d | %s | %zu | %.2f | %.2f | %.3f |\n", dir.c_str(),
+                    run.phases->device, image.c_str(), problems.size(), made,
                     problems.front()->phases[WorkPhase::prepare], later);
       }
     }
@@ -215,17 +219,19 @@ int setup_mode(const std::vector<std::string>& args) {
 
 int eta_mode(const std::vector<std::string>& args) {
   if (args.empty()) return 2;
-  std::printf("| results | workers | groups | points | measured s | estimate s | error | at 25 %% | "
-              "at 50 %% | at 75 %% | worst |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| results | workers | groups | points | measured s | estimate s | error | at 25 %% | "
+      "at 50 %% | at 75 %% | worst |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& dir : args) {
     const EtaReplay replay = replay_eta(read_results(results_path(dir)), dir, ".");
     const auto percent = [](double error) { return 100.0 * error; };
-    std::printf("| %s | %d | %zu | %zu | %.1f | %.1f | %+.1f %% | %+.1f %% | %+.1f %% | %+.1f %% | "
-                "%.1f %% |\n",
-                dir.c_str(), replay.workers, replay.groups, replay.points, replay.measured,
-                replay.estimate, percent(replay.estimate_error()), percent(replay.error_at(0.25)),
-                percent(replay.error_at(0.5)), percent(replay.error_at(0.75)),
-                percent(replay.worst_error()));
+    std::printf(
+        "| %s | %d | %zu | %zu | %.1f | %.1f | %+.1f %% | %+.1f %% | %+.1f %% | %+.1f %% | "
+        "%.1f %% |\n",
+        dir.c_str(), replay.workers, replay.groups, replay.points, replay.measured, replay.estimate,
+        percent(replay.estimate_error()), percent(replay.error_at(0.25)),
+        percent(replay.error_at(0.5)), percent(replay.error_at(0.75)),
+        percent(replay.worst_error()));
     if (replay.unmatched > 0)
       std::printf("(%s: %zu problems not in the plan now, left out)\n", dir.c_str(),
                   replay.unmatched);
@@ -279,9 +285,10 @@ int main(int argc, char** argv) {
   if (mode == "eta") status = eta_mode(args);
   if (mode == "setup") status = setup_mode(args);
   if (status == 2)
-    std::fprintf(stderr,
-                 "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | workers DIR [WALL] | "
-                 "eta DIR ... | setup DIR ... | verdicts A B\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s plan CONFIG [--cpus C] [N ...] | measured DIR ... | workers DIR [WALL] | "
+        "eta DIR ... | setup DIR ... | verdicts A B\n",
+        argv[0]);
   return status;
 }

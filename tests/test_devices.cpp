@@ -35,8 +35,9 @@ implementations:
 measure: {warmup: 0, min_reps: 2, max_reps: 2, max_seconds: 0.01}
 )";
 
-// The CUDA points of the sweep take about 0.3 s each on a pretend device (CONVLAB_TEST_DEVICE_GMACS):
-// 8 problem groups of 3 points, so that every worker has taken a group before the first is done.
+// The CUDA points of the sweep take about 0.3 s each on a pretend device
+// (CONVLAB_TEST_DEVICE_GMACS): 8 problem groups of 3 points, so that every worker has taken a group
+// before the first is done.
 const char* kSlowDevices = "CONVLAB_TEST_DEVICE_GMACS=0.0000236 ";
 
 class Devices : public testing::DirectoryTest {
@@ -48,8 +49,9 @@ class Devices : public testing::DirectoryTest {
   testing::CommandResult run(const std::string& arguments, int pretend_devices = -1,
                              bool slow = false) const {
     const std::string environment =
-        (pretend_devices < 0 ? ""
-                             : "CONVLAB_TEST_DEVICE_COUNT=" + std::to_string(pretend_devices) + " ") +
+        (pretend_devices < 0
+             ? ""
+             : "CONVLAB_TEST_DEVICE_COUNT=" + std::to_string(pretend_devices) + " ") +
         (slow ? kSlowDevices : "");
     return testing::run_shell(environment + "\"$CONVLAB\" " + arguments, dir_);
   }
@@ -78,8 +80,8 @@ std::map<std::string, int> records_per_point(const json& doc) {
 std::map<std::string, std::string> verdicts(const json& doc) {
   std::map<std::string, std::string> by_point;
   for (const auto& record : doc["records"]) {
-    std::string verdict = record["status"].get<std::string>() + " | " +
-                          record.value("reason", std::string());
+    std::string verdict =
+        record["status"].get<std::string>() + " | " + record.value("reason", std::string());
     if (record.contains("verification") && record["verification"].is_object())
       verdict += record["verification"].value("ok", false) ? " | verified" : " | not verified";
     by_point[point_of(record)] = verdict;
@@ -90,7 +92,8 @@ std::map<std::string, std::string> verdicts(const json& doc) {
 // The points each run of the file measured, from its phases (run.phases.problems).
 std::size_t points_measured(const json& run) {
   std::size_t points = 0;
-  for (const auto& problem : run["phases"]["problems"]) points += problem["points"].get<std::size_t>();
+  for (const auto& problem : run["phases"]["problems"])
+    points += problem["points"].get<std::size_t>();
   return points;
 }
 
@@ -220,9 +223,10 @@ TEST_F(Devices, EveryPointIsMeasuredOnceWithTheVerdictsOfOneDevice) {
     EXPECT_EQ(workers, std::size_t(count)) << ran.output;
   }
   // More devices than problem groups: those beyond them are not started.
-  const auto crowded = run("run sweep.yaml --out crowded --devices all --quiet --filter "
-                           "'kernel.size=3,border=zero'",
-                           5, true);
+  const auto crowded =
+      run("run sweep.yaml --out crowded --devices all --quiet --filter "
+          "'kernel.size=3,border=zero'",
+          5, true);
   ASSERT_EQ(crowded.exit_code, 0) << crowded.output;
   EXPECT_EQ(results("crowded")["runs"].size(), 3u) << "two workers and the CPU points";
 }
@@ -241,9 +245,10 @@ implementations:
 measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
 )");
   // 64^2 x 81 multiply-adds take 3.3 s, 64^2 x 25 1.0 s, 64^2 x 9 0.37 s, the 16^2 ones < 0.1 s.
-  const auto ran = testing::run_shell("CONVLAB_TEST_DEVICE_COUNT=2 CONVLAB_TEST_DEVICE_GMACS=0.0001 "
-                                      "\"$CONVLAB\" run uneven.yaml --out out --devices all --quiet",
-                                      dir_);
+  const auto ran = testing::run_shell(
+      "CONVLAB_TEST_DEVICE_COUNT=2 CONVLAB_TEST_DEVICE_GMACS=0.0001 "
+      "\"$CONVLAB\" run uneven.yaml --out out --devices all --quiet",
+      dir_);
   ASSERT_EQ(ran.exit_code, 0) << ran.output;
   std::vector<std::vector<std::string>> sequences;
   const json doc = results();
@@ -260,7 +265,7 @@ measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
             [](const auto& a, const auto& b) { return a.size() < b.size(); });
   EXPECT_EQ(sequences[0], std::vector<std::string>{"64 gaussian9"}) << ran.output;
   EXPECT_EQ(sequences[1], (std::vector<std::string>{"64 gaussian5", "64 gaussian3", "16 gaussian9",
-                                                     "16 gaussian5", "16 gaussian3"}));
+                                                    "16 gaussian5", "16 gaussian3"}));
 }
 
 TEST_F(Devices, AWorkerThatDiesGivesItsGroupToAnotherAndNoPointIsLost) {
@@ -323,8 +328,7 @@ TEST_F(Devices, TheSplitBeforeTheRunIsStillThereToCompare) {
   ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
   EXPECT_EQ(verdicts(results("fixed")), verdicts(results()));
   const json split = results("fixed");
-  for (const auto& r : split["runs"])
-    EXPECT_EQ(argv_text(r).find("--hand-out"), std::string::npos);
+  for (const auto& r : split["runs"]) EXPECT_EQ(argv_text(r).find("--hand-out"), std::string::npos);
   const auto dry = testing::run_shell(
       "CONVLAB_HAND_OUT=fixed \"$CONVLAB\" run sweep.yaml --dry-run --devices 0,1", dir_);
   EXPECT_NE(dry.output.find("split before the run (CONVLAB_HAND_OUT=fixed)"), std::string::npos)

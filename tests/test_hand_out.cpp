@@ -158,8 +158,8 @@ TEST(HandOutForecast, GroupsOfTenfoldDifferentCostsEndWithinATenthOfTheAverage) 
   EXPECT_DOUBLE_EQ(average, 220.0 / 4);
   EXPECT_LE(forecast.seconds, 1.1 * average);
   // A worker busy for longer than the others need for everything takes nothing.
-  const HandOutForecast late = forecast_hand_out(HandOut(items_of(costs), 4), seconds, {0.0},
-                                                 {100.0, 0.0, 0.0, 0.0});
+  const HandOutForecast late =
+      forecast_hand_out(HandOut(items_of(costs), 4), seconds, {0.0}, {100.0, 0.0, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(late.seconds, 100.0);
   EXPECT_EQ(std::count(late.worker_of_item.begin(), late.worker_of_item.end(), 0), 0);
   EXPECT_LE(*std::max_element(late.worker_seconds.begin() + 1, late.worker_seconds.end()),
@@ -249,8 +249,8 @@ TEST_F(HandOutItems, AResumedRunGivesAGroupToTheDeviceThatMeasuredMostOfIt) {
     return point_digest(describe_point(config_, plan_[unit.points[k % 2]]));
   };
   const std::vector<DevicePoint> measured = {
-      {digest_of(0, 0), 3}, {digest_of(0, 1), 3}, {digest_of(0, 2), 1},  // group 0: device 3
-      {digest_of(2, 0), 1},                                              // group 2: device 1
+      {digest_of(0, 0), 3},   {digest_of(0, 1), 3}, {digest_of(0, 2), 1},  // group 0: device 3
+      {digest_of(2, 0), 1},                                                // group 2: device 1
       {digest_of(3, 0), 7},  // a device this run does not use
       {"0123456789abcdef", 1}};
   const auto pins = resume_pins(config_, plan_, split_, items, measured, {1, 3});

@@ -341,7 +341,8 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
       throw std::runtime_error(std::string("cannot make a socket for a device worker: ") +
                                std::strerror(errno));
     try {
-      worker.pid = spawn(worker_arguments(job, position, hand_out != nullptr), slices[position], end);
+      worker.pid =
+          spawn(worker_arguments(job, position, hand_out != nullptr), slices[position], end);
     } catch (...) {
       if (hand_out) hand_out->started(position);
       throw;

@@ -32,8 +32,8 @@ ProblemName name_of(const Config& config, const Point& point) {
 }
 
 bool handed_out(const RunBlock& run) {
-  return run.argv &&
-         std::find(run.argv->begin(), run.argv->end(), std::string("--hand-out")) != run.argv->end();
+  return run.argv && std::find(run.argv->begin(), run.argv->end(), std::string("--hand-out")) !=
+                         run.argv->end();
 }
 
 }  // namespace

@@ -82,9 +82,7 @@ std::optional<std::size_t> HandOut::choose(int worker) const {
   // Its own pinned items first, in plan order (a split made before the run walks its part so).
   for (std::size_t i = 0; i < items_.size(); ++i)
     if (state_[i] == State::queued && pinned_[i] == worker) return i;
-  const auto may_take = [&](std::size_t i) {
-    return state_[i] == State::queued && pinned_[i] < 0;
-  };
+  const auto may_take = [&](std::size_t i) { return state_[i] == State::queued && pinned_[i] < 0; };
   // Among those within two thirds of the largest: its image, then an image the fewest others hold,
   // then the largest, then plan order.
   std::int64_t largest = 0;
@@ -203,9 +201,9 @@ std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
   }
   std::vector<std::pair<std::size_t, int>> pins;
   for (const auto& [item, by_worker] : votes) {
-    const auto most = std::max_element(
-        by_worker.begin(), by_worker.end(),
-        [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto most =
+        std::max_element(by_worker.begin(), by_worker.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
     pins.emplace_back(item, most->first);
   }
   return pins;

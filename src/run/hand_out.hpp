@@ -86,8 +86,8 @@ class HandOut {
 
   std::vector<HandOutItem> items_;
   std::vector<State> state_;
-  std::vector<int> pinned_;             // per item: the worker, or -1
-  std::vector<int> given_back_;         // per item: how often a worker ended holding it
+  std::vector<int> pinned_;      // per item: the worker, or -1
+  std::vector<int> given_back_;  // per item: how often a worker ended holding it
   std::vector<std::optional<std::size_t>> held_image_;  // per worker: the image of its last item
   std::vector<std::vector<std::size_t>> held_;          // per worker
   std::vector<bool> alive_;

@@ -103,7 +103,8 @@ HandOutClient::~HandOutClient() {
 
 std::optional<std::size_t> HandOutClient::ask(const std::string& message) {
   if (ended_) return std::nullopt;
-  const std::optional<std::string> reply = channel_.send(message) ? channel_.receive() : std::nullopt;
+  const std::optional<std::string> reply =
+      channel_.send(message) ? channel_.receive() : std::nullopt;
   if (!reply || *reply == "end") {
     ended_ = true;
     return std::nullopt;
@@ -204,8 +205,7 @@ void HandOutServer::handle(int worker, const std::string& message) {
 
 void HandOutServer::answer_take(int worker) {
   if (!waiting_[worker]) return;
-  const std::optional<std::size_t> item =
-      refused_[worker] ? std::nullopt : queue_.take(worker);
+  const std::optional<std::size_t> item = refused_[worker] ? std::nullopt : queue_.take(worker);
   if (item) {
     waiting_[worker] = false;
     channels_[worker].send(std::to_string(*item));

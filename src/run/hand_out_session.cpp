@@ -17,7 +17,8 @@ namespace {
 constexpr int kLowestMovedEnd = 10;
 
 std::string status_words(int status) {
-  return status > 128 ? "signal " + std::to_string(status - 128) : "status " + std::to_string(status);
+  return status > 128 ? "signal " + std::to_string(status - 128)
+                      : "status " + std::to_string(status);
 }
 
 }  // namespace
@@ -108,7 +109,8 @@ void HandOutSession::not_started(int worker) {
 
 void HandOutSession::serve(int timeout_ms) {
   server_->serve(timeout_ms);
-  progress_->update(groups_done_, points_done_, [this] { return eta_->seconds_left(queue_, now()); });
+  progress_->update(groups_done_, points_done_,
+                    [this] { return eta_->seconds_left(queue_, now()); });
 }
 
 std::string HandOutSession::describe(std::size_t item) const {
@@ -118,8 +120,8 @@ std::string HandOutSession::describe(std::size_t item) const {
   const Point& point = (*job_.plan)[first];
   const Config& config = *job_.config;
   return config.images[point.image].name + " | " + config.filters[point.filter].name + " | " +
-         std::string(to_string(point.border)) + " | " + std::string(to_string(point.output)) + " (" +
-         std::to_string(queue_.items()[item].points) + " points)";
+         std::string(to_string(point.border)) + " | " + std::string(to_string(point.output)) +
+         " (" + std::to_string(queue_.items()[item].points) + " points)";
 }
 
 void HandOutSession::ended(int worker, int device, int status, bool interrupted) {

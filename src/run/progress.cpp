@@ -252,7 +252,9 @@ void HandOutProgress::draw() {
 void HandOutProgress::done() {
   if (style_.quiet) return;
   if (drawn_) std::fprintf(stream_, "\r\033[K");
-  std::fprintf(stream_, "%s: %zu of %zu problem groups (%zu points) on %d devices in %s (estimated %s before the run)\n",
+  std::fprintf(stream_,
+               "%s: %zu of %zu problem groups (%zu points) on %d devices in %s (estimated %s "
+               "before the run)\n",
                style_.who.c_str(), groups_done_, groups_, points_done_, workers_,
                format_duration(clock_.elapsed_seconds()).c_str(),
                format_duration(estimated_seconds_).c_str());

@@ -123,9 +123,9 @@ class HandOutEta {
 
  private:
   std::vector<double> item_seconds_, image_setup_;
-  std::vector<std::optional<std::size_t>> image_;         // per worker: the image it holds
-  std::vector<std::deque<double>> held_;                  // per worker: estimates of its items
-  std::vector<double> began_;                             // per worker: its first item's start
+  std::vector<std::optional<std::size_t>> image_;  // per worker: the image it holds
+  std::vector<std::deque<double>> held_;           // per worker: estimates of its items
+  std::vector<double> began_;                      // per worker: its first item's start
   double measured_ = 0.0, estimated_ = 0.0;
 };
 

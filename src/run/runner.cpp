@@ -169,8 +169,7 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
       std::vector<HandOutItem> items = hand_out_items(job.schedule, plan);
       const std::string digest = hand_out_digest(config, plan, job.schedule, items);
       hand_out = std::make_unique<HandOutClient>(options.hand_out_fd, job.schedule,
-                                                 std::move(items), digest,
-                                                 prepare_ahead_enabled());
+                                                 std::move(items), digest, prepare_ahead_enabled());
       job.feed = hand_out.get();
     } else {
       const std::vector<int> worker_of_unit =
@@ -183,7 +182,8 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     job.part = part_for(options, config);
     job.part->device = device;
     // The points it reaches, named as it reaches them (run/local_run.hpp).
-    job.part->points = hand_out ? std::vector<std::string>{} : digests_of(config, plan, job.schedule);
+    job.part->points =
+        hand_out ? std::vector<std::string>{} : digests_of(config, plan, job.schedule);
     job.cuda_device = device;
     job.worker = true;
     InProcessBackend here;

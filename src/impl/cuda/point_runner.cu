@@ -90,8 +90,8 @@ BufferCache& buffer_cache() {
 
 class PointRun final : public DeviceRun {
  public:
-  PointRun(const ProblemDesc& problem, const LaunchParams& params, int device,
-           bool l2_flush, std::unique_ptr<KernelPlan> plan)
+  PointRun(const ProblemDesc& problem, const LaunchParams& params, int device, bool l2_flush,
+           std::unique_ptr<KernelPlan> plan)
       : problem_(problem), params_(params), device_(device), plan_(std::move(plan)) {
     CONVLAB_CUDA_CHECK(cudaSetDevice(device_));
     const size_t values = static_cast<size_t>(problem.width) * problem.height * problem.channels;
@@ -193,8 +193,8 @@ class PointRun final : public DeviceRun {
     for (int p = 0; p < planes; ++p) {
       const cudaStream_t stream = streams_[p].get();
       CONVLAB_CUDA_CHECK(cudaMemcpyAsync(buffers_->input.as<std::uint8_t>() + p * plane_bytes,
-                                         staged().as<std::uint8_t>() + p * plane_bytes,
-                                         plane_bytes, cudaMemcpyHostToDevice, stream));
+                                         staged().as<std::uint8_t>() + p * plane_bytes, plane_bytes,
+                                         cudaMemcpyHostToDevice, stream));
       kernel_begin(p).record(stream);
       plan_->launch(plane_image(p), stream);
       kernel_end(p).record(stream);
