@@ -34,21 +34,11 @@ bool within_affinity(std::int64_t cost, std::int64_t largest) {
 
 std::vector<HandOutItem> hand_out_items(const Schedule& schedule, const std::vector<Point>& plan) {
   std::vector<HandOutItem> items;
-  std::map<std::size_t, std::size_t> item_of_bundle;
-  for (std::size_t u = 0; u < schedule.units.size(); ++u) {
-    const WorkUnit& unit = schedule.units[u];
-    if (!unit.gpu) continue;
-    auto found = item_of_bundle.find(unit.bundle);
-    if (found == item_of_bundle.end()) {
-      found = item_of_bundle.emplace(unit.bundle, items.size()).first;
-      items.emplace_back();
-      items.back().image = plan[first_point(unit)].image;
-    }
-    HandOutItem& item = items[found->second];
-    item.units.push_back(u);
-    item.cost_us += unit.cost_us;
-    item.points += unit.points.size();
-    for (const auto& search : unit.searches) item.points += search.budget;
+  for (ProblemGroup& group : problem_groups(schedule, true)) {
+    HandOutItem item;
+    item.image = plan[first_point(schedule.units[group.units.front()])].image;
+    static_cast<ProblemGroup&>(item) = std::move(group);
+    items.push_back(std::move(item));
   }
   return items;
 }

@@ -32,12 +32,9 @@
 
 namespace convlab {
 
-// A problem group as it is handed out: its units, whole.
-struct HandOutItem {
-  std::vector<std::size_t> units;  // indices into the schedule, in its order
-  std::int64_t cost_us = 0;        // the units' estimated cost (schedule.hpp)
-  std::size_t image = 0;           // the config image of its points
-  std::size_t points = 0;
+// A problem group as it is handed out: its units, whole, and the config image of its points.
+struct HandOutItem : ProblemGroup {
+  std::size_t image = 0;
 };
 
 // The CUDA bundles of `schedule`, in the order of their first unit.
