@@ -48,9 +48,10 @@ already measured with the same build on the same machine are kept, not re-run.
                device_given = true;
              })
       .value("--devices", "all|0,1,...",
-             "one worker process per CUDA device: the CUDA points of a problem all on one device, "
-             "spread by estimated cost; then the CPU points in this process alone. With "
-             "--dry-run, the split is shown without checking the devices",
+             "one worker process per CUDA device, each taking the next problem (all its CUDA "
+             "points) when it is free, largest first, preferring the image it holds; then the CPU "
+             "points in this process alone. With --dry-run, the cost model's forecast of it is "
+             "shown without checking the devices",
              parsed_into(options.devices, parse_devices))
       .value("--shard", "I/N",
              "run the I-th of N parts of the plan (0-based: 0/N ... N-1/N), cut by estimated cost "
@@ -80,6 +81,11 @@ already measured with the same build on the same machine are kept, not re-run.
       .value("--worker", "K", "(used by --devices) run as the K-th device worker",
              [&](const std::string& text) {
                options.worker = static_cast<int>(parse_whole_number(text, 0, INT_MAX));
+             })
+      .value("--hand-out", "FD",
+             "(used by --devices) take problems one at a time from the socket FD",
+             [&](const std::string& text) {
+               options.hand_out_fd = static_cast<int>(parse_whole_number(text, 3, INT_MAX));
              });
   return line;
 }
@@ -93,6 +99,8 @@ const char* options_disagree(const RunOptions& options, bool device_given) {
     problem = "--max-points cannot be combined with --devices";
   else if (options.worker >= 0 && !options.devices)
     problem = "--worker is given by --devices to its workers";
+  else if (options.hand_out_fd >= 0 && options.worker < 0)
+    problem = "--hand-out is given by --devices to its workers, with --worker";
   return problem;
 }
 
