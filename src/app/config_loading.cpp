@@ -30,11 +30,7 @@ LoadedConfig load_and_check(const ConfigFile& file) {
   const Config& config = loaded.config;
   loaded.plan = expand_plan(config);
   // The values a figure's where asks for can be checked once the plan is known.
-  check_where_values(root, YamlLocation{path, ""}, [&] {
-    std::vector<nlohmann::json> points;
-    for (const Point& point : loaded.plan) points.push_back(describe_point(config, point));
-    return points;
-  });
+  check_where_values(root, YamlLocation{path, ""}, loaded.plan);
   check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
   return loaded;
 }

@@ -4,11 +4,10 @@
 // the plan is known, with the values the plan has and the closest of them.
 #pragma once
 
-#include <functional>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "plan/plan.hpp"
 
 namespace YAML {
 class Node;
@@ -16,11 +15,9 @@ class Node;
 
 namespace convlab {
 
-// `plan_points` gives the plan's points as plan.hpp describe_point describes them; it is called
-// only when a where: has a clause to check. Only `field=value` clauses are checked, for fields
-// the points have (a clause on median_ms or status is about results); throws ConfigError at the
-// value.
+// Only `field=value` clauses are checked, for fields the plan's points have (a clause on
+// median_ms or status is about results); throws ConfigError at the value.
 void check_where_values(const YAML::Node& config_root, const YamlLocation& top,
-                        const std::function<std::vector<nlohmann::json>()>& plan_points);
+                        const std::vector<Point>& plan);
 
 }  // namespace convlab

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <set>
 
-#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
 #include "store/record.hpp"
@@ -38,40 +37,29 @@ json measured_settings(json resolved) {
 }
 
 // What identifies a point across runs and builds: its description without the parts a later
-// version may spell differently.
-std::string point_identity(json description) {
+// version may spell differently, and the version of a user's kernel (the points of an edited
+// source are not measured).
+std::string point_identity(const PointDescription& point) {
+  json description = point.to_json();
   description.erase("family");
   if (description.contains("kernel")) description["kernel"].erase("separable");
-  return description.dump();
+  return description.dump() + point.source_version;
 }
 
 constexpr size_t kUnmeasuredExamples = 10;
 
-// "cpu_direct strips=0 threads=1 | noise-2048x2048-c3-s7 | gaussian3 | replicate | u8"
-std::string point_words(const json& description) {
-  std::string params;
-  for (auto it = description["params"].begin(); it != description["params"].end(); ++it)
-    params += " " + it.key() + "=" + field_text(*it);
-  return description.value("implementation", "") + params + " | " +
-         description["image"].value("name", "") + " | " + description["kernel"].value("name", "") +
-         " | " + description.value("border", "") + " | " + description.value("output", "");
-}
-
 void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
                       Freshness& freshness) {
-  // A user's kernel is what its source says: the points of an edited source are not measured.
   std::set<std::string> recorded;
   for (const Record& record : results.file.records)
-    recorded.insert(point_identity(describe_record(record)) +
-                    (record.source ? source_version(*record.source) : ""));
+    recorded.insert(point_identity(record.description()));
   freshness.unmeasured_known = true;
   freshness.planned_points = loaded.plan.size();
   for (const Point& point : loaded.plan) {
-    const json description = describe_point(*loaded.config, point);
-    if (recorded.count(point_identity(description) + point.implementation->source_sha256)) continue;
+    if (recorded.count(point_identity(point.description))) continue;
     ++freshness.unmeasured_points;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
-      freshness.unmeasured_examples.push_back(point_words(description));
+      freshness.unmeasured_examples.push_back(point.description.label());
   }
 }
 

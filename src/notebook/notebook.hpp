@@ -51,6 +51,9 @@ struct SourceCell {
   std::string language;                      // "CUDA", "C++" or "C", by the file's extension
   std::vector<std::string> implementations;  // the config's names for it
   std::string text;
+  // What results.json holds of other versions of its implementations, left out of every table,
+  // figure and value (query/other_versions.hpp), in words; empty when it holds none.
+  std::string other_versions;
 };
 
 // Whether the results still describe the config on disk.
@@ -161,6 +164,9 @@ struct ExperimentNotebook {
   std::string title;
   std::string results_path;  // the results.json
   Freshness freshness;
+  // Flags a page whose results.json holds records of other versions of a user's kernel than the
+  // current one (query/other_versions.hpp), in words; empty when it holds none.
+  std::string other_versions;
   // In reading order: description, config, kernel sources, run, figures, tables, gallery,
   // verification, discussion. A discussion that places cells ({{figure: NAME}}) leads instead:
   // description, the discussion's parts with the cells it places between them, then the cells

@@ -8,6 +8,7 @@
 
 #include "config/config.hpp"
 #include "impl/registry.hpp"
+#include "plan/point_description.hpp"
 
 namespace convlab {
 
@@ -21,18 +22,19 @@ struct Point {
   // A variant a search may measure (config/search_spec.hpp): which search, by strategy and seed.
   // Part of the point's identity, so each search keeps its own records; none for a plain sweep.
   std::optional<SearchTag> search;
+  // What the point is, typed, made once with the plan: what filters, digests, labels and the
+  // record's identity read.
+  PointDescription description;
 };
 
 std::vector<Point> expand_plan(const Config& config);
 
-// The point as a JSON object with the fields a point filter and a record share:
-// implementation, family, params, image {name, width, height, channels}, kernel {name, type, size,
-// separable}, border, output; and search {strategy, seed} for a searched variant.
-nlohmann::json describe_point(const Config& config, const Point& point);
-
-// 16 hex digits of the SHA-256 of a point description (describe_point, or describe_record of the
-// point's record): how shard and worker files list the points they plan, without the images.
-std::string point_digest(const nlohmann::json& description);
+// Whether the point filter keeps the point.
+bool point_matches(const PointFilter& filter, const Point& point);
+// The first field of `filter` that no point of `plan` has, as unknown_field words; nullopt when
+// every field exists.
+std::optional<std::string> unknown_plan_field(const PointFilter& filter,
+                                              const std::vector<Point>& plan);
 
 // Multiply-accumulates of the direct algorithm for the point.
 double point_macs(const Config& config, const Point& point);

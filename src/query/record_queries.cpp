@@ -64,8 +64,10 @@ std::vector<const Record*> latest_records(const ResultsDocument& results, Counts
   std::map<std::string, size_t> position_of_definition;
   for (const Record& record : results.file.records) {
     if (!counts(record)) continue;
-    // The same point measured on two machines is two points.
-    const std::string definition = point_definition(record) + machine_key(record);
+    // The same point measured on two machines is two points, and so are two versions of a
+    // user's kernel (where a document holds both: ResultsDocument::other_versions).
+    const std::string definition =
+        point_definition(record) + machine_key(record) + "\x1f" + record.source_version();
     const auto existing = position_of_definition.find(definition);
     if (existing == position_of_definition.end()) {
       position_of_definition[definition] = points.size();

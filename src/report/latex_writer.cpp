@@ -174,6 +174,8 @@ void write_section_heading(std::ostringstream& out, const ExperimentNotebook& no
   if (!fresh.change_words.empty())
     out << "\\noindent" << (fresh.measured_settings_changed ? "\\convlabflag{" : "\\convlabnote{")
         << latex_text(fresh.change_words) << "}\\par\n";
+  if (!notebook.other_versions.empty())
+    out << "\\noindent\\convlabflag{" << latex_text(notebook.other_versions) << "}\\par\n";
   const MarkdownCell* description = notebook.markdown(MarkdownCell::Role::description);
   out << "\\smallskip\n\\noindent\\textbf{What was measured.} "
       << latex_text(description ? plain_text(description->document.blocks.empty()

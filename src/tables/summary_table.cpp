@@ -7,6 +7,7 @@
 #include "core/point_filter.hpp"
 #include "query/point_flags.hpp"
 #include "query/speedup_gap.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -53,10 +54,11 @@ std::vector<std::string> derived_columns(const std::vector<const Record*>& rows)
 void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& context,
                 std::ostream& out) {
   const std::vector<std::string> derived = derived_columns(rows);
-  out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
-         "speedup | verdict |";
+  const bool versions = versions_meet(rows);
+  out << "| implementation | params | " << (versions ? "source | " : "")
+      << "image | kernel | border | output | median ms | CV % | speedup | verdict |";
   for (const auto& name : derived) out << " derive." << name << " |";
-  out << "\n|---|---|---|---|---|---|---:|---:|---:|---|";
+  out << "\n|---|---|" << (versions ? "---|" : "") << "---|---|---|---|---:|---:|---:|---|";
   for (size_t i = 0; i < derived.size(); ++i) out << "---:|";
   out << "\n";
   for (const Record* row : rows) {
@@ -64,8 +66,10 @@ void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& co
     const std::string median = r.timing ? format_number(r.timing->compute.stats.median, 4) : "";
     const std::string cv = r.timing ? format_number(r.timing->compute.stats.cv * 100, 2) : "";
     const std::string speedup = speedup_cell(r, context);
-    out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
-        << " | " << verdict(r) << " |";
+    out << "| " << r.implementation << " | " << params_text(r.params) << " | ";
+    if (versions) out << (r.source ? short_version(r.source_version()) : "-") << " | ";
+    out << r.image.name << " | " << r.kernel.name << " | " << r.border << " | " << r.output << " | "
+        << median << " | " << cv << " | " << speedup << " | " << verdict(r) << " |";
     for (const auto& name : derived) {
       const auto value = r.computed_value(name);
       out << " " << (value ? format_number(*value, 4) : "") << " |";
