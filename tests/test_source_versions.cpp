@@ -10,8 +10,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "store/derive.hpp"
+#include "store/source_versions.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -64,6 +67,7 @@ baseline: {implementation: mine, params: {threads: 1}}
 derive:
   vs_one: "median_ms[params.threads=1] / median_ms"
 measure: {warmup: 1, min_reps: 3, max_reps: 5, max_seconds: 0.3}
+save_outputs: true
 )";
 
 // The first number in `text` after `anchor`, or NaN.
@@ -171,6 +175,42 @@ TEST_F(KernelVersions, ResultsKeepBothVersionsAndTheRestoredOneIsCurrent) {
     EXPECT_NE(record["run_id"], file["runs"][2]["id"]) << record.dump();
   // B did forty times the work: its times are far from A's.
   EXPECT_GT(median_b(1), 8 * median_a(1));
+  // The file's own derived metrics relate each record to its own version's T(1).
+  for (const json& record : file["records"]) {
+    const bool a = record["source"]["sha256"] == version_a();
+    const int threads = record["params"]["threads"];
+    const double t1 = a ? median_a(1) : median_b(1);
+    const double mine = a ? median_a(threads) : median_b(threads);
+    EXPECT_NEAR(record["derived"]["speedup_vs_threads1"].get<double>(), t1 / mine, 1e-9 * t1 / mine)
+        << record.dump();
+    EXPECT_NEAR(record["derived"]["speedup"].get<double>(), t1 / mine, 1e-9 * t1 / mine)
+        << "the baseline is the kernel itself at one thread, of the record's version";
+  }
+}
+
+TEST_F(KernelVersions, EachVersionKeepsItsOutputAndTheGalleryShowsTheCurrentOne) {
+  const json file = results();
+  std::map<std::string, std::string> output_of_key;
+  std::set<std::string> files;
+  for (const json& record : file["records"]) {
+    const std::string output = record["saved_output"]["file"];
+    output_of_key[record["key"]] = output;
+    files.insert(output);
+    EXPECT_TRUE(std::filesystem::exists(*dir_ / "outputs/versions" / output)) << output;
+    EXPECT_NE(
+        output.find("__source-" + record["source"]["sha256"].get<std::string>().substr(0, 12)),
+        std::string::npos)
+        << output;
+  }
+  EXPECT_EQ(files.size(), 4u);  // two points, two versions: nothing overwritten
+  ASSERT_EQ(file["gallery"].size(), 1u) << file["gallery"].dump(1);
+  const json& shown = file["gallery"][0]["source"];
+  ASSERT_TRUE(output_of_key.count(shown["key"])) << shown.dump();
+  EXPECT_EQ(shown["file"], output_of_key.at(shown["key"]));
+  for (const json& record : file["records"])
+    if (record["key"] == shown["key"]) {
+      EXPECT_EQ(record["source"]["sha256"], version_a());
+    }
 }
 
 TEST_F(KernelVersions, ShowListsOnePointOnceWithSpeedupsOfItsOwnVersion) {
@@ -314,6 +354,90 @@ TEST_F(KernelVersions, TheReportCountsTheCurrentPlanAndFlagsTheOther) {
   };
   EXPECT_TRUE(holds(median_a(1)) && holds(median_a(2)));
   EXPECT_FALSE(holds(median_b(1)) || holds(median_b(2)));
+}
+
+// The rules of the current version, on files made here.
+Record user_record(const std::string& implementation, const std::string& version,
+                   const std::string& run_id) {
+  Record record;
+  record.key = implementation + version + run_id;
+  record.run_id = run_id;
+  record.implementation = implementation;
+  record.source = SourceFacts{};
+  record.source->path = implementation + ".c";
+  record.source->sha256 = version;
+  return record;
+}
+
+RunBlock run_naming(const std::string& id, const std::string& implementation,
+                    const std::string& version) {
+  RunBlock run;
+  run.id = id;
+  run.resolved_config = {
+      {"implementations", {{implementation, {{"source", implementation + ".c"}}}}}};
+  run.sources.push_back({implementation + ".c", version, "text", {}, ""});
+  return run;
+}
+
+TEST(CurrentVersion, IsTheOneTheLatestRunNamingTheKernelCompiled) {
+  ResultsFile file;
+  file.runs = {run_naming("r1", "mine", "A"), run_naming("r2", "mine", "B"),
+               run_naming("r3", "mine", "A")};
+  file.records = {user_record("mine", "A", "r1"), user_record("mine", "B", "r2")};
+  Record builtin;
+  builtin.implementation = "openmp";
+  builtin.run_id = "r2";
+  file.records.push_back(builtin);
+  const SourceVersions versions(file);
+  EXPECT_EQ(versions.current("mine"), "A");  // r3 measured nothing, and names A
+  EXPECT_TRUE(versions.is_current(file.records[0]));
+  EXPECT_FALSE(versions.is_current(file.records[1]));
+  EXPECT_TRUE(versions.is_current(file.records[2]));  // a built-in has one version
+  EXPECT_EQ(versions.current("openmp"), "");
+  // A run that compiled C and measured nothing of it: neither A nor B is current.
+  file.runs.push_back(run_naming("r4", "mine", "C"));
+  EXPECT_EQ(SourceVersions(file).current("mine"), "C");
+  EXPECT_FALSE(SourceVersions(file).is_current(file.records[0]));
+  // A source with files of its own: the snapshot is the version, in the records and the runs.
+  file.runs.back().sources.back().version = "S";
+  file.records[1].source->snapshot_sha256 = "S";
+  EXPECT_TRUE(SourceVersions(file).is_current(file.records[1]));
+}
+
+TEST(CurrentVersion, WithoutRunsNamingKernelsIsTheLatestRunsRecords) {
+  ResultsFile file;
+  file.runs.resize(2);
+  file.runs[0].id = "r1";
+  file.runs[1].id = "r2";
+  file.records = {user_record("mine", "B", "r2"), user_record("mine", "A", "r1")};
+  EXPECT_EQ(SourceVersions(file).current("mine"), "B");
+}
+
+TEST(CurrentVersion, DerivedMetricsRelateRecordsOfOneVersion) {
+  ResultsFile file;
+  file.runs = {run_naming("r1", "mine", "A"), run_naming("r2", "mine", "B")};
+  file.experiment = {{"baseline", {{"implementation", "mine"}, {"params", {{"threads", 1}}}}}};
+  const auto timed = [](Record record, int threads, double ms) {
+    record.key += std::to_string(threads);
+    record.params = {{"threads", threads}};
+    record.image = {"i", "", "", 8, 8, 1};
+    record.kernel = {"k", "box", 3, true, json::object()};
+    record.border = "zero";
+    record.output = "u8";
+    record.timing = RecordTiming{};
+    record.timing->compute.stats.median = ms;
+    return record;
+  };
+  file.records = {timed(user_record("mine", "A", "r1"), 1, 1.0),
+                  timed(user_record("mine", "A", "r1"), 2, 0.5),
+                  timed(user_record("mine", "B", "r2"), 1, 40.0),
+                  timed(user_record("mine", "B", "r2"), 2, 30.0)};
+  derive_metrics(file);
+  EXPECT_DOUBLE_EQ(*file.records[1].derived.efficiency, 1.0);          // 1 / (2 x 0.5)
+  EXPECT_DOUBLE_EQ(*file.records[3].derived.efficiency, 40.0 / 60.0);  // 40 / (2 x 30)
+  EXPECT_DOUBLE_EQ(*file.records[1].derived.speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*file.records[3].derived.speedup, 40.0 / 30.0);
+  EXPECT_DOUBLE_EQ(*file.records[2].derived.speedup, 1.0);
 }
 
 }  // namespace

@@ -1,28 +1,25 @@
 #include "store/source_versions.hpp"
 
-#include <optional>
-
 namespace convlab {
 namespace {
 
 using nlohmann::json;
 
-// The version of `implementation` the run compiled, when its config names it as a user's kernel.
-std::optional<std::string> version_in_run(const RunBlock& run, const std::string& implementation) {
+// The version of each user's kernel the run's config names, as the run compiled it.
+std::map<std::string, std::string> versions_in_run(const RunBlock& run) {
+  std::map<std::string, std::string> versions;
   const json& resolved = run.resolved_config;
-  if (!resolved.is_object() || !resolved.contains("implementations")) return std::nullopt;
+  if (!resolved.is_object() || !resolved.contains("implementations")) return versions;
   const json& implementations = resolved["implementations"];
-  if (!implementations.is_object() || !implementations.contains(implementation))
-    return std::nullopt;
-  const json& entry = implementations[implementation];
-  if (!entry.is_object() || !entry.contains("source") || !entry["source"].is_string())
-    return std::nullopt;
-  const std::string path = entry["source"].get<std::string>();
-  for (const KernelSourceText& source : run.sources)
-    if (source.path == path && !source_version(source).empty()) return source_version(source);
-  if (entry.contains("sha256") && entry["sha256"].is_string())
-    return entry["sha256"].get<std::string>();
-  return std::nullopt;
+  if (!implementations.is_object()) return versions;
+  for (const auto& [name, entry] : implementations.items()) {
+    if (!entry.is_object() || !entry.contains("source") || !entry["source"].is_string()) continue;
+    const std::string path = entry["source"].get<std::string>();
+    for (const KernelSourceText& source : run.sources)
+      if (source.path == path && !source_version(source).empty())
+        versions[name] = source_version(source);
+  }
+  return versions;
 }
 
 }  // namespace
@@ -42,12 +39,10 @@ SourceVersions::SourceVersions(const ResultsFile& results) {
     order_of_current[record.implementation] = order;
     current_[record.implementation] = version;
   }
-  for (auto& [implementation, version] : current_)
-    for (auto run = results.runs.rbegin(); run != results.runs.rend(); ++run)
-      if (const auto named = version_in_run(*run, implementation)) {
-        version = *named;
-        break;
-      }
+  // The runs, oldest first: the latest naming a kernel has the last word.
+  for (const RunBlock& run : results.runs)
+    for (const auto& [implementation, version] : versions_in_run(run))
+      current_[implementation] = version;
 }
 
 bool SourceVersions::is_current(const Record& record) const {
