@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/standard_output.hpp"
 #include "impl/user/nvrtc_compile.hpp"
 #include "run/kernel_host.hpp"
@@ -50,7 +51,7 @@ int run_convlab(int argc, char** argv) {
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0]) << ": "
-              << error.what() << "\n";
+              << bounded_message(error.what()) << "\n";
     return 2;
   }
   std::vector<std::string> names;

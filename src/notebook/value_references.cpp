@@ -5,7 +5,9 @@
 #include <set>
 
 #include "core/expression.hpp"
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
+#include "notebook/math_commands.hpp"
 #include "notebook/value_format.hpp"
 #include "query/record_expressions.hpp"
 #include "query/record_fields.hpp"
@@ -236,7 +238,7 @@ class ProseScanner {
     text = trimmed(text.substr(colon + 1));
     if (!is_name(reference.experiment, "_-"))
       fail(line_, reference_text(reference),
-           "'" + reference.experiment + "' is not an experiment name");
+           "'" + clipped(reference.experiment, 64) + "' is not an experiment name");
   }
 
   void read_expression(const std::string& content, ValueReference& reference) const {
@@ -263,8 +265,8 @@ class ProseScanner {
       const Expression expression = Expression::parse(text);
       if (const auto names = expression.names(); !names.empty())
         fail(line_, shown,
-             "'" + names.front() + "' alone names no point: write a query, " + names.front() +
-                 "[filter]");
+             "'" + clipped(names.front(), 64) + "' alone names no point: write a query, " +
+                 clipped(names.front(), 64) + "[filter]");
     } catch (const ExpressionError& error) {
       fail(line_, shown, expression_error_text(error, text));
     }
@@ -288,19 +290,28 @@ class ProseScanner {
       if (text_[p] != '$') continue;
       if (display) {
         if (text_.compare(p, 2, "$$") != 0) continue;
-        spans_.math.push_back({trimmed(text_.substr(start, p - start)), true, at_, p + 2});
-        advance_to(p + 2);
+        add_math({trimmed(text_.substr(start, p - start)), true, at_, p + 2});
         return;
       }
       const bool after_space = is_space(text_[p - 1]);
       const bool before_digit =
           p + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[p + 1]));
       if (after_space || before_digit || p == start) continue;
-      spans_.math.push_back({text_.substr(start, p - start), false, at_, p + 1});
-      advance_to(p + 1);
+      add_math({text_.substr(start, p - start), false, at_, p + 1});
       return;
     }
     at_ += open;  // a lone dollar is text
+  }
+
+  // A formula goes to KaTeX and to pdflatex: only the commands both set as math
+  // (math_commands.hpp).
+  void add_math(const MathSpan& math) {
+    if (const std::string why = math_refusal(math.tex); !why.empty()) {
+      const char* dollars = math.display ? "$$" : "$";
+      fail(line_, dollars + clipped(math.tex, 60) + dollars, why);
+    }
+    spans_.math.push_back(math);
+    advance_to(math.end);
   }
 
   const std::string& text_;
@@ -315,7 +326,7 @@ class ProseScanner {
 }  // namespace
 
 std::string reference_text(const ValueReference& reference) {
-  return "{{" + reference.query + "}}";
+  return "{{" + clipped(reference.query) + "}}";
 }
 
 const char* placement_word(CellPlacement::Kind kind) {
