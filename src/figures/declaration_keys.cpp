@@ -51,10 +51,17 @@ json declaration_object(const ConfigKeys& keys) {
     properties[key.name] = schema::described(key.value, key.description);
     if (key.required) required.push_back(key.name);
   }
-  return {{"type", "object"},
-          {"properties", properties},
-          {"required", required},
-          {"additionalProperties", false}};
+  json object = {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
+  if (!required.empty()) object["required"] = required;
+  return object;
+}
+
+// A table: rows, columns and value, or vs (every implementation against one).
+json table_object() {
+  json object = declaration_object(table_keys());
+  object["anyOf"] = json::array({{{"required", json::array({"vs"})}},
+                                 {{"required", json::array({"rows", "columns", "value"})}}});
+  return object;
 }
 
 }  // namespace
@@ -132,7 +139,7 @@ const ConfigKeys& table_keys() {
 
 std::map<std::string, json> declarations_schema() {
   return {{"figures", {{"type", "array"}, {"items", declaration_object(figure_keys())}}},
-          {"tables", {{"type", "array"}, {"items", declaration_object(table_keys())}}}};
+          {"tables", {{"type", "array"}, {"items", table_object()}}}};
 }
 
 }  // namespace convlab

@@ -445,6 +445,7 @@ void unify_rows(std::vector<FigurePanel>& panels) {
     Grid unified;
     unified.rows = rows;
     unified.columns = panel.grid.columns;
+    unified.merged_images = panel.grid.merged_images;
     unified.cells.assign(rows.size(), std::vector<std::optional<Cell>>(panel.grid.columns.size()));
     for (size_t r = 0; r < panel.grid.rows.size(); ++r)
       for (size_t u = 0; u < rows.size(); ++u)

@@ -170,8 +170,10 @@ void split_parts(const std::vector<RowPoints>& gathered, VersusTable& table) {
     });
     const bool is_field = table.by && first[p].first == *table.by;
     if (!varies && !is_field) table.constant.push_back(first[p]);
-    for (size_t r = 0; r < gathered.size(); ++r)
+    for (size_t r = 0; r < gathered.size(); ++r) {
+      table.rows[r].parts.push_back(gathered[r].parts[p]);
       if (varies || is_field) table.rows[r].labels.push_back(gathered[r].parts[p]);
+    }
   }
 }
 

@@ -42,6 +42,7 @@ struct VersusRow {
   // What the row is: the problem's parts that vary between rows (image, kernel, ...), or with
   // --by the group's labels and the field's value, as field -> value.
   std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<std::pair<std::string, std::string>> parts;  // every part, the constant ones too
   const Record* reference = nullptr;  // the named implementation's fastest point; null: none here
   std::vector<VersusCell> cells;      // one per VersusTable::implementations
 };

@@ -31,12 +31,9 @@ std::string label_name(const std::string& text) {
 // brace, %, \, # or ^ (and a line's end) before \detokenize sees it, so that a path holding one
 // could end the argument and have LaTeX run what follows: such a path is refused, by name.
 std::string path_argument(const std::string& given) {
-  const auto readable = latex_readable_path(given);
-  if (!readable)
-    throw ResultsError(latex_path_words(given) +
-                       ": LaTeX reads only files under the folder the report is built in (TeX's "
-                       "paranoid file access, openin_any=p), and this path leads outside it");
-  const std::string& path = *readable;
+  // Relative to the folder LaTeX runs in where it lies below it, as TeX's paranoid file access
+  // (the report's builds) wants; a path elsewhere as given, for a build of one's own.
+  const std::string path = latex_readable_path(given).value_or(given);
   const auto unsafe = std::find_if(path.begin(), path.end(), [](char c) {
     const auto byte = static_cast<unsigned char>(c);
     return byte < 0x20 || byte == 0x7f ||

@@ -34,7 +34,7 @@ struct LatexLayout {
   std::string figures_dir;  // the rendered figures (outputs/<name>/figures/<figure>.pdf)
   // Figures gnuplot did not draw, by declaration name: why (naming gnuplot's line). Each stands
   // as an error box where the figure would be; every other figure is drawn.
-  std::map<std::string, std::string> undrawn_figures;
+  std::map<std::string, std::string> undrawn_figures{};
 };
 
 // The section of one experiment, \input by the report's index.

@@ -31,14 +31,6 @@ std::string label_column(const std::string& field) {
   return field;
 }
 
-// Every part of a row, the constant ones included, for csv and tsv.
-std::vector<std::pair<std::string, std::string>> all_parts(const VersusTable& table,
-                                                           const VersusRow& row) {
-  std::vector<std::pair<std::string, std::string>> parts = table.constant;
-  parts.insert(parts.end(), row.labels.begin(), row.labels.end());
-  return parts;
-}
-
 void add_md_rows(const VersusTable& table, const VersusRow& row, FlatTable& flat) {
   std::vector<std::string> labels;
   for (const auto& label : row.labels) labels.push_back(label.second);
@@ -68,7 +60,7 @@ void add_flat_rows(const VersusTable& table, const VersusRow& row, FlatTable& fl
     const VersusCell& cell = row.cells[i];
     if (!cell.point) continue;
     std::vector<std::string> cells;
-    for (const auto& part : all_parts(table, row)) cells.push_back(part.second);
+    for (const auto& part : row.parts) cells.push_back(part.second);
     cells.insert(
         cells.end(),
         {table.implementations[i], configuration_of(cell.point), exact_median(cell.point),
@@ -93,7 +85,7 @@ FlatTable versus_flat_table(const VersusTable& table, FlatFormat format) {
     for (const VersusRow& row : table.rows) add_md_rows(table, row, flat);
     return flat;
   }
-  for (const auto& part : all_parts(table, table.rows.front()))
+  for (const auto& part : table.rows.front().parts)
     flat.columns.push_back(label_column(part.first));
   flat.columns.insert(
       flat.columns.end(),

@@ -93,7 +93,7 @@ TEST(MathCommands, DangerousTeXIsRefusedWithFileAndLine) {
            {"a \\\\ b", "\\\\ starts a new row of an environment"},
            {"\\@x", "\\@ is not allowed in math"},
            {"\xCE\xB1", "a character outside ASCII"},
-           {"\\alpah", "\\alpah is not allowed in math (did you mean \\alpha?)"},
+           {"\\sigmma", "\\sigmma is not allowed in math (did you mean \\sigma?)"},
        }) {
     EXPECT_NE(math_refusal(tex).find(why), std::string::npos) << tex << " -> " << math_refusal(tex);
     // In a discussion: the file, the line and the formula.
