@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/number_text.hpp"
+#include "query/record_fields.hpp"
 #include "query/versus.hpp"
 
 namespace convlab {
@@ -21,7 +22,7 @@ std::string row_header(const VersusTable& table) {
   if (table.rows.empty()) return "";
   std::string header;
   for (const auto& [field, value] : table.rows.front().labels)
-    header += (header.empty() ? "" : ", ") + field;
+    header += (header.empty() ? "" : ", ") + field_title(field);
   return header.empty() ? "problem" : header;
 }
 

@@ -158,11 +158,11 @@ TEST(VersusCommands, ShowExportAndAPlacedTableSayTheSame) {
   // csv: one row per implementation and problem, full precision, the verdict's word.
   const Ran csv = convlab_in(root.path(), "export outputs/fixture-demo --format csv --vs openmp");
   ASSERT_EQ(csv.status, 0) << csv.output;
-  EXPECT_NE(csv.output.find(
-                "image,kernel,border,output,machine,implementation,configuration,median_ms,"
-                "reference,reference_configuration,reference_median_ms,ratio,p_value,verdict,"
-                "conditions\n"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.output.find("image,kernel,border,output,machine,implementation,configuration,median_ms,"
+                      "reference,reference_configuration,reference_median_ms,ratio,p_value,verdict,"
+                      "conditions\n"),
+      std::string::npos)
       << csv.output;
   // Four problems, three implementations against openmp each (the note on the runs' conditions
   // goes to stderr).
