@@ -177,7 +177,7 @@ class ProseScanner {
     const std::string content = collapsed(trimmed(text_.substr(at_ + 2, close - at_ - 2)));
     if (const auto placement = placement_of(content, reference)) {
       if (syntax_ != ProseSyntax::markdown)
-        fail(line_, reference_text(reference),
+        fail(line_, reference_in_message(reference),
              "cells are placed in an experiment's discussion, not here");
       spans_.placements.push_back(*placement);
     } else {
@@ -237,12 +237,12 @@ class ProseScanner {
     reference.experiment = trimmed(text.substr(0, colon));
     text = trimmed(text.substr(colon + 1));
     if (!is_name(reference.experiment, "_-"))
-      fail(line_, reference_text(reference),
+      fail(line_, reference_in_message(reference),
            "'" + clipped(reference.experiment, 64) + "' is not an experiment name");
   }
 
   void read_expression(const std::string& content, ValueReference& reference) const {
-    const std::string shown = reference_text(reference);
+    const std::string shown = reference_in_message(reference);
     std::string text = content;
     if (const size_t bar = format_bar(content); bar != std::string::npos) {
       reference.format = trimmed(content.substr(bar + 1));
@@ -326,6 +326,10 @@ class ProseScanner {
 }  // namespace
 
 std::string reference_text(const ValueReference& reference) {
+  return "{{" + reference.query + "}}";
+}
+
+std::string reference_in_message(const ValueReference& reference) {
   return "{{" + clipped(reference.query) + "}}";
 }
 
@@ -438,7 +442,7 @@ ResolvedValue resolve_expression(const ValueReference& reference, const ValueCon
 ResolvedValue resolve_value(const ValueReference& reference, const ValueContext& context,
                             const std::string& file) {
   const std::string where =
-      file + ":" + std::to_string(reference.line) + ": " + reference_text(reference);
+      file + ":" + std::to_string(reference.line) + ": " + reference_in_message(reference);
   if (!reference.expression.empty()) return resolve_expression(reference, context, where);
   return resolve_query(reference, context, where);
 }
