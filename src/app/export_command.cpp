@@ -496,7 +496,8 @@ CommandLine export_command_line(ExportArguments& given) {
       "export",
       {{"RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]",
         "RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] [--best [--by FIELD] | "
-        "--compare params.X [--against VALUE] | --vs IMPLEMENTATION [--by FIELD]]",
+        "--compare params.X [--against VALUE]]",
+        "RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] --vs IMPLEMENTATION [--by FIELD]",
         "--index FILE RESULTS...", "--document FILE RESULTS"},
        R"(Turns a results.json (or the directory holding it) into what the report needs:
   DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
@@ -601,7 +602,7 @@ std::string flat_options_disagree(const ExportArguments& given) {
   if (flat.vs && (flat.best || flat.compare))
     return "--vs is a table of its own; give it without --best or --compare";
   if (flat.by && !flat.best && !flat.vs)
-    return "--by pivots the winners table (--best) or the rows of --vs; give one of them with it";
+    return "--by pivots the winners table or makes the rows of --vs; give --best with it, or --vs";
   if (flat.compare && flat.best) return "--best and --compare are two tables; give one";
   if (flat.against && !flat.compare) return "--against names the reference value of --compare";
   return "";

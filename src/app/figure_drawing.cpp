@@ -8,6 +8,7 @@
 
 #include "app/child_processes.hpp"
 #include "app/file_writes.hpp"
+#include "core/file_io.hpp"
 #include "core/message_text.hpp"
 
 namespace convlab {
@@ -86,6 +87,11 @@ std::size_t draw_with_gnuplot(std::vector<FigureToDraw>& figures) {
   std::vector<FigureToDraw*> drawn;
   for (FigureToDraw& figure : figures) {
     figure.error.clear();
+    // gnuplot would block on a FIFO where its log or a picture goes, or fail on a folder there:
+    // anything but a regular file at one of those places is refused, naming it, before it runs.
+    require_owned_place((figure.folder / log_name(figure)).string());
+    for (const fs::path& output : figure.outputs)
+      require_owned_place((figure.folder / output).lexically_normal().string());
     if (!stale(figure)) continue;
     for (const fs::path& output : figure.outputs)
       fs::create_directories((figure.folder / output).parent_path());
@@ -107,13 +113,6 @@ std::size_t draw_with_gnuplot(std::vector<FigureToDraw>& figures) {
     remove_outputs(figure);
   }
   return jobs.size();
-}
-
-std::vector<std::string> failed_figures(const std::vector<FigureToDraw>& figures) {
-  std::vector<std::string> failed;
-  for (const FigureToDraw& figure : figures)
-    if (!figure.error.empty()) failed.push_back(figure.error);
-  return failed;
 }
 
 }  // namespace convlab

@@ -26,7 +26,9 @@ struct FigureToDraw {
 };
 
 // Runs gnuplot on every stale figure: changed, or an output missing or older than the script or
-// an input. Returns how many ran. Each failure sets `error`; nothing throws for one.
+// an input. Returns how many ran. Each failure sets `error`; nothing throws for one. Throws
+// FileError, before anything runs, where anything but a regular file stands in the place of a
+// figure's log or pictures (a FIFO there would block gnuplot).
 std::size_t draw_with_gnuplot(std::vector<FigureToDraw>& figures);
 
 // The line of gnuplot's log that says where it stopped ("time.gp" line 57: all points y value
@@ -37,8 +39,5 @@ std::string gnuplot_stop_line(const std::string& log);
 // script and log: FOLDER)".
 std::string figure_failure_words(const std::string& name, const std::string& stop_line,
                                  const std::filesystem::path& folder);
-
-// The figures that failed, one line each, for the end of a command: empty when none did.
-std::vector<std::string> failed_figures(const std::vector<FigureToDraw>& figures);
 
 }  // namespace convlab

@@ -110,8 +110,7 @@ std::optional<int> parse_show_options(const Arguments& args, ShowOptions& option
     return line.refuse("--vs is a table of its own; give it without --best, --search or --compare");
   if (options.by && !options.best && !options.vs)
     return line.refuse(
-        "--by pivots the winners table (--best) or the rows of --vs; give one of "
-        "them with it");
+        "--by pivots the winners table or makes the rows of --vs; give --best with it, or --vs");
   if (options.compare && (options.best || options.search))
     return line.refuse(
         "--compare is a table of its own; give it without --best or --search (--best --by "
