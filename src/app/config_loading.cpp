@@ -31,7 +31,7 @@ LoadedConfig load_and_check(const ConfigFile& file) {
   loaded.plan = expand_plan(config);
   // The values a figure's where asks for can be checked once the plan is known.
   check_where_values(root, YamlLocation{path, ""}, loaded.plan);
-  check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
+  loaded.warnings = check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
   return loaded;
 }
 
