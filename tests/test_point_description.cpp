@@ -126,6 +126,18 @@ TEST(PointDescription, ACommittedRecordKeepsItsDigest) {
   EXPECT_EQ(mine.digest(), "a3016e1b093ec792");
 }
 
+// A run turns each point into JSON once, with the plan: what the point's id is hashed from, and
+// the digest that shard, worker and hand-out files name it by.
+TEST(PointDescription, ThePlanCarriesEachPointsJsonAndDigest) {
+  const Config config = load_config(kTree + "/configs/own_kernels_overhead_cpu.yaml");
+  const std::vector<Point> plan = expand_plan(config);
+  ASSERT_FALSE(plan.empty());
+  for (const Point& point : plan) {
+    EXPECT_EQ(point.described, point.description.to_json()) << point.description.label();
+    EXPECT_EQ(point.digest, point.description.digest()) << point.description.label();
+  }
+}
+
 // The committed experiment's config, expanded and identified here, names its points with the ids
 // and digests its results.json recorded: a user's kernel (whose source is unchanged since) and a
 // built-in alike.

@@ -356,6 +356,72 @@ TEST_F(KernelVersions, TheReportCountsTheCurrentPlanAndFlagsTheOther) {
   EXPECT_FALSE(holds(median_b(1)) || holds(median_b(2)));
 }
 
+// The same with only an included header edited and restored: the version is the snapshot of the
+// source and its includes, so the header's edit is another version and the restored header makes
+// the first one current again.
+TEST(HeaderVersions, AnEditedHeaderIsAnotherVersionThatNeverMixes) {
+  const auto dir = testing::fresh_directory("source_versions_header");
+  std::string config = kConfig;
+  config.replace(config.find("source: k.c"), std::string("source: k.c").size(), "source: h.c");
+  write_text(dir / "c.yaml", config);
+  std::string source = kernel_text(1);
+  source.replace(source.find("rep < 1;"), std::string("rep < 1;").size(), "rep < REPEATS;");
+  write_text(dir / "h.c", "#include \"reps.h\"\n" + source);
+  const auto convlab = [&](const std::string& arguments) {
+    return run_shell("CONVLAB_KERNEL_CACHE='" + (dir / "cache").string() +
+                         "' timeout -k 5 300 \"$CONVLAB\" " + arguments,
+                     dir);
+  };
+  for (const int repeats : {1, 40, 1}) {
+    write_text(dir / "reps.h", "#define REPEATS " + std::to_string(repeats) + "\n");
+    const auto run = convlab("run c.yaml --quiet");
+    ASSERT_EQ(run.exit_code, 0) << "REPEATS " << repeats << ":\n" << run.output;
+  }
+  const json file = json::parse(read_text(dir / "outputs/versions/results.json"));
+  ASSERT_EQ(file["records"].size(), 4u) << file["records"].dump(1);
+  const std::string current = file["run"]["config"]["sources"][0]["version"];
+  std::map<std::string, std::map<int, double>> median_of;  // version -> threads -> ms
+  for (const json& record : file["records"]) {
+    EXPECT_EQ(record["source"]["sha256"], file["records"][0]["source"]["sha256"]);
+    median_of[record["source"]["snapshot_sha256"]][record["params"]["threads"].get<int>()] =
+        record["timing"]["stats"]["median"];
+  }
+  ASSERT_EQ(median_of.size(), 2u);
+  ASSERT_TRUE(median_of.count(current)) << current;
+  std::string other;
+  for (const auto& [version, medians] : median_of)
+    if (version != current) other = version;
+  EXPECT_GT(median_of[other][1], 8 * median_of[current][1]);
+  const auto show = convlab("show outputs/versions");
+  ASSERT_EQ(show.exit_code, 0) << show.output;
+  const auto rows = rows_of(show.output);
+  ASSERT_EQ(rows.size(), 2u) << show.output;
+  for (const auto& row : rows) {
+    const int threads = row[1] == "threads=1" ? 1 : 2;
+    EXPECT_TRUE(near(std::stod(row[6]), median_of[current][threads], 1e-3)) << show.output;
+    EXPECT_TRUE(near(std::stod(row[8]), median_of[current][1] / median_of[current][threads],
+                     kThreeDigits))
+        << show.output;
+  }
+  EXPECT_NE(show.output.find("another version of mine's source (" + other.substr(0, 12) +
+                             "; the current one is " + current.substr(0, 12) + ")"),
+            std::string::npos)
+      << show.output;
+  const auto all = convlab("show outputs/versions --all-versions");
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  std::set<std::string> listed;
+  for (const auto& row : rows_of(all.output)) listed.insert(row[2]);
+  EXPECT_EQ(listed, (std::set<std::string>{current.substr(0, 12), other.substr(0, 12)}))
+      << all.output;
+  for (const char* refused : {"show outputs/versions --all-versions --vs mine",
+                              "export outputs/versions --format md --all-versions --vs mine"}) {
+    const auto result = convlab(refused);
+    EXPECT_EQ(result.exit_code, 2) << refused << ":\n" << result.output;
+    EXPECT_NE(result.output.find("--all-versions lists records"), std::string::npos)
+        << result.output;
+  }
+}
+
 // The rules of the current version, on files made here.
 Record user_record(const std::string& implementation, const std::string& version,
                    const std::string& run_id) {

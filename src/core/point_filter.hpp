@@ -45,7 +45,7 @@ struct FilterValue {
 using FilterLookup = std::function<std::optional<FilterValue>(std::string_view field)>;
 
 bool matches(const PointFilter& filter, const FilterLookup& lookup);
-// A point described as JSON (plan.hpp describe_point): fields are dotted paths into it.
+// A point described as JSON (PointDescription::to_json): fields are dotted paths into it.
 bool matches(const PointFilter& filter, const nlohmann::json& point);
 
 // The first clause field that none of `points` has, as a message with the closest field that

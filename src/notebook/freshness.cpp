@@ -39,11 +39,10 @@ json measured_settings(json resolved) {
 // What identifies a point across runs and builds: its description without the parts a later
 // version may spell differently, and the version of a user's kernel (the points of an edited
 // source are not measured).
-std::string point_identity(const PointDescription& point) {
-  json description = point.to_json();
+std::string point_identity(json description, const std::string& source_version) {
   description.erase("family");
   if (description.contains("kernel")) description["kernel"].erase("separable");
-  return description.dump() + point.source_version;
+  return description.dump() + source_version;
 }
 
 constexpr size_t kUnmeasuredExamples = 10;
@@ -51,12 +50,14 @@ constexpr size_t kUnmeasuredExamples = 10;
 void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
                       Freshness& freshness) {
   std::set<std::string> recorded;
-  for (const Record& record : results.file.records)
-    recorded.insert(point_identity(record.description()));
+  for (const Record& record : results.file.records) {
+    const PointDescription point = record.description();
+    recorded.insert(point_identity(point.to_json(), point.source_version));
+  }
   freshness.unmeasured_known = true;
   freshness.planned_points = loaded.plan.size();
   for (const Point& point : loaded.plan) {
-    if (recorded.count(point_identity(point.description))) continue;
+    if (recorded.count(point_identity(point.described, point.description.source_version))) continue;
     ++freshness.unmeasured_points;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
       freshness.unmeasured_examples.push_back(point.description.label());

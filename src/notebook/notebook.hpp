@@ -75,7 +75,7 @@ struct Freshness {
 
 // A point whose timing varied more than the notebook trusts without a second look.
 struct NoisyPoint {
-  std::string point;  // describe_point
+  std::string point;  // point_in_words
   double cv = 0.0;
 };
 

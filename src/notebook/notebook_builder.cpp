@@ -104,7 +104,7 @@ RunCell run_cell(const ResultsDocument& results) {
     if (!record.timing) continue;
     ++cell.measured;
     const double cv = record.timing->compute.stats.cv;
-    if (cv > RunCell::kNoisyCv) cell.noisy.push_back({describe_point(record), cv});
+    if (cv > RunCell::kNoisyCv) cell.noisy.push_back({point_in_words(record), cv});
   }
   std::stable_sort(cell.noisy.begin(), cell.noisy.end(),
                    [](const NoisyPoint& a, const NoisyPoint& b) { return a.cv > b.cv; });

@@ -29,6 +29,8 @@ std::vector<Point> expand_plan(const Config& config) {
   std::vector<Point> points;
   const auto add = [&](Point point) {
     point.description = description_of(config, point);
+    point.described = point.description.to_json();
+    point.digest = point_digest(point.described);
     points.push_back(std::move(point));
   };
   for (size_t image = 0; image < config.images.size(); ++image)
@@ -48,11 +50,13 @@ std::vector<Point> expand_plan(const Config& config) {
                          impl,
                          params,
                          SearchTag{strategy, seed},
+                         {},
+                         {},
                          {}});
               continue;
             }
             for (const Params& params : sweep.combinations)
-              add({image, filter, border, output, impl, params, std::nullopt, {}});
+              add({image, filter, border, output, impl, params, std::nullopt, {}, {}, {}});
           }
   return points;
 }

@@ -22,9 +22,13 @@ struct Point {
   // A variant a search may measure (config/search_spec.hpp): which search, by strategy and seed.
   // Part of the point's identity, so each search keeps its own records; none for a plain sweep.
   std::optional<SearchTag> search;
-  // What the point is, typed, made once with the plan: what filters, digests, labels and the
-  // record's identity read.
+  // What the point is, typed, made once with the plan: what filters and labels read.
   PointDescription description;
+  // The description as JSON and its digest, made once with the plan, so that a run turns each
+  // point into JSON once: the point's id (record.point_id) is hashed from `described`, and
+  // shard, worker and hand-out files and the points already measured name it by `digest`.
+  nlohmann::json described;
+  std::string digest;
 };
 
 std::vector<Point> expand_plan(const Config& config);

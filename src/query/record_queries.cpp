@@ -40,7 +40,7 @@ std::string point_definition(const Record& record) {
   return definition;
 }
 
-std::string describe_point(const Record& record) {
+std::string point_in_words(const Record& record) {
   std::string text = definition_part(record, "configuration");
   text += " | " + definition_part(record, "image.name") + " (" +
           definition_part(record, "image.size") + ", " + definition_part(record, "image.channels") +

@@ -17,7 +17,7 @@ namespace convlab {
 // point share it.
 std::string point_definition(const Record& record);
 // The same in words for messages and compare's listing.
-std::string describe_point(const Record& record);
+std::string point_in_words(const Record& record);
 
 // Records with status ok, one per point definition, machine and version of a user's kernel: where
 // several runs measured a point on one machine, the record of the latest run (by order in "runs",

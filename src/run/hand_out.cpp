@@ -180,7 +180,7 @@ std::vector<std::pair<std::size_t, int>> resume_pins(const std::vector<Point>& p
   for (std::size_t i = 0; i < items.size(); ++i)
     for (std::size_t u : items[i].units)
       for (std::size_t p : unit_indices(schedule.units[u]))
-        item_of_digest.emplace(plan[p].description.digest(), i);
+        item_of_digest.emplace(plan[p].digest, i);
   std::map<std::size_t, std::map<int, std::size_t>> votes;  // item -> worker -> points
   for (const DevicePoint& point : measured) {
     const auto worker = std::find(devices.begin(), devices.end(), point.device);
@@ -203,8 +203,7 @@ std::string hand_out_digest(const std::vector<Point>& plan, const Schedule& sche
   std::string text;
   for (const HandOutItem& item : items) {
     for (std::size_t u : item.units)
-      for (std::size_t p : unit_indices(schedule.units[u]))
-        text += plan[p].description.digest() + ",";
+      for (std::size_t p : unit_indices(schedule.units[u])) text += plan[p].digest + ",";
     text += ";";
   }
   return sha256_hex(text).substr(0, 16);

@@ -21,8 +21,9 @@ bool measured_here(const RunBlock& run) {
 }
 
 // The point, the version of a user's kernel and the measure settings.
-std::string identity(const PointDescription& point, const json& measure) {
-  return point.to_json().dump() + "\x1f" + measure.dump() + "\x1f" + point.source_version;
+std::string identity(const json& described, const std::string& source_version,
+                     const json& measure) {
+  return described.dump() + "\x1f" + measure.dump() + "\x1f" + source_version;
 }
 
 }  // namespace
@@ -50,16 +51,18 @@ MeasuredPoints::MeasuredPoints(const ResultsFile& results) {
   for (const auto& record : results.records) {
     const auto run = runs_here.find(record.run_id);
     if (record.status != Status::ok || run == runs_here.end()) continue;
-    measured_.insert(identity(record.description(), point_measure_json(run->second->resolved_config,
-                                                                       record.implementation)));
+    const PointDescription point = record.description();
+    measured_.insert(
+        identity(point.to_json(), point.source_version,
+                 point_measure_json(run->second->resolved_config, point.implementation)));
   }
 }
 
 bool MeasuredPoints::has(const Config& config, const Point& point) const {
   if (measured_.empty()) return false;
   const std::string& name = point.implementation->name;
-  return measured_.count(identity(point.description, point_measure_json(config.resolved, name))) >
-         0;
+  return measured_.count(identity(point.described, point.description.source_version,
+                                  point_measure_json(config.resolved, name))) > 0;
 }
 
 MeasuredPoints measured_points_at(const std::string& path) {

@@ -90,11 +90,9 @@ IdentifiedPoint PointExecutor::identify(std::size_t index) {
   IdentifiedPoint identified;
   identified.index = index;
   identified.label = point.description.label();
-  json described = point.description.to_json();  // once for the digest and the id
-  identified.digest = point_digest(described);
-  identified.id =
-      point_id(std::move(described), point.description.source_version, image(point.image),
-               config_.filters[point.filter], measure_json_for(point));
+  identified.digest = point.digest;
+  identified.id = point_id(point.described, point.description.source_version, image(point.image),
+                           config_.filters[point.filter], measure_json_for(point));
   // The point plus who measured it: results from another build, machine or device are never
   // taken for a measurement of this one, so such points are run again.
   json keyed{

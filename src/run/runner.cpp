@@ -35,7 +35,7 @@ std::vector<Point> filtered_plan(const Config& config, std::vector<Point> plan,
 std::vector<std::string> digests_of(const std::vector<Point>& plan, const Schedule& schedule) {
   std::vector<std::string> digests;
   for (const auto& unit : schedule.units)
-    for (std::size_t i : unit.points) digests.push_back(plan[i].description.digest());
+    for (std::size_t i : unit.points) digests.push_back(plan[i].digest);
   return digests;
 }
 
