@@ -4,8 +4,8 @@
 # `schema`, `validate` of every config, `show` and `show --best` of every experiment, its report
 # export (section, tables, data, gnuplot scripts, gallery, the document of the experiment alone),
 # the report's index and the notebook's pages. The builds' ids (the SHA-256 of each executable)
-# are masked (in full or cut to 12 digits), and so are the creation dates inside PDF figures;
-# nothing else is.
+# are masked (in full or cut to 12 digits), and so is what differs between two runs of one build
+# (mask_run_facts below); nothing else is.
 #
 # Usage: scripts/check-identical-output.sh BASE_BUILD NEW_BUILD [EXPERIMENT...]
 #   BASE_BUILD, NEW_BUILD  build folders (holding convlab) or the executables themselves
@@ -90,8 +90,19 @@ produce() {
   local id
   id=$(sha256sum "$convlab" | cut -c1-12)
   { grep -rlF --null "$id" "$out" || true; } | xargs -0 -r sed -i -E "s/$id[0-9a-f]*/BUILD-ID/g"
+  mask_run_facts "$out"
+}
+
+# What differs between two runs of one build too: the creation dates inside PDF figures, the time
+# a compile of users' kernels took, and the notebook's stamps of its pages' inputs (a hash over
+# them and the build, which is what makes a page be made again).
+mask_run_facts() {
+  local out=$1
   find "$out" -name '*.pdf' -print0 |
     xargs -0 -r sed -i -E 's/\/(CreationDate|ModDate) *\([^)]*\)/\/\1 (masked)/g'
+  find "$out" -name '*.txt' -print0 |
+    xargs -0 -r sed -i -E 's/(variants? compiled in) [0-9.]+ s/\1 (masked) s/'
+  rm -rf "$out/files/notebook-pages/.build"
 }
 
 echo "base: $base"
