@@ -15,7 +15,8 @@ namespace {
 
 const std::vector<std::string> kCommands = {"",        "run",     "validate", "list",
                                             "schema",  "show",    "gallery",  "export",
-                                            "compare", "version", "watch",    "report"};
+                                            "compare", "version", "watch",    "report",
+                                            "history"};
 
 class Help : public ::testing::TestWithParam<std::string> {};
 

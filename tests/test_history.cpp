@@ -1,0 +1,446 @@
+// convlab history: the pieces (commit selection, CMake arguments, the index, change points) and
+// the whole path on a throwaway git repository whose "convlab" is a small C program: each commit
+// is checked out in a worktree, configured and built by CMake for its target convlab and run,
+// and one commit makes the sequential rung twice as slow. History must find that step, at that
+// commit, and no other, and `history check` must exit 1 naming the point, commit and ratio.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "history/build_recipe.hpp"
+#include "history/change_points.hpp"
+#include "history/commit_selection.hpp"
+#include "history/history_index.hpp"
+#include "store/results_file.hpp"
+#include "test_support.hpp"
+
+namespace convlab {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+
+// ---- Change points
+
+std::vector<double> noisy_levels(const std::vector<double>& levels, double sigma, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> noise(0.0, sigma);
+  std::vector<double> values;
+  for (double level : levels) values.push_back(level + noise(generator));
+  return values;
+}
+
+double penalty_for(const std::vector<double>& values) {
+  return change_penalty(std::max(neighbour_noise(values), 1e-3), values.size());
+}
+
+TEST(ChangePoints, FindsOneStepWhereTheLevelDoubles) {
+  const std::vector<double> levels{0, 0, 0, 0, std::log(2.0), std::log(2.0), std::log(2.0)};
+  for (unsigned seed = 1; seed <= 50; ++seed) {
+    const auto values = noisy_levels(levels, 0.03, seed);
+    EXPECT_EQ(change_points(values, penalty_for(values)), std::vector<std::size_t>{4})
+        << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, FindsTwoStepsAndNoneInAFlatSeries) {
+  const std::vector<double> exact{1, 1, 1, 3, 3, 3, 1, 1};
+  EXPECT_EQ(change_points(exact, 0.1), (std::vector<std::size_t>{3, 6}));
+  EXPECT_TRUE(change_points({2, 2, 2, 2, 2}, 0.1).empty());
+  EXPECT_TRUE(change_points({5}, 0.1).empty());
+  EXPECT_TRUE(change_points({}, 0.1).empty());
+  // A step at the last commit is found: the newest commit is the one CI asks about.
+  EXPECT_EQ(change_points({1, 1, 1, 1, 2}, 0.1), std::vector<std::size_t>{4});
+}
+
+TEST(ChangePoints, NoiseAloneRarelyMakesAStep) {
+  // Series of five commits with no step: how often does the penalty let noise through?
+  int with_change = 0;
+  const int series = 2000;
+  for (int seed = 0; seed < series; ++seed) {
+    const auto values = noisy_levels({0, 0, 0, 0, 0}, 0.05, 1000 + static_cast<unsigned>(seed));
+    with_change += !change_points(values, penalty_for(values)).empty();
+  }
+  // About 3 % (docs/history.md); Mann-Whitney and the threshold stand behind it.
+  std::cout << "noise alone: a change in " << with_change << " of " << series << " series\n";
+  EXPECT_LT(with_change, series * 6 / 100) << with_change << " of " << series;
+}
+
+TEST(ChangePoints, NeighbourNoiseIgnoresOneStep) {
+  const auto values = noisy_levels({0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, 0.02, 7);
+  EXPECT_LT(neighbour_noise(values), 0.05);
+  EXPECT_EQ(neighbour_noise({1.0}), 0.0);
+}
+
+// ---- COMMITS and CMake arguments
+
+TEST(CommitSelection, RangesListsAndEveryNth) {
+  const CommitSelection selection = parse_commit_selection({"HEAD~3..HEAD", "a1,b2", "v1.0"});
+  ASSERT_EQ(selection.parts.size(), 4u);
+  EXPECT_TRUE(selection.parts[0].range);
+  EXPECT_EQ(selection.parts[0].from, "HEAD~3");
+  EXPECT_EQ(selection.parts[0].to, "HEAD");
+  EXPECT_EQ(selection.parts[2].to, "b2");
+  EXPECT_EQ(part_ids_argv(selection.parts[0]),
+            (std::vector<std::string>{"git", "rev-list", "--first-parent", "--reverse",
+                                      "HEAD~3..HEAD", "--"}));
+  EXPECT_EQ(every_nth({"1", "2", "3", "4", "5", "6", "7"}, 3),
+            (std::vector<std::string>{"1", "4", "7"}));
+  EXPECT_EQ(every_nth({"1", "2"}, 1), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(unique_in_order({"b", "a", "b"}), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(CommitSelection, RefusesWhatGitWouldReadAsAnOption) {
+  for (const std::string bad : {"--output=x", "a...b", "", "a,,b", "a..", "x y", "a,"})
+    EXPECT_THROW(parse_commit_selection({bad}), HistoryError) << bad;
+}
+
+TEST(BuildRecipe, TakesTheArgumentsThatShapeTheBuild) {
+  const std::string cache =
+      "# comment\n//help\nCMAKE_BUILD_TYPE:STRING=Release\n"
+      "CMAKE_CXX_COMPILER:FILEPATH=/usr/bin/c++\nCMAKE_CXX_COMPILER_AR:FILEPATH=/usr/bin/ar\n"
+      "CMAKE_CXX_COMPILER_LAUNCHER:UNINITIALIZED=ccache\nCONVLAB_WITH_CUDA:BOOL=ON\n"
+      "CONVLAB_NPP_INCLUDE_DIR:PATH=CONVLAB_NPP_INCLUDE_DIR-NOTFOUND\n"
+      "CONVLAB_HAS_MARCH_NATIVE:INTERNAL=1\nCONVLAB_STB_INCLUDE_DIR:PATH=\nOTHER:BOOL=ON\n";
+  EXPECT_EQ(inherited_cmake_args(cache),
+            (std::vector<std::string>{"-DCMAKE_BUILD_TYPE=Release",
+                                      "-DCMAKE_CXX_COMPILER=/usr/bin/c++",
+                                      "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
+                                      "-DCONVLAB_WITH_CUDA=ON"}));
+  EXPECT_EQ(with_ccache({"-DX=1"}, true).size(), 4u);
+  EXPECT_EQ(with_ccache({"-DCMAKE_CXX_COMPILER_LAUNCHER=sccache"}, true).size(), 1u);
+  EXPECT_EQ(with_ccache({"-DX=1"}, false).size(), 1u);
+  const BuildRecipe a{{"-DX=1"}, 2, "convlab"}, b{{"-DX=1"}, 8, "convlab"}, c{{"-DX=2"}, 2, "convlab"};
+  EXPECT_EQ(recipe_digest(a), recipe_digest(b));  // jobs do not change what is built
+  EXPECT_NE(recipe_digest(a), recipe_digest(c));
+  const auto stamp = build_stamp_from_text(build_stamp_text({"d", false, "broken", 3.5}));
+  ASSERT_TRUE(stamp);
+  EXPECT_FALSE(stamp->built);
+  EXPECT_EQ(stamp->reason, "broken");
+  EXPECT_FALSE(build_stamp_from_text("{not json"));
+  EXPECT_EQ(log_tail("a\nb\nc\nd\n\n", 2), "c\nd");
+}
+
+// ---- The index
+
+TEST(HistoryIndex, RoundTripsAndNamesTheKeyOfABadValue) {
+  HistoryIndex index;
+  index.experiment = "quick";
+  index.config_path = "configs/quick.yaml";
+  index.add_commits({{std::string(40, 'b'), "second", "2026-01-02", 20},
+                     {std::string(40, 'a'), "first", "2026-01-01", 10}});
+  EXPECT_EQ(index.commits.front().subject, "first");
+  CommitRun run;
+  run.commit = std::string(40, 'a');
+  run.machine = {"host-12345678", "CPU (host)", "key"};
+  run.outcome = CommitOutcome::build_failed;
+  run.reason = "error: x";
+  run.calibration = CpuCalibration{2, 1e10, 5e10, 1.0};
+  index.record(run);
+  run.reason = "error: y";
+  index.record(run);  // the same commit and machine: replaced
+  const HistoryIndex back = history_index_from_json(to_json(index), "h.json");
+  ASSERT_EQ(back.runs.size(), 1u);
+  EXPECT_EQ(back.runs[0].reason, "error: y");
+  EXPECT_EQ(back.runs[0].outcome, CommitOutcome::build_failed);
+  EXPECT_EQ(back.runs[0].calibration->fma_per_s, 5e10);
+  EXPECT_EQ(back.runs[0].results(), "machines/host-12345678/" + std::string(40, 'a') +
+                                        "/results.json");
+
+  nlohmann::json bad = to_json(index);
+  bad["runs"][0]["outcome"] = "great";
+  try {
+    history_index_from_json(bad, "h.json");
+    FAIL() << "an unknown outcome was read";
+  } catch (const HistoryError& error) {
+    EXPECT_NE(std::string(error.what()).find("h.json: runs[0].outcome"), std::string::npos)
+        << error.what();
+  }
+  bad = to_json(index);
+  bad["runs"][0]["machine"]["folder"] = "../../etc";
+  EXPECT_THROW(history_index_from_json(bad, "h.json"), HistoryError);
+}
+
+// ---- The whole path on a throwaway repository
+
+// The fake project's convlab: `convlab run CONFIG --out DIR` writes DIR/results.json with two
+// points, sequential and openmp, twelve samples each around a level that moves a few percent
+// from commit to commit (NOISE_SEED), the sequential one's times multiplied by SLOWDOWN.
+std::string fake_convlab_source() {
+  return R"(#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rung.h"
+
+static unsigned long long state = NOISE_SEED;
+static double noise(void) { /* uniform in [-0.5, 0.5) */
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(state >> 11) / 9007199254740992.0 - 0.5;
+}
+static int ascending(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+static void point(FILE* out, const char* implementation, const char* params, double base,
+                  const char* separator) {
+  double samples[12], sorted[12];
+  const double level = base * (1.0 + 0.06 * noise());
+  for (int i = 0; i < 12; ++i) sorted[i] = samples[i] = level * (1.0 + 0.08 * noise());
+  qsort(sorted, 12, sizeof sorted[0], ascending);
+  fprintf(out, "%s{\"key\": \"%s\", \"run_id\": \"run-1\", \"implementation\": \"%s\", "
+          "\"family\": \"cpu\", \"params\": %s, \"image\": {\"name\": \"noise\", \"width\": 64, "
+          "\"height\": 64, \"channels\": 1}, \"kernel\": {\"name\": \"box3\", \"size\": 3}, "
+          "\"border\": \"replicate\", \"output\": \"u8\", \"status\": \"ok\", \"timing\": "
+          "{\"samples_ms\": [", separator, implementation, implementation, params);
+  for (int i = 0; i < 12; ++i) fprintf(out, "%s%.9g", i ? ", " : "", samples[i]);
+  fprintf(out, "], \"stats\": {\"median\": %.9g, \"q1\": %.9g, \"q3\": %.9g}}}",
+          (sorted[5] + sorted[6]) / 2, sorted[3], sorted[8]);
+}
+int main(int argc, char** argv) {
+  if (argc != 5 || strcmp(argv[1], "run") != 0 || strcmp(argv[3], "--out") != 0) return 2;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/results.json", argv[4]);
+  FILE* out = fopen(path, "w");
+  if (!out) return 2;
+  fprintf(out, "{\"schema_version\": SCHEMA, \"experiment\": {\"name\": \"fake\"}, \"runs\": "
+          "[{\"id\": \"run-1\", \"host\": {\"cpu_model\": \"Fake CPU\", \"hostname\": "
+          "\"fake\"}}], \"records\": [");
+  point(out, "sequential", "{}", 2.0 * SLOWDOWN, "");
+  point(out, "openmp", "{\"threads\": 2}", 1.0, ", ");
+  fprintf(out, "]}\n");
+  return fclose(out) == 0 ? 0 : 2;
+}
+)";
+}
+
+std::string with_schema(std::string source) {
+  const std::string mark = "SCHEMA";
+  source.replace(source.find(mark), mark.size(), std::to_string(kResultsSchemaVersion));
+  return source;
+}
+
+class HistoryRun : public testing::DirectoryTest {
+ protected:
+  // Commits the fake project's state with a committer date of its own, returns its id.
+  std::string commit(const std::string& subject, int slowdown, int seed, bool broken = false) {
+    testing::write_text(repo() / "rung.h", "#define SLOWDOWN " + std::to_string(slowdown) +
+                                               "\n#define NOISE_SEED " + std::to_string(seed) +
+                                               "ULL\n" + (broken ? "this does not compile;\n" : ""));
+    ++commits_;
+    const std::string date = std::to_string(1700000000 + commits_ * 60) + " +0000";
+    const CommandResult done = git("add -A && GIT_COMMITTER_DATE='" + date + "' GIT_AUTHOR_DATE='" +
+                                   date + "' git -c user.name=t -c user.email=t@t commit -q -m '" +
+                                   subject + "' && git rev-parse HEAD");
+    EXPECT_EQ(done.exit_code, 0) << done.output;
+    return done.output.substr(done.output.size() - 41, 40);
+  }
+  CommandResult git(const std::string& command) {
+    return testing::run_shell("git " + command, repo());
+  }
+  fs::path repo() const { return dir_ / "repo"; }
+
+  void SetUp() override {
+    DirectoryTest::SetUp();
+    fs::create_directories(repo());
+    ASSERT_EQ(git("init -q").exit_code, 0);
+    testing::write_text(repo() / "CMakeLists.txt",
+                        "cmake_minimum_required(VERSION 3.16)\nproject(fake C)\n"
+                        "add_executable(convlab convlab.c)\n");
+    testing::write_text(repo() / "convlab.c", with_schema(fake_convlab_source()));
+    testing::write_text(repo() / ".gitignore", "/build/\n");
+    testing::write_text(dir_ / "fake.yaml",
+                        "name: fake\nimages:\n  - {type: generated, sizes: [64], channels: 1}\n"
+                        "kernels:\n  - {type: box, size: 3}\nimplementations:\n"
+                        "  sequential: {}\n");
+  }
+
+  CommandResult history(const std::string& arguments) {
+    return testing::run_shell(
+        "CONVLAB_CPU_CALIBRATION_SECONDS=0.3 \"$CONVLAB\" history " + arguments, dir_);
+  }
+
+  int commits_ = 0;
+};
+
+TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
+  const std::string first = commit("Fake rung", 1, 11);
+  commit("Retune the noise", 1, 12);
+  const std::string slowed = commit("Make the sequential rung do its work twice", 2, 13);
+  const std::string broken = commit("Break the build", 2, 14, true);
+  commit("Fix the build", 2, 15);
+  const std::string last = commit("Tidy", 2, 16);
+
+  const std::string places = " --repo repo --cache cache --out history --jobs 2";
+  const CommandResult ran =
+      history("run fake.yaml " + first + "~0.." + last + " " + first + places);
+  // The range leaves out its first end (git's A..B); naming it as well brings it in.
+  EXPECT_EQ(ran.exit_code, 1) << ran.output;  // one commit did not build
+  EXPECT_NE(ran.output.find("6 commits of fake"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("build_failed"), std::string::npos) << ran.output;
+
+  const HistoryIndex index = read_history_index((dir_ / "history").string());
+  ASSERT_EQ(index.commits.size(), 6u);
+  EXPECT_EQ(index.commits.front().id, first);  // ordered by commit date, whatever the order given
+  ASSERT_EQ(index.runs.size(), 6u);
+  for (const CommitRun& run : index.runs) {
+    EXPECT_EQ(run.outcome, run.commit == broken ? CommitOutcome::build_failed : CommitOutcome::ok)
+        << run.commit << ": " << run.reason;
+    if (run.commit == broken) EXPECT_NE(run.reason.find("this does not compile"), std::string::npos);
+    if (run.commit != broken)
+      EXPECT_TRUE(run.calibration) << "history run calibrates before each commit's convlab";
+  }
+  // Each commit's results apart, each built in a worktree of its own.
+  EXPECT_TRUE(fs::exists(dir_ / "history" / index.runs[0].results()));
+  EXPECT_TRUE(fs::exists(dir_ / "cache" / slowed / "build" / "convlab"));
+
+  const CommandResult check = history("check history");
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  std::size_t regressions = 0;
+  for (std::size_t at = check.output.find("regression: "); at != std::string::npos;
+       at = check.output.find("regression: ", at + 1))
+    ++regressions;
+  EXPECT_EQ(regressions, 1u) << check.output;
+  EXPECT_NE(check.output.find("regression: Sequential | noise (64x64, 1 ch) | box3"),
+            std::string::npos)
+      << check.output;
+  EXPECT_NE(check.output.find("slower at " + slowed.substr(0, 12) +
+                              " (Make the sequential rung do its work twice)"),
+            std::string::npos)
+      << check.output;
+  EXPECT_EQ(check.output.find("improvement:"), std::string::npos) << check.output;
+  EXPECT_EQ(check.output.find("unconfirmed:"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("not measured in full: " + broken.substr(0, 12)), std::string::npos)
+      << check.output;
+  // The ratio, as the check prints it: about 2.
+  const std::size_t factor = check.output.find("x slower");
+  ASSERT_NE(factor, std::string::npos);
+  const double ratio = std::stod(check.output.substr(check.output.rfind(": ", factor) + 2));
+  EXPECT_NEAR(ratio, 2.0, 0.15) << check.output;
+
+  // Since the commit after the step, there is nothing to report.
+  const CommandResult since = history("check history --since " + broken.substr(0, 8));
+  EXPECT_EQ(since.exit_code, 0) << since.output;
+
+  // Run again: nothing is built or run again.
+  const CommandResult again =
+      history("run fake.yaml " + first + "~0.." + last + " " + first + places);
+  EXPECT_EQ(again.exit_code, 1) << again.output;
+  std::size_t done_before = 0;
+  for (std::size_t at = again.output.find("done before"); at != std::string::npos;
+       at = again.output.find("done before", at + 1))
+    ++done_before;
+  EXPECT_EQ(done_before, 6u) << again.output;
+
+  // The history's page: the step and its commit in words; the figure's hover names the commit.
+  const CommandResult page = testing::run_convlab("notebook history --out notebook --quiet", dir_);
+  ASSERT_EQ(page.exit_code, 0) << page.output;
+  const std::string html = testing::read_text(dir_ / "notebook" / "history_fake.html");
+  EXPECT_NE(html.find("Regression"), std::string::npos);
+  EXPECT_NE(html.find("Make the sequential rung do its work twice"), std::string::npos);
+  if (testing::run_shell("command -v gnuplot").exit_code == 0)
+    EXPECT_NE(html.find(slowed.substr(0, 12) + ": Make the sequential rung do its work twice"),
+              std::string::npos)
+        << "the hover names the commit and its subject";
+}
+
+TEST_F(HistoryRun, RefusesBadCommitsAndAFolderOfAnotherExperiment) {
+  commit("Fake rung", 1, 11);
+  CommandResult bad = history("run fake.yaml --oops --repo repo --cache cache --out history");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  bad = history("run fake.yaml nosuchref --repo repo --cache cache --out history");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("git cannot read nosuchref"), std::string::npos) << bad.output;
+  fs::create_directories(dir_ / "other");
+  testing::write_text(dir_ / "other" / "history.json",
+                      "{\"convlab_history\": 1, \"experiment\": \"other\", \"config\": \"x\"}");
+  bad = history("run fake.yaml HEAD --repo repo --cache cache --out other");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("a history of 'other'"), std::string::npos) << bad.output;
+  bad = history("check nothing-here");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("nothing-here/history.json: no such file"), std::string::npos)
+      << bad.output;
+  bad = history("frobnicate");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+// ---- Calibrations in compare and show
+
+class Calibrations : public testing::DirectoryTest {
+ protected:
+  void SetUp() override {
+    DirectoryTest::SetUp();
+    testing::write_text(dir_ / "tiny.yaml",
+                        "name: tiny\nimages:\n  - {type: generated, sizes: [64], channels: 1}\n"
+                        "kernels:\n  - {type: box, size: 3}\nimplementations:\n"
+                        "  sequential: {}\n  openmp: {threads: 1}\n"
+                        "measure: {warmup: 0, min_reps: 5, max_reps: 5}\n");
+  }
+  CommandResult convlab(const std::string& arguments) {
+    return testing::run_shell("CONVLAB_CPU_CALIBRATION_SECONDS=0.05 \"$CONVLAB\" " + arguments,
+                              dir_);
+  }
+  // Sets the CPU calibration of run block `run` of a results file, as another machine's would be.
+  void scale_calibration(const fs::path& results, std::size_t run, double factor) {
+    nlohmann::json j = nlohmann::json::parse(testing::read_text(results));
+    ASSERT_TRUE(j["runs"][run].contains("cpu_calibration")) << j["runs"][run].dump();
+    j["runs"][run]["cpu_calibration"]["fma_per_s"] =
+        j["runs"][run]["cpu_calibration"]["fma_per_s"].get<double>() * factor;
+    testing::write_text(results, j.dump());
+  }
+};
+
+TEST_F(Calibrations, CompareSaysAnotherMachineApartFromAnotherBuild) {
+  ASSERT_EQ(convlab("run tiny.yaml --out a --quiet").exit_code, 0);
+  fs::create_directories(dir_ / "b");
+  fs::copy_file(dir_ / "a" / "results.json", dir_ / "b" / "results.json");
+  const CommandResult same = convlab("compare a b");
+  EXPECT_NE(same.output.find("the same machine (calibration 0 % apart: "), std::string::npos)
+      << same.output;
+  EXPECT_EQ(same.output.find("another machine"), std::string::npos) << same.output;
+
+  scale_calibration(dir_ / "b" / "results.json", 0, 1.28);
+  const CommandResult other = convlab("compare a b --json verdicts.json");
+  EXPECT_NE(other.output.find("A against B:\n  another machine (calibration 28 % apart: FMA rate "
+                              "28 %, copy bandwidth 0 %): A copy "),
+            std::string::npos)
+      << other.output;
+  EXPECT_EQ(other.output.find("another build"), std::string::npos) << other.output;
+  const nlohmann::json verdicts = nlohmann::json::parse(testing::read_text(dir_ / "verdicts.json"));
+  EXPECT_EQ(verdicts["conditions"][0].get<std::string>().rfind("another machine", 0), 0u)
+      << verdicts["conditions"].dump();
+
+  // A file from a convlab that did not calibrate: said so, not taken for the same machine.
+  nlohmann::json j = nlohmann::json::parse(testing::read_text(dir_ / "b" / "results.json"));
+  j["runs"][0].erase("cpu_calibration");
+  testing::write_text(dir_ / "b" / "results.json", j.dump());
+  const CommandResult unknown = convlab("compare a b");
+  EXPECT_NE(unknown.output.find("the CPU calibration is not recorded by B's runs"),
+            std::string::npos)
+      << unknown.output;
+}
+
+TEST_F(Calibrations, ATableOfRunsOfDifferentCalibrationsIsFlagged) {
+  ASSERT_EQ(convlab("run tiny.yaml --out r --quiet --filter implementation=sequential").exit_code, 0);
+  ASSERT_EQ(convlab("run tiny.yaml --out r --quiet").exit_code, 0);
+  const fs::path results = dir_ / "r" / "results.json";
+  nlohmann::json j = nlohmann::json::parse(testing::read_text(results));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  // The second run measured as the first did: within the limit nothing is said.
+  j["runs"][1]["cpu_calibration"] = j["runs"][0]["cpu_calibration"];
+  testing::write_text(results, j.dump());
+  EXPECT_EQ(convlab("show r").output.find("calibration"), std::string::npos);
+  scale_calibration(results, 1, 1.0 / 1.28);
+  const CommandResult shown = convlab("show r");
+  EXPECT_NE(shown.output.find("Runs under different conditions ("), std::string::npos)
+      << shown.output;
+  EXPECT_NE(shown.output.find("another machine (calibration 28 % apart: FMA rate 28 %"),
+            std::string::npos)
+      << shown.output;
+}
+
+}  // namespace
+}  // namespace convlab
