@@ -68,9 +68,16 @@ FigureInteraction history_interaction() {
 
 // ---- Building a history's figures
 
+// "1a2b3c4d5e6f: Subject", a long subject cut at a word near 100 characters.
 std::string commit_label(const History& history, std::size_t commit) {
   const HistoryCommit& c = history.index.commits[commit];
-  return c.id.substr(0, 12) + ": " + c.subject;
+  constexpr std::size_t kLongest = 100;
+  std::string subject = c.subject;
+  if (subject.size() > kLongest) {
+    const std::size_t space = subject.rfind(' ', kLongest);
+    subject = subject.substr(0, space == std::string::npos ? kLongest : space) + " ...";
+  }
+  return c.id.substr(0, 12) + ": " + subject;
 }
 
 std::vector<Category> commit_columns(const History& history) {

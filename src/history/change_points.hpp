@@ -21,8 +21,8 @@ double neighbour_noise(const std::vector<double>& values);
 
 // The penalty of a change for `count` values with noise `sigma`: factor * sigma^2 * ln(count),
 // a BIC-like penalty (each change adds a level and a position) scaled by `factor`. With 8, the
-// default, noise alone puts a change into about 3 % of series of five to ten values (BIC's 2
-// would into a quarter), and a step of twice the level among noise of 3 % is always found.
+// default, noise alone puts a change into about one series of five values in twenty (BIC's 2,
+// into a quarter), and a step of twice the level among noise of 3 % is always found.
 double change_penalty(double sigma, std::size_t count, double factor = 8.0);
 
 }  // namespace convlab
