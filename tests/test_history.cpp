@@ -15,6 +15,7 @@
 #include "history/change_points.hpp"
 #include "history/commit_selection.hpp"
 #include "history/history_index.hpp"
+#include "history/history_series.hpp"
 #include "store/results_file.hpp"
 #include "test_support.hpp"
 
@@ -111,15 +112,15 @@ TEST(BuildRecipe, TakesTheArgumentsThatShapeTheBuild) {
       "CMAKE_CXX_COMPILER_LAUNCHER:UNINITIALIZED=ccache\nCONVLAB_WITH_CUDA:BOOL=ON\n"
       "CONVLAB_NPP_INCLUDE_DIR:PATH=CONVLAB_NPP_INCLUDE_DIR-NOTFOUND\n"
       "CONVLAB_HAS_MARCH_NATIVE:INTERNAL=1\nCONVLAB_STB_INCLUDE_DIR:PATH=\nOTHER:BOOL=ON\n";
-  EXPECT_EQ(inherited_cmake_args(cache),
-            (std::vector<std::string>{"-DCMAKE_BUILD_TYPE=Release",
-                                      "-DCMAKE_CXX_COMPILER=/usr/bin/c++",
-                                      "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
-                                      "-DCONVLAB_WITH_CUDA=ON"}));
+  EXPECT_EQ(
+      inherited_cmake_args(cache),
+      (std::vector<std::string>{"-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=/usr/bin/c++",
+                                "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCONVLAB_WITH_CUDA=ON"}));
   EXPECT_EQ(with_ccache({"-DX=1"}, true).size(), 4u);
   EXPECT_EQ(with_ccache({"-DCMAKE_CXX_COMPILER_LAUNCHER=sccache"}, true).size(), 1u);
   EXPECT_EQ(with_ccache({"-DX=1"}, false).size(), 1u);
-  const BuildRecipe a{{"-DX=1"}, 2, "convlab"}, b{{"-DX=1"}, 8, "convlab"}, c{{"-DX=2"}, 2, "convlab"};
+  const BuildRecipe a{{"-DX=1"}, 2, "convlab"}, b{{"-DX=1"}, 8, "convlab"},
+      c{{"-DX=2"}, 2, "convlab"};
   EXPECT_EQ(recipe_digest(a), recipe_digest(b));  // jobs do not change what is built
   EXPECT_NE(recipe_digest(a), recipe_digest(c));
   const auto stamp = build_stamp_from_text(build_stamp_text({"d", false, "broken", 3.5}));
@@ -153,8 +154,8 @@ TEST(HistoryIndex, RoundTripsAndNamesTheKeyOfABadValue) {
   EXPECT_EQ(back.runs[0].reason, "error: y");
   EXPECT_EQ(back.runs[0].outcome, CommitOutcome::build_failed);
   EXPECT_EQ(back.runs[0].calibration->fma_per_s, 5e10);
-  EXPECT_EQ(back.runs[0].results(), "machines/host-12345678/" + std::string(40, 'a') +
-                                        "/results.json");
+  EXPECT_EQ(back.runs[0].results(),
+            "machines/host-12345678/" + std::string(40, 'a') + "/results.json");
 
   nlohmann::json bad = to_json(index);
   bad["runs"][0]["outcome"] = "great";
@@ -234,7 +235,8 @@ class HistoryRun : public testing::DirectoryTest {
   std::string commit(const std::string& subject, int slowdown, int seed, bool broken = false) {
     testing::write_text(repo() / "rung.h", "#define SLOWDOWN " + std::to_string(slowdown) +
                                                "\n#define NOISE_SEED " + std::to_string(seed) +
-                                               "ULL\n" + (broken ? "this does not compile;\n" : ""));
+                                               "ULL\n" +
+                                               (broken ? "this does not compile;\n" : ""));
     ++commits_;
     const std::string date = std::to_string(1700000000 + commits_ * 60) + " +0000";
     const CommandResult done = git("add -A && GIT_COMMITTER_DATE='" + date + "' GIT_AUTHOR_DATE='" +
@@ -263,9 +265,12 @@ class HistoryRun : public testing::DirectoryTest {
                         "  sequential: {}\n");
   }
 
-  CommandResult history(const std::string& arguments) {
-    return testing::run_shell(
-        "CONVLAB_CPU_CALIBRATION_SECONDS=0.3 \"$CONVLAB\" history " + arguments, dir_);
+  // Without a CPU calibration unless `calibration` seconds are asked for: the machine's load
+  // moves it, and the steps of the fake project are the commits', not the machine's.
+  CommandResult history(const std::string& arguments, const char* calibration = "0") {
+    return testing::run_shell("CONVLAB_CPU_CALIBRATION_SECONDS=" + std::string(calibration) +
+                                  " \"$CONVLAB\" history " + arguments,
+                              dir_);
   }
 
   int commits_ = 0;
@@ -296,8 +301,6 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
         << run.commit << ": " << run.reason;
     if (run.commit == broken) {
       EXPECT_NE(run.reason.find("this does not compile"), std::string::npos) << run.reason;
-    } else {
-      EXPECT_TRUE(run.calibration) << "history run calibrates before each commit's convlab";
     }
   }
   // Each commit's results apart, each built in a worktree of its own.
@@ -348,11 +351,60 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
   const std::string html = testing::read_text(dir_ / "notebook" / "history_fake.html");
   EXPECT_NE(html.find("Regression"), std::string::npos);
   EXPECT_NE(html.find("Make the sequential rung do its work twice"), std::string::npos);
+  // The table of points: the median in ms, the spread in per cent, the counts bare.
+  const std::size_t table_at = html.find("id=\"table-history-points\"");
+  ASSERT_NE(table_at, std::string::npos);
+  const std::string table = html.substr(table_at, html.find("</table>", table_at) - table_at);
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = table.find(what); at != std::string::npos; at = table.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  const std::size_t rows = count("<tr><th scope=\"row\"");
+  EXPECT_GT(rows, 0u);
+  EXPECT_EQ(count("&#160;ms</span>"), rows) << table;
+  EXPECT_EQ(count("&#160;%</span>"), rows) << table;
   if (testing::run_shell("command -v gnuplot").exit_code == 0) {
     EXPECT_NE(html.find(slowed.substr(0, 12) + ": Make the sequential rung do its work twice"),
               std::string::npos)
         << "the hover names the commit and its subject";
   }
+}
+
+TEST_F(HistoryRun, CalibratesTheCpuBeforeEachCommitsConvlab) {
+  const std::string first = commit("Fake rung", 1, 11);
+  const std::string second = commit("Retune the noise", 1, 12);
+  const CommandResult ran = history(
+      "run fake.yaml " + first + "," + second + " --repo repo --cache cache --out history", "0.2");
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  EXPECT_NE(ran.output.find("GFMA/s on"), std::string::npos) << ran.output;
+  const HistoryIndex index = read_history_index((dir_ / "history").string());
+  ASSERT_EQ(index.runs.size(), 2u);
+  for (const CommitRun& run : index.runs) {
+    ASSERT_TRUE(run.calibration) << "the fake convlab records none; history run measured it";
+    EXPECT_GT(run.calibration->fma_per_s, 0.0);
+    EXPECT_GT(run.calibration->copy_bytes_per_s, 0.0);
+  }
+}
+
+TEST(CalibrationPanels, AMachineThatChangedForGoodStartsAPanelALoneOutlierDoesNot) {
+  const auto at = [](double fma) {
+    return std::optional<CpuCalibration>(CpuCalibration{2, 40e9, fma, 1.0});
+  };
+  const std::optional<CpuCalibration> none;
+  EXPECT_EQ(calibration_panels({at(100e9), at(101e9), at(60e9), at(100e9), at(99e9)}),
+            (std::vector<std::size_t>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(calibration_panels({at(100e9), at(101e9), none, at(70e9), at(71e9), at(70e9)}),
+            (std::vector<std::size_t>{0, 0, 0, 1, 1, 1}));
+  // The last run alone cannot show the machine changed for good.
+  EXPECT_EQ(calibration_panels({at(100e9), at(100e9), at(50e9)}),
+            (std::vector<std::size_t>{0, 0, 0}));
+  // Two runs apart from the panel but also from each other: noise, not another machine.
+  EXPECT_EQ(calibration_panels({at(100e9), at(60e9), at(140e9), at(100e9)}),
+            (std::vector<std::size_t>{0, 0, 0, 0}));
+  EXPECT_EQ(calibration_panels({none, none}), (std::vector<std::size_t>{0, 0}));
+  EXPECT_TRUE(calibration_panels({}).empty());
 }
 
 TEST_F(HistoryRun, RefusesBadCommitsAndAFolderOfAnotherExperiment) {
@@ -433,7 +485,8 @@ TEST_F(Calibrations, CompareSaysAnotherMachineApartFromAnotherBuild) {
 }
 
 TEST_F(Calibrations, ATableOfRunsOfDifferentCalibrationsIsFlagged) {
-  ASSERT_EQ(convlab("run tiny.yaml --out r --quiet --filter implementation=sequential").exit_code, 0);
+  ASSERT_EQ(convlab("run tiny.yaml --out r --quiet --filter implementation=sequential").exit_code,
+            0);
   ASSERT_EQ(convlab("run tiny.yaml --out r --quiet").exit_code, 0);
   const fs::path results = dir_ / "r" / "results.json";
   nlohmann::json j = nlohmann::json::parse(testing::read_text(results));

@@ -89,8 +89,9 @@ otherwise the normal approximation with tie and continuity corrections), and a v
 The summary gives the geometric mean of the ratios, over all points and per implementation.
 Then how A's runs differ from B's, each on a line of its own: another build, another machine
 (the CPU calibrations recorded when the runs started apart, the multiply-add rate by more than
-10 % or the copy bandwidth by more than a factor of 2: "another machine (calibration 28 % apart: ...)"),
-another commit, another load; a ratio may then be the conditions', not the code's.
+10 % or the copy bandwidth by more than a factor of 2: "another machine (calibration 28 %
+apart: ...)"), another commit, another load; a ratio may then be the conditions', not the
+code's.
 )help",
        "",
        "0 no point of B slower, 1 some point of B slower, 2 bad input or "

@@ -49,8 +49,8 @@ where its convlab stopped.
        "",
        "0 every commit ran ok, 1 some commit did not build, run or had failed points (recorded), "
        "2 bad arguments, config or folder, 130 interrupted."});
-  line.positional({"CONFIG", "", true, false,
-                   [&](const std::string& text) { options.config_path = text; }})
+  line.positional(
+          {"CONFIG", "", true, false, [&](const std::string& text) { options.config_path = text; }})
       .positional({"COMMITS", "", true, true,
                    [&](const std::string& text) { options.commits.push_back(text); }})
       .value("--every", "N", "every Nth commit, counted back from the newest (kept)",
@@ -108,7 +108,8 @@ CommandLine read_command_line(const std::string& name, const std::string& descri
   return line;
 }
 
-const char* kStepsMethod = R"(Per point and machine, the commits' medians in commit order are cut into pieces of constant
+const char* kStepsMethod =
+    R"(Per point and machine, the commits' medians in commit order are cut into pieces of constant
 level by PELT on their logarithms (penalty 8 sigma^2 ln n, sigma the larger of the neighbour
 noise and a median's own error); each change is a step, confirmed by the two-sided Mann-Whitney
 U test on the raw samples of the commits on either side, and judged as convlab compare judges
@@ -128,13 +129,15 @@ std::size_t commit_named(const HistoryIndex& index, const std::string& prefix) {
 }
 
 void print_commits(const History& history) {
-  std::cout << "# " << history.index.experiment << ": " << count_words(history.index.commits.size(), "commit")
-            << ", " << count_words(history.panels.size(), "machine panel") << "\n\n";
+  std::cout << "# " << history.index.experiment << ": "
+            << count_words(history.index.commits.size(), "commit") << ", "
+            << count_words(history.panels.size(), "machine panel") << "\n\n";
   for (const CommitRun& run : history.index.runs) {
     const HistoryCommit& commit = history.index.commits[*history.index.commit_index(run.commit)];
     std::cout << commit.id.substr(0, 12) << "  " << to_string(run.outcome) << "  "
               << run.machine.label << "  " << commit.subject << "\n";
-    if (!run.reason.empty()) std::cout << "    " << run.reason.substr(0, run.reason.find('\n')) << "\n";
+    if (!run.reason.empty())
+      std::cout << "    " << run.reason.substr(0, run.reason.find('\n')) << "\n";
   }
   for (const auto& note : history.notes) std::cout << "note: " << note << "\n";
 }
@@ -144,7 +147,8 @@ void print_points(const History& history, const std::vector<HistoryStep>& steps)
   for (std::size_t i = 0; i < history.points.size(); ++i) {
     const PointHistory& point = history.points[i];
     std::size_t counted = 0;
-    for (const HistoryStep& step : steps) counted += step.point == i && step.verdict != ChangeVerdict::same;
+    for (const HistoryStep& step : steps)
+      counted += step.point == i && step.verdict != ChangeVerdict::same;
     std::cout << std::setw(22) << format_number(point.median, 4) << "  " << std::setw(5)
               << format_number(point.spread * 100, 2) << "%  " << std::setw(7)
               << point.commits.size() << "  " << std::setw(5) << counted << "  " << point.point
@@ -168,7 +172,8 @@ int show_history(const ReadOptions& options) {
   print_commits(history);
   print_points(history, steps);
   const auto shown = steps_shown(steps, std::nullopt);
-  std::cout << "\n" << count_words(shown.size(), "step") << " beyond "
+  std::cout << "\n"
+            << count_words(shown.size(), "step") << " beyond "
             << format_number(options.steps.threshold * 100, 3) << " %:\n";
   for (const HistoryStep* step : shown) std::cout << "  " << step_words(history, *step) << "\n";
   return 0;

@@ -52,7 +52,8 @@ class InterruptNote {
   InterruptNote& operator=(const InterruptNote&) = delete;
 
  private:
-  struct sigaction previous_int_ {}, previous_term_ {};
+  struct sigaction previous_int_ {
+  }, previous_term_{};
 };
 
 double seconds_since(Clock::time_point start) {
@@ -202,7 +203,8 @@ HistoryPlace place_of(const HistoryRunOptions& options, const std::string& exper
   create_folders(place.cache);
   place.machine = this_machine();
   place.recipe.cmake_args = recipe_args(options);
-  place.recipe.jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  place.recipe.jobs =
+      options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   return place;
 }
 
@@ -214,8 +216,7 @@ HistoryIndex index_for(const HistoryPlace& place, const std::string& experiment,
     index = read_history_index(place.out);
     if (index.experiment != experiment)
       throw HistoryError(place.out + "/" + kHistoryIndexFile + ": a history of '" +
-                         index.experiment + "', not of '" + experiment +
-                         "'; give another --out");
+                         index.experiment + "', not of '" + experiment + "'; give another --out");
   }
   index.experiment = experiment;
   index.config_path = options.config_path;
@@ -317,9 +318,9 @@ std::size_t failed_points(const std::string& results) {
 void run_commit(const HistoryPlace& place, CommitRun& run) {
   const std::string folder = place.out + "/" + run.folder();
   const auto start = Clock::now();
-  const Ran ran = run_logged(
-      {built_executable(place.cache, run.commit), "run", place.config, "--out", folder}, place.here,
-      folder + "/run.log");
+  const Ran ran =
+      run_logged({built_executable(place.cache, run.commit), "run", place.config, "--out", folder},
+                 place.here, folder + "/run.log");
   run.run_seconds = seconds_since(start);
   if (interrupted(ran.exit_code)) {
     run.outcome = CommitOutcome::interrupted;
@@ -334,7 +335,8 @@ void run_commit(const HistoryPlace& place, CommitRun& run) {
   }
   try {
     const std::size_t failed = failed_points(place.out + "/" + run.results());
-    run.outcome = failed > 0 || ran.exit_code == 1 ? CommitOutcome::points_failed : CommitOutcome::ok;
+    run.outcome =
+        failed > 0 || ran.exit_code == 1 ? CommitOutcome::points_failed : CommitOutcome::ok;
     if (run.outcome == CommitOutcome::points_failed)
       run.reason = std::to_string(failed) + " points failed (their records say why)";
   } catch (const HistoryError& error) {
@@ -382,7 +384,9 @@ bool measure_commit(const HistoryPlace& place, HistoryIndex& index, const Histor
   run.finished = utc_timestamp();
   index.record(run);
   write_history_index(place.out, index);
-  std::cerr << "  " << (built.cached ? "build cached" : "built in " + format_number(built.seconds, 3) + " s")
+  std::cerr << "  "
+            << (built.cached ? "build cached"
+                             : "built in " + format_number(built.seconds, 3) + " s")
             << (run.calibration ? "; " + calibration_words(*run.calibration) : "")
             << (built.ok ? "; ran in " + format_number(run.run_seconds, 3) + " s" : "") << ": "
             << outcome_words(run) << "\n";

@@ -15,7 +15,7 @@ struct HistoryRunOptions {
   int every = 1;                     // --every N
   std::string out;                   // the history folder; default outputs/history_<name>
   std::string repository = ".";      // --repo: where the commits are
-  std::string cache;                 // --cache; default $CONVLAB_HISTORY_DIR, else REPO/build/history
+  std::string cache;  // --cache; default $CONVLAB_HISTORY_DIR, else REPO/build/history
   std::vector<std::string> cmake_args;  // --cmake-arg, after those of this build
   bool inherit_cmake_args = true;       // false: --no-inherit
   unsigned jobs = 0;                    // --jobs; 0: the logical CPUs

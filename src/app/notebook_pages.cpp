@@ -208,8 +208,8 @@ Experiment load_history_page(const std::string& dir, const NotebookPlace& place,
   e.file = html_id(e.notebook.name) + ".html";
   std::string inputs = "history " + file_hash((fs::path(dir) / kHistoryIndexFile).string()) + "\n";
   for (const CommitRun& run : history.index.runs)
-    inputs += "results " + run.results() + " " + file_hash((fs::path(dir) / run.results()).string()) +
-              "\n";
+    inputs += "results " + run.results() + " " +
+              file_hash((fs::path(dir) / run.results()).string()) + "\n";
   inputs += "convlab " + build_id() + "\n";
   inputs += "gnuplot " + std::string(program_available("gnuplot") ? "yes" : "no") + "\n";
   e.fingerprint = sha256_hex(inputs);

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "html/experiment_page.hpp"
 #include "history/history_series.hpp"
+#include "html/experiment_page.hpp"
 #include "notebook/experiment_config.hpp"
 #include "notebook/notebook.hpp"
 #include "query/results_document.hpp"

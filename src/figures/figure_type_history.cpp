@@ -16,7 +16,9 @@ namespace {
 
 // The grid row of the confirmed steps: a series of its own, so that the steps show in the legend
 // and under the hover like the lines they mark.
-const char* const kStepRow = "\x1f" "confirmed step";
+const char* const kStepRow =
+    "\x1f"
+    "confirmed step";
 constexpr const char* kStepColour = "#D62728";
 
 bool is_step_row(const Category& row) {
@@ -173,10 +175,10 @@ FigureDeclaration history_declaration(const History& history, const std::string&
 
 const FigureTypeDescriptor& history_figure_type() {
   static const FigureTypeDescriptor line = line_figure_type();
-  static const FigureTypeDescriptor type{"history",          {},
-                                         history_rules(),    history_grid,
-                                         line.panel_tsv,     plot_history_panel,
-                                         line.legend_entry,  history_interaction()};
+  static const FigureTypeDescriptor type{"history",         {},
+                                         history_rules(),   history_grid,
+                                         line.panel_tsv,    plot_history_panel,
+                                         line.legend_entry, history_interaction()};
   return type;
 }
 

@@ -52,8 +52,7 @@ std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view c
   std::string words;
   std::vector<std::string_view> names;
   for (const FigureTypeDescriptor* type : figure_types())
-    if (type->rules.declarable && (!feature || type->rules.*feature))
-      names.push_back(type->name);
+    if (type->rules.declarable && (!feature || type->rules.*feature)) names.push_back(type->name);
   for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) words += i + 1 == names.size() ? " " + std::string(conjunction) + " " : ", ";
     words += names[i];

@@ -1,8 +1,8 @@
-// One descriptor per figure type (line, bars, stacked, heatmap, convergence, history): what its declaration
-// may say, how the grid of one panel is built from the records, how that panel's data file looks
-// and how gnuplot draws it, and how the notebook makes it interactive. A new figure type is one
-// file (figure_type_<name>.cpp) and one row in CONVLAB_FIGURE_TYPES (figure_types.cpp); nothing
-// else names a type.
+// One descriptor per figure type (line, bars, stacked, heatmap, convergence, history): what its
+// declaration may say, how the grid of one panel is built from the records, how that panel's data
+// file looks and how gnuplot draws it, and how the notebook makes it interactive. A new figure type
+// is one file (figure_type_<name>.cpp) and one row in CONVLAB_FIGURE_TYPES (figure_types.cpp);
+// nothing else names a type.
 #pragma once
 
 #include <sstream>

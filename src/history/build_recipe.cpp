@@ -27,9 +27,9 @@ std::optional<CacheEntry> cache_entry(const std::string& line) {
 bool shapes_the_build(const CacheEntry& entry) {
   if (entry.type == "INTERNAL" || entry.type == "STATIC") return false;
   const std::string not_found = "-NOTFOUND";
-  const bool found = entry.value.size() < not_found.size() ||
-                     entry.value.compare(entry.value.size() - not_found.size(), not_found.size(),
-                                         not_found) != 0;
+  const bool found =
+      entry.value.size() < not_found.size() ||
+      entry.value.compare(entry.value.size() - not_found.size(), not_found.size(), not_found) != 0;
   if (entry.value.empty() || !found) return false;
   static const std::regex kept(
       "CMAKE_BUILD_TYPE|CMAKE_(C|CXX|CUDA)_COMPILER(_LAUNCHER)?|CMAKE_CUDA_ARCHITECTURES|"

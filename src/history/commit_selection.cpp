@@ -9,8 +9,7 @@ namespace {
 constexpr char kField = '\x1f';
 
 void check_revision(const std::string& revision, const std::string& argument) {
-  if (revision.empty())
-    throw HistoryError("COMMITS: '" + argument + "' names an empty revision");
+  if (revision.empty()) throw HistoryError("COMMITS: '" + argument + "' names an empty revision");
   if (revision.front() == '-')
     throw HistoryError("COMMITS: '" + argument + "': a revision cannot start with '-'");
   for (const char c : revision)
@@ -72,7 +71,8 @@ HistoryCommit commit_from_show_line(const std::string& line) {
   std::size_t start = 0;
   for (int i = 0; i < 3; ++i) {
     const std::size_t end = line.find(kField, start);
-    if (end == std::string::npos) throw HistoryError("git show printed an unexpected line: " + line);
+    if (end == std::string::npos)
+      throw HistoryError("git show printed an unexpected line: " + line);
     fields.push_back(line.substr(start, end - start));
     start = end + 1;
   }

@@ -125,10 +125,10 @@ CommitRun run_from(const Fields& fields, const std::string& file) {
   const Fields machine_fields(*machine, fields.child("machine"), file);
   run.machine = {machine_fields.text("folder"), machine_fields.text("label", false),
                  machine_fields.text("key", false)};
-  if (!plain_folder_name(run.machine.folder))
-    machine_fields.fail("folder", "is not a folder name");
+  if (!plain_folder_name(run.machine.folder)) machine_fields.fail("folder", "is not a folder name");
   const auto outcome = commit_outcome_named(fields.text("outcome"));
-  if (!outcome) fields.fail("outcome", "is not ok, points_failed, build_failed, run_failed or interrupted");
+  if (!outcome)
+    fields.fail("outcome", "is not ok, points_failed, build_failed, run_failed or interrupted");
   run.outcome = *outcome;
   run.reason = fields.text("reason", false);
   run.build_cached = fields.flag("build_cached");
@@ -200,9 +200,12 @@ json to_json(const HistoryIndex& index) {
                        {"time", commit.time}});
   json runs = json::array();
   for (const CommitRun& run : index.runs) runs.push_back(to_json(run));
-  return {{"convlab_history", index.version}, {"experiment", index.experiment},
-          {"config", index.config_path},      {"repository", index.repository},
-          {"cmake_args", index.cmake_args},   {"commits", commits},
+  return {{"convlab_history", index.version},
+          {"experiment", index.experiment},
+          {"config", index.config_path},
+          {"repository", index.repository},
+          {"cmake_args", index.cmake_args},
+          {"commits", commits},
           {"runs", runs}};
 }
 
@@ -217,8 +220,7 @@ HistoryIndex history_index_from_json(const json& j, const std::string& file) {
   index.repository = top.text("repository", false);
   const json& args = top.array("cmake_args");
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].is_string())
-      top.fail("cmake_args[" + std::to_string(i) + "]", "is not a string");
+    if (!args[i].is_string()) top.fail("cmake_args[" + std::to_string(i) + "]", "is not a string");
     index.cmake_args.push_back(args[i].get<std::string>());
   }
   const json& commits = top.array("commits");
@@ -263,8 +265,8 @@ HistoryIndex read_history_index(const std::string& dir) {
 }
 
 void write_history_index(const std::string& dir, const HistoryIndex& index) {
-  write_file((std::filesystem::path(dir) / kHistoryIndexFile).string(), to_json(index).dump(1) + "\n",
-             WriteTarget::owned);
+  write_file((std::filesystem::path(dir) / kHistoryIndexFile).string(),
+             to_json(index).dump(1) + "\n", WriteTarget::owned);
 }
 
 }  // namespace convlab

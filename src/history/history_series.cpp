@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "measure/stats.hpp"
 #include "query/record_fields.hpp"
@@ -44,53 +45,33 @@ CpuCalibration median_calibration(const std::vector<const CpuCalibration*>& cali
   return median;
 }
 
-// Groups of one machine's runs whose calibrations chain within the limit of each other (single
-// linkage): a gap wider than the limit between two groups separates them. Uncalibrated runs join
-// the one group when there is one, and are a group of their own otherwise.
-std::vector<std::vector<ReadRun*>> calibration_groups(const std::vector<ReadRun*>& runs) {
-  std::vector<std::size_t> group(runs.size());
-  std::iota(group.begin(), group.end(), 0);
-  const auto root = [&](std::size_t i) {
-    while (group[i] != i) i = group[i] = group[group[i]];
-    return i;
-  };
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    for (std::size_t j = i + 1; j < runs.size(); ++j) {
-      if (!runs[i]->calibration || !runs[j]->calibration) continue;
-      const auto gap = calibration_gap(*runs[i]->calibration, *runs[j]->calibration);
-      if (gap && !gap->apart()) group[root(j)] = root(i);
-    }
-  std::map<std::size_t, std::vector<ReadRun*>> calibrated;
-  std::vector<ReadRun*> uncalibrated;
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    (runs[i]->calibration ? calibrated[root(i)] : uncalibrated).push_back(runs[i]);
-  std::vector<std::vector<ReadRun*>> groups;
-  for (auto& [first, members] : calibrated) groups.push_back(std::move(members));
-  if (groups.size() == 1)
-    groups.front().insert(groups.front().end(), uncalibrated.begin(), uncalibrated.end());
-  else if (!uncalibrated.empty())
-    groups.push_back(std::move(uncalibrated));
-  return groups;
-}
-
-// The panels of one machine: a group each, labelled by its calibration when there are several.
-void add_panels(History& history, const std::vector<ReadRun*>& runs) {
-  const std::vector<std::vector<ReadRun*>> groups = calibration_groups(runs);
-  for (const auto& members : groups) {
+// The panels of one machine: its runs in commit order, cut where the calibration moved (a
+// panel each, labelled by its calibration when there are several).
+void add_panels(History& history, std::vector<ReadRun*> runs) {
+  std::stable_sort(runs.begin(), runs.end(), [&](const ReadRun* a, const ReadRun* b) {
+    return *history.index.commit_index(a->run->commit) <
+           *history.index.commit_index(b->run->commit);
+  });
+  std::vector<std::optional<CpuCalibration>> calibrations;
+  for (const ReadRun* run : runs) calibrations.push_back(run->calibration);
+  const std::vector<std::size_t> panel_of = calibration_panels(calibrations);
+  const std::size_t panels = panel_of.empty() ? 0 : panel_of.back() + 1;
+  const std::size_t first = history.panels.size();
+  for (std::size_t p = 0; p < panels; ++p) {
     HistoryPanel panel;
-    panel.machine_folder = members.front()->run->machine.folder;
-    panel.label = members.front()->run->machine.label.empty() ? panel.machine_folder
-                                                              : members.front()->run->machine.label;
-    std::vector<const CpuCalibration*> calibrations;
-    for (const ReadRun* run : members)
-      if (run->calibration) calibrations.push_back(&*run->calibration);
-    if (!calibrations.empty()) panel.calibration = median_calibration(calibrations);
-    if (groups.size() > 1)
+    panel.machine_folder = runs.front()->run->machine.folder;
+    panel.label = runs.front()->run->machine.label.empty() ? panel.machine_folder
+                                                           : runs.front()->run->machine.label;
+    std::vector<const CpuCalibration*> members;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (panel_of[i] == p && runs[i]->calibration) members.push_back(&*runs[i]->calibration);
+    if (!members.empty()) panel.calibration = median_calibration(members);
+    if (panels > 1)
       panel.label += panel.calibration ? ", " + calibration_words(*panel.calibration)
                                        : ", calibration not recorded";
-    for (ReadRun* run : members) run->panel = history.panels.size();
     history.panels.push_back(std::move(panel));
   }
+  for (std::size_t i = 0; i < runs.size(); ++i) runs[i]->panel = first + panel_of[i];
 }
 
 std::string problem_words(const Record& record) {
@@ -147,8 +128,9 @@ void add_points(History& history, const std::vector<ReadRun>& runs) {
     }
   }
   for (PointHistory& point : history.points) {
-    std::stable_sort(point.commits.begin(), point.commits.end(),
-                     [](const CommitPoint& a, const CommitPoint& b) { return a.commit < b.commit; });
+    std::stable_sort(
+        point.commits.begin(), point.commits.end(),
+        [](const CommitPoint& a, const CommitPoint& b) { return a.commit < b.commit; });
     summarize_across_commits(point);
   }
   std::stable_sort(history.points.begin(), history.points.end(),
@@ -165,6 +147,38 @@ bool left_results(CommitOutcome outcome) {
 
 }  // namespace
 
+std::vector<std::size_t> calibration_panels(
+    const std::vector<std::optional<CpuCalibration>>& in_commit_order) {
+  std::vector<std::size_t> panel_of(in_commit_order.size(), 0);
+  std::vector<const CpuCalibration*> panel;  // the calibrations of the panel so far
+  std::size_t current = 0;
+  const auto apart_from_panel = [&](const CpuCalibration& calibration) {
+    if (panel.empty()) return false;
+    const auto gap = calibration_gap(median_calibration(panel), calibration);
+    return gap && gap->apart();
+  };
+  for (std::size_t i = 0; i < in_commit_order.size(); ++i) {
+    panel_of[i] = current;
+    if (!in_commit_order[i]) continue;
+    const CpuCalibration& here = *in_commit_order[i];
+    if (apart_from_panel(here)) {
+      // The next calibrated run decides: apart from the panel too and close to this one, the
+      // machine changed here; otherwise this calibration is an outlier of the panel.
+      std::size_t next = i + 1;
+      while (next < in_commit_order.size() && !in_commit_order[next]) ++next;
+      const bool confirmed = next < in_commit_order.size() &&
+                             apart_from_panel(*in_commit_order[next]) &&
+                             !calibration_gap(here, *in_commit_order[next])->apart();
+      if (confirmed) {
+        panel.clear();
+        panel_of[i] = ++current;
+      }
+    }
+    panel.push_back(&here);
+  }
+  return panel_of;
+}
+
 History load_history(const std::string& dir, const std::string& metric) {
   History history;
   history.directory = dir;
@@ -175,8 +189,7 @@ History load_history(const std::string& dir, const std::string& metric) {
     if (!left_results(run.outcome)) continue;
     const std::string path = (std::filesystem::path(dir) / run.results()).string();
     try {
-      history.documents.push_back(
-          std::make_unique<ResultsDocument>(load_results_document(path)));
+      history.documents.push_back(std::make_unique<ResultsDocument>(load_results_document(path)));
     } catch (const std::exception& error) {
       history.notes.push_back(run.commit.substr(0, 12) + " on " + run.machine.folder +
                               ": results not read: " + error.what());

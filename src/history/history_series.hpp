@@ -1,8 +1,8 @@
 // A history folder read for its numbers: every point measured by the convlab of each commit, as
 // a series over the commits in order, per machine. Machines are kept apart: by host (as records
-// are, store/machine.hpp) and, within one host, by CPU calibration, when the runs' calibrations
-// fall into groups further apart than the calibration's limits (a host moved to other hardware
-// mid-history): each group is a panel of its own, and no step is looked for across two panels.
+// are, store/machine.hpp) and, within one host, by CPU calibration, where the calibration moved
+// beyond its limits for good (a host moved to other hardware mid-history): each stretch of
+// commits is a panel of its own, and no step is looked for across two panels.
 #pragma once
 
 #include <memory>
@@ -62,6 +62,14 @@ struct History {
   // The results of each run that left some, kept for the records the points name.
   std::vector<std::unique_ptr<ResultsDocument>> documents;
 };
+
+// The panel of each of one host's runs, given their calibrations in commit order (0, 1, ...): a
+// new panel starts at a run apart from the panel so far (its median calibration, beyond the
+// limits of cpu_calibration.hpp) when the next calibrated run is apart from the panel too and
+// not from it: the machine changed there. A lone calibration apart, under a moment's load, stays
+// in its panel. Runs without a calibration stay in the panel of the run before them.
+std::vector<std::size_t> calibration_panels(
+    const std::vector<std::optional<CpuCalibration>>& in_commit_order);
 
 // Reads DIR/history.json and the results of every run it lists. `metric` is a timed field
 // (median_ms, end_to_end_ms, ...); a run whose results cannot be read is a note, not an error.

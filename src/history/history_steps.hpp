@@ -15,8 +15,8 @@
 namespace convlab {
 
 struct StepSettings {
-  double threshold = 0.10;  // the change that counts: 10 %
-  double alpha = 0.05;      // the Mann-Whitney test's level
+  double threshold = 0.10;      // the change that counts: 10 %
+  double alpha = 0.05;          // the Mann-Whitney test's level
   double penalty_factor = 8.0;  // change_penalty's
 };
 

@@ -65,7 +65,9 @@ std::string table_html(const TableCell& table, size_t index) {
         out += "<td class=\"num empty\" data-sort=\"\">&#8211;</td>";
         continue;
       }
-      out += number_cell(cell->value, data.value_text(c, cell->value), unit);
+      out += number_cell(
+          cell->value, data.value_text(c, cell->value),
+          c < data.column_units.size() && data.column_units[c] ? *data.column_units[c] : unit);
     }
     out += "</tr>\n";
   }

@@ -104,8 +104,9 @@ float multiply_add_slice() {
 double multiply_add_rate(double budget) {
   std::vector<float> sinks(256, 0.0f);
   const double rate = summed_best_rates(
-      budget, double(kChains) * kLanes * double(kSliceIterations),
-      [&](int thread, int) { sinks[static_cast<std::size_t>(thread) % sinks.size()] += multiply_add_slice(); });
+      budget, double(kChains) * kLanes * double(kSliceIterations), [&](int thread, int) {
+        sinks[static_cast<std::size_t>(thread) % sinks.size()] += multiply_add_slice();
+      });
   volatile float kept = sinks[0];
   (void)kept;
   return rate;
@@ -144,7 +145,8 @@ std::optional<CalibrationGap> calibration_gap(const CpuCalibration& a, const Cpu
   const auto ratio = [](double x, double y) { return std::max(x, y) / std::min(x, y) - 1.0; };
   if (!(a.copy_bytes_per_s > 0 && b.copy_bytes_per_s > 0 && a.fma_per_s > 0 && b.fma_per_s > 0))
     return std::nullopt;
-  return CalibrationGap{ratio(a.copy_bytes_per_s, b.copy_bytes_per_s), ratio(a.fma_per_s, b.fma_per_s)};
+  return CalibrationGap{ratio(a.copy_bytes_per_s, b.copy_bytes_per_s),
+                        ratio(a.fma_per_s, b.fma_per_s)};
 }
 
 std::string gap_words(const CalibrationGap& gap) {

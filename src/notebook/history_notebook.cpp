@@ -73,8 +73,9 @@ MarkdownCell introduction(const History& history, const StepSettings& settings) 
     }
   const std::string what =
       "The experiment " + history.index.experiment + " (" + history.index.config_path +
-      ") measured by the convlab of each of " + count_words(history.index.commits.size(), "commit") +
-      ", oldest first, on " + count_words(machines, "machine") +
+      ") measured by the convlab of each of " +
+      count_words(history.index.commits.size(), "commit") + ", oldest first, on " +
+      count_words(machines, "machine") +
       ": each commit built in a worktree of its own and run on the same config (convlab history "
       "run), its results kept apart. Machines are kept apart by host and CPU calibration, a "
       "panel each.";
@@ -113,13 +114,13 @@ MarkdownCell steps_cell(const History& history, const std::vector<HistoryStep>& 
   std::vector<const HistoryStep*> confirmed;
   for (const HistoryStep& step : steps)
     if (step.regression() || step.improvement()) confirmed.push_back(&step);
-  std::stable_sort(confirmed.begin(), confirmed.end(), [](const HistoryStep* a, const HistoryStep* b) {
-    return a->regression() > b->regression();
-  });
+  std::stable_sort(
+      confirmed.begin(), confirmed.end(),
+      [](const HistoryStep* a, const HistoryStep* b) { return a->regression() > b->regression(); });
   std::vector<MarkdownBlock> blocks{heading("Steps")};
   if (confirmed.empty()) {
-    blocks.push_back(paragraph(
-        {text_inline("No confirmed step beyond " + percent(settings.threshold) + ".")}));
+    blocks.push_back(
+        paragraph({text_inline("No confirmed step beyond " + percent(settings.threshold) + ".")}));
   } else {
     std::vector<RichText> items;
     for (const HistoryStep* step : confirmed) items.push_back(step_item(history, *step));
@@ -132,7 +133,8 @@ RichText commit_item(const History& history, const CommitRun& run) {
   const HistoryCommit& commit = history.index.commits[*history.index.commit_index(run.commit)];
   std::string how = std::string(": ") + to_string(run.outcome);
   if (run.outcome != CommitOutcome::build_failed)
-    how += run.build_cached ? " (build cached" : " (built in " + format_number(run.build_seconds, 3) + " s";
+    how += run.build_cached ? " (build cached"
+                            : " (built in " + format_number(run.build_seconds, 3) + " s";
   if (run.outcome != CommitOutcome::build_failed)
     how += ", ran in " + format_number(run.run_seconds, 3) + " s)";
   how += " on " + run.machine.label;
@@ -166,6 +168,9 @@ TableCell points_table(const History& history, const std::vector<HistoryStep>& s
   table.declaration.digits = 4;
   table.row_header = "Point";
   table.value_label = field_axis_label(history.metric);
+  table.column_header =
+      "the median across the commits, its spread, the commits measured and the "
+      "confirmed steps";
   for (const char* column : {"Median across commits", "Spread [%]", "Commits", "Steps"}) {
     Category category;
     category.key = {column};
@@ -174,16 +179,18 @@ TableCell points_table(const History& history, const std::vector<HistoryStep>& s
   }
   table.grid.columns.front().label += " [" + history.metric + "]";
   table.count_columns = {false, false, true, true};
+  table.column_units = {std::nullopt, "%", "", ""};
   for (std::size_t p = 0; p < history.points.size(); ++p) {
     const PointHistory& point = history.points[p];
     Category row;
     row.key = {point.point, std::to_string(point.panel)};
-    row.label = history.panels.size() > 1 ? point.point + " (" + history.panels[point.panel].label + ")"
-                                          : point.point;
+    row.label = history.panels.size() > 1
+                    ? point.point + " (" + history.panels[point.panel].label + ")"
+                    : point.point;
     row.implementation = point.implementation;
     table.grid.rows.push_back(std::move(row));
-    const double counted = static_cast<double>(std::count_if(
-        steps.begin(), steps.end(), [&](const HistoryStep& s) {
+    const double counted =
+        static_cast<double>(std::count_if(steps.begin(), steps.end(), [&](const HistoryStep& s) {
           return s.point == p && (s.regression() || s.improvement());
         }));
     table.grid.cells.push_back({Cell{point.median, {}, {}, point.commits.back().record},
@@ -191,8 +198,9 @@ TableCell points_table(const History& history, const std::vector<HistoryStep>& s
                                 Cell{double(point.commits.size()), {}, {}, nullptr},
                                 Cell{counted, {}, {}, nullptr}});
   }
-  cell.caption = "Every point's median across the commits, its spread (the median absolute "
-                 "deviation from it, relative) and its confirmed steps.";
+  cell.caption =
+      "Every point's median across the commits, its spread (the median absolute "
+      "deviation from it, relative) and its confirmed steps.";
   return cell;
 }
 

@@ -20,13 +20,13 @@ namespace convlab {
 
 // One run the records come from, with the conditions tables compare.
 struct RunConditionsSeen {
-  std::string id;                     // the run block's id (records[].run_id)
-  std::optional<double> load;         // 1-minute load average when the run started
-  std::optional<std::string> commit;  // git commit the build came from
-  std::optional<bool> dirty;          // with uncommitted changes
-  std::string build_id;               // sha256 of the executable; empty when not recorded
+  std::string id;                             // the run block's id (records[].run_id)
+  std::optional<double> load;                 // 1-minute load average when the run started
+  std::optional<std::string> commit;          // git commit the build came from
+  std::optional<bool> dirty;                  // with uncommitted changes
+  std::string build_id;                       // sha256 of the executable; empty when not recorded
   std::optional<CpuCalibration> calibration;  // the CPU's when the run started
-  std::size_t records = 0;            // how many of the records it measured
+  std::size_t records = 0;                    // how many of the records it measured
 };
 
 // What differs is compared among runs of one host (its CPU model, hostname and host id): tables

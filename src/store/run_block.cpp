@@ -189,10 +189,9 @@ json with_kept(json typed, const json& kept) {
   return typed;
 }
 
-const char* const kRunFields[] = {"id",      "started", "finished",  "interrupted",
-                                  "config",  "host",    "build",     "cuda",
-                                  "argv",    "git",     "conditions", "cpu_calibration",
-                                  "measure", "phases"};
+const char* const kRunFields[] = {
+    "id",   "started", "finished", "interrupted", "config",          "host",    "build",
+    "cuda", "argv",    "git",      "conditions",  "cpu_calibration", "measure", "phases"};
 
 // The typed parts a run block of this version records (absent ones stay absent).
 // What the typed form of a block cannot hold is kept in run.unknown under the block's name.

@@ -58,7 +58,7 @@ struct RunBlock {
   // Absent only in files of versions that did not record them.
   std::optional<std::vector<std::string>> argv;
   std::optional<GitFacts> git;
-  std::optional<RunConditions> conditions;  // of the machine when the run started
+  std::optional<RunConditions> conditions;        // of the machine when the run started
   std::optional<CpuCalibration> cpu_calibration;  // measured when the run started
   std::optional<RunMeasure> measure;
   std::optional<RunPhases> phases;  // where the run's time went, written when it ends
