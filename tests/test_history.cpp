@@ -372,6 +372,74 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
   }
 }
 
+TEST_F(HistoryRun, KeepsMachinesApartAsPanelsAndFindsTheStepOnEach) {
+  const std::string first = commit("Fake rung", 1, 11);
+  commit("Retune the noise", 1, 12);
+  const std::string slowed = commit("Make the sequential rung do its work twice", 2, 13);
+  const std::string last = commit("Tidy", 2, 14);
+  ASSERT_EQ(history("run fake.yaml " + first + "~0.." + last + " " + first +
+                    " --repo repo --cache cache --out history --jobs 2")
+                .exit_code,
+            0);
+
+  // The same commits as a machine three times slower measured them, in the same folder.
+  HistoryIndex index = read_history_index((dir_ / "history").string());
+  ASSERT_EQ(index.runs.size(), 4u);
+  for (CommitRun run : std::vector<CommitRun>(index.runs)) {
+    nlohmann::json results =
+        nlohmann::json::parse(testing::read_text(dir_ / "history" / run.results()));
+    results["runs"][0]["host"] = {{"cpu_model", "Other CPU"}, {"hostname", "other"}};
+    for (auto& record : results["records"]) {
+      for (auto& sample : record["timing"]["samples_ms"]) sample = sample.get<double>() * 3;
+      for (auto& [name, value] : record["timing"]["stats"].items()) value = value.get<double>() * 3;
+    }
+    run.machine = {"other-0000abcd", "Other CPU", "Other CPU|other|"};
+    fs::create_directories(dir_ / "history" / run.folder());
+    testing::write_text(dir_ / "history" / run.results(), results.dump());
+    index.record(run);
+  }
+  write_history_index((dir_ / "history").string(), index);
+
+  const History loaded = load_history((dir_ / "history").string());
+  ASSERT_EQ(loaded.panels.size(), 2u);
+  EXPECT_NE(loaded.panels[0].label, loaded.panels[1].label);
+  std::vector<std::size_t> points_per_panel(2, 0);
+  for (const PointHistory& point : loaded.points) {
+    ++points_per_panel.at(point.panel);
+    EXPECT_EQ(point.commits.size(), 4u) << point.point;  // one value per commit: never mixed
+  }
+  EXPECT_EQ(points_per_panel, (std::vector<std::size_t>{2, 2}));
+
+  // The step on each machine, at the commit that made it, about 2x: not 3x or 6x between the
+  // machines, and nowhere else.
+  const CommandResult check = history("check history");
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  std::size_t regressions = 0, at_slowed = 0;
+  for (std::size_t at = check.output.find("regression: "); at != std::string::npos;
+       at = check.output.find("regression: ", at + 1)) {
+    ++regressions;
+    const std::size_t end = check.output.find('\n', at);
+    const std::string line = check.output.substr(at, end - at);
+    if (line.find("slower at " + slowed.substr(0, 12)) != std::string::npos) ++at_slowed;
+    const std::size_t factor = line.find("x slower");
+    ASSERT_NE(factor, std::string::npos) << line;
+    EXPECT_NEAR(std::stod(line.substr(line.rfind(": ", factor) + 2)), 2.0, 0.15) << line;
+  }
+  EXPECT_EQ(regressions, 2u) << check.output;
+  EXPECT_EQ(at_slowed, 2u) << check.output;
+  EXPECT_NE(check.output.find("Other CPU"), std::string::npos) << check.output;
+  EXPECT_EQ(check.output.find("improvement:"), std::string::npos) << check.output;
+
+  // The page draws the machines as panels of one figure, each named.
+  const CommandResult page = testing::run_convlab("notebook history --out notebook --quiet", dir_);
+  ASSERT_EQ(page.exit_code, 0) << page.output;
+  const std::string html = testing::read_text(dir_ / "notebook" / "history_fake.html");
+  EXPECT_NE(html.find("2 machines"), std::string::npos);
+  if (testing::run_shell("command -v gnuplot").exit_code == 0) {
+    EXPECT_NE(html.find("\"panel\":\"Other CPU\""), std::string::npos);
+  }
+}
+
 TEST_F(HistoryRun, CalibratesTheCpuBeforeEachCommitsConvlab) {
   const std::string first = commit("Fake rung", 1, 11);
   const std::string second = commit("Retune the noise", 1, 12);

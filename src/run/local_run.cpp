@@ -7,6 +7,7 @@
 #include <iostream>
 #include <random>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "gallery/gallery.hpp"
@@ -15,6 +16,7 @@
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
 #include "measure/work_phases.hpp"
+#include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
@@ -22,6 +24,7 @@
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
 #include "run/search_walk.hpp"
+#include "run/unit_feed.hpp"
 #include "store/machine.hpp"
 
 namespace convlab {
@@ -110,6 +113,7 @@ class LocalRun {
         job_.schedule.points() - counts.kept - counts.ran - counts.skipped - counts.failed;
     if (job_.worker && job_.part) {
       PartBlock part = *job_.part;
+      part.points = digests_;
       part.keys = keys_;
       recorder_.set_part(std::move(part));
     }
@@ -135,6 +139,9 @@ class LocalRun {
       style.terminal = false;
       style.who = "convlab [device " + std::to_string(job_.cuda_device) + "]";
       style.tag = "[device " + std::to_string(job_.cuda_device) + "] ";
+      // Handed out one problem group at a time, a worker does not know its share: the run that
+      // started it shows the progress of all of them.
+      if (job_.feed) style.quiet = true;
     }
     return style;
   }
@@ -171,10 +178,10 @@ class LocalRun {
     if (const double seconds = cpu_calibration_budget(); seconds > 0 && any_point_of(Family::cpu))
       run.cpu_calibration = calibrate_cpu(seconds);
     const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
+    // Said before the first point is measured, and only then: a run that keeps every point
+    // measures nothing the load could disturb.
     if (speak)
-      for (const auto& warning :
-           noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
-        std::cerr << "convlab: " << warning << "\n";
+      noise_warnings_ = noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u));
     if (auto mixed = mixed_thread_pools_warning(config_, plan_); mixed && speak)
       std::cerr << "convlab: warning: " << *mixed << "\n";
     const std::string others =
@@ -245,16 +252,18 @@ class LocalRun {
     return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
   }
 
-  // Every unit in order; a unit's points are named first (kept ones are reported), the rest
-  // measured. --max-points stops the run at the first point beyond it, after measuring what its
-  // unit had taken. The time of each unit's steps goes to its problem's phases; the next
-  // problem's image and reference are made meanwhile when the unit times CUDA points only
-  // (CONVLAB_PREPARE_AHEAD=1), and waited for before the next unit.
+  // Every unit the feed gives, in its order (the schedule's, or a device worker's hand-out); a
+  // unit's points are named first (kept ones are reported), the rest measured. --max-points stops
+  // the run at the first point beyond it, after measuring what its unit had taken. The time of
+  // each unit's steps goes to its problem's phases; the next unit's image and reference are made
+  // meanwhile when the unit times CUDA points only (CONVLAB_PREPARE_AHEAD=1), and waited for
+  // before the next unit.
   void walk_units() {
     PointBudget budget(options_.max_points);
-    const auto& units = job_.schedule.units;
-    for (std::size_t u = 0; u < units.size(); ++u) {
-      const WorkUnit& unit = units[u];
+    ScheduleFeed in_order(job_.schedule);
+    UnitFeed& feed = job_.feed ? *job_.feed : in_order;
+    while (const WorkUnit* next = feed.next()) {
+      const WorkUnit& unit = *next;
       const auto start = std::chrono::steady_clock::now();
       const PhaseSeconds before = clock_.totals();
       const double ahead_before = executor_.ahead_seconds();
@@ -263,8 +272,7 @@ class LocalRun {
       std::vector<IdentifiedPoint> to_run;
       bool limit_reached = false;
       for (std::size_t i : unit.points) {
-        IdentifiedPoint point = executor_.identify(i);
-        keys_.push_back(point.key);
+        IdentifiedPoint point = identify(i);
         if (config_.save_outputs) note_gallery_item(plan_[i]);
         if (!options_.force && recorder_.has_ok_record(point.key)) {
           observers_.kept(point);
@@ -278,8 +286,8 @@ class LocalRun {
         budget.spend();
         to_run.push_back(std::move(point));
       }
-      if (!limit_reached && u + 1 < units.size() && only_cuda(unit, to_run))
-        executor_.prepare_ahead(first_point(units[u + 1]));
+      if (!limit_reached && executor_.prepares_ahead() && only_cuda(unit, to_run))
+        if (const WorkUnit* ahead = feed.after()) executor_.prepare_ahead(first_point(*ahead));
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
@@ -294,8 +302,18 @@ class LocalRun {
       problems_.push_back(
           problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
       if (limit_reached) break;
+      feed.finished();
     }
     executor_.take_ahead();  // nothing is left running once the units are done
+  }
+
+  // Names the point and notes its digest and key, in the order the run reaches them (a device
+  // worker's part block lists them).
+  IdentifiedPoint identify(std::size_t index) {
+    IdentifiedPoint point = executor_.identify(index);
+    digests_.push_back(point.digest);
+    keys_.push_back(point.key);
+    return point;
   }
 
   // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy
@@ -305,9 +323,8 @@ class LocalRun {
     SearchWalk walk(config_, plan_, search, options_.force);
     bool limit_reached = false;
     walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
-      IdentifiedPoint point = executor_.identify(index);
+      IdentifiedPoint point = identify(index);
       point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
-      keys_.push_back(point.key);
       if (config_.save_outputs) note_gallery_item(plan_[index]);
       if (!options_.force && recorder_.has_ok_record(point.key)) {
         observers_.kept(point);
@@ -320,6 +337,7 @@ class LocalRun {
       }
       budget.spend();
       ++searched_;
+      warn_before_measuring();
       observers_.starting({point});
       Record record = executor_.measure({point}).front();
       stamp_search_step(record, step, best_before, walk.objective_of(record));
@@ -333,14 +351,33 @@ class LocalRun {
   }
 
   void measure_group(const std::vector<IdentifiedPoint>& group) {
+    warn_before_measuring();
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
+    pretend_device_time(group, records);
     const auto timed = clock_.time(WorkPhase::record);
     for (std::size_t g = 0; g < group.size(); ++g) {
       observers_.finished(group[g], records[g], g == 0);
       recorder_.store(std::move(records[g]));
     }
     observers_.recorded(group, progress_->snapshot());
+  }
+
+  // A pretend device (run/devices.hpp) takes the time its points' work would take there.
+  void pretend_device_time(const std::vector<IdentifiedPoint>& group,
+                           const std::vector<Record>& records) {
+    double seconds = 0.0;
+    for (std::size_t g = 0; g < group.size(); ++g)
+      if (records[g].status == Status::skipped)
+        seconds += pretend_device_seconds(config_, plan_[group[g].index], job_.cuda_device);
+    if (seconds <= 0.0) return;
+    const auto timed = clock_.time(WorkPhase::timing);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  }
+
+  void warn_before_measuring() {
+    for (const auto& warning : noise_warnings_) std::cerr << "convlab: " << warning << "\n";
+    noise_warnings_.clear();
   }
 
   // Each (image, kernel, border) of the job once; its input picture is written now, while the
@@ -373,13 +410,14 @@ class LocalRun {
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   PhaseClock clock_;
   std::vector<ProblemPhases> problems_;
-  std::size_t searched_ = 0;  // search steps measured so far
+  std::size_t searched_ = 0;                 // search steps measured so far
+  std::vector<std::string> noise_warnings_;  // to say before the first point measured
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;
   ProgressObserver* progress_ = nullptr;
   RunCounter counter_;
-  std::vector<std::string> keys_;
+  std::vector<std::string> digests_, keys_;  // of the points reached, in order
   std::set<std::tuple<std::size_t, std::size_t, Border>> gallery_done_;
   GalleryPlan gallery_plan_;
 };
