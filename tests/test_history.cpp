@@ -435,6 +435,14 @@ TEST_F(HistoryRun, KeepsMachinesApartAsPanelsAndFindsTheStepOnEach) {
   ASSERT_EQ(page.exit_code, 0) << page.output;
   const std::string html = testing::read_text(dir_ / "notebook" / "history_fake.html");
   EXPECT_NE(html.find("2 machines"), std::string::npos);
+  // The index names the history's machines and commits and counts every commit's points.
+  const std::string index_html = testing::read_text(dir_ / "notebook" / "index.html");
+  EXPECT_NE(index_html.find("Other CPU"), std::string::npos) << index_html;
+  EXPECT_NE(index_html.find("4 commits: " + first.substr(0, 7) + ".." + last.substr(0, 7)),
+            std::string::npos)
+      << index_html;
+  EXPECT_NE(index_html.find("data-sort=\"16\">16</td>"), std::string::npos)
+      << "2 points by 4 commits by 2 machines ok: " << index_html;
   if (testing::run_shell("command -v gnuplot").exit_code == 0) {
     EXPECT_NE(html.find("\"panel\":\"Other CPU\""), std::string::npos);
   }

@@ -208,7 +208,7 @@ int make_notebook(const NotebookOptions& options) {
 
   std::vector<IndexEntry> entries;
   for (const Experiment& e : experiments)
-    entries.push_back({&e.notebook, e.file, headline_figure(e), "", 0});
+    entries.push_back({&e.notebook, e.file, headline_figure(e), "", 0, e.history.get()});
   if (const auto outline = outline_to_read(options))
     follow_outline(entries, load_report_outline(*outline));
   IndexContext index;

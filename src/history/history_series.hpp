@@ -45,13 +45,6 @@ struct PointHistory {
   double median = 0, spread = 0;
 };
 
-// How each commit's run ended on one panel's machine, for pages and checks that name failures.
-struct CommitStatus {
-  std::size_t commit = 0;
-  const CommitRun* run = nullptr;
-  std::size_t failed_points = 0;
-};
-
 struct History {
   std::string directory;
   HistoryIndex index;
