@@ -175,11 +175,13 @@ TEST(HistoryIndex, RoundTripsAndNamesTheKeyOfABadValue) {
 
 // The fake project's convlab: `convlab run CONFIG --out DIR` writes DIR/results.json with two
 // points, sequential and openmp, twelve samples each around a level that moves a few percent
-// from commit to commit (NOISE_SEED), the sequential one's times multiplied by SLOWDOWN.
+// from commit to commit (NOISE_SEED), the sequential one's times multiplied by SLOWDOWN. Where the
+// current folder holds hang-<NOISE_SEED>, it writes started-<NOISE_SEED> and waits 20 s first.
 std::string fake_convlab_source() {
   return R"(#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "rung.h"
 
 static unsigned long long state = NOISE_SEED;
@@ -208,6 +210,14 @@ static void point(FILE* out, const char* implementation, const char* params, dou
 }
 int main(int argc, char** argv) {
   if (argc != 5 || strcmp(argv[1], "run") != 0 || strcmp(argv[3], "--out") != 0) return 2;
+  char mark[64];
+  snprintf(mark, sizeof mark, "hang-%llu", (unsigned long long)NOISE_SEED);
+  if (access(mark, F_OK) == 0) {
+    snprintf(mark, sizeof mark, "started-%llu", (unsigned long long)NOISE_SEED);
+    FILE* started = fopen(mark, "w");
+    if (started) fclose(started);
+    sleep(20);
+  }
   char path[4096];
   snprintf(path, sizeof path, "%s/results.json", argv[4]);
   FILE* out = fopen(path, "w");
@@ -446,6 +456,43 @@ TEST_F(HistoryRun, KeepsMachinesApartAsPanelsAndFindsTheStepOnEach) {
   if (testing::run_shell("command -v gnuplot").exit_code == 0) {
     EXPECT_NE(html.find("\"panel\":\"Other CPU\""), std::string::npos);
   }
+}
+
+TEST_F(HistoryRun, AnInterruptedHistoryResumesWhereItStopped) {
+  const std::string first = commit("Fake rung", 1, 11);
+  commit("Retune the noise", 1, 12);
+  const std::string last = commit("Retune it again", 1, 13);
+  const std::string arguments = "run fake.yaml " + first + "~0.." + last + " " + first +
+                                " --repo repo --cache cache --out history --jobs 2";
+  // As a terminal's Ctrl-C does: the signal to the whole process group, while the third
+  // commit's convlab runs.
+  testing::write_text(dir_ / "hang-13", "");
+  const CommandResult stopped =
+      testing::run_shell("setsid \"$CONVLAB\" history " + arguments +
+                             " > stopped.log 2>&1 & pid=$!\n"
+                             "for i in $(seq 300); do [ -e started-13 ] && break; sleep 0.1; done\n"
+                             "kill -INT -$pid; wait $pid; echo \"status $?\"; cat stopped.log",
+                         dir_);
+  EXPECT_NE(stopped.output.find("status 130"), std::string::npos) << stopped.output;
+  EXPECT_NE(stopped.output.find("interrupted; run the same command again to resume"),
+            std::string::npos)
+      << stopped.output;
+  const HistoryIndex index = read_history_index((dir_ / "history").string());
+  EXPECT_EQ(index.commits.size(), 3u);
+  EXPECT_EQ(index.runs.size(), 2u) << "nothing is recorded about the commit it stopped";
+  for (const CommitRun& run : index.runs) EXPECT_EQ(run.outcome, CommitOutcome::ok);
+
+  fs::remove(dir_ / "hang-13");
+  const CommandResult resumed = history(arguments);
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  std::size_t done_before = 0;
+  for (std::size_t at = resumed.output.find("done before"); at != std::string::npos;
+       at = resumed.output.find("done before", at + 1))
+    ++done_before;
+  EXPECT_EQ(done_before, 2u) << resumed.output;
+  const HistoryIndex after = read_history_index((dir_ / "history").string());
+  ASSERT_EQ(after.runs.size(), 3u);
+  for (const CommitRun& run : after.runs) EXPECT_EQ(run.outcome, CommitOutcome::ok) << run.commit;
 }
 
 TEST_F(HistoryRun, CalibratesTheCpuBeforeEachCommitsConvlab) {

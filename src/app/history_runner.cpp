@@ -140,6 +140,9 @@ std::vector<HistoryCommit> selected_commits(const HistoryPlace& place,
   if (commits.size() != ids.size())
     throw HistoryError("git show named " + std::to_string(commits.size()) + " of " +
                        std::to_string(ids.size()) + " commits");
+  // Measured oldest first, whatever the order they were named in.
+  std::stable_sort(commits.begin(), commits.end(),
+                   [](const HistoryCommit& a, const HistoryCommit& b) { return a.time < b.time; });
   return commits;
 }
 
