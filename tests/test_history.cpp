@@ -173,6 +173,13 @@ TEST(HistoryIndex, RoundTripsAndNamesTheKeyOfABadValue) {
 
 // ---- The whole path on a throwaway repository
 
+// How many times `what` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 // The fake project's convlab: `convlab run CONFIG --out DIR` writes DIR/results.json with two
 // points, sequential and openmp, twelve samples each around a level that moves a few percent
 // from commit to commit (NOISE_SEED), the sequential one's times multiplied by SLOWDOWN. Where the
@@ -319,11 +326,7 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
 
   const CommandResult check = history("check history");
   EXPECT_EQ(check.exit_code, 1) << check.output;
-  std::size_t regressions = 0;
-  for (std::size_t at = check.output.find("regression: "); at != std::string::npos;
-       at = check.output.find("regression: ", at + 1))
-    ++regressions;
-  EXPECT_EQ(regressions, 1u) << check.output;
+  EXPECT_EQ(occurrences(check.output, "regression: "), 1u) << check.output;
   EXPECT_NE(check.output.find("regression: Sequential | noise (64x64, 1 ch) | box3"),
             std::string::npos)
       << check.output;
@@ -349,11 +352,7 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
   const CommandResult again =
       history("run fake.yaml " + first + "~0.." + last + " " + first + places);
   EXPECT_EQ(again.exit_code, 1) << again.output;
-  std::size_t done_before = 0;
-  for (std::size_t at = again.output.find("done before"); at != std::string::npos;
-       at = again.output.find("done before", at + 1))
-    ++done_before;
-  EXPECT_EQ(done_before, 6u) << again.output;
+  EXPECT_EQ(occurrences(again.output, "done before"), 6u) << again.output;
 
   // The history's page: the step and its commit in words; the figure's hover names the commit.
   const CommandResult page = testing::run_convlab("notebook history --out notebook --quiet", dir_);
@@ -365,12 +364,7 @@ TEST_F(HistoryRun, FindsTheStepAtTheCommitThatSlowedTheRungAndNowhereElse) {
   const std::size_t table_at = html.find("id=\"table-history-points\"");
   ASSERT_NE(table_at, std::string::npos);
   const std::string table = html.substr(table_at, html.find("</table>", table_at) - table_at);
-  const auto count = [&](const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = table.find(what); at != std::string::npos; at = table.find(what, at + 1))
-      ++n;
-    return n;
-  };
+  const auto count = [&](const std::string& what) { return occurrences(table, what); };
   const std::size_t rows = count("<tr><th scope=\"row\"");
   EXPECT_GT(rows, 0u);
   EXPECT_EQ(count("&#160;ms</span>"), rows) << table;
@@ -485,11 +479,7 @@ TEST_F(HistoryRun, AnInterruptedHistoryResumesWhereItStopped) {
   fs::remove(dir_ / "hang-13");
   const CommandResult resumed = history(arguments);
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
-  std::size_t done_before = 0;
-  for (std::size_t at = resumed.output.find("done before"); at != std::string::npos;
-       at = resumed.output.find("done before", at + 1))
-    ++done_before;
-  EXPECT_EQ(done_before, 2u) << resumed.output;
+  EXPECT_EQ(occurrences(resumed.output, "done before"), 2u) << resumed.output;
   const HistoryIndex after = read_history_index((dir_ / "history").string());
   ASSERT_EQ(after.runs.size(), 3u);
   for (const CommitRun& run : after.runs) EXPECT_EQ(run.outcome, CommitOutcome::ok) << run.commit;
