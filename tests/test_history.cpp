@@ -483,6 +483,25 @@ TEST_F(HistoryRun, AnInterruptedHistoryResumesWhereItStopped) {
   const HistoryIndex after = read_history_index((dir_ / "history").string());
   ASSERT_EQ(after.runs.size(), 3u);
   for (const CommitRun& run : after.runs) EXPECT_EQ(run.outcome, CommitOutcome::ok) << run.commit;
+
+  // SIGTERM to history run alone (kill PID): it sends it on to the convlab it waits for, which
+  // would otherwise run on for its 20 s.
+  const std::string newest = commit("Retune it once more", 1, 14);
+  testing::write_text(dir_ / "hang-14", "");
+  const CommandResult killed = testing::run_shell(
+      "\"$CONVLAB\" history run fake.yaml " + newest +
+          " --repo repo --cache cache --out history > killed.log 2>&1 & pid=$!\n"
+          "for i in $(seq 300); do [ -e started-14 ] && break; sleep 0.1; done\n"
+          "start=$(date +%s); kill -TERM $pid; wait $pid; status=$?\n"
+          "echo \"status $status after $(( $(date +%s) - start )) s\"; cat killed.log",
+      dir_);
+  EXPECT_NE(killed.output.find("status 130 after "), std::string::npos) << killed.output;
+  const std::size_t after_at = killed.output.find(" after ");
+  ASSERT_NE(after_at, std::string::npos) << killed.output;
+  EXPECT_LT(std::stoi(killed.output.substr(after_at + 7)), 15) << killed.output;
+  EXPECT_EQ(
+      read_history_index((dir_ / "history").string()).run_of(newest, after.runs[0].machine.folder),
+      nullptr);
 }
 
 TEST_F(HistoryRun, CalibratesTheCpuBeforeEachCommitsConvlab) {

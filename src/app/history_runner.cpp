@@ -31,15 +31,21 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // SIGINT or SIGTERM while a commit builds or runs: the child, in the same process group, takes
-// the terminal's signal too and stops (a convlab run keeps its results for the resume); this
-// process notes it, records nothing about the commit and stops after the child.
+// the terminal's signal too, or is sent it when it came to this process alone, and stops (a
+// convlab run keeps its results for the resume); this process notes it, records nothing about
+// the commit and stops after the child.
 volatile sig_atomic_t signal_seen = 0;
 
 class InterruptNote {
  public:
   InterruptNote() {
     struct sigaction action {};
-    action.sa_handler = [](int) { signal_seen = 1; };
+    // A signal to this process alone (kill PID, not the terminal's to the whole group) goes
+    // on to the child it waits for, once: otherwise a run of hours would go on to its end.
+    action.sa_handler = [](int signal) {
+      if (!signal_seen) signal_running_jobs(signal);
+      signal_seen = 1;
+    };
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGINT, &action, &previous_int_);
     ::sigaction(SIGTERM, &action, &previous_term_);
