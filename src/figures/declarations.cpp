@@ -146,7 +146,13 @@ void parse_log(const YAML::Node& node, const YamlLocation& where, FigureDeclarat
 
 const FigureTypeDescriptor* parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
   const std::string text = scalar(node, where);
-  if (const FigureTypeDescriptor* type = find_figure_type(text)) return type;
+  const FigureTypeDescriptor* type = find_figure_type(text);
+  if (type && type->rules.declarable) return type;
+  if (type)
+    where.fail(node, "figure type " + quoted_value(text) +
+                         " is drawn by convlab from a history folder (docs/history.md), not "
+                         "declared in a config (allowed: " +
+                         figure_type_names() + ")");
   where.fail(node, "unknown figure type " + quoted_value(text) +
                        " (allowed: " + figure_type_names() + ")");
 }

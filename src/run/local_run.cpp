@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "gallery/gallery.hpp"
+#include "measure/cpu_calibration.hpp"
 #include "measure/cpu_topology.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
@@ -145,15 +146,16 @@ class LocalRun {
     return style;
   }
 
-  bool any_cuda_point() const {
+  bool any_point_of(Family family) const {
     for (const auto& unit : job_.schedule.units) {
       for (std::size_t i : unit.points)
-        if (plan_[i].implementation->family == Family::cuda) return true;
+        if (plan_[i].implementation->family == family) return true;
       for (const auto& search : unit.searches)
-        if (plan_[search.variants.front()].implementation->family == Family::cuda) return true;
+        if (plan_[search.variants.front()].implementation->family == family) return true;
     }
     return false;
   }
+  bool any_cuda_point() const { return any_point_of(Family::cuda); }
 
   void start_run_block() {
     RunBlock run;
@@ -171,6 +173,10 @@ class LocalRun {
     run.conditions = run_conditions();
     run.measure = RunMeasure{config_.measure, config_.measure_overrides};
     if (any_cuda_point()) run.cuda = executor_.open_device();
+    // On the threads the CPU points run on, before any of them: compare and history tell
+    // another machine (or another state of this one) from another build by it.
+    if (const double seconds = cpu_calibration_budget(); seconds > 0 && any_point_of(Family::cpu))
+      run.cpu_calibration = calibrate_cpu(seconds);
     const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
     // Said before the first point is measured, and only then: a run that keeps every point
     // measures nothing the load could disturb.
