@@ -86,10 +86,9 @@ class LocalRun {
     std::vector<std::size_t> order;
     for (const auto& unit : job_.schedule.units) {
       order.insert(order.end(), unit.points.begin(), unit.points.end());
-      // A search's steps take the places of its first variants (IdentifiedPoint::progress_slot).
+      // A search's point takes a place per step (IdentifiedPoint::search_step).
       for (const auto& search : unit.searches)
-        order.insert(order.end(), search.variants.begin(),
-                     search.variants.begin() + static_cast<long>(search.budget));
+        order.insert(order.end(), std::max<std::size_t>(1, search.budget), search.point);
     }
     RunContext context;
     context.cuda_device = job_.cuda_device;
@@ -150,7 +149,7 @@ class LocalRun {
       for (std::size_t i : unit.points)
         if (plan_[i].implementation->family == Family::cuda) return true;
       for (const auto& search : unit.searches)
-        if (plan_[search.variants.front()].implementation->family == Family::cuda) return true;
+        if (plan_[search.point].implementation->family == Family::cuda) return true;
     }
     return false;
   }
@@ -237,13 +236,12 @@ class LocalRun {
     for (const auto& point : points)
       if (!cuda(point.index)) return false;
     for (const auto& search : unit.searches)
-      for (std::size_t i : search.variants)
-        if (!cuda(i)) return false;
+      if (!cuda(search.point)) return false;
     return !points.empty() || !unit.searches.empty();
   }
 
   static std::size_t first_point(const WorkUnit& unit) {
-    return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+    return unit.points.empty() ? unit.searches.front().point : unit.points.front();
   }
 
   // Every unit the feed gives, in its order (the schedule's, or a device worker's hand-out); a
@@ -303,8 +301,8 @@ class LocalRun {
 
   // Names the point and notes its digest and key, in the order the run reaches them (a device
   // worker's part block lists them).
-  IdentifiedPoint identify(std::size_t index) {
-    IdentifiedPoint point = executor_.identify(index);
+  IdentifiedPoint identify(std::size_t index) { return noted(executor_.identify(index)); }
+  IdentifiedPoint noted(IdentifiedPoint point) {
     digests_.push_back(point.digest);
     keys_.push_back(point.key);
     return point;
@@ -314,16 +312,17 @@ class LocalRun {
   // proposes them, or found in the results (a search run again continues where it stopped).
   // False when --max-points ended the run.
   bool walk_search(const SearchGroup& search, PointBudget& budget) {
-    SearchWalk walk(config_, plan_, search, options_.force);
+    SearchWalk walk(config_, plan_, search, job_.cuda_device);
     bool limit_reached = false;
-    walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
-      IdentifiedPoint point = identify(index);
-      point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
-      if (config_.save_outputs) note_gallery_item(plan_[index]);
+    walk.run([&](const Point& variant,
+                 const SearchWalk::Step& step) -> std::optional<SearchWalk::Measured> {
+      IdentifiedPoint point = noted(executor_.identify_variant(
+          search.point, variant, static_cast<std::size_t>(step.number)));
+      if (config_.save_outputs) note_gallery_item(variant);
       if (!options_.force && recorder_.has_ok_record(point.key)) {
         observers_.kept(point);
         recorder_.count_kept();
-        return *recorder_.record(point.key);
+        return SearchWalk::Measured{*recorder_.record(point.key), 0.0};
       }
       if (budget.exhausted()) {
         limit_reached = true;
@@ -332,13 +331,19 @@ class LocalRun {
       budget.spend();
       ++searched_;
       observers_.starting({point});
+      const PhaseSeconds before = clock_.totals();
+      const auto start = std::chrono::steady_clock::now();
       Record record = executor_.measure({point}).front();
-      stamp_search_step(record, step, best_before, walk.objective_of(record));
+      // The problem's image and reference are made once for all its points: not the search's.
+      const PhaseSeconds made = clock_.totals() - before;
+      const double seconds =
+          std::max(0.0, seconds_since(start) - made[WorkPhase::image] - made[WorkPhase::reference]);
+      stamp_search_step(record, step, walk.objective_of(record), seconds);
       observers_.finished(point, record, true);
-      const Record stored = record;
+      SearchWalk::Measured measured{record, seconds};
       recorder_.store(std::move(record));
       observers_.recorded({point}, progress_->snapshot());
-      return stored;
+      return measured;
     });
     return !limit_reached;
   }

@@ -89,7 +89,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
   for (const auto& unit : job.schedule.units) {
     for (std::size_t i : unit.points) points.push_back(plan[i]);
     for (const auto& search : unit.searches)  // summarised by print_plan
-      for (std::size_t i : search.variants) points.push_back(plan[i]);
+      points.push_back(plan[search.point]);
   }
   RunContext context;
   context.cuda_device = job.cuda_device;
