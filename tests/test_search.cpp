@@ -740,5 +740,120 @@ TEST_F(SearchRuns, BadSearchBlocksAreNamedByKey) {
       << both.output;
 }
 
+// ---- the committed grid, replayed ----
+
+// The committed grid (outputs/search_grid, measured on the GPU machine) replayed over 100 seeds,
+// as docs/search.md reports it.
+class SearchReplayOfTheCommittedGrid : public testing::DirectoryTest {
+ protected:
+  static constexpr const char* kCommand = "search outputs/search_grid";
+
+  testing::CommandResult replay(const std::string& extra = "") {
+    return testing::run_convlab(std::string(kCommand) + extra, CONVLAB_SOURCE_TREE);
+  }
+
+  // The table's rows by strategy, each row's cells.
+  static std::map<std::string, std::vector<std::string>> rows_of(const std::string& output) {
+    std::map<std::string, std::vector<std::string>> rows;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("| ", 0) != 0 || line.rfind("| strategy", 0) == 0) continue;
+      std::vector<std::string> cells;
+      std::istringstream cell_text(line.substr(2));
+      for (std::string cell; std::getline(cell_text, cell, '|');) {
+        while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+        while (!cell.empty() && cell.front() == ' ') cell.erase(0, 1);
+        cells.push_back(cell);
+      }
+      if (!cells.empty()) rows[cells.front()] = cells;
+    }
+    return rows;
+  }
+
+  // What follows the problem's heading: the space's line and the table.
+  static std::string after_heading(const std::string& output) {
+    const auto heading = output.find("\n## ");
+    if (heading == std::string::npos) return "";
+    const auto body = output.find('\n', heading + 1);
+    return trimmed(output.substr(body + 1));
+  }
+
+  static std::string trimmed(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    while (!text.empty() && (text.front() == '\n' || text.front() == ' ')) text.erase(0, 1);
+    return text;
+  }
+};
+
+// Deterministic, every strategy scored, random search at 0 within its interval, and the trace a
+// line per step of every search.
+TEST_F(SearchReplayOfTheCommittedGrid, ScoresEveryStrategyAndRandomSearchAtZero) {
+  const auto first = replay(" --trace '" + (dir_ / "trace.tsv").string() + "'");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_EQ(replay().output, first.output);
+  EXPECT_NE(first.output.find("384 variants (1 failed or could not run), the best 0.3593 ms"),
+            std::string::npos)
+      << first.output;
+  const auto rows = rows_of(first.output);
+  ASSERT_EQ(rows.size(), search_strategies().size()) << first.output;
+  for (SearchStrategy strategy : search_strategies()) {
+    const std::string name(to_string(strategy));
+    ASSERT_TRUE(rows.count(name)) << name << "\n" << first.output;
+    EXPECT_EQ(rows.at(name)[1], strategy == SearchStrategy::grid ? "1" : "100") << name;
+  }
+  // "0.07 ± 0.17": the score and its interval.
+  const std::string random = rows.at("random")[2];
+  const auto plus_minus = random.find(" ± ");
+  ASSERT_NE(plus_minus, std::string::npos) << random;
+  EXPECT_LE(std::fabs(std::stod(random)), std::stod(random.substr(plus_minus + 4)) + 0.01)
+      << random;
+  // Some guided strategy scores above random search beyond both intervals.
+  bool beyond = false;
+  for (const auto& [name, cells] : rows) {
+    const auto at = cells[2].find(" ± ");
+    if (name == "random" || at == std::string::npos) continue;
+    beyond |= std::stod(cells[2]) - std::stod(cells[2].substr(at + 4)) >
+              std::stod(random) + std::stod(random.substr(plus_minus + 4));
+  }
+  EXPECT_TRUE(beyond) << first.output;
+  const std::string trace = read_text(dir_ / "trace.tsv");
+  EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'),
+            1 + 384 * (1 + 100 * (search_strategies().size() - 1)));
+}
+
+TEST_F(SearchReplayOfTheCommittedGrid, DocsSearchMdQuotesWhatTheReplayPrints) {
+  const auto result = replay();
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string printed = after_heading(result.output);
+  ASSERT_NE(printed.find("| annealing | 100 |"), std::string::npos) << result.output;
+
+  const std::string page = read_text(CONVLAB_SOURCE_TREE "/docs/search.md");
+  const std::string start = "<!-- convlab search outputs/search_grid:";
+  const std::string end = "<!-- end of the replay -->";
+  const auto from = page.find(start);
+  ASSERT_NE(from, std::string::npos) << "docs/search.md has no block starting " << start;
+  const auto body = page.find('\n', from) + 1;
+  const auto to = page.find(end, body);
+  ASSERT_NE(to, std::string::npos) << "docs/search.md's replay block has no " << end;
+  EXPECT_EQ(trimmed(page.substr(body, to - body)), printed)
+      << "docs/search.md's replay block is not what `convlab " << kCommand
+      << "` prints; put this between its markers (and run scripts/search-convergence.sh):\n"
+      << printed;
+
+  // The device and the commit the page names are those of the file's run.
+  const json results =
+      json::parse(read_text(CONVLAB_SOURCE_TREE "/outputs/search_grid/results.json"));
+  const std::string commit = results.at("run").at("git").at("commit").get<std::string>();
+  const std::string run_id = results.at("run").at("id").get<std::string>();
+  std::set<std::string> gpus;
+  for (const auto& record : results.at("records"))
+    if (record.value("implementation", "") == "tunable")
+      gpus.insert(record.at("machine").at("gpu").get<std::string>());
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_NE(page.find("**" + *gpus.begin() + "**"), std::string::npos) << *gpus.begin();
+  EXPECT_NE(page.find("commit **" + commit + "**"), std::string::npos) << commit;
+  EXPECT_NE(page.find("`" + run_id + "`"), std::string::npos) << run_id;
+}
+
 }  // namespace
 }  // namespace convlab

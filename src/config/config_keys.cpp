@@ -67,13 +67,18 @@ json search_schema() {
                   {"seed", schema::sweep_of(seed)},
                   {"budget", schema::integer(1, 1000000)},
                   {"max_seconds", positive},
-                  {"ahead", schema::integer(1, 64)},
+                  {"ahead", schema::described(schema::integer(1, 64),
+                                              "variants proposed ahead of the measurements and "
+                                              "compiled meanwhile, in parallel (default 4)")},
                   {"restrict", {{"type", "array"}, {"items", kString}}},
                   {"objective", schema::string_enum({"median_ms", "end_to_end"})}};
   for (const SearchSetting& setting : search_settings()) {
+    const auto number = [&](double v) {
+      return setting.whole ? json(static_cast<long long>(v)) : json(v);
+    };
     json value{{"type", setting.whole ? "integer" : "number"},
-               {setting.from_low ? "minimum" : "exclusiveMinimum", setting.low},
-               {"maximum", setting.high},
+               {setting.from_low ? "minimum" : "exclusiveMinimum", number(setting.low)},
+               {"maximum", number(setting.high)},
                {"description", setting.strategies + ": " + setting.description}};
     properties[setting.key] = value;
   }

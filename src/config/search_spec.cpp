@@ -138,7 +138,7 @@ const std::vector<SearchSetting>& search_settings() {
        "the elite kept, whose children are measured"},
       {"mutation", 0.2, 0, 1, true, false, "genetic",
        "the chance of a param of a child taking a random value, 0 to 1"},
-      {"restart", 0.1, 0, 1, true, false, "greedy_ils, dual_annealing",
+      {"restart", 0.1, 0, 1, true, false, "greedy_ils",
        "the chance of starting again from a random variant instead of perturbing the best"},
       {"gamma", 0.2, 0, 0.5, false, false, "tpe",
        "the share of the variants measured that the model takes as good"},

@@ -10,6 +10,7 @@
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "plan/search_points.hpp"
 #include "run/devices.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
@@ -219,7 +220,15 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
   size_t to_run = 0, already = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
-    if (p.search) continue;  // summarised below
+    if (p.search) {  // summarised below; its cost is its budget's, or its time's
+      if (skips[i]) continue;
+      const auto budget = search_budget(config, p);
+      const auto& spec = *sweep_of(config, p)->search;
+      double seconds = budget ? estimates[i] * double(*budget) : *spec.max_seconds;
+      if (spec.max_seconds) seconds = std::min(seconds, *spec.max_seconds);
+      total_seconds += seconds;
+      continue;
+    }
     plain_skips.push_back(skips[i]);
     std::string params;
     for (const auto& [key, value] : p.params.items())
