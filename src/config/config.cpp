@@ -488,6 +488,18 @@ std::string combinations_words(const std::vector<Params>& combinations) {
   return words;
 }
 
+// "A=1|2|3 B=0|1": a searched implementation's params, for messages (its combinations are not
+// listed).
+std::string axis_values_words(const std::vector<SearchAxis>& axes) {
+  std::string words;
+  for (const auto& axis : axes) {
+    words += (words.empty() ? "" : " ") + axis.name + "=";
+    for (std::size_t v = 0; v < axis.values.size(); ++v)
+      words += (v ? "|" : "") + field_text(axis.values[v]);
+  }
+  return words.empty() ? "{}" : words;
+}
+
 BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<ImplementationSweep>& sweeps,
                             const YamlLocation& where) {
   BaselineSpec baseline;
@@ -535,7 +547,9 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   if (!any)
     where.fail(node, "no combination of " + quoted_value(baseline.implementation) +
                          " has the params " + params_words(baseline.params) +
-                         "; its combinations: " + combinations_words(sweep->combinations));
+                         (sweep->domain
+                              ? "; its params: " + axis_values_words(sweep->axis_list)
+                              : "; its combinations: " + combinations_words(sweep->combinations)));
   return baseline;
 }
 

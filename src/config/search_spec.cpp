@@ -88,6 +88,14 @@ void read_restrictions(const YAML::Node& restrict, const YamlLocation& at, Searc
   }
 }
 
+// A whole number from 1 to `most` at `key`.
+int read_count(const YAML::Node& node, const YamlLocation& where, const char* key, long long most,
+               const std::string& what) {
+  const long long count = read_integer(node[key], where.child(key));
+  if (count < 1 || count > most) where.child(key).fail(node[key], what);
+  return static_cast<int>(count);
+}
+
 std::vector<std::string> known_keys() {
   std::vector<std::string> keys = kBlockKeys;
   for (const SearchSetting& setting : search_settings()) keys.push_back(setting.key);
@@ -168,14 +176,9 @@ SearchSpec parse_search(const YAML::Node& node, const YamlLocation& where) {
         one_or_list<SearchStrategy>(node["strategy"], where.child("strategy"), read_strategy);
   if (node["seed"])
     spec.seeds = one_or_list<std::uint64_t>(node["seed"], where.child("seed"), read_seed);
-  if (node["budget"]) {
-    const long long budget = read_integer(node["budget"], where.child("budget"));
-    if (budget < 1 || budget > 1000000)
-      where.child("budget").fail(node["budget"],
-                                 "budget is the variants measured per problem, "
-                                 "1 to 1000000");
-    spec.budget = static_cast<int>(budget);
-  }
+  if (node["budget"])
+    spec.budget = read_count(node, where, "budget", 1000000,
+                             "budget is the variants measured per problem, 1 to 1000000");
   if (node["max_seconds"]) {
     spec.max_seconds = read_number(node["max_seconds"], where.child("max_seconds"));
     if (!(*spec.max_seconds > 0 && *spec.max_seconds <= 1e7))
@@ -184,14 +187,10 @@ SearchSpec parse_search(const YAML::Node& node, const YamlLocation& where) {
                 "max_seconds is the time per problem and search (compiles waited for and "
                 "measurements), above 0");
   }
-  if (node["ahead"]) {
-    const long long ahead = read_integer(node["ahead"], where.child("ahead"));
-    if (ahead < 1 || ahead > 64)
-      where.child("ahead").fail(node["ahead"],
-                                "ahead is the variants proposed ahead of the measurements and "
-                                "compiled meanwhile, 1 to 64");
-    spec.ahead = static_cast<int>(ahead);
-  }
+  if (node["ahead"])
+    spec.ahead = read_count(node, where, "ahead", 64,
+                            "ahead is the variants proposed ahead of the measurements and "
+                            "compiled meanwhile, 1 to 64");
   if (node["objective"]) {
     const std::string objective = read_string(node["objective"], where.child("objective"));
     if (objective == "end_to_end")

@@ -27,9 +27,7 @@ class AnnealingRun final : public SearchStrategyRun {
         if (memory_.measured(*next)) decide(*next);
       }
     }
-    auto restart = memory_.fresh_random();
-    if (restart) memory_.propose(*restart);
-    return restart;
+    return memory_.propose_fresh_random();
   }
 
   void observe(const Coordinate& variant, std::optional<double> objective) override {

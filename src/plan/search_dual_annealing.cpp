@@ -33,9 +33,7 @@ class DualAnnealingRun final : public SearchStrategyRun {
         if (!memory_.space().allows(variant) || memory_.proposed(variant)) continue;
         return memory_.propose(std::move(variant));
       }
-    auto restart = memory_.fresh_random();
-    if (restart) memory_.propose(*restart);
-    return restart;
+    return memory_.propose_fresh_random();
   }
 
   void observe(const Coordinate& variant, std::optional<double> objective) override {

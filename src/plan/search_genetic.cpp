@@ -22,9 +22,7 @@ class GeneticRun final : public SearchStrategyRun {
         if (memory_.space().allows(child) && !memory_.proposed(child))
           return memory_.propose(std::move(child));
       }
-    auto random = memory_.fresh_random();  // the first generation, or when breeding repeats
-    if (random) memory_.propose(*random);
-    return random;
+    return memory_.propose_fresh_random();  // the first generation, or when breeding repeats
   }
 
   void observe(const Coordinate& variant, std::optional<double> objective) override {

@@ -8,11 +8,7 @@ namespace {
 class RandomRun final : public SearchStrategyRun {
  public:
   RandomRun(const SearchSpace& space, std::uint64_t seed) : memory_(space, seed) {}
-  std::optional<Coordinate> propose() override {
-    auto variant = memory_.fresh_random();
-    if (variant) memory_.propose(*variant);
-    return variant;
-  }
+  std::optional<Coordinate> propose() override { return memory_.propose_fresh_random(); }
   void observe(const Coordinate&, std::optional<double>) override {}
 
  private:

@@ -78,7 +78,10 @@ Coordinate SearchSpace::coordinate_at(std::uint64_t index) const {
 }
 
 GridWalk::GridWalk(const SearchSpace& space)
-    : space_(space), count_(space.combination_count()), odometer_(space.axes().size(), 0) {}
+    : space_(space),
+      count_(space.combination_count()),
+      odometer_(space.axes().size(), 0),
+      done_(count_ && *count_ == 0) {}
 
 std::optional<Coordinate> GridWalk::next(std::uint64_t max_checks) {
   for (std::uint64_t checks = 0; checks < max_checks && !done_; ++checks) {

@@ -30,6 +30,12 @@ std::optional<Coordinate> SearchMemory::fresh_random() {
   return std::nullopt;
 }
 
+std::optional<Coordinate> SearchMemory::propose_fresh_random() {
+  auto variant = fresh_random();
+  if (variant) proposed_.insert(*variant);
+  return variant;
+}
+
 std::optional<Coordinate> SearchMemory::neighbour(const Coordinate& from, int tries) {
   std::vector<std::size_t> movable;
   for (std::size_t a = 0; a < space_.axes().size(); ++a)

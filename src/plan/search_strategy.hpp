@@ -58,6 +58,8 @@ class SearchMemory {
 
   // The next variant of the space's random order not proposed yet.
   std::optional<Coordinate> fresh_random();
+  // The same, marked proposed: what a strategy proposes when it has nothing better.
+  std::optional<Coordinate> propose_fresh_random();
   // One param of `from` one value up or down (wrapping), chosen at random, where the space allows
   // it; nullopt after `tries` tries.
   std::optional<Coordinate> neighbour(const Coordinate& from, int tries);

@@ -27,9 +27,7 @@ class TpeRun final : public SearchStrategyRun {
   std::optional<Coordinate> propose() override {
     if (memory_.measured_count() >= initial_ && !ran_.empty())
       if (auto modelled = from_model()) return memory_.propose(std::move(*modelled));
-    auto random = memory_.fresh_random();
-    if (random) memory_.propose(*random);
-    return random;
+    return memory_.propose_fresh_random();
   }
 
   void observe(const Coordinate& variant, std::optional<double> objective) override {

@@ -18,10 +18,25 @@
 namespace convlab {
 namespace {
 
+// A search chooses its variants' params as it runs (plan/search_points.hpp): a clause on one of
+// them would pick by the search's stand-in, so it is refused with what to do instead.
+void refuse_params_of_searches(const std::vector<Point>& plan, const PointFilter& filter) {
+  for (const Point& point : plan) {
+    if (!point.search) continue;
+    for (const FilterClause& clause : filter.clauses)
+      if (clause.field.rfind("params.", 0) == 0 && point.params.contains(clause.field.substr(7)))
+        throw RunArgumentError("--filter: " + clause.field + " would pick among the variants of " +
+                               point.implementation->name +
+                               "'s search, which it chooses as it runs; give the search a "
+                               "restriction instead (search.restrict, docs/search.md)");
+  }
+}
+
 // Checked before anything is written: a misspelt field or a filter that selects nothing is a
 // mistake, not an empty run.
 std::vector<Point> filtered_plan(const Config& config, std::vector<Point> plan,
                                  const PointFilter& filter) {
+  refuse_params_of_searches(plan, filter);
   std::vector<nlohmann::json> descriptions;
   for (const Point& p : plan) descriptions.push_back(describe_point(config, p));
   if (auto unknown = unknown_field(filter, descriptions))
