@@ -643,8 +643,8 @@ TEST_F(SearchRuns, AConvergenceFigureOfSeveralProblemsHasAPanelEach) {
   const auto exported = convlab("export outputs/s --out ex");
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   const std::string plot = read_text(dir_ / "ex/plots/conv.gp");
-  EXPECT_NE(plot.find("set title 'noise-8"), std::string::npos) << plot;
-  EXPECT_NE(plot.find("set title 'noise-10"), std::string::npos) << plot;
+  EXPECT_NE(plot.find("set title \"noise-8"), std::string::npos) << plot;
+  EXPECT_NE(plot.find("set title \"noise-10"), std::string::npos) << plot;
   // One line for both seeds: two points at every step of every problem.
   write_text(dir_ / "s.yaml",
              config + "figures: [{name: conv, type: convergence, series: implementation}]\n");

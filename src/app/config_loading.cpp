@@ -38,7 +38,7 @@ LoadedConfig load_and_check(const ConfigFile& file) {
         points.push_back(std::move(description));
     return points;
   });
-  check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
+  loaded.warnings = check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
   return loaded;
 }
 

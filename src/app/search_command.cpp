@@ -10,6 +10,7 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
 #include "plan/search_replay.hpp"
 #include "plan/search_scores.hpp"
@@ -169,7 +170,9 @@ std::string median_count(std::vector<std::optional<std::size_t>> counts) {
       all.size() % 2 ? all[all.size() / 2] : (all[all.size() / 2 - 1] + all[all.size() / 2]) / 2;
   const std::string seeds =
       " (" + std::to_string(reached) + "/" + std::to_string(counts.size()) + " seeds)";
-  return (std::isfinite(m) ? format_number(m, 3) : std::string("not reached")) + seeds;
+  if (!std::isfinite(m)) return "not reached" + seeds;
+  // A count of measurements: 1, 12, or half-way between two counts (12.5), never 1.00.
+  return format_fixed(m, std::floor(m) == m ? 0 : 1) + seeds;
 }
 
 std::string score_text(double value) {
@@ -268,8 +271,8 @@ int search_command(const Arguments& args) {
                                          : options.implementation;
   const std::vector<MeasuredSpace> spaces = spaces_of(results, implementation);
   if (spaces.empty()) {
-    std::cerr << "convlab search: " << file << ": no record of '" << implementation.substr(0, 64)
-              << "' outside a search to replay\n";
+    std::cerr << "convlab search: " << shortened_path(file) << ": no record of '"
+              << implementation.substr(0, 64) << "' outside a search to replay\n";
     return 2;
   }
   std::ostringstream trace;
