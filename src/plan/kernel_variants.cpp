@@ -12,12 +12,16 @@ std::optional<VariantRequest> kernel_variant(const Config& config, const Point& 
   const ImplementationSweep* sweep = sweep_of(config, point);
   if (sweep == nullptr || !sweep->user) return std::nullopt;
   const ImageSpec& image = config.images[point.image];
-  VariantRequest request =
-      variant_request(*sweep->user_source, config.filters[point.filter].size, image.channels,
-                      point.output, point.params, cuda_device);
+  VariantRequest request = variant_request(*sweep->user_source, config.filters[point.filter].size,
+                                           image.channels, point.output, point.params, cuda_device);
   const MeasureSpec& measure = measure_for(config, sweep->name);
   request.limits = {measure.compile_timeout, measure.compile_memory_gib};
   return request;
+}
+
+std::string variant_identity(const Point& point, const VariantRequest& request) {
+  return point.implementation->name + "\x1f" +
+         nlohmann::json(variant_defines(*request.source, request.params, request.shape)).dump();
 }
 
 std::vector<VariantRequest> kernel_variants(const Config& config, const std::vector<Point>& plan,
@@ -27,10 +31,8 @@ std::vector<VariantRequest> kernel_variants(const Config& config, const std::vec
   for (const Point& point : plan) {
     std::optional<VariantRequest> request = kernel_variant(config, point, cuda_device);
     if (!request) continue;
-    const std::string identity =
-        point.implementation->name + "\x1f" +
-        nlohmann::json(variant_defines(*request->source, request->params, request->shape)).dump();
-    if (seen.insert(identity).second) variants.push_back(std::move(*request));
+    if (seen.insert(variant_identity(point, *request)).second)
+      variants.push_back(std::move(*request));
   }
   return variants;
 }

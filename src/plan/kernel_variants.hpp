@@ -16,6 +16,10 @@ namespace convlab {
 std::vector<VariantRequest> kernel_variants(const Config& config, const std::vector<Point>& plan,
                                             int cuda_device);
 
+// What tells one variant from another: its implementation and the macros its source is compiled
+// with (params and the problem facts it mentions).
+std::string variant_identity(const Point& point, const VariantRequest& request);
+
 // The variant one point of a user's kernel needs; nullopt for convlab's own implementations.
 std::optional<VariantRequest> kernel_variant(const Config& config, const Point& point,
                                              int cuda_device);

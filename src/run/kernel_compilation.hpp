@@ -1,8 +1,10 @@
-// Before a run measures anything: every variant of the users' kernels its plan needs is
-// compiled, or found in the kernel cache, so that a compile error is reported before the first
-// point runs (by run, --dry-run and validate alike) and no point pays for a compiler. A search's
-// variants are compiled as it proposes them instead, a few ahead of its measurements and in
-// parallel (CompilesAhead).
+// Compiling the variants of users' kernels a plan needs. validate, and a run that starts device
+// workers or SLURM jobs, compile every one before anything is measured, so that a compile error
+// is reported before the first point runs and no point pays for a compiler. A run in this process
+// (and its --dry-run) compiles the first variant of each kernel first, so that a source that does
+// not compile stops it before anything runs with every variant's errors, and the rest ahead of
+// their measurements on every core (run/plan_compiles.hpp); a search's variants are compiled as
+// it proposes them, a few ahead of its measurements and in parallel (CompilesAhead).
 #pragma once
 
 #include <condition_variable>
@@ -32,6 +34,15 @@ class KernelsDoNotCompile : public std::runtime_error {
 // without users' kernels); throws KernelsDoNotCompile.
 void compile_users_kernels(const Config& config, const std::vector<Point>& plan, int cuda_device,
                            std::ostream* log);
+
+// Compiles the first variant of each user's kernel in `plan`; when one does not compile, compiles
+// every variant and throws KernelsDoNotCompile with all their errors ("nothing was run").
+CompileSummary compile_first_variants(const Config& config, const std::vector<Point>& plan,
+                                      int cuda_device);
+
+// "convlab: your kernels: 12 variants compiled in 3.2 s, 4 from the kernel cache" and the variants
+// no toolchain here compiles; `waited` ends the first line. Nothing when `log` is null.
+void say_compiled(const CompileSummary& summary, std::ostream* log, const std::string& waited = "");
 
 // How one variant's compile went.
 struct CompileOutcome {

@@ -19,6 +19,7 @@
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
+#include "run/plan_compiles.hpp"
 #include "run/plan_report.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
@@ -71,8 +72,8 @@ class LocalRun {
         config_(*job.config),
         plan_(*job.plan),
         recorder_(job.target.store(), config_.name, job.read_only),
-        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device, &clock_) {
-  }
+        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device, &clock_),
+        compiles_(config_, plan_, job.cuda_device, job.compiled_first) {}
 
   LocalOutcome execute() {
     clock_.add(WorkPhase::setup, process_age_seconds());
@@ -105,6 +106,7 @@ class LocalRun {
       throw;
     }
     observers_.done();
+    if (options_.verbosity != Verbosity::quiet && !job_.worker) compiles_.say(&std::cerr);
     if (config_.save_outputs) draw_gallery();
     RunCounts& counts = counter_.counts();
     counts.not_run =
@@ -280,6 +282,7 @@ class LocalRun {
       }
       if (!limit_reached && executor_.prepares_ahead() && only_cuda(unit, to_run))
         if (const WorkUnit* ahead = feed.after()) executor_.prepare_ahead(first_point(*ahead));
+      compile_ahead(to_run);
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
@@ -316,8 +319,8 @@ class LocalRun {
     bool limit_reached = false;
     walk.run([&](const Point& variant,
                  const SearchWalk::Step& step) -> std::optional<SearchWalk::Measured> {
-      IdentifiedPoint point = noted(executor_.identify_variant(
-          search.point, variant, static_cast<std::size_t>(step.number)));
+      IdentifiedPoint point = noted(
+          executor_.identify_variant(search.point, variant, static_cast<std::size_t>(step.number)));
       if (config_.save_outputs) note_gallery_item(variant);
       if (!options_.force && recorder_.has_ok_record(point.key)) {
         observers_.kept(point);
@@ -349,7 +352,30 @@ class LocalRun {
     return !limit_reached;
   }
 
+  // Starts compiling the variants of users' kernels these points need, in their order; CPU points
+  // never share the cores with a compiler while they are timed, so their unit waits for all.
+  void compile_ahead(const std::vector<IdentifiedPoint>& points) {
+    if (!compiles_.any()) return;
+    std::vector<std::size_t> indices;
+    bool cpu = false;
+    for (const auto& point : points) {
+      indices.push_back(point.index);
+      cpu |= plan_[point.index].implementation->family != Family::cuda;
+    }
+    compiles_.start(indices);
+    if (cpu) wait_for_compiles(points);
+  }
+
+  // Waits for the points' compiles; the time goes to the prepare phase, where compiling a point
+  // not compiled ahead would go.
+  void wait_for_compiles(const std::vector<IdentifiedPoint>& points) {
+    if (!compiles_.any()) return;
+    const auto timed = clock_.time(WorkPhase::prepare);
+    for (const auto& point : points) compiles_.wait(point.index);
+  }
+
   void measure_group(const std::vector<IdentifiedPoint>& group) {
+    wait_for_compiles(group);
     warn_before_measuring();
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
@@ -413,6 +439,7 @@ class LocalRun {
   std::vector<std::string> noise_warnings_;  // to say before the first point measured
   Recorder recorder_;
   PointExecutor executor_;
+  PlanCompiles compiles_;
   ObserverList observers_;
   ProgressObserver* progress_ = nullptr;
   RunCounter counter_;

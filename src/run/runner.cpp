@@ -124,11 +124,6 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
 
 int run_experiment(const RunOptions& options, Config config, std::vector<Point> plan) {
   if (options.filter) plan = filtered_plan(config, std::move(plan), *options.filter);
-  // Workers and shards find what the run that started them compiled; a compile error stops the
-  // run before its first point.
-  compile_users_kernels(
-      config, plan, options.cuda_device,
-      options.verbosity == Verbosity::quiet || options.worker >= 0 ? nullptr : &std::cerr);
 
   RunJob job;
   job.options = &options;
@@ -139,7 +134,10 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
   job.cuda_device = options.cuda_device;
   job.schedule = make_schedule(config, plan);
 
+  std::ostream* compile_log = options.verbosity == Verbosity::quiet ? nullptr : &std::cerr;
   if (options.slurm) {
+    // The jobs find every variant compiled; a compile error stops the run before its first point.
+    compile_users_kernels(config, plan, options.cuda_device, compile_log);
     SlurmBackend slurm;
     return slurm.execute(job);
   }
@@ -162,6 +160,17 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     if (job.devices.size() == 1) job.cuda_device = job.devices.front();
   }
   if (job.devices.size() > 1) job.schedule = split_by_family(config, plan, job.schedule);
+
+  if (options.worker < 0) {
+    if (job.devices.size() > 1) {
+      // The device workers find every variant compiled (a worker compiles nothing up front).
+      compile_users_kernels(config, plan, options.cuda_device, compile_log);
+    } else {
+      // The first variant of each kernel now, the rest ahead of their measurements.
+      job.compiled_first = compile_first_variants(config, plan, job.cuda_device);
+      if (options.dry_run) say_compiled(job.compiled_first, compile_log);
+    }
+  }
 
   if (options.dry_run) {
     print_dry_run(job, cut);
