@@ -10,7 +10,7 @@
 #
 # Prints, for each space, validate's wall time and peak resident memory (GNU time), twice (the
 # first compiles the search's first variant, the second finds it in the cache), the space's size
-# as validate gives it, those of `run --dry-run` (the space walked and counted, nothing compiled),
+# as validate gives it, those of `run --dry-run` (the space walked and counted, its first variant in the cache),
 # and the search's wall time, peak memory and variants compiled. A note, not
 # a test: the numbers depend on the machine and on what else it is doing.
 set -euo pipefail
@@ -82,7 +82,7 @@ for params in 5 15; do
   measured "validate (compiles one variant)" "$convlab" validate "$name.yaml"
   measured "validate again (from the cache)" "$convlab" validate "$name.yaml"
   sed -n 's/^search walked[^:]*: \(.*variants after restrictions ([^)]*)\).*/  the space: \1/p' out.txt
-  measured "run --dry-run (compiles nothing)" "$convlab" run "$name.yaml" --dry-run
+  measured "run --dry-run (from the cache)" "$convlab" run "$name.yaml" --dry-run
   before=$(find cache -mindepth 1 -maxdepth 1 | wc -l)
   measured "run: random search, budget 50" "$convlab" run "$name.yaml" --quiet
   after=$(find cache -mindepth 1 -maxdepth 1 | wc -l)
