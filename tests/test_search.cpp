@@ -923,19 +923,23 @@ TEST_F(SearchReplayOfTheCommittedGrid, DocsSearchMdQuotesWhatTheReplayPrints) {
   ASSERT_FALSE(commands.empty());
   EXPECT_EQ(commands.front(), kCommand);
 
-  // The device and the commit the page names are those of the file's run.
-  const json results =
-      json::parse(read_text(CONVLAB_SOURCE_TREE "/outputs/search_grid/results.json"));
-  const std::string commit = results.at("run").at("git").at("commit").get<std::string>();
-  const std::string run_id = results.at("run").at("id").get<std::string>();
-  std::set<std::string> gpus;
-  for (const auto& record : results.at("records"))
-    if (record.value("implementation", "") == "tunable")
-      gpus.insert(record.at("machine").at("gpu").get<std::string>());
-  ASSERT_EQ(gpus.size(), 1u);
-  EXPECT_NE(page.find("**" + *gpus.begin() + "**"), std::string::npos) << *gpus.begin();
-  EXPECT_NE(page.find("commit **" + commit + "**"), std::string::npos) << commit;
-  EXPECT_NE(page.find("`" + run_id + "`"), std::string::npos) << run_id;
+  // The device, the commit and the run each replayed file comes from are named on the page.
+  for (const std::string& command : commands) {
+    std::istringstream words(command);
+    std::string verb, folder;
+    words >> verb >> folder;
+    const json results = json::parse(read_text(CONVLAB_SOURCE_TREE "/" + folder + "/results.json"));
+    const std::string commit = results.at("run").at("git").at("commit").get<std::string>();
+    const std::string run_id = results.at("run").at("id").get<std::string>();
+    std::set<std::string> gpus;
+    for (const auto& record : results.at("records"))
+      if (record.value("status", "") == "ok" && record.contains("source"))
+        gpus.insert(record.at("machine").at("gpu").get<std::string>());
+    ASSERT_EQ(gpus.size(), 1u) << folder;
+    EXPECT_NE(page.find("**" + *gpus.begin() + "**"), std::string::npos) << *gpus.begin();
+    EXPECT_NE(page.find("commit **" + commit + "**"), std::string::npos) << folder << " " << commit;
+    EXPECT_NE(page.find("`" + run_id + "`"), std::string::npos) << folder << " " << run_id;
+  }
 }
 
 }  // namespace
