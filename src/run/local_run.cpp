@@ -15,6 +15,7 @@
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
 #include "measure/work_phases.hpp"
+#include "plan/skips.hpp"
 #include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
@@ -93,8 +94,9 @@ class LocalRun {
     }
     RunContext context;
     context.cuda_device = job_.cuda_device;
-    ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
-                              recorder_.results(), options_.force, progress_style());
+    skips_ = planned_skips(config_, plan_, context);
+    ProgressObserver progress(config_, plan_, order, skips_, recorder_.results(), options_.force,
+                              progress_style());
     progress_ = &progress;
     observers_.add(progress);
     observers_.add(counter_);
@@ -359,6 +361,7 @@ class LocalRun {
     std::vector<std::size_t> indices;
     bool cpu = false;
     for (const auto& point : points) {
+      if (point.index < skips_.size() && skips_[point.index]) continue;  // never prepared
       indices.push_back(point.index);
       cpu |= plan_[point.index].implementation->family != Family::cuda;
     }
@@ -440,6 +443,7 @@ class LocalRun {
   Recorder recorder_;
   PointExecutor executor_;
   PlanCompiles compiles_;
+  std::vector<std::optional<PlannedSkip>> skips_;  // known before the run, per plan point
   ObserverList observers_;
   ProgressObserver* progress_ = nullptr;
   RunCounter counter_;
