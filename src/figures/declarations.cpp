@@ -376,6 +376,11 @@ bool varies(const std::vector<const Record*>& records, const std::string& field)
   return values.size() > 1;
 }
 
+bool any_search(const std::vector<const Record*>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [](const Record* record) { return record->search.has_value(); });
+}
+
 std::vector<std::string> distinct_texts(const std::vector<const Record*>& records,
                                         const std::string& field) {
   std::vector<std::string> values;
@@ -555,6 +560,8 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
   time.log_y = true;
   time.error_bars = true;
   time.shade_variants = true;
+  // A variant measured by several searches (or by a sweep and a search) is drawn at its fastest.
+  if (any_search(records)) time.reduce = CellReduce::min;
   const std::string image = image_axis(records);
   const size_t sizes = distinct_texts(records, "kernel.size").size();
   if (sizes > 1 && sizes >= distinct_texts(records, image).size() &&
@@ -603,6 +610,7 @@ std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& r
     table.columns = {image};
     table.value = "median_ms";
     table.where = "kernel.name=" + kernel;
+    if (any_search(records)) table.reduce = CellReduce::min;  // as default_figures
     tables.push_back(table);
   }
   return tables;

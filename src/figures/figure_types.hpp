@@ -30,6 +30,9 @@ struct FigureTypeRules {
   bool error_bars = false;  // q1..q3 error bars
   bool overlays = false;    // overlay: reference lines such as the hardware floor
   bool numeric_x = false;   // x positions are the values themselves when every x is a number
+  // Points of several problems (image, kernel, border, output) are drawn in a panel each, by the
+  // problem fields they differ in, unless the declaration places those fields itself.
+  bool panel_per_problem = false;
   // Fields a declaration of the type may leave out (empty: it must give them).
   std::string_view default_x, default_y, default_series;
   // false: convlab draws the type from data of its own (a history's commits), and a config's
