@@ -12,21 +12,23 @@ namespace {
 
 // The values of `field` among the points, as filter text, in order of first appearance; empty
 // when no point has the field.
-std::vector<std::string> values_of(const std::vector<Point>& points, const std::string& field) {
+std::vector<std::string> values_of(const std::vector<PointDescription>& points,
+                                   const std::string& field) {
   std::vector<std::string> values;
   for (const auto& point : points)
-    if (const auto value = point.description.filter_value(field))
+    if (const auto value = point.filter_value(field))
       if (std::find(values.begin(), values.end(), value->text) == values.end())
         values.push_back(value->text);
   return values;
 }
 
-bool some_point_has(const std::vector<Point>& points, const std::string& field,
+bool some_point_has(const std::vector<PointDescription>& points, const std::string& field,
                     const std::string& value) {
   PointFilter one;
   one.clauses.push_back({field, "=", {value}});
-  return std::any_of(points.begin(), points.end(),
-                     [&](const Point& point) { return point_matches(one, point); });
+  return std::any_of(points.begin(), points.end(), [&](const PointDescription& point) {
+    return matches(one, [&point](std::string_view path) { return point.filter_value(path); });
+  });
 }
 
 std::string listed(const std::vector<std::string>& values) {
@@ -37,10 +39,24 @@ std::string listed(const std::vector<std::string>& values) {
   return text;
 }
 
-using PlanPoints = std::vector<Point>;
+// The plan's points, described once when the first clause needs them.
+class PlanPoints {
+ public:
+  explicit PlanPoints(const std::function<std::vector<PointDescription>()>& make) : make_(make) {}
+  const std::vector<PointDescription>& get() {
+    if (!made_) points_ = make_(), made_ = true;
+    return points_;
+  }
 
-void check_value(const PlanPoints& points, const std::string& field, const std::string& value,
+ private:
+  const std::function<std::vector<PointDescription>()>& make_;
+  std::vector<PointDescription> points_;
+  bool made_ = false;
+};
+
+void check_value(PlanPoints& plan, const std::string& field, const std::string& value,
                  const YAML::Node& node, const YamlLocation& at) {
+  const std::vector<PointDescription>& points = plan.get();
   const std::vector<std::string> values = values_of(points, field);
   if (values.empty() || some_point_has(points, field, value)) return;
   // A number a letter away from another is no misspelling of it.
@@ -53,7 +69,7 @@ void check_value(const PlanPoints& points, const std::string& field, const std::
 }
 
 // `where: {field: value | [values]}`: each value is checked at its own node.
-void check_where_map(const YAML::Node& where, const YamlLocation& at, const PlanPoints& points) {
+void check_where_map(const YAML::Node& where, const YamlLocation& at, PlanPoints& points) {
   for (const auto& entry : where) {
     const std::string field = entry.first.Scalar();
     const YamlLocation field_at = at.child(field);
@@ -67,7 +83,7 @@ void check_where_map(const YAML::Node& where, const YamlLocation& at, const Plan
   }
 }
 
-void check_where(const YAML::Node& owner, const YamlLocation& at, const PlanPoints& points) {
+void check_where(const YAML::Node& owner, const YamlLocation& at, PlanPoints& points) {
   if (!owner.IsMap() || !owner["where"]) return;
   const YAML::Node where = owner["where"];
   if (where.IsMap()) return check_where_map(where, at.child("where"), points);
@@ -84,8 +100,9 @@ void check_where(const YAML::Node& owner, const YamlLocation& at, const PlanPoin
 }  // namespace
 
 void check_where_values(const YAML::Node& config_root, const YamlLocation& top,
-                        const std::vector<Point>& points) {
+                        const std::function<std::vector<PointDescription>()>& plan_points) {
   if (!config_root.IsMap()) return;
+  PlanPoints points(plan_points);
   for (const char* section : {"figures", "tables"}) {
     const YAML::Node list = config_root[section];
     if (!list || !list.IsSequence()) continue;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
+#include "plan/search_points.hpp"
 #include "store/record.hpp"
 
 namespace convlab {
@@ -47,20 +49,50 @@ std::string point_identity(json description, const std::string& source_version) 
 
 constexpr size_t kUnmeasuredExamples = 10;
 
+// A search's records, whatever variants it chose: counted by what they share with its point.
+std::string search_identity(PointDescription description) {
+  description.params = json::object();
+  return point_identity(description.to_json(), description.source_version);
+}
+
+// "annealing seed 1 of tunable | noise-4096 | gaussian7 | replicate | u8: 12 variants to go"
+std::string search_words(const PointDescription& point, std::size_t missing) {
+  return point.search->strategy + " seed " + std::to_string(point.search->seed) + " of " +
+         point.implementation + " | " + point.image.name + " | " + point.kernel.name + " | " +
+         point.border + " | " + point.output + ": " + std::to_string(missing) +
+         (missing == 1 ? " variant" : " variants") + " to go";
+}
+
 void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
                       Freshness& freshness) {
   std::set<std::string> recorded;
+  std::map<std::string, std::size_t> searched;  // a search's variants measured
   for (const Record& record : results.file.records) {
     const PointDescription point = record.description();
     recorded.insert(point_identity(point.to_json(), point.source_version));
+    if (point.search) ++searched[search_identity(point)];
   }
   freshness.unmeasured_known = true;
-  freshness.planned_points = loaded.plan.size();
+  freshness.planned_points = 0;
   for (const Point& point : loaded.plan) {
-    if (recorded.count(point_identity(point.described, point.description.source_version))) continue;
-    ++freshness.unmeasured_points;
+    const PointDescription& description = point.description;
+    std::size_t missing = 0;
+    if (point.search) {
+      // A search bounded by time alone is measured once it has measured anything.
+      const std::size_t planned = search_budget(*loaded.config, point).value_or(1);
+      const auto found = searched.find(search_identity(description));
+      const std::size_t measured = found == searched.end() ? 0 : found->second;
+      freshness.planned_points += planned;
+      missing = planned > measured ? planned - measured : 0;
+    } else {
+      ++freshness.planned_points;
+      missing = !recorded.count(point_identity(point.described, description.source_version));
+    }
+    if (missing == 0) continue;
+    freshness.unmeasured_points += missing;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
-      freshness.unmeasured_examples.push_back(point.description.label());
+      freshness.unmeasured_examples.push_back(point.search ? search_words(description, missing)
+                                                           : description.label());
   }
 }
 

@@ -25,12 +25,16 @@ PointDescription description_of(const Config& config, const Point& point) {
 
 }  // namespace
 
+void describe(const Config& config, Point& point) {
+  point.description = description_of(config, point);
+  point.described = point.description.to_json();
+  point.digest = point_digest(point.described);
+}
+
 std::vector<Point> expand_plan(const Config& config) {
   std::vector<Point> points;
   const auto add = [&](Point point) {
-    point.description = description_of(config, point);
-    point.described = point.description.to_json();
-    point.digest = point_digest(point.described);
+    describe(config, point);
     points.push_back(std::move(point));
   };
   for (size_t image = 0; image < config.images.size(); ++image)
@@ -39,20 +43,20 @@ std::vector<Point> expand_plan(const Config& config) {
         for (OutputType output : config.outputs)
           for (const auto& sweep : config.implementations) {
             const Implementation* impl = &implementation_of(sweep);
-            if (sweep.search && !sweep.search->measures_everything()) {
+            if (sweep.domain) {  // walked as it runs (plan/search_points.hpp)
+              const Params first = sweep.domain->params_of(sweep.domain->first);
               for (SearchStrategy strategy : sweep.search->strategies)
                 for (std::uint64_t seed : sweep.search->seeds)
-                  for (const Params& params : sweep.combinations)
-                    add({image,
-                         filter,
-                         border,
-                         output,
-                         impl,
-                         params,
-                         SearchTag{strategy, seed},
-                         {},
-                         {},
-                         {}});
+                  add({image,
+                       filter,
+                       border,
+                       output,
+                       impl,
+                       first,
+                       SearchTag{strategy, seed},
+                       {},
+                       {},
+                       {}});
               continue;
             }
             for (const Params& params : sweep.combinations)

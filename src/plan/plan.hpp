@@ -1,6 +1,7 @@
 // The plan: the cartesian product of a config's images, kernels, borders, outputs and
-// implementation parameter combinations, in the order the runner executes it (image outermost,
-// so each image is generated or loaded once and its reference reused by every implementation).
+// implementation parameter combinations (a search one point per strategy and seed), in the order
+// the runner executes it (image outermost, so each image is generated or loaded once and its
+// reference reused by every implementation).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,8 +20,11 @@ struct Point {
   OutputType output = OutputType::u8;
   const Implementation* implementation = nullptr;
   Params params;
-  // A variant a search may measure (config/search_spec.hpp): which search, by strategy and seed.
-  // Part of the point's identity, so each search keeps its own records; none for a plain sweep.
+  // A search (config/search_spec.hpp), by strategy and seed: the point stands for the variants it
+  // will measure of one problem, chosen as it runs (plan/search_points.hpp); its params are the
+  // space's first variant, a stand-in for what every variant shares (the implementation, the
+  // problem). Part of the identity of each variant the search measures, so that each search keeps
+  // its own records; none for a plain sweep.
   std::optional<SearchTag> search;
   // What the point is, typed, made once with the plan: what filters and labels read.
   PointDescription description;
@@ -32,6 +36,10 @@ struct Point {
 };
 
 std::vector<Point> expand_plan(const Config& config);
+
+// Fills the point's description, its JSON and its digest from its other fields: what expand_plan
+// does for each point, and a search for each variant it makes as it runs (a new `params`).
+void describe(const Config& config, Point& point);
 
 // Whether the point filter keeps the point.
 bool point_matches(const PointFilter& filter, const Point& point);
