@@ -176,6 +176,10 @@ struct Implementation {
   // convlab's own implementations. source_facts gives what a record keeps of its variant.
   std::string source_path, source_sha256;
   std::function<std::optional<SourceFacts>(const Problem&, const Params&)> source_facts;
+  // Optional: called once a run has no more points of the implementation (and again, harmlessly,
+  // when the run ends): a user's kernel's host ends there, with every thread and process its
+  // kernels left running.
+  std::function<void()> finished;
 };
 
 }  // namespace convlab

@@ -17,6 +17,7 @@
 #include "impl/family.hpp"
 #include "impl/user/kernel_contract.hpp"
 #include "impl/user/kernel_host_channel.hpp"
+#include "impl/user/kernel_host_keeper.hpp"
 #include "measure/stopwatch.hpp"
 
 namespace convlab {
@@ -194,6 +195,7 @@ class Server {
   explicit Server(int channel) : channel_(channel) {}
 
   int serve() {
+    send_message(channel_, {{"server", ::getpid()}});
     for (;;) {
       ChannelMessage message;
       try {
@@ -233,6 +235,8 @@ class Server {
   json take_image(ChannelMessage& message) {
     const json& request = message.body;
     if (message.fds.size() != 1) throw std::runtime_error("an image comes with its memory");
+    if (!sealed_against_writes(message.fds[0]))
+      throw std::runtime_error("an image comes sealed against writes");
     auto image = std::make_shared<SharedImage>();
     image->key = request.at("key").get<std::string>();
     image->width = request.at("width").get<int>();
@@ -268,8 +272,14 @@ class Server {
 }  // namespace
 
 int run_kernel_host(const std::vector<std::string>& args) {
-  if (args.size() == 2 && args[0] == "--describe") return describe(args[1]);
-  if (args.size() == 2 && args[0] == "--channel") return Server(std::stoi(args[1])).serve();
+  if (args.size() == 2 && args[0] == "--channel") keep_channel_host(std::stoi(args[1]));
+  if (args.size() == 4 && args[0] == "--describe" && args[2] == "--parent")
+    return keep_describing(args[1], static_cast<pid_t>(std::stol(args[3])));
+  if (args.size() == 2 && args[0] == "--serve") {
+    make_forked_children_die_with_their_parent();
+    return Server(std::stoi(args[1])).serve();
+  }
+  if (args.size() == 2 && args[0] == "--describe-here") return describe(args[1]);
   std::cerr << "convlab kernel-host: runs users' kernels for convlab itself; not for direct use\n";
   return 2;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <random>
 #include <set>
 #include <tuple>
@@ -247,6 +248,7 @@ class LocalRun {
   void walk_units() {
     PointBudget budget(options_.max_points);
     const auto& units = job_.schedule.units;
+    const std::vector<std::vector<const Implementation*>> finishing = finishing_after(units);
     for (std::size_t u = 0; u < units.size(); ++u) {
       const WorkUnit& unit = units[u];
       const auto start = std::chrono::steady_clock::now();
@@ -287,9 +289,27 @@ class LocalRun {
         }
       problems_.push_back(
           problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
+      for (const Implementation* done : finishing[u]) done->finished();
       if (limit_reached) break;
     }
     executor_.take_ahead();  // nothing is left running once the units are done
+    for (const auto& done : finishing)
+      for (const Implementation* implementation : done) implementation->finished();
+  }
+
+  // By unit: the implementations with a `finished` hook whose last point is in it.
+  std::vector<std::vector<const Implementation*>> finishing_after(
+      const std::vector<WorkUnit>& units) const {
+    std::map<const Implementation*, std::size_t> last_unit;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      for (std::size_t i : units[u].points) last_unit[plan_[i].implementation] = u;
+      for (const auto& search : units[u].searches)
+        for (std::size_t i : search.variants) last_unit[plan_[i].implementation] = u;
+    }
+    std::vector<std::vector<const Implementation*>> finishing(units.size());
+    for (const auto& [implementation, u] : last_unit)
+      if (implementation->finished) finishing[u].push_back(implementation);
+    return finishing;
   }
 
   // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy

@@ -1,12 +1,11 @@
 #include "impl/user/kernel_host_client.hpp"
 
-#include <sched.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -17,58 +16,78 @@
 
 #include "core/number_text.hpp"
 #include "impl/user/kernel_host_channel.hpp"
+#include "impl/user/kernel_host_spawn.hpp"
 #include "impl/user/program_output.hpp"
-
-extern char** environ;
 
 namespace convlab {
 namespace {
 
-// The file descriptor the host finds its channel on.
-constexpr int kHostChannelFd = 3;
+// How long a keeper may take to end what is below it before it is killed with its session's
+// groups (a process leaving a CUDA context can take a while in the driver).
+constexpr double kEndSeconds = 40.0;
 
-// Every CPU of the machine: a host's OpenMP threads spread over the cores the run may use, not
-// only the core the calling thread happens to be pinned to (the mask a child inherits).
-cpu_set_t machine_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  const long count = sysconf(_SC_NPROCESSORS_CONF);
-  for (long cpu = 0; cpu < count && cpu < CPU_SETSIZE; ++cpu) CPU_SET(cpu, &set);
-  return set;
+// The hosts running now, for the way out on a signal: (keeper, server) pairs.
+struct LiveHosts {
+  std::mutex mutex;
+  std::map<pid_t, pid_t> server_of_keeper;
+};
+
+// Set once convlab ends every host on its way out (end_kernel_hosts_now).
+std::atomic<bool> ending_all{false};
+
+// A request whose host convlab itself ended on its way out is no failure of the kernel: the
+// thread waits there for the process to end, and no point is reported.
+void wait_for_the_end_if_ending() {
+  if (!ending_all.load()) return;
+  for (;;) ::pause();
 }
 
-// fork and exec: between them only async-signal-safe calls (dup2, sigprocmask, sched_setaffinity).
-pid_t spawn_host(const std::string& program, int channel) {
-  const std::string fd_text = std::to_string(kHostChannelFd);
-  std::vector<std::string> args{program, "kernel-host", "--channel", fd_text};
-  std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  const cpu_set_t cpus = machine_cpus();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::sched_setaffinity(0, sizeof cpus, &cpus);  // restricted to the cpuset where there is one
-  const rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);    // a crashing kernel leaves no core file behind
-  ::dup2(channel, kHostChannelFd);       // dup2 clears close-on-exec on the copy
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what a kernel prints never mixes into results
-  ::execve(argv[0], argv.data(), environ);
-  ::_exit(127);
+LiveHosts& live_hosts() {
+  static LiveHosts* hosts = new LiveHosts();  // never destroyed: used until the process ends
+  return *hosts;
+}
+
+void note_live(pid_t keeper, pid_t server) {
+  LiveHosts& live = live_hosts();
+  const std::lock_guard<std::mutex> lock(live.mutex);
+  if (server > 0)
+    live.server_of_keeper[keeper] = server;
+  else
+    live.server_of_keeper.erase(keeper);
+}
+
+struct Hosts {
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<KernelHost>> by_name;
+};
+
+Hosts& hosts();
+
+// A run that ends normally ends its hosts and waits for them, so that nothing a kernel started
+// outlives convlab's exit.
+void end_hosts_at_exit() {
+  Hosts& all = hosts();
+  const std::lock_guard<std::mutex> lock(all.mutex);
+  for (auto& [name, host] : all.by_name) host->stop();
+}
+
+Hosts& hosts() {
+  static Hosts* all = [] {
+    std::atexit(end_hosts_at_exit);
+    return new Hosts();  // never destroyed: points refer to their hosts
+  }();
+  return *all;
+}
+
+// The first message of a server: its pid, which is its process group.
+pid_t server_pid_from_hello(const ChannelMessage& hello) {
+  const nlohmann::json& server = hello.body.value("server", nlohmann::json());
+  if (!server.is_number_integer() || server.get<long long>() <= 1)
+    throw ChannelClosed("the kernel host did not say hello");
+  return server.get<pid_t>();
 }
 
 }  // namespace
-
-std::string wait_status_words(int status) {
-  if (WIFSIGNALED(status)) {
-    const int signal = WTERMSIG(status);
-    return "was killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
-  }
-  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  return "stopped";
-}
 
 std::string kernel_host_program() {
   if (const char* chosen = std::getenv("CONVLAB_KERNEL_HOST"); chosen && *chosen) return chosen;
@@ -83,32 +102,55 @@ KernelHost::~KernelHost() {
   stop();
 }
 
-void KernelHost::start() {
+void KernelHost::start(double seconds) {
   int ends[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
     throw KernelHostError(std::string("cannot start a kernel host: socketpair: ") +
                           std::strerror(errno));
-  const pid_t pid = spawn_host(kernel_host_program(), ends[1]);
-  ::close(ends[1]);
-  if (pid < 0) {
+  try {
+    keeper_ = spawn_kernel_host_keeper(kernel_host_program(), ends[1]);
+  } catch (const std::runtime_error& error) {
     ::close(ends[0]);
-    throw KernelHostError(std::string("cannot start a kernel host: fork: ") + std::strerror(errno));
+    ::close(ends[1]);
+    throw KernelHostError(error.what());
   }
-  pid_ = pid;
+  ::close(ends[1]);
   socket_ = ends[0];
   ++generation_;
+  frozen_ = false;
+  ChannelMessage hello =
+      receive_message(socket_, seconds < 0 ? -1 : static_cast<int>(seconds * 1000) + 1);
+  for (int fd : hello.fds) ::close(fd);
+  server_ = server_pid_from_hello(hello);
+  note_live(keeper_, server_);
+}
+
+void KernelHost::thaw() {
+  if (frozen_ && server_ > 0) ::kill(-server_, SIGCONT);
+  frozen_ = false;
+}
+
+void KernelHost::freeze() {
+  if (server_ <= 0 || ::kill(-server_, SIGSTOP) != 0) return;  // every process of its group
+  stop_every_thread(server_);  // the server's threads at once, not when it is next scheduled
+  frozen_ = true;
 }
 
 void KernelHost::stop() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
+  if (keeper_ > 0) {
+    note_live(keeper_, -1);
+    ::kill(keeper_, SIGTERM);  // the keeper kills the server, its group and all below
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    if (!wait_for_child(keeper_, kEndSeconds, &status)) {
+      if (server_ > 0) ::kill(-server_, SIGKILL);
+      ::kill(-keeper_, SIGKILL);
+      while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
+      }
     }
   }
   if (socket_ >= 0) ::close(socket_);
-  pid_ = -1;
-  socket_ = -1;
+  keeper_ = server_ = socket_ = -1;
+  frozen_ = false;
 }
 
 void KernelHost::fail(const std::string& reason) {
@@ -118,8 +160,9 @@ void KernelHost::fail(const std::string& reason) {
 
 nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector<int>& fds,
                                    double seconds, double limit) {
-  if (pid_ <= 0) start();
   try {
+    if (keeper_ <= 0) start(seconds);
+    thaw();
     send_message(socket_, body, fds);
     ChannelMessage answer =
         receive_message(socket_, seconds < 0 ? -1 : static_cast<int>(seconds * 1000) + 1);
@@ -128,50 +171,83 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
       const std::string error = answer.body["error"].is_string()
                                     ? answer.body["error"].get<std::string>()
                                     : answer.body["error"].dump();
-      if (family_ == Family::cuda) stop();
+      if (family_ == Family::cuda)
+        stop();
+      else
+        freeze();
       throw KernelHostError(error);
     }
+    freeze();
     return answer.body;
   } catch (const ChannelTimeout&) {
+    wait_for_the_end_if_ending();
     fail("timed out after " + format_exact(limit) +
          " s (measure.timeout); its process was stopped");
   } catch (const ChannelClosed&) {
+    wait_for_the_end_if_ending();
+    // The server ended: its keeper ends what is below it, then ends as the server did.
     int status = 0;
-    pid_t ended = -1;
-    while ((ended = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
-    }
-    const std::string how = ended == pid_ ? wait_status_words(status) : "ended";
-    pid_ = -1;
+    const bool ended = keeper_ > 0 && wait_for_child(keeper_, kEndSeconds, &status);
+    const std::string how = ended ? wait_status_words(status) : "ended";
     fail("the kernel's process " + how + " (each user kernel runs in a process of its own)");
   }
 }
 
-KernelHost& kernel_host(Family family) {
-  static std::mutex mutex;
-  static std::map<Family, std::unique_ptr<KernelHost>>* hosts =
-      new std::map<Family, std::unique_ptr<KernelHost>>();
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& host = (*hosts)[family];
+KernelHost& kernel_host(const std::string& name, Family family) {
+  Hosts& all = hosts();
+  const std::lock_guard<std::mutex> lock(all.mutex);
+  auto& host = all.by_name[name];
   if (!host) host = std::make_unique<KernelHost>(family);
   return *host;
 }
 
+void end_kernel_host(const std::string& name) {
+  Hosts& all = hosts();
+  const std::lock_guard<std::mutex> lock(all.mutex);
+  auto found = all.by_name.find(name);
+  if (found != all.by_name.end()) found->second->stop();
+}
+
+void end_kernel_hosts_now() {
+  ending_all.store(true);
+  std::map<pid_t, pid_t> live;
+  {
+    LiveHosts& hosts = live_hosts();
+    const std::lock_guard<std::mutex> lock(hosts.mutex);
+    live = hosts.server_of_keeper;
+  }
+  for (const auto& [keeper, server] : live) {
+    ::kill(-server, SIGKILL);
+    ::kill(keeper, SIGTERM);
+  }
+  for (const auto& [keeper, server] : live) {
+    int status = 0;
+    wait_for_child(keeper, 2.0, &status);
+  }
+}
+
 LibraryDeclarations describe_shared_library(const std::string& path) {
   LibraryDeclarations declared;
-  const ProgramOutput out =
-      run_program({kernel_host_program(), "kernel-host", "--describe", path}, 30.0, 1 << 20);
+  const ProgramOutput out = run_program({kernel_host_program(), "kernel-host", "--describe", path,
+                                         "--parent", std::to_string(::getpid())},
+                                        30.0, 1 << 20);
   if (out.exit_code == -1) {
     declared.error = out.failure;
     return declared;
   }
   const std::size_t start = out.output.rfind("\n{");
   const std::string last = start == std::string::npos ? out.output : out.output.substr(start + 1);
+  const std::string printed = start == std::string::npos ? "" : out.output.substr(0, start);
   const nlohmann::json answer = nlohmann::json::parse(last, nullptr, false);
-  if (out.timed_out || out.exit_code != 0 || answer.is_discarded() || !answer.is_object()) {
-    declared.error = path + ": its declarations could not be read: the loading " +
-                     (out.timed_out ? std::string("did not finish within 30 s")
-                                    : "ended with status " + std::to_string(out.exit_code)) +
-                     (out.output.empty() ? "" : "\n" + out.output.substr(0, 4000));
+  const bool ended = answer.is_object() && answer.contains("ended");
+  if (out.timed_out || out.exit_code != 0 || answer.is_discarded() || !answer.is_object() ||
+      ended) {
+    const std::string how = out.timed_out ? std::string("did not finish within 30 s")
+                            : ended       ? answer["ended"].get<std::string>()
+                                          : "ended with status " + std::to_string(out.exit_code);
+    const std::string shown = ended ? printed : out.output;
+    declared.error = path + ": its declarations could not be read: the loading " + how +
+                     (shown.empty() ? "" : "\n" + shown.substr(0, 4000));
     return declared;
   }
   if (answer.contains("error")) {

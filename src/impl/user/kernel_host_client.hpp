@@ -1,8 +1,17 @@
-// convlab's side of a kernel host (kernel_host.hpp): the process that runs users' kernels, so
-// that a kernel that crashes, aborts, calls exit, corrupts its CUDA context or never returns costs
-// only its own point. One host per family and CUDA device serves the points of every user
-// implementation of the run; a host that ended is started again for the next point, and points
-// prepared on it before are prepared again on the new one.
+// convlab's side of a kernel host (kernel_host.hpp): the processes that run users' kernels, so
+// that a kernel that crashes, aborts, calls exit, corrupts its CUDA context, never returns or
+// leaves something running costs only its own points.
+//
+// Each user implementation has a host of its own, started at its first point and reused by all
+// its points; a host that ended is started again for the next point, and points prepared on it
+// before are prepared again on the new one. A host is a keeper (kernel_host_keeper.hpp: its own
+// session, a child subreaper, dies with convlab however convlab ends) above a server (its own
+// process group, where the kernels run). Between requests the server's process group is stopped
+// (SIGSTOP), so a thread or child a kernel left running takes no CPU from another kernel's timing
+// or convlab's own; it runs again only while its own implementation is called. When the run has no
+// more points of the implementation, on a timeout, a crash, or when convlab ends, the keeper kills
+// every process below it. What the host prints goes through a pipe this process forwards to its
+// standard error, so nothing a kernel starts holds convlab's own output open.
 #pragma once
 
 #include <sys/types.h>
@@ -14,6 +23,7 @@
 
 #include "impl/family.hpp"
 #include "impl/user/kernel_contract.hpp"
+#include "impl/user/process_tree.hpp"
 
 namespace convlab {
 
@@ -32,27 +42,38 @@ class KernelHost {
   KernelHost& operator=(const KernelHost&) = delete;
 
   // Sends a request and waits at most `seconds` (negative: for ever) for the answer; starts the
-  // host first when none runs. Throws KernelHostError; a host that timed out is killed, one that
-  // answered with an error in the cuda family is stopped (its context may be unusable).
+  // host first when none runs. Throws KernelHostError; a host that timed out is ended, one that
+  // answered with an error in the cuda family is ended too (its context may be unusable).
   // `limit` is the point's time limit a timeout names.
   nlohmann::json request(const nlohmann::json& body, const std::vector<int>& fds, double seconds,
                          double limit);
   // Counts the hosts started: a point prepared under another generation is prepared again.
   int generation() const { return generation_; }
-  bool running() const { return pid_ > 0; }
+  bool running() const { return keeper_ > 0; }
+  // Ends the host and every process below it, and waits for them.
   void stop();
 
  private:
-  void start();
+  void start(double seconds);
+  void thaw();    // SIGCONT to the server's process group, when it is stopped
+  void freeze();  // SIGSTOP to it, between requests
   [[noreturn]] void fail(const std::string& reason);
   Family family_;
-  pid_t pid_ = -1;
+  pid_t keeper_ = -1;  // the process started here; its session
+  pid_t server_ = -1;  // the process running the kernels; its process group
   int socket_ = -1;
   int generation_ = 0;
+  bool frozen_ = false;
 };
 
-// The host of `family` for this process.
-KernelHost& kernel_host(Family family);
+// The host named `name` (one per user implementation) in this process, of `family`.
+KernelHost& kernel_host(const std::string& name, Family family);
+// Ends the host named `name`, when it has one running: its points are done.
+void end_kernel_host(const std::string& name);
+// Ends every host now, from a thread that is about to end the process (SIGINT, SIGTERM): the
+// servers' process groups are killed and the keepers asked to kill whatever else is below them;
+// waits a little for the keepers. Takes no lock a request holds.
+void end_kernel_hosts_now();
 
 // The program a kernel host runs: this executable (`convlab kernel-host`), or $CONVLAB_KERNEL_HOST
 // (for processes that are not convlab, such as the tests).
@@ -60,15 +81,13 @@ std::string kernel_host_program();
 
 // The declarations of a compiled .c/.cpp, read by a kernel host (`convlab kernel-host --describe`)
 // so that no user code runs in this process: constants convlab_* and whether convlab_convolve is
-// defined; `error` says why they could not be read (the library does not load, the host crashed).
+// defined; `error` says why they could not be read (the library does not load, the loading was
+// killed by a signal, which it names).
 struct LibraryDeclarations {
   DeclaredInts ints;
   std::vector<std::string> entries;
   std::string error;
 };
 LibraryDeclarations describe_shared_library(const std::string& path);
-
-// "was killed by signal 11 (Segmentation fault)", "exited with status 3": a wait status in words.
-std::string wait_status_words(int status);
 
 }  // namespace convlab
