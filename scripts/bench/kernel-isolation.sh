@@ -11,6 +11,9 @@
 # `sequential`; the difference of the two whole runs' wall times, over POINTS, is what the
 # user-kernel path adds to a point outside its timing (the host's round trips, the stop and
 # continue of its process group, the image's sealed copy, preparing and releasing the point).
+# Per call: one point of 2020 calls against one of 20; the difference over 2000 is what one call
+# of a user's kernel costs outside its own timing (the round trip to its host and, with the
+# isolation, the continue and stop of the host's process group around it).
 # Per host: eight implementations of one point each (the same source under eight names: eight
 # hosts) against one implementation of eight points (one host); the difference over seven is
 # what starting and ending one more host costs. Each figure is the median of ROUNDS runs (5);
@@ -46,10 +49,10 @@ CONVLAB_CPU_ENTRY(const convlab_problem* p) {
 }
 EOF
 
-# config NAME IMAGE_SIZES BORDERS IMPLEMENTATION_LINES...
+# config NAME IMAGE_SIZES BORDERS CALLS IMPLEMENTATION_LINES...
 config() {
-  local name=$1 sizes=$2 borders=$3
-  shift 3
+  local name=$1 sizes=$2 borders=$3 calls=$4
+  shift 4
   {
     echo "name: $name"
     echo "images: [{type: generated, sizes: [$sizes], channels: 1, seed: 1}]"
@@ -58,19 +61,21 @@ config() {
     echo "output: u8"
     echo "implementations:"
     printf '  %s\n' "$@"
-    echo "measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}"
+    echo "measure: {warmup: 0, min_reps: $calls, max_reps: $calls, max_seconds: 1000}"
   } >"$name.yaml"
 }
 
 sizes40=$(seq -s, 8 47 | sed 's/\([0-9]*\)/[\1, 8]/g')
 borders5="zero, replicate, reflect, symmetric, wrap"
 points=$((40 * 5))
-config user "$sizes40" "$borders5" "mine: {source: kernel.c}"
-config builtin "$sizes40" "$borders5" "sequential: {}"
+config user "$sizes40" "$borders5" 1 "mine: {source: kernel.c}"
+config builtin "$sizes40" "$borders5" 1 "sequential: {}"
+config many_calls "[8, 8]" replicate 2020 "mine: {source: kernel.c}"
+config few_calls "[8, 8]" replicate 20 "mine: {source: kernel.c}"
 hosts=()
 for i in 1 2 3 4 5 6 7 8; do hosts+=("mine$i: {source: kernel.c}"); done
-config eight_hosts "[8, 8]" replicate "${hosts[@]}"
-config one_host "$(seq -s, 8 15 | sed 's/\([0-9]*\)/[\1, 8]/g')" replicate "mine: {source: kernel.c}"
+config eight_hosts "[8, 8]" replicate 1 "${hosts[@]}"
+config one_host "$(seq -s, 8 15 | sed 's/\([0-9]*\)/[\1, 8]/g')" replicate 1 "mine: {source: kernel.c}"
 
 # The median wall time, in seconds, of `rounds` runs of CONFIG from an empty results folder.
 median_run() {
@@ -89,7 +94,7 @@ median_run() {
 
 for convlab in "${executables[@]}"; do
   export CONVLAB_KERNEL_CACHE="$work/cache-$(echo "$convlab" | sha256sum | cut -c1-12)"
-  for name in user builtin eight_hosts one_host; do
+  for name in user builtin many_calls few_calls eight_hosts one_host; do
     "$convlab" validate "$name.yaml" >/dev/null 2>&1 || {
       echo "kernel-isolation: $convlab validate $name.yaml failed" >&2
       exit 1
@@ -97,11 +102,14 @@ for convlab in "${executables[@]}"; do
   done
   user=$(median_run "$convlab" user)
   builtin=$(median_run "$convlab" builtin)
+  many=$(median_run "$convlab" many_calls)
+  few=$(median_run "$convlab" few_calls)
   eight=$(median_run "$convlab" eight_hosts)
   one=$(median_run "$convlab" one_host)
-  awk -v c="$convlab" -v u="$user" -v b="$builtin" -v p="$points" -v e="$eight" -v o="$one" \
+  awk -v c="$convlab" -v u="$user" -v b="$builtin" -v p="$points" -v e="$eight" -v o="$one" -v m="$many" -v f="$few" \
     -v r="$rounds" 'BEGIN {
       printf "%s: per point: user kernel %.3f ms, sequential %.3f ms, the user path adds %.3f ms (%d points, median of %d runs)\n", c, u / p * 1000, b / p * 1000, (u - b) / p * 1000, p, r
+      printf "%s: per call: 2020 calls %.1f ms, 20 calls %.1f ms, one call costs %.1f us\n", c, m * 1000, f * 1000, (m - f) / 2000 * 1e6
       printf "%s: per host: 8 hosts of 1 point %.1f ms, 1 host of 8 points %.1f ms, one more host costs %.2f ms\n", c, e * 1000, o * 1000, (e - o) / 7 * 1000
     }'
 done

@@ -272,14 +272,18 @@ class Server {
 }  // namespace
 
 int run_kernel_host(const std::vector<std::string>& args) {
-  if (args.size() == 2 && args[0] == "--channel") keep_channel_host(std::stoi(args[1]));
-  if (args.size() == 4 && args[0] == "--describe" && args[2] == "--parent")
-    return keep_describing(args[1], static_cast<pid_t>(std::stol(args[3])));
-  if (args.size() == 2 && args[0] == "--serve") {
-    make_forked_children_die_with_their_parent();
-    return Server(std::stoi(args[1])).serve();
+  if (args.size() == 2 && args[0] == "--channel") {
+    const int channel = std::stoi(args[1]);
+    keep_channel_host(channel, [channel] {
+      make_forked_children_die_with_their_parent();
+      return Server(channel).serve();
+    });
   }
-  if (args.size() == 2 && args[0] == "--describe-here") return describe(args[1]);
+  if (args.size() == 4 && args[0] == "--describe" && args[2] == "--parent") {
+    const std::string path = args[1];
+    return keep_describing(static_cast<pid_t>(std::stol(args[3])),
+                           [path] { return describe(path); });
+  }
   std::cerr << "convlab kernel-host: runs users' kernels for convlab itself; not for direct use\n";
   return 2;
 }

@@ -12,10 +12,10 @@
 
 namespace convlab {
 
-// `kernel-host --channel FD`: the keeper of a server on FD (impl/user/kernel_host_keeper.hpp);
-// `kernel-host --serve FD`: the server, which answers requests on FD until it closes;
-// `kernel-host --describe PATH --parent PID`: the keeper of `kernel-host --describe-here PATH`,
-// which prints the declarations of a compiled .c/.cpp as JSON. Returns the exit status.
+// `kernel-host --channel FD`: a keeper (impl/user/kernel_host_keeper.hpp) above the server, which
+// answers requests on FD until it closes; `kernel-host --describe PATH --parent PID`: a keeper
+// above a process that prints the declarations of a compiled .c/.cpp as JSON. Returns the exit
+// status.
 int run_kernel_host(const std::vector<std::string>& args);
 
 }  // namespace convlab

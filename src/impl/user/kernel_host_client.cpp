@@ -22,8 +22,8 @@
 namespace convlab {
 namespace {
 
-// How long a keeper may take to end what is below it before it is killed with its session's
-// groups (a process leaving a CUDA context can take a while in the driver).
+// How long a keeper may take to end what is below it before it is killed with its own and its
+// server's process groups (a process leaving a CUDA context can take a while in the driver).
 constexpr double kEndSeconds = 40.0;
 
 // The hosts running now, for the way out on a signal: (keeper, server) pairs.

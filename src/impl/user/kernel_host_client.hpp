@@ -5,7 +5,7 @@
 // Each user implementation has a host of its own, started at its first point and reused by all
 // its points; a host that ended is started again for the next point, and points prepared on it
 // before are prepared again on the new one. A host is a keeper (kernel_host_keeper.hpp: its own
-// session, a child subreaper, dies with convlab however convlab ends) above a server (its own
+// process group, a child subreaper, dies with convlab however convlab ends) above a server (its own
 // process group, where the kernels run). Between requests the server's process group is stopped
 // (SIGSTOP), so a thread or child a kernel left running takes no CPU from another kernel's timing
 // or convlab's own; it runs again only while its own implementation is called. When the run has no
@@ -59,7 +59,7 @@ class KernelHost {
   void freeze();  // SIGSTOP to it, between requests
   [[noreturn]] void fail(const std::string& reason);
   Family family_;
-  pid_t keeper_ = -1;  // the process started here; its session
+  pid_t keeper_ = -1;  // the process started here; its process group
   pid_t server_ = -1;  // the process running the kernels; its process group
   int socket_ = -1;
   int generation_ = 0;

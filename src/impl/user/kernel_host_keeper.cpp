@@ -6,11 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string>
 
-#include "impl/user/kernel_host_client.hpp"
 #include "impl/user/process_tree.hpp"
 
 namespace convlab {
@@ -27,24 +27,24 @@ sigset_t keeper_signals() {
   return signals;
 }
 
-// fork and exec of the server, in a process group of its own, killed when the keeper ends.
-// Between them only async-signal-safe calls.
-pid_t start_server(const std::vector<std::string>& args) {
-  std::vector<std::string> owned = args;
-  std::vector<char*> argv;
-  for (auto& arg : owned) argv.push_back(arg.data());
-  argv.push_back(nullptr);
+// Forks the server, in a process group of its own, killed when the keeper ends; it runs `serve`
+// and exits with its status. The keeper is single-threaded (it has just been executed and starts
+// nothing), so the child may run any code; no second exec of convlab is paid per host.
+pid_t start_server(const std::function<int()>& serve) {
   const pid_t keeper = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != keeper) ::_exit(127);  // the keeper ended before the line above
+    struct sigaction plain {};
+    plain.sa_handler = SIG_DFL;
+    ::sigaction(SIGCHLD, &plain, nullptr);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+    std::exit(serve());
   }
   if (pid > 0) ::setpgid(pid, pid);  // both sides, so it holds before either goes on
   return pid;
@@ -56,14 +56,14 @@ struct ServerEnd {
 };
 
 // Starts the server and waits for its end or a request to end; then ends every process below.
-ServerEnd keep(const std::vector<std::string>& server, int close_after_start) {
+ServerEnd keep(const std::function<int()>& serve, int close_after_start) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   block_keeper_signals();
   struct sigaction quiet {};
   quiet.sa_handler = SIG_DFL;
   quiet.sa_flags = SA_NOCLDSTOP;  // a server stopped between requests wakes nobody
   ::sigaction(SIGCHLD, &quiet, nullptr);
-  const pid_t pid = start_server(server);
+  const pid_t pid = start_server(serve);
   if (close_after_start >= 0) ::close(close_after_start);  // the server holds it now
   ServerEnd end;
   if (pid < 0) return {true, 127 << 8};
@@ -111,18 +111,17 @@ void block_keeper_signals() {
   ::sigprocmask(SIG_BLOCK, &signals, nullptr);
 }
 
-void keep_channel_host(int channel) {
-  const std::string fd = std::to_string(channel);
-  const ServerEnd end = keep({kernel_host_program(), "kernel-host", "--serve", fd}, channel);
+void keep_channel_host(int channel, const std::function<int()>& serve) {
+  const ServerEnd end = keep(serve, channel);
   if (end.ended) end_as(end.status);
   ::_exit(0);
 }
 
-int keep_describing(const std::string& path, pid_t parent) {
+int keep_describing(pid_t parent, const std::function<int()>& describe) {
   block_keeper_signals();
   die_with_parent(SIGTERM);  // taken by the wait below, which then ends everything
   if (parent > 0 && ::getppid() != parent) return 1;
-  const ServerEnd end = keep({kernel_host_program(), "kernel-host", "--describe-here", path}, -1);
+  const ServerEnd end = keep(describe, -1);
   if (end.ended && WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) return 0;
   const nlohmann::json answer{
       {"ended", end.ended ? wait_status_words(end.status) : std::string("was stopped")}};

@@ -114,7 +114,10 @@ pid_t spawn_kernel_host_keeper(const std::string& program, int channel) {
   const pid_t pid = fork_on_lasting_thread([&] {
     const pid_t child = ::fork();
     if (child != 0) return child;
-    ::setsid();
+    // A process group of its own, not a session: the terminal's signals reach only its
+    // foreground group, and a session would be a scheduling group of its own (autogroup),
+    // which makes every round trip wait for its turn on a busy machine.
+    ::setpgid(0, 0);
     block_keeper_signals();  // and so taken, not fatal, when the keeper begins
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(127);     // convlab ended before the line above

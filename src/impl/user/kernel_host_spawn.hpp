@@ -1,5 +1,5 @@
-// Starting the keeper of a kernel host (kernel_host_keeper.hpp) from convlab: in a session of its
-// own, so no signal convlab's terminal or process group gets reaches it; with a parent-death
+// Starting the keeper of a kernel host (kernel_host_keeper.hpp) from convlab: in a process group
+// of its own, so no signal convlab's terminal or process group gets reaches it; with a parent-death
 // signal, so it ends with convlab even when convlab is killed with SIGKILL; with standard input
 // from /dev/null and standard output and error into a pipe this process forwards to its own
 // standard error, so that no process the kernels start holds convlab's output open (a
