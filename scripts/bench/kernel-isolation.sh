@@ -9,11 +9,10 @@
 # Per point: POINTS tiny points (an 8..47 x 8 one-channel image, the 1x1 identity kernel, five
 # borders, one call each) of a user's C kernel, against the same points of the built-in
 # `sequential`; the difference of the two whole runs' wall times, over POINTS, is what the
-# user-kernel path adds to a point outside its timing (the host's round trips, the stop and
-# continue of its process group, the image's sealed copy, preparing and releasing the point).
+# user-kernel path adds to a point outside its timing (the host's round trips, the image's sealed
+# copy, preparing and releasing the point, stopping the host when convlab's own sequential runs).
 # Per call: one point of 2020 calls against one of 20; the difference over 2000 is what one call
-# of a user's kernel costs outside its own timing (the round trip to its host and, with the
-# isolation, the continue and stop of the host's process group around it).
+# of a user's kernel costs outside its own timing (the round trip to its host).
 # Per host: eight implementations of one point each (the same source under eight names: eight
 # hosts) against one implementation of eight points (one host); the difference over seven is
 # what starting and ending one more host costs. Each figure is the median of ROUNDS runs (5);

@@ -79,6 +79,10 @@ class PreparedPoint {
   // takes it instead of its own timing of execute(), which would count the round trip between the
   // processes. nullopt for everyone else.
   virtual std::optional<double> self_timed_ms() const { return std::nullopt; }
+  // True for a point that runs in a kernel host (a user's kernel): before every call of any other
+  // point, the kernel host that ran last is stopped, so that what its kernels left running takes
+  // no CPU from that call (measure/repetitions.cpp).
+  virtual bool runs_in_kernel_host() const { return false; }
 };
 
 // Params that no device can run on an image of a given shape, found at validation: the axis at

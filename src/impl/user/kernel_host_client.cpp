@@ -32,6 +32,9 @@ struct LiveHosts {
   std::map<pid_t, pid_t> server_of_keeper;
 };
 
+// The host that may run now, the last one asked something; every other one is stopped.
+std::atomic<KernelHost*> running_host{nullptr};
+
 // Set once convlab ends every host on its way out (end_kernel_hosts_now).
 std::atomic<bool> ending_all{false};
 
@@ -125,6 +128,16 @@ void KernelHost::start(double seconds) {
   note_live(keeper_, server_);
 }
 
+void KernelHost::claim() {
+  KernelHost* previous = running_host.exchange(this);
+  if (previous != nullptr && previous != this) previous->freeze();
+  thaw();
+}
+
+void KernelHost::freeze_the_running_one() {
+  if (KernelHost* running = running_host.exchange(nullptr)) running->freeze();
+}
+
 void KernelHost::thaw() {
   if (frozen_ && server_ > 0) ::kill(-server_, SIGCONT);
   frozen_ = false;
@@ -137,6 +150,8 @@ void KernelHost::freeze() {
 }
 
 void KernelHost::stop() {
+  KernelHost* self = this;
+  running_host.compare_exchange_strong(self, nullptr);
   if (keeper_ > 0) {
     note_live(keeper_, -1);
     ::kill(keeper_, SIGTERM);  // the keeper kills the server, its group and all below
@@ -162,7 +177,7 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
                                    double seconds, double limit) {
   try {
     if (keeper_ <= 0) start(seconds);
-    thaw();
+    claim();
     send_message(socket_, body, fds);
     ChannelMessage answer =
         receive_message(socket_, seconds < 0 ? -1 : static_cast<int>(seconds * 1000) + 1);
@@ -171,13 +186,9 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
       const std::string error = answer.body["error"].is_string()
                                     ? answer.body["error"].get<std::string>()
                                     : answer.body["error"].dump();
-      if (family_ == Family::cuda)
-        stop();
-      else
-        freeze();
+      if (family_ == Family::cuda) stop();
       throw KernelHostError(error);
     }
-    freeze();
     return answer.body;
   } catch (const ChannelTimeout&) {
     wait_for_the_end_if_ending();
@@ -191,6 +202,10 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
     const std::string how = ended ? wait_status_words(status) : "ended";
     fail("the kernel's process " + how + " (each user kernel runs in a process of its own)");
   }
+}
+
+void stop_running_kernel_host() {
+  KernelHost::freeze_the_running_one();
 }
 
 KernelHost& kernel_host(const std::string& name, Family family) {

@@ -6,9 +6,11 @@
 // its points; a host that ended is started again for the next point, and points prepared on it
 // before are prepared again on the new one. A host is a keeper (kernel_host_keeper.hpp: its own
 // process group, a child subreaper, dies with convlab however convlab ends) above a server (its own
-// process group, where the kernels run). Between requests the server's process group is stopped
-// (SIGSTOP), so a thread or child a kernel left running takes no CPU from another kernel's timing
-// or convlab's own; it runs again only while its own implementation is called. When the run has no
+// process group, where the kernels run). Only the host last asked something may run: a request to
+// another host, or a call of any point that does not run in a host (measure/repetitions.cpp),
+// stops its server's process group first (SIGSTOP), so a thread or child a kernel left running
+// takes no CPU from another kernel's timing; it runs again only while its own implementation is
+// prepared or called. When the run has no
 // more points of the implementation, on a timeout, a crash, or when convlab ends, the keeper kills
 // every process below it. What the host prints goes through a pipe this process forwards to its
 // standard error, so nothing a kernel starts holds convlab's own output open.
@@ -52,9 +54,12 @@ class KernelHost {
   bool running() const { return keeper_ > 0; }
   // Ends the host and every process below it, and waits for them.
   void stop();
+  // Stops the host that may run now, if any (stop_running_kernel_host).
+  static void freeze_the_running_one();
 
  private:
   void start(double seconds);
+  void claim();   // stops the host that ran before, if another, and lets this one run
   void thaw();    // SIGCONT to the server's process group, when it is stopped
   void freeze();  // SIGSTOP to it, between requests
   [[noreturn]] void fail(const std::string& reason);
@@ -68,6 +73,10 @@ class KernelHost {
 
 // The host named `name` (one per user implementation) in this process, of `family`.
 KernelHost& kernel_host(const std::string& name, Family family);
+// Stops (SIGSTOP, until its next request) the kernel host that may run now, so that nothing its
+// kernels left running takes CPU from what comes next; called before every call of a point that
+// does not run in a kernel host.
+void stop_running_kernel_host();
 // Ends the host named `name`, when it has one running: its points are done.
 void end_kernel_host(const std::string& name);
 // Ends every host now, from a thread that is about to end the process (SIGINT, SIGTERM): the

@@ -111,6 +111,7 @@ class RemotePoint final : public PreparedPoint {
   }
 
   std::optional<double> self_timed_ms() const override { return self_timed_; }
+  bool runs_in_kernel_host() const override { return true; }
 
   OutputView output() const override {
     if (family_ == Family::cuda && !output_fetched_) {
