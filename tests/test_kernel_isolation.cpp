@@ -517,8 +517,9 @@ __attribute__((constructor)) static void refuse_to_load(void) {
                                          ""));
   write_config("  aborts: {source: aborts.c}\n");
   const Orphanage orphanage;
-  const auto validate = testing::run_shell(
-      "CONVLAB_KERNEL_CACHE=cache timeout -k 5 120 \"$CONVLAB\" validate c.yaml", dir_);
+  const auto validate = testing::run_shell("CONVLAB_KERNEL_CACHE='" + (dir_ / "cache").string() +
+                                               "' timeout -k 5 120 \"$CONVLAB\" validate c.yaml",
+                                           dir_);
   EXPECT_EQ(validate.exit_code, 2) << validate.output;
   EXPECT_NE(validate.output.find("the loading was killed by signal 6 (Aborted)"), std::string::npos)
       << validate.output;

@@ -259,7 +259,7 @@ LibraryDeclarations describe_shared_library(const std::string& path) {
       ended) {
     const std::string how = out.timed_out ? std::string("did not finish within 30 s")
                             : ended       ? answer["ended"].get<std::string>()
-                                          : "ended with status " + std::to_string(out.exit_code);
+                                          : program_end_words(out);
     const std::string shown = ended ? printed : out.output;
     declared.error = path + ": its declarations could not be read: the loading " + how +
                      (shown.empty() ? "" : "\n" + shown.substr(0, 4000));
