@@ -157,12 +157,14 @@ void KernelHost::stop() {
     ::kill(keeper_, SIGTERM);  // the keeper kills the server, its group and all below
     int status = 0;
     if (!wait_for_child(keeper_, kEndSeconds, &status)) {
-      if (server_ > 0) ::kill(-server_, SIGKILL);
       ::kill(-keeper_, SIGKILL);
       while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
       }
     }
   }
+  // What may be left of the server's group where the keeper could not end it (it was killed): a
+  // child a kernel started without fork(3), which has no parent-death signal.
+  if (server_ > 0) ::kill(-server_, SIGKILL);
   if (socket_ >= 0) ::close(socket_);
   keeper_ = server_ = socket_ = -1;
   frozen_ = false;
@@ -199,6 +201,10 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
     // The server ended: its keeper ends what is below it, then ends as the server did.
     int status = 0;
     const bool ended = keeper_ > 0 && wait_for_child(keeper_, kEndSeconds, &status);
+    if (ended) {
+      note_live(keeper_, -1);
+      keeper_ = -1;  // reaped: its number is no longer this host's to signal
+    }
     const std::string how = ended ? wait_status_words(status) : "ended";
     fail("the kernel's process " + how + " (each user kernel runs in a process of its own)");
   }
@@ -235,10 +241,8 @@ void end_kernel_hosts_now() {
     ::kill(-server, SIGKILL);
     ::kill(keeper, SIGTERM);
   }
-  for (const auto& [keeper, server] : live) {
-    int status = 0;
-    wait_for_child(keeper, 2.0, &status);
-  }
+  // Not reaped here: the thread that started a keeper may be waiting for it too.
+  for (const auto& [keeper, server] : live) wait_for_child_to_end(keeper, 2.0);
 }
 
 LibraryDeclarations describe_shared_library(const std::string& path) {

@@ -113,6 +113,7 @@ pid_t spawn_kernel_host_keeper(const std::string& program, int channel) {
   // Between fork and exec only async-signal-safe calls.
   const pid_t pid = fork_on_lasting_thread([&] {
     const pid_t child = ::fork();
+    if (child > 0) ::setpgid(child, child);  // both sides, so it holds before either goes on
     if (child != 0) return child;
     // A process group of its own, not a session: the terminal's signals reach only its
     // foreground group, and a session would be a scheduling group of its own (autogroup),

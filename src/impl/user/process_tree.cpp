@@ -144,32 +144,40 @@ std::string wait_status_words(int status) {
   return "stopped";
 }
 
-bool wait_for_child(pid_t pid, double seconds, int* status) {
+bool wait_for_child_to_end(pid_t pid, double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
 #if defined(SYS_pidfd_open)
   // A pidfd becomes readable when the process ends: no polling where the kernel has them.
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (pidfd >= 0) {
-    for (;;) {
+    int ready = 0;
+    do {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                             deadline - std::chrono::steady_clock::now())
                             .count();
       pollfd entry{pidfd, POLLIN, 0};
-      const int ready =
-          ::poll(&entry, 1, static_cast<int>(std::clamp<long long>(left + 1, 0, 1 << 30)));
-      if (ready < 0 && errno == EINTR) continue;
-      break;
-    }
+      ready = ::poll(&entry, 1, static_cast<int>(std::clamp<long long>(left + 1, 0, 1 << 30)));
+    } while (ready < 0 && errno == EINTR);
     ::close(pidfd);
+    return ready > 0;
   }
+  if (errno == ESRCH) return true;  // reaped already
 #endif
   for (;;) {
-    const pid_t ended = ::waitpid(pid, status, WNOHANG);
-    if (ended == pid) return true;
-    if (ended < 0 && errno != EINTR) return errno == ECHILD;  // reaped elsewhere
+    siginfo_t info{};
+    const int waited = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if ((waited == 0 && info.si_pid == pid) || (waited < 0 && errno == ECHILD)) return true;
     if (std::chrono::steady_clock::now() > deadline) return false;
     pause_briefly();
   }
+}
+
+bool wait_for_child(pid_t pid, double seconds, int* status) {
+  *status = 0;
+  if (!wait_for_child_to_end(pid, seconds)) return false;
+  while (::waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
+  return true;  // reaped here, or elsewhere already (ECHILD)
 }
 
 }  // namespace convlab

@@ -26,7 +26,11 @@ bool end_descendants(double seconds);
 // once, and one waiting for a CPU stops before it runs user code again.
 void stop_every_thread(pid_t pid);
 
-// Waits at most `seconds` for the child `pid` to end; true (with its wait status) when it did.
+// Waits at most `seconds` for the child `pid` to end, without reaping it; true when it did (or was
+// reaped already).
+bool wait_for_child_to_end(pid_t pid, double seconds);
+// The same, then reaps it: true, with its wait status (0 when it was reaped elsewhere), when it
+// ended.
 bool wait_for_child(pid_t pid, double seconds, int* status);
 
 // "was killed by signal 11 (Segmentation fault)", "exited with status 3": a wait status in words.
