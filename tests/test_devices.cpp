@@ -1,7 +1,9 @@
-// `convlab run --devices`: one worker process per CUDA device. Without a GPU the workers run
-// with CONVLAB_TEST_DEVICE_COUNT (run/devices.hpp): they record their CUDA points as skipped,
-// which is enough to check the split, the files and the order; the GPU machine checks the
-// timings (tests/gpu and docs/scale-out.md).
+// `convlab run --devices`: one worker process per CUDA device, taking problem groups from the
+// run's queue as it becomes free. Without a GPU the workers run with CONVLAB_TEST_DEVICE_COUNT
+// (run/devices.hpp): they record their CUDA points as skipped, which is enough to check the
+// hand-out, the files and the order, and with CONVLAB_TEST_DEVICE_GMACS each pretend device takes
+// time in proportion to a point's work, so that which worker takes what can be seen; the GPU
+// machine checks the timings (tests/gpu and docs/scale-out.md).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -33,22 +35,67 @@ implementations:
 measure: {warmup: 0, min_reps: 2, max_reps: 2, max_seconds: 0.01}
 )";
 
+// The CUDA points of the sweep take about 0.3 s each on a pretend device
+// (CONVLAB_TEST_DEVICE_GMACS): 8 problem groups of 3 points, so that every worker has taken a group
+// before the first is done.
+const char* kSlowDevices = "CONVLAB_TEST_DEVICE_GMACS=0.0000236 ";
+
 class Devices : public testing::DirectoryTest {
  protected:
   void SetUp() override {
     DirectoryTest::SetUp();
     testing::write_text(dir_ / "sweep.yaml", kSweep);
   }
-  testing::CommandResult run(const std::string& arguments, int pretend_devices = -1) const {
+  testing::CommandResult run(const std::string& arguments, int pretend_devices = -1,
+                             bool slow = false) const {
     const std::string environment =
-        pretend_devices < 0 ? ""
-                            : "CONVLAB_TEST_DEVICE_COUNT=" + std::to_string(pretend_devices) + " ";
+        (pretend_devices < 0
+             ? ""
+             : "CONVLAB_TEST_DEVICE_COUNT=" + std::to_string(pretend_devices) + " ") +
+        (slow ? kSlowDevices : "");
     return testing::run_shell(environment + "\"$CONVLAB\" " + arguments, dir_);
   }
   json results(const std::string& dir = "out") const {
     return json::parse(testing::read_text(dir_ / dir / "results.json"));
   }
 };
+
+// A point as its record names it.
+std::string point_of(const json& record) {
+  return record["implementation"].get<std::string>() + " " + record["params"].dump() + " " +
+         record["image"]["name"].get<std::string>() + " " +
+         record["kernel"]["name"].get<std::string>() + " " + record["border"].get<std::string>() +
+         " " + record["output"].get<std::string>();
+}
+
+// Every point of the file with exactly one record: the points by how often they appear, none
+// more than once.
+std::map<std::string, int> records_per_point(const json& doc) {
+  std::map<std::string, int> count;
+  for (const auto& record : doc["records"]) ++count[point_of(record)];
+  return count;
+}
+
+// The status, reason and verdict of every point of the file.
+std::map<std::string, std::string> verdicts(const json& doc) {
+  std::map<std::string, std::string> by_point;
+  for (const auto& record : doc["records"]) {
+    std::string verdict =
+        record["status"].get<std::string>() + " | " + record.value("reason", std::string());
+    if (record.contains("verification") && record["verification"].is_object())
+      verdict += record["verification"].value("ok", false) ? " | verified" : " | not verified";
+    by_point[point_of(record)] = verdict;
+  }
+  return by_point;
+}
+
+// The points each run of the file measured, from its phases (run.phases.problems).
+std::size_t points_measured(const json& run) {
+  std::size_t points = 0;
+  for (const auto& problem : run["phases"]["problems"])
+    points += problem["points"].get<std::size_t>();
+  return points;
+}
 
 std::string argv_text(const json& run) {
   std::string text;
@@ -57,7 +104,7 @@ std::string argv_text(const json& run) {
 }
 
 TEST_F(Devices, WorkersTakeWholeProblemsOfCudaPointsAndTheCpuPointsRunAloneAfterThem) {
-  const auto ran = run("run sweep.yaml --out out --devices all", 2);
+  const auto ran = run("run sweep.yaml --out out --devices all", 2, true);
   ASSERT_EQ(ran.exit_code, 0) << ran.output;
   EXPECT_NE(ran.output.find("kept 0 \u00b7 ran 16 \u00b7 skipped 24 \u00b7 failed 0"),
             std::string::npos)
@@ -133,7 +180,7 @@ TEST_F(Devices, AShardSpreadsItsCudaPointsOverTheDevicesIntoItsOwnFile) {
   for (int shard = 0; shard < 2; ++shard)
     ASSERT_EQ(run("run sweep.yaml --out out --quiet --devices all --shard " +
                       std::to_string(shard) + "/2",
-                  2)
+                  2, true)
                   .exit_code,
               0);
   EXPECT_FALSE(fs::exists(dir_ / "out/shards/workers"));
@@ -156,6 +203,146 @@ TEST_F(Devices, OneDeviceGivesTheRecordsOfAPlainRun) {
   EXPECT_EQ(results("one")["runs"].size(), 1u);
 }
 
+TEST_F(Devices, EveryPointIsMeasuredOnceWithTheVerdictsOfOneDevice) {
+  ASSERT_EQ(run("run sweep.yaml --out one --devices 0 --quiet", 1).exit_code, 0);
+  for (int count : {2, 3, 5}) {
+    const std::string out = "all-" + std::to_string(count);
+    const auto ran = run("run sweep.yaml --out " + out + " --devices all --quiet", count, true);
+    ASSERT_EQ(ran.exit_code, 0) << ran.output;
+    const json doc = results(out);
+    for (const auto& [point, records] : records_per_point(doc)) EXPECT_EQ(records, 1) << point;
+    EXPECT_EQ(verdicts(doc), verdicts(results("one"))) << count << " devices";
+    // Measured once: the workers' and the CPU run's points add up to the plan's 40.
+    std::size_t measured = 0, workers = 0;
+    for (const auto& r : doc["runs"]) {
+      measured += points_measured(r);
+      workers += argv_text(r).find("--hand-out") != std::string::npos;
+    }
+    EXPECT_EQ(measured, 40u);
+    // 8 problem groups: 5 devices start 5 workers; each has a group to take.
+    EXPECT_EQ(workers, std::size_t(count)) << ran.output;
+  }
+  // More devices than problem groups: those beyond them are not started.
+  const auto crowded =
+      run("run sweep.yaml --out crowded --devices all --quiet --filter "
+          "'kernel.size=3,border=zero'",
+          5, true);
+  ASSERT_EQ(crowded.exit_code, 0) << crowded.output;
+  EXPECT_EQ(results("crowded")["runs"].size(), 3u) << "two workers and the CPU points";
+}
+
+TEST_F(Devices, AFreeWorkerTakesTheLargestGroupLeftAndKeepsItsImage) {
+  // One problem far larger than the rest (64^2 with K = 9): the worker that takes it first is busy
+  // with it while the other measures every other group, largest first, on the image it holds.
+  testing::write_text(dir_ / "uneven.yaml", R"(name: uneven
+images:
+  - {type: generated, sizes: [64, 16], channels: 1, seed: 3}
+kernels:
+  - {type: gaussian, size: [3, 5, 9]}
+border: replicate
+implementations:
+  cuda_global: {block: [[16, 16]]}
+measure: {warmup: 0, min_reps: 1, max_reps: 1, max_seconds: 0.01}
+)");
+  // 64^2 x 81 multiply-adds take 3.3 s, 64^2 x 25 1.0 s, 64^2 x 9 0.37 s, the 16^2 ones < 0.1 s.
+  const auto ran = testing::run_shell(
+      "CONVLAB_TEST_DEVICE_COUNT=2 CONVLAB_TEST_DEVICE_GMACS=0.0001 "
+      "\"$CONVLAB\" run uneven.yaml --out out --devices all --quiet",
+      dir_);
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  std::vector<std::vector<std::string>> sequences;
+  const json doc = results();
+  for (const auto& r : doc["runs"]) {
+    std::vector<std::string> sequence;
+    for (const auto& problem : r["phases"]["problems"])
+      sequence.push_back(
+          (problem["image"].get<std::string>().find("64x64") != std::string::npos ? "64 " : "16 ") +
+          problem["kernel"].get<std::string>());
+    if (!sequence.empty()) sequences.push_back(sequence);
+  }
+  ASSERT_EQ(sequences.size(), 2u);
+  std::sort(sequences.begin(), sequences.end(),
+            [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  EXPECT_EQ(sequences[0], std::vector<std::string>{"64 gaussian9"}) << ran.output;
+  EXPECT_EQ(sequences[1], (std::vector<std::string>{"64 gaussian5", "64 gaussian3", "16 gaussian9",
+                                                    "16 gaussian5", "16 gaussian3"}));
+}
+
+TEST_F(Devices, AWorkerThatDiesGivesItsGroupToAnotherAndNoPointIsLost) {
+  // Worker 1 is killed once its first point is in its journal, two points before the end of its
+  // group: the group goes to worker 0, which measures it whole.
+  const auto ran = testing::run_shell(
+      std::string("export CONVLAB_TEST_DEVICE_COUNT=2 ") + kSlowDevices +
+          "; \"$CONVLAB\" run sweep.yaml --out out --devices all >log.txt 2>&1 & parent=$!; "
+          "for i in $(seq 1 400); do [ -s out/workers/results.device-1.journal ] && break; "
+          "sleep 0.025; done; "
+          "worker=$(pgrep -P $parent -f -- '--worker 1'); "
+          "[ -n \"$worker\" ] && kill -9 $worker; wait $parent; echo \"exit $?\"; cat log.txt",
+      dir_);
+  EXPECT_NE(ran.output.find("exit 2"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("the worker of CUDA device 1 ended with signal 9 while measuring"),
+            std::string::npos)
+      << ran.output;
+  EXPECT_NE(ran.output.find("(3 points); it goes to another device"), std::string::npos)
+      << ran.output;
+  const json doc = results();
+  const auto per_point = records_per_point(doc);
+  EXPECT_EQ(per_point.size(), 40u) << ran.output;
+  for (const auto& [point, records] : per_point) EXPECT_EQ(records, 1) << point;
+  EXPECT_FALSE(fs::exists(dir_ / "out/workers"));
+  // Run again: everything is there; only the skipped CUDA points are tried again.
+  const auto again = run("run sweep.yaml --out out --devices all --quiet", 2);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(records_per_point(results()).size(), 40u);
+}
+
+TEST_F(Devices, AnInterruptedRunKeepsWhatTheWorkersMeasuredAndResumes) {
+  const auto ran = testing::run_shell(
+      std::string("export CONVLAB_TEST_DEVICE_COUNT=2 ") + kSlowDevices +
+          "; \"$CONVLAB\" run sweep.yaml --out out --devices all >log.txt 2>&1 & parent=$!; "
+          "for i in $(seq 1 400); do [ -s out/workers/results.device-0.journal ] && break; "
+          "sleep 0.025; done; kill -INT $parent; wait $parent; echo \"exit $?\"; cat log.txt",
+      dir_);
+  EXPECT_NE(ran.output.find("exit 130"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("interrupted: the device workers stopped; their points are kept in"),
+            std::string::npos)
+      << ran.output;
+  EXPECT_EQ(ran.output.find("goes to another device"), std::string::npos) << ran.output;
+  const std::size_t kept = results()["records"].size();
+  EXPECT_GE(kept, 1u);
+  EXPECT_LT(kept, 24u);
+  const auto again = run("run sweep.yaml --out out --devices all --quiet", 2);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  const auto per_point = records_per_point(results());
+  EXPECT_EQ(per_point.size(), 40u);
+  for (const auto& [point, records] : per_point) EXPECT_EQ(records, 1) << point;
+}
+
+TEST_F(Devices, TheSplitBeforeTheRunIsStillThereToCompare) {
+  const auto ran = run("run sweep.yaml --out out --devices all --quiet", 2);
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const auto fixed = testing::run_shell(
+      "CONVLAB_HAND_OUT=fixed CONVLAB_TEST_DEVICE_COUNT=2 \"$CONVLAB\" run sweep.yaml --out fixed "
+      "--devices all --quiet",
+      dir_);
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_EQ(verdicts(results("fixed")), verdicts(results()));
+  const json split = results("fixed");
+  for (const auto& r : split["runs"]) EXPECT_EQ(argv_text(r).find("--hand-out"), std::string::npos);
+  const auto dry = testing::run_shell(
+      "CONVLAB_HAND_OUT=fixed \"$CONVLAB\" run sweep.yaml --dry-run --devices 0,1", dir_);
+  EXPECT_NE(dry.output.find("split before the run (CONVLAB_HAND_OUT=fixed)"), std::string::npos)
+      << dry.output;
+  const auto wrong = testing::run_shell(
+      "CONVLAB_HAND_OUT=later CONVLAB_TEST_DEVICE_COUNT=2 \"$CONVLAB\" run sweep.yaml --out out "
+      "--devices all --quiet",
+      dir_);
+  EXPECT_EQ(wrong.exit_code, 0);
+  EXPECT_NE(wrong.output.find("CONVLAB_HAND_OUT=later is neither 'queue' nor 'fixed'"),
+            std::string::npos)
+      << wrong.output;
+}
+
 TEST_F(Devices, DryRunShowsTheSplitOverFourAndEightDevicesOnAMachineWithoutThem) {
   for (int count : {4, 8}) {
     std::string list;
@@ -166,6 +353,9 @@ TEST_F(Devices, DryRunShowsTheSplitOverFourAndEightDevicesOnAMachineWithoutThem)
                               " workers, one per CUDA device; CPU points run after the workers, "
                               "in this process alone (devices not checked against this "
                               "machine: --dry-run)"),
+              std::string::npos)
+        << dry.output;
+    EXPECT_NE(dry.output.find("problem groups handed out as workers become free"),
               std::string::npos)
         << dry.output;
     size_t groups = 0, points = 0;

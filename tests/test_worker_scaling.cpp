@@ -428,7 +428,8 @@ TEST_F(PrepareAhead, RunRecordsPhasesThatAddUpToItsWallTime) {
 
 // Fake devices: each worker records its phases, folded into results.json with its run block, and
 // each gets CPUs of its own (under the old slicing both inherited the one CPU OpenMP had bound the
-// first thread to).
+// first thread to). The pretend devices take 2.5 s and 1.4 s for the two problems, so that each
+// worker has taken one before the other is done.
 TEST_F(PrepareAhead, DeviceWorkersRecordPhasesOnCpusOfTheirOwn) {
   testing::write_text(dir_ / "gpu.yaml", R"(name: gpu
 images:
@@ -441,7 +442,8 @@ implementations:
   cuda_global: {block: [[16, 16]]}
 )");
   const auto result = testing::run_shell(
-      "CONVLAB_TEST_DEVICE_COUNT=2 \"$CONVLAB\" run gpu.yaml --out out --devices all --phases",
+      "CONVLAB_TEST_DEVICE_COUNT=2 CONVLAB_TEST_DEVICE_GMACS=0.000015 \"$CONVLAB\" run gpu.yaml "
+      "--out out --devices all --phases",
       dir_);
   ASSERT_LE(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("the device workers' time"), std::string::npos) << result.output;

@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
@@ -48,9 +49,10 @@ already measured with the same build on the same machine are kept, not re-run.
                device_given = true;
              })
       .value("--devices", "all|0,1,...",
-             "one worker process per CUDA device: the CUDA points of a problem all on one device, "
-             "spread by estimated cost; then the CPU points in this process alone. With "
-             "--dry-run, the split is shown without checking the devices",
+             "one worker process per CUDA device, each taking the next problem (all its CUDA "
+             "points) when it is free, largest first, preferring the image it holds; then the CPU "
+             "points in this process alone. With --dry-run, the cost model's forecast of it is "
+             "shown without checking the devices",
              parsed_into(options.devices, parse_devices))
       .value("--shard", "I/N",
              "run the I-th of N parts of the plan (0-based: 0/N ... N-1/N), cut by estimated cost "
@@ -80,6 +82,11 @@ already measured with the same build on the same machine are kept, not re-run.
       .value("--worker", "K", "(used by --devices) run as the K-th device worker",
              [&](const std::string& text) {
                options.worker = static_cast<int>(parse_whole_number(text, 0, INT_MAX));
+             })
+      .value("--hand-out", "FD",
+             "(used by --devices) take problems one at a time from the socket FD",
+             [&](const std::string& text) {
+               options.hand_out_fd = static_cast<int>(parse_whole_number(text, 3, INT_MAX));
              });
   return line;
 }
@@ -93,6 +100,8 @@ const char* options_disagree(const RunOptions& options, bool device_given) {
     problem = "--max-points cannot be combined with --devices";
   else if (options.worker >= 0 && !options.devices)
     problem = "--worker is given by --devices to its workers";
+  else if (options.hand_out_fd >= 0 && options.worker < 0)
+    problem = "--hand-out is given by --devices to its workers, with --worker";
   return problem;
 }
 
@@ -106,23 +115,24 @@ int run_loaded_config(const RunOptions& options, const std::string& command) {
         run_summary_on_stdout(options.table ? SummaryRows::all : SummaryRows::best);
     return run_experiment(with_summary, std::move(loaded.config), std::move(loaded.plan));
   } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
+    std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const FileError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const RunArgumentError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "convlab " << command << ": " << options.config_path << ": out of memory\n";
+    std::cerr << "convlab " << command << ": " << shortened_path(options.config_path)
+              << ": out of memory\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab " << command << ": " << options.config_path << ": " << error.what()
-              << "\n";
+    std::cerr << "convlab " << command << ": " << shortened_path(options.config_path) << ": "
+              << bounded_message(error.what()) << "\n";
     return 2;
   }
 }
@@ -133,6 +143,7 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
   bool device_given = false;
   const CommandLine line = run_command_line(options, device_given);
   if (const auto status = line.parse(args)) return *status;
+  if (const auto status = line.refuse_non_utf8(args)) return *status;
   if (const char* problem = options_disagree(options, device_given)) return line.refuse(problem);
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   return run_loaded_config(options, "run");

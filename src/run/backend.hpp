@@ -23,6 +23,7 @@
 #include "plan/plan.hpp"
 #include "run/run_options.hpp"
 #include "run/schedule.hpp"
+#include "run/unit_feed.hpp"
 #include "store/part_block.hpp"
 #include "store/results_store.hpp"
 #include "store/run_block.hpp"
@@ -67,6 +68,7 @@ struct RunJob {
   int cuda_device = 0;
   std::vector<int> devices;  // --devices, resolved
   bool worker = false;       // a device worker: plain progress lines, no table, keys in part
+  UnitFeed* feed = nullptr;  // where the units come from; null: the schedule, in order
 };
 
 // What the device workers' files of a target held, once folded into it.

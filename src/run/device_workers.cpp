@@ -1,11 +1,12 @@
 // The device-workers backend of `convlab run --devices`: one worker process per CUDA device
-// measures the CUDA units it is given (run/schedule.hpp spread_over_devices: every point of a
-// problem on one device), each into a file of its own (store/part_files.hpp), while this process
-// waits; their files are then folded into the results file, and this process measures the CPU
-// units alone, so that no CPU point shares the machine with another point. The device loop
-// stands outside the points: each worker is an ordinary in-process run on its device, with its
-// own slice of the CPUs for its host work (run/worker_cpus.hpp: whole cores of the CPUs this
-// process was started on).
+// measures CUDA problem groups, each into a file of its own (store/part_files.hpp), while this
+// process hands the groups out one at a time as workers become free (run/hand_out_session.hpp;
+// with CONVLAB_HAND_OUT=fixed, each worker measures a part split before the run,
+// run/schedule.hpp spread_over_devices); every point of a problem on one device. Their files are
+// then folded into the results file, and this process measures the CPU units alone, so that no
+// CPU point shares the machine with another point. The device loop stands outside the points:
+// each worker is an ordinary in-process run on its device, with its own slice of the CPUs for its
+// host work (run/worker_cpus.hpp: whole cores of the CPUs this process was started on).
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -28,6 +29,7 @@
 #include "impl/cuda/device_facts.hpp"
 #include "measure/cpu_topology.hpp"
 #include "run/backend.hpp"
+#include "run/hand_out_session.hpp"
 #include "run/interrupt.hpp"
 #include "run/local_run.hpp"
 #include "run/observers.hpp"
@@ -50,8 +52,12 @@ struct Worker {
   int status = 0;  // exit status, or 128 + the signal that ended it
 };
 
-// The command line of worker `position`: the run's own options, plus --worker.
-std::vector<std::string> worker_arguments(const RunJob& job, int position) {
+// A worker's end of its hand-out socket, as the worker sees it.
+constexpr int kWorkerHandOutFd = 3;
+
+// The command line of worker `position`: the run's own options, plus --worker (and --hand-out
+// when its problem groups are handed out).
+std::vector<std::string> worker_arguments(const RunJob& job, int position, bool hand_out) {
   const RunOptions& options = *job.options;
   std::vector<std::string> args{own_executable(), "run", options.config_path, "--out",
                                 job.target.out_dir};
@@ -66,6 +72,7 @@ std::vector<std::string> worker_arguments(const RunJob& job, int position) {
   std::string devices;
   for (int device : job.devices) devices += (devices.empty() ? "" : ",") + std::to_string(device);
   args.insert(args.end(), {"--devices", devices, "--worker", std::to_string(position)});
+  if (hand_out) args.insert(args.end(), {"--hand-out", std::to_string(kWorkerHandOutFd)});
   return args;
 }
 
@@ -118,7 +125,9 @@ class AffinityForChild {
   bool changed_ = false;
 };
 
-pid_t spawn(const std::vector<std::string>& args, const WorkerCpus& slice) {
+// `hand_out_end`: this process's descriptor of the worker's socket end (-1: none), given to the
+// worker as kWorkerHandOutFd.
+pid_t spawn(const std::vector<std::string>& args, const WorkerCpus& slice, int hand_out_end) {
   const std::vector<std::string> environment = worker_environment(slice);
   const AffinityForChild affinity(slice.cpus);
   std::vector<char*> argv, envp;
@@ -134,8 +143,12 @@ pid_t spawn(const std::vector<std::string>& args, const WorkerCpus& slice) {
   sigemptyset(&none);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  if (hand_out_end >= 0) posix_spawn_file_actions_adddup2(&files, hand_out_end, kWorkerHandOutFd);
   pid_t pid = -1;
-  const int error = posix_spawn(&pid, argv[0], nullptr, &attributes, argv.data(), envp.data());
+  const int error = posix_spawn(&pid, argv[0], &files, &attributes, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);
   if (error != 0)
     throw std::runtime_error("cannot start a device worker (" + args[0] +
@@ -194,10 +207,24 @@ class WorkerWait {
   WorkerWait(const WorkerWait&) = delete;
   WorkerWait& operator=(const WorkerWait&) = delete;
 
-  WorkerFiles wait_and_fold() {
+  // Waits for every worker (serving the hand-out meanwhile, when there is one), then folds their
+  // files.
+  WorkerFiles wait_and_fold(HandOutSession* hand_out) {
     std::size_t left = 0;
     for (const auto& worker : workers_) left += worker.pid > 0;
     while (left > 0) {
+      if (hand_out) {
+        hand_out->serve(kServeMilliseconds);
+        for (auto& worker : workers_) {
+          int status = 0;
+          if (worker.pid > 0 && ::waitpid(worker.pid, &status, WNOHANG) == worker.pid) {
+            reaped(worker, status);
+            --left;
+            hand_out->ended(worker.position, worker.device, worker.status, interrupted());
+          }
+        }
+        continue;
+      }
       int status = 0;
       const pid_t pid = ::waitpid(-1, &status, 0);
       if (pid < 0) {
@@ -206,12 +233,11 @@ class WorkerWait {
       }
       for (auto& worker : workers_)
         if (worker.pid == pid) {
-          worker.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-          worker.pid = -1;
+          reaped(worker, status);
           --left;
-          state_->reaped(pid);
         }
     }
+    if (hand_out) hand_out->finish();
     WorkerFiles files = fold_worker_files(target_);
     std::unique_lock<std::mutex> lock(state_->mutex);
     state_->folded = true;
@@ -222,6 +248,20 @@ class WorkerWait {
   }
 
  private:
+  // How long the hand-out waits for a worker's message before it looks for ended workers.
+  static constexpr int kServeMilliseconds = 100;
+
+  void reaped(Worker& worker, int status) {
+    worker.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    state_->reaped(worker.pid);
+    worker.pid = -1;
+  }
+
+  bool interrupted() const {
+    const std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->interrupted;
+  }
+
   struct State {
     std::mutex mutex;
     std::condition_variable changed;
@@ -266,27 +306,56 @@ BackendTraits DeviceWorkersBackend::traits() const {
 int DeviceWorkersBackend::execute(const RunJob& job) {
   fold_worker_files(job.target);
   const int count = static_cast<int>(job.devices.size());
-  const std::vector<int> worker_of_unit = spread_over_devices(job.schedule, count);
   std::string warning;
+  const HandOutPolicy hand_out_policy_here = hand_out_policy(&warning);
+  if (!warning.empty()) std::cerr << "convlab run: " << warning << "\n";
+  warning.clear();
   const WorkerCpuPolicy policy = worker_cpu_policy(&warning);
   if (!warning.empty()) std::cerr << "convlab run: " << warning << "\n";
   const std::vector<WorkerCpus> slices = worker_cpu_slices(
       policy, count,
       policy == WorkerCpuPolicy::cores ? gpu_nodes(job.devices) : std::vector<int>{});
+  std::unique_ptr<HandOutSession> hand_out;
+  std::vector<int> worker_of_unit;
+  if (hand_out_policy_here == HandOutPolicy::fixed) {
+    worker_of_unit = spread_over_devices(job.schedule, count);
+  } else {
+    hand_out = std::make_unique<HandOutSession>(job);
+    if (hand_out->empty()) hand_out.reset();
+  }
   std::vector<Worker> workers;
   for (int position = 0; position < count; ++position) {
-    if (units_of_worker(job.schedule, worker_of_unit, position).units.empty()) continue;
+    if (!hand_out && (worker_of_unit.empty() ||
+                      units_of_worker(job.schedule, worker_of_unit, position).units.empty()))
+      continue;
+    // Fewer problem groups than devices: the devices beyond them are not opened.
+    if (hand_out && !hand_out->worth_starting(position)) {
+      hand_out->not_started(position);
+      continue;
+    }
     Worker worker;
     worker.position = position;
     worker.device = job.devices[position];
-    worker.pid = spawn(worker_arguments(job, position), slices[position]);
+    const int end = hand_out ? hand_out->worker_end(position) : -1;
+    if (hand_out && end < 0)
+      throw std::runtime_error(std::string("cannot make a socket for a device worker: ") +
+                               std::strerror(errno));
+    try {
+      worker.pid =
+          spawn(worker_arguments(job, position, hand_out != nullptr), slices[position], end);
+    } catch (...) {
+      if (hand_out) hand_out->started(position);
+      throw;
+    }
+    if (hand_out) hand_out->started(position);
     workers.push_back(worker);
   }
   WorkerFiles files;
   {
     WorkerWait wait(workers, job.target);
-    files = wait.wait_and_fold();
+    files = wait.wait_and_fold(hand_out.get());
   }
+  hand_out.reset();
   set_interrupt_handler([&job] {
     return "interrupted between the device workers and the CPU points; results kept in " +
            job.target.path() + "; run again to resume";
@@ -304,7 +373,9 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
   }
 
   RunJob cpu_job = job;
-  cpu_job.schedule = units_of_worker(job.schedule, worker_of_unit, -1);
+  cpu_job.schedule.units.clear();
+  for (const auto& unit : job.schedule.units)
+    if (!unit.gpu) cpu_job.schedule.units.push_back(unit);
   LocalOutcome cpu;
   if (!cpu_job.schedule.units.empty()) cpu = run_locally(cpu_job);
   clear_interrupt_handler();
@@ -321,7 +392,7 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
   for (std::size_t u = 0; u < job.schedule.units.size(); ++u) {
     const WorkUnit& unit = job.schedule.units[u];
     for (std::size_t i : unit.points) {
-      if (worker_of_unit[u] < 0) {
+      if (!unit.gpu) {
         if (next_cpu_key < cpu.keys.size())
           if (auto found = cpu_rows.find(cpu.keys[next_cpu_key++]); found != cpu_rows.end())
             rows.push_back(*found->second);

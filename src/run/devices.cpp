@@ -20,6 +20,24 @@ int visible_device_count() {
   return cuda_device_count();
 }
 
+// CONVLAB_TEST_DEVICE_GMACS as rates in MAC/s, one per device; empty when unset, when any is not a
+// positive number, or without CONVLAB_TEST_DEVICE_COUNT.
+std::vector<double> pretend_device_rates() {
+  const char* count = std::getenv("CONVLAB_TEST_DEVICE_COUNT");
+  const char* gmacs = std::getenv("CONVLAB_TEST_DEVICE_GMACS");
+  if (count == nullptr || gmacs == nullptr) return {};
+  std::vector<double> rates;
+  std::stringstream items(gmacs);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    char* end = nullptr;
+    const double rate = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(rate > 0.0)) return {};
+    rates.push_back(rate * 1e9);
+  }
+  return rates;
+}
+
 std::string device_list(int count) {
   std::string list;
   for (int d = 0; d < count; ++d) list += (d ? "," : "") + std::to_string(d);
@@ -75,6 +93,13 @@ std::vector<int> resolve_devices(const DeviceChoice& choice, bool check) {
                              std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") +
                              ": " + device_list(count) + ")");
   return choice.listed;
+}
+
+double pretend_device_seconds(const Config& config, const Point& point, int device) {
+  static const std::vector<double> rates = pretend_device_rates();
+  if (rates.empty() || point.implementation->family != Family::cuda) return 0.0;
+  const std::size_t which = std::min<std::size_t>(std::max(device, 0), rates.size() - 1);
+  return point_macs(config, point) / rates[which];
 }
 
 }  // namespace convlab

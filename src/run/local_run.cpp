@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "gallery/gallery.hpp"
@@ -15,6 +16,7 @@
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
 #include "measure/work_phases.hpp"
+#include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
@@ -22,6 +24,7 @@
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
 #include "run/search_walk.hpp"
+#include "run/unit_feed.hpp"
 #include "store/machine.hpp"
 
 namespace convlab {
@@ -59,6 +62,43 @@ class InterruptScope {
   ~InterruptScope() { clear_interrupt_handler(); }
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
+};
+
+// Implementations with a `finished` hook (users' kernels end their host there) are told once the
+// last unit of the schedule with a point of theirs has been walked, whatever order the feed gives
+// the units in; those a walk never finishes (a device worker's hand-out leaves units to others, or
+// --max-points ends the run) are told when the walk ends.
+class ImplementationEnds {
+ public:
+  ImplementationEnds(const std::vector<WorkUnit>& units, const std::vector<Point>& plan) {
+    for (const WorkUnit& unit : units) {
+      std::set<const Implementation*> in_unit;
+      for (std::size_t i : unit.points) in_unit.insert(plan[i].implementation);
+      for (const auto& search : unit.searches)
+        for (std::size_t i : search.variants) in_unit.insert(plan[i].implementation);
+      for (const Implementation* implementation : in_unit) {
+        if (!implementation->finished) continue;
+        units_left_[implementation] += 1;
+        of_unit_[&unit].push_back(implementation);
+      }
+    }
+  }
+
+  void walked(const WorkUnit& unit) {
+    const auto found = of_unit_.find(&unit);
+    if (found == of_unit_.end()) return;
+    for (const Implementation* implementation : found->second)
+      if (--units_left_[implementation] == 0) implementation->finished();
+  }
+
+  void all() {
+    for (const auto& [implementation, left] : units_left_)
+      if (left > 0) implementation->finished();
+  }
+
+ private:
+  std::map<const Implementation*, std::size_t> units_left_;
+  std::map<const WorkUnit*, std::vector<const Implementation*>> of_unit_;
 };
 
 class LocalRun {
@@ -110,6 +150,7 @@ class LocalRun {
         job_.schedule.points() - counts.kept - counts.ran - counts.skipped - counts.failed;
     if (job_.worker && job_.part) {
       PartBlock part = *job_.part;
+      part.points = digests_;
       part.keys = keys_;
       recorder_.set_part(std::move(part));
     }
@@ -135,6 +176,9 @@ class LocalRun {
       style.terminal = false;
       style.who = "convlab [device " + std::to_string(job_.cuda_device) + "]";
       style.tag = "[device " + std::to_string(job_.cuda_device) + "] ";
+      // Handed out one problem group at a time, a worker does not know its share: the run that
+      // started it shows the progress of all of them.
+      if (job_.feed) style.quiet = true;
     }
     return style;
   }
@@ -166,10 +210,10 @@ class LocalRun {
     run.measure = RunMeasure{config_.measure, config_.measure_overrides};
     if (any_cuda_point()) run.cuda = executor_.open_device();
     const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
+    // Said before the first point is measured, and only then: a run that keeps every point
+    // measures nothing the load could disturb.
     if (speak)
-      for (const auto& warning :
-           noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
-        std::cerr << "convlab: " << warning << "\n";
+      noise_warnings_ = noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u));
     if (auto mixed = mixed_thread_pools_warning(config_, plan_); mixed && speak)
       std::cerr << "convlab: warning: " << *mixed << "\n";
     const std::string others =
@@ -240,17 +284,19 @@ class LocalRun {
     return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
   }
 
-  // Every unit in order; a unit's points are named first (kept ones are reported), the rest
-  // measured. --max-points stops the run at the first point beyond it, after measuring what its
-  // unit had taken. The time of each unit's steps goes to its problem's phases; the next
-  // problem's image and reference are made meanwhile when the unit times CUDA points only
-  // (CONVLAB_PREPARE_AHEAD=1), and waited for before the next unit.
+  // Every unit the feed gives, in its order (the schedule's, or a device worker's hand-out); a
+  // unit's points are named first (kept ones are reported), the rest measured. --max-points stops
+  // the run at the first point beyond it, after measuring what its unit had taken. The time of
+  // each unit's steps goes to its problem's phases; the next unit's image and reference are made
+  // meanwhile when the unit times CUDA points only (CONVLAB_PREPARE_AHEAD=1), and waited for
+  // before the next unit.
   void walk_units() {
     PointBudget budget(options_.max_points);
-    const auto& units = job_.schedule.units;
-    const std::vector<std::vector<const Implementation*>> finishing = finishing_after(units);
-    for (std::size_t u = 0; u < units.size(); ++u) {
-      const WorkUnit& unit = units[u];
+    ScheduleFeed in_order(job_.schedule);
+    UnitFeed& feed = job_.feed ? *job_.feed : in_order;
+    ImplementationEnds ends(job_.schedule.units, plan_);
+    while (const WorkUnit* next = feed.next()) {
+      const WorkUnit& unit = *next;
       const auto start = std::chrono::steady_clock::now();
       const PhaseSeconds before = clock_.totals();
       const double ahead_before = executor_.ahead_seconds();
@@ -259,8 +305,7 @@ class LocalRun {
       std::vector<IdentifiedPoint> to_run;
       bool limit_reached = false;
       for (std::size_t i : unit.points) {
-        IdentifiedPoint point = executor_.identify(i);
-        keys_.push_back(point.key);
+        IdentifiedPoint point = identify(i);
         if (config_.save_outputs) note_gallery_item(plan_[i]);
         if (!options_.force && recorder_.has_ok_record(point.key)) {
           observers_.kept(point);
@@ -274,8 +319,8 @@ class LocalRun {
         budget.spend();
         to_run.push_back(std::move(point));
       }
-      if (!limit_reached && u + 1 < units.size() && only_cuda(unit, to_run))
-        executor_.prepare_ahead(first_point(units[u + 1]));
+      if (!limit_reached && executor_.prepares_ahead() && only_cuda(unit, to_run))
+        if (const WorkUnit* ahead = feed.after()) executor_.prepare_ahead(first_point(*ahead));
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
@@ -289,27 +334,21 @@ class LocalRun {
         }
       problems_.push_back(
           problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
-      for (const Implementation* done : finishing[u]) done->finished();
+      ends.walked(unit);
       if (limit_reached) break;
+      feed.finished();
     }
     executor_.take_ahead();  // nothing is left running once the units are done
-    for (const auto& done : finishing)
-      for (const Implementation* implementation : done) implementation->finished();
+    ends.all();
   }
 
-  // By unit: the implementations with a `finished` hook whose last point is in it.
-  std::vector<std::vector<const Implementation*>> finishing_after(
-      const std::vector<WorkUnit>& units) const {
-    std::map<const Implementation*, std::size_t> last_unit;
-    for (std::size_t u = 0; u < units.size(); ++u) {
-      for (std::size_t i : units[u].points) last_unit[plan_[i].implementation] = u;
-      for (const auto& search : units[u].searches)
-        for (std::size_t i : search.variants) last_unit[plan_[i].implementation] = u;
-    }
-    std::vector<std::vector<const Implementation*>> finishing(units.size());
-    for (const auto& [implementation, u] : last_unit)
-      if (implementation->finished) finishing[u].push_back(implementation);
-    return finishing;
+  // Names the point and notes its digest and key, in the order the run reaches them (a device
+  // worker's part block lists them).
+  IdentifiedPoint identify(std::size_t index) {
+    IdentifiedPoint point = executor_.identify(index);
+    digests_.push_back(point.digest);
+    keys_.push_back(point.key);
+    return point;
   }
 
   // One search of one problem (run/search_walk.hpp): its variants are measured as the strategy
@@ -319,9 +358,8 @@ class LocalRun {
     SearchWalk walk(config_, plan_, search, options_.force);
     bool limit_reached = false;
     walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
-      IdentifiedPoint point = executor_.identify(index);
+      IdentifiedPoint point = identify(index);
       point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
-      keys_.push_back(point.key);
       if (config_.save_outputs) note_gallery_item(plan_[index]);
       if (!options_.force && recorder_.has_ok_record(point.key)) {
         observers_.kept(point);
@@ -334,6 +372,7 @@ class LocalRun {
       }
       budget.spend();
       ++searched_;
+      warn_before_measuring();
       observers_.starting({point});
       Record record = executor_.measure({point}).front();
       stamp_search_step(record, step, best_before, walk.objective_of(record));
@@ -347,14 +386,33 @@ class LocalRun {
   }
 
   void measure_group(const std::vector<IdentifiedPoint>& group) {
+    warn_before_measuring();
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
+    pretend_device_time(group, records);
     const auto timed = clock_.time(WorkPhase::record);
     for (std::size_t g = 0; g < group.size(); ++g) {
       observers_.finished(group[g], records[g], g == 0);
       recorder_.store(std::move(records[g]));
     }
     observers_.recorded(group, progress_->snapshot());
+  }
+
+  // A pretend device (run/devices.hpp) takes the time its points' work would take there.
+  void pretend_device_time(const std::vector<IdentifiedPoint>& group,
+                           const std::vector<Record>& records) {
+    double seconds = 0.0;
+    for (std::size_t g = 0; g < group.size(); ++g)
+      if (records[g].status == Status::skipped)
+        seconds += pretend_device_seconds(config_, plan_[group[g].index], job_.cuda_device);
+    if (seconds <= 0.0) return;
+    const auto timed = clock_.time(WorkPhase::timing);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  }
+
+  void warn_before_measuring() {
+    for (const auto& warning : noise_warnings_) std::cerr << "convlab: " << warning << "\n";
+    noise_warnings_.clear();
   }
 
   // Each (image, kernel, border) of the job once; its input picture is written now, while the
@@ -387,13 +445,14 @@ class LocalRun {
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   PhaseClock clock_;
   std::vector<ProblemPhases> problems_;
-  std::size_t searched_ = 0;  // search steps measured so far
+  std::size_t searched_ = 0;                 // search steps measured so far
+  std::vector<std::string> noise_warnings_;  // to say before the first point measured
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;
   ProgressObserver* progress_ = nullptr;
   RunCounter counter_;
-  std::vector<std::string> keys_;
+  std::vector<std::string> digests_, keys_;  // of the points reached, in order
   std::set<std::tuple<std::size_t, std::size_t, Border>> gallery_done_;
   GalleryPlan gallery_plan_;
 };

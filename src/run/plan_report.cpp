@@ -9,6 +9,7 @@
 
 #include "core/count_words.hpp"
 #include "core/point_filter.hpp"
+#include "run/devices.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
 
@@ -40,6 +41,11 @@ constexpr double kPointSeconds = 0.03;
 // written as a picture (save_outputs).
 constexpr double kPlanarValueSeconds = 4e-9;
 constexpr double kSavedValueSeconds = 20e-9;
+// Per value of an image, paid by a device worker each time it changes images: making it (generation
+// and SHA-256: 1.2-1.7 s for RGB 8192^2, 0.7-0.9 s for 6144^2 on the H200 host) and the first
+// pinned and device buffers with the upload (1.9-2.1 s and 1.4-1.6 s).
+constexpr double kImageValueSeconds = 7.5e-9;
+constexpr double kFirstBuffersValueSeconds = 10e-9;
 // A machine in particular is not known: threads of the reference and verification.
 constexpr unsigned kAnyMachineThreads = 8;
 // Verification reads the output and the double reference once: more threads than this add
@@ -107,6 +113,8 @@ double estimated_reference_seconds(const Config& config, const Point& point,
 }
 
 double estimated_timing_seconds(const Config& config, const Point& point, const HostModel& host) {
+  // A pretend device of the tests takes its own time (run/devices.hpp).
+  if (const double pretend = pretend_device_seconds(config, point); pretend > 0.0) return pretend;
   double call = call_macs(config, point) / nominal_rate(point, host.logical_cpus);
   if (point.implementation->family == Family::cuda)
     call += value_bytes(config, point) / kTransferBytesPerSecond + kCallSeconds;
@@ -244,46 +252,109 @@ void print_shard_balance(const ShardCut& cut, int index, std::ostream& out) {
       << share_words(double(*largest), double(total)) << "; a problem group is never split)\n";
 }
 
+HostModel worker_model(const HostModel& machine, int workers) {
+  const unsigned share = unsigned(std::max(workers, 1));
+  HostModel worker = machine;
+  worker.logical_cpus = std::max(1u, machine.logical_cpus / share);
+  worker.verify_threads = std::max(1u, machine.verify_threads / share);
+  return worker;
+}
+
+double estimated_unit_seconds(const Config& config, const std::vector<Point>& plan,
+                              const WorkUnit& unit, const HostModel& host) {
+  const std::size_t first =
+      unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  double seconds = estimated_reference_seconds(config, plan[first], host);
+  for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], host);
+  for (const auto& search : unit.searches) {
+    double all = 0.0;
+    for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], host);
+    seconds += all * double(search.budget) / double(search.variants.size());
+  }
+  return seconds;
+}
+
+std::vector<double> estimated_item_seconds(const Config& config, const std::vector<Point>& plan,
+                                           const Schedule& schedule,
+                                           const std::vector<HandOutItem>& items,
+                                           const HostModel& host) {
+  std::vector<double> seconds;
+  for (const HandOutItem& item : items) {
+    double sum = 0.0;
+    for (std::size_t u : item.units)
+      sum += estimated_unit_seconds(config, plan, schedule.units[u], host);
+    seconds.push_back(sum);
+  }
+  return seconds;
+}
+
+std::vector<double> estimated_image_setup_seconds(const Config& config) {
+  std::vector<double> seconds;
+  for (const ImageSpec& image : config.images)
+    seconds.push_back(double(image.width) * image.height * image.channels *
+                      (kImageValueSeconds + kFirstBuffersValueSeconds));
+  return seconds;
+}
+
+HandOutForecast forecast_devices(const Config& config, const std::vector<Point>& plan,
+                                 const Schedule& schedule, int workers, const HostModel& host) {
+  HandOut queue(hand_out_items(schedule, plan), workers);
+  // One device is a plain run: its units in plan order.
+  if (workers == 1)
+    for (std::size_t i = 0; i < queue.items().size(); ++i) queue.pin(i, 0);
+  const std::vector<double> seconds =
+      estimated_item_seconds(config, plan, schedule, queue.items(), host);
+  return forecast_hand_out(std::move(queue), seconds, estimated_image_setup_seconds(config), {});
+}
+
 void print_device_split(const Config& config, const std::vector<Point>& plan,
-                        const Schedule& schedule, const std::vector<int>& worker_of_unit,
-                        const std::vector<int>& devices, bool checked, std::ostream& out) {
+                        const Schedule& schedule, const std::vector<int>& devices, bool checked,
+                        std::ostream& out) {
   const int workers = static_cast<int>(devices.size());
+  const bool fixed = workers > 1 && hand_out_policy(nullptr) == HandOutPolicy::fixed;
+  // Each worker has its share of this machine's cores (run/worker_cpus.hpp); the CPU points have
+  // all of them.
+  const HostModel machine = this_machine_model();
+  const HostModel worker = workers > 1 ? worker_model(machine, workers) : machine;
+  std::vector<int> worker_of_unit(schedule.units.size(), workers > 1 ? -1 : 0);
+  std::optional<HandOutForecast> forecast;
+  if (fixed) {
+    worker_of_unit = spread_over_devices(schedule, workers);
+  } else if (workers > 1) {
+    forecast = forecast_devices(config, plan, schedule, workers, worker);
+    const std::vector<HandOutItem> items = hand_out_items(schedule, plan);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      for (std::size_t u : items[i].units) worker_of_unit[u] = forecast->worker_of_item[i];
+  }
   std::vector<std::size_t> points(workers + 1, 0);
   std::vector<std::int64_t> cost(workers + 1, 0);
   std::vector<std::set<std::size_t>> groups(workers + 1);
   std::vector<double> seconds(workers + 1, 0.0);  // as the plan table estimates them here
-  // Each worker has its share of this machine's cores (run/worker_cpus.hpp); the CPU points have
-  // all of them.
-  const HostModel machine = this_machine_model();
-  HostModel worker = machine;
-  worker.logical_cpus = std::max(1u, machine.logical_cpus / unsigned(std::max(workers, 1)));
-  worker.verify_threads = std::max(1u, machine.verify_threads / unsigned(std::max(workers, 1)));
   for (std::size_t u = 0; u < schedule.units.size(); ++u) {
-    // One device: the one process measures everything.
-    const int w = worker_of_unit.empty() ? 0 : worker_of_unit[u] < 0 ? workers : worker_of_unit[u];
+    const int w = worker_of_unit[u] < 0 ? workers : worker_of_unit[u];
     const WorkUnit& unit = schedule.units[u];
     points[w] += unit.points.size();
+    for (const auto& search : unit.searches) points[w] += search.budget;
     cost[w] += unit.cost_us;
     groups[w].insert(unit.bundle);
-    const HostModel& host = w < workers && workers > 1 ? worker : machine;
-    const std::size_t first =
-        unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
-    seconds[w] += estimated_reference_seconds(config, plan[first], host);
-    for (std::size_t i : unit.points) seconds[w] += estimated_point_seconds(config, plan[i], host);
-    for (const auto& search : unit.searches) {
-      points[w] += search.budget;
-      double all = 0.0;
-      for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], host);
-      seconds[w] += all * double(search.budget) / double(search.variants.size());
-    }
+    seconds[w] += estimated_unit_seconds(config, plan, unit, w < workers ? worker : machine);
   }
+  // The forecast adds each worker's image set-ups.
+  if (forecast)
+    for (int w = 0; w < workers; ++w) seconds[w] = forecast->worker_seconds[w];
   std::int64_t cuda_cost = 0;
   for (int w = 0; w < workers; ++w) cuda_cost += cost[w];
   out << "\ndevices: " << workers << (workers == 1 ? " device" : " workers, one per CUDA device")
       << "; CPU points run "
       << (workers == 1 ? "in the same process" : "after the workers, in this process alone")
-      << (checked ? "" : " (devices not checked against this machine: --dry-run)") << "\n\n";
-  out << "| worker | device | problem groups | points | share of the CUDA cost | est. s |\n";
+      << (checked ? "" : " (devices not checked against this machine: --dry-run)") << "\n";
+  if (workers > 1)
+    out << (fixed ? "problem groups split before the run (CONVLAB_HAND_OUT=fixed), by estimated "
+                    "cost\n"
+                  : "problem groups handed out as workers become free, largest first, preferring "
+                    "the image a worker holds; below: the cost model's forecast of it, with each "
+                    "worker's image set-ups\n");
+  out << "\n| worker | device | problem groups | points | share of the CUDA cost | est. s |\n";
   out << "|---|---|---|---|---|---|\n";
   for (int w = 0; w < workers; ++w) {
     char estimate[32];

@@ -8,6 +8,7 @@
 
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
+#include "run/hand_out.hpp"
 #include "run/measured_points.hpp"
 #include "run/schedule.hpp"
 
@@ -65,14 +66,37 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
                 const std::vector<std::optional<PlannedSkip>>& skips, std::ostream& out,
                 const MeasuredPoints* measured = nullptr);
 
+// A device worker's share of `machine`: its logical CPUs and verification threads divided by
+// `workers` (run/worker_cpus.hpp gives each worker an equal share of the cores).
+HostModel worker_model(const HostModel& machine, int workers);
+// A unit's estimate on `host`: the reference its problem waits for and its points, a search its
+// budget's share of its variants.
+double estimated_unit_seconds(const Config& config, const std::vector<Point>& plan,
+                              const WorkUnit& unit, const HostModel& host);
+// Each hand-out item's estimate on `host`: its units'.
+std::vector<double> estimated_item_seconds(const Config& config, const std::vector<Point>& plan,
+                                           const Schedule& schedule,
+                                           const std::vector<HandOutItem>& items,
+                                           const HostModel& host);
+// What a device worker pays each time it changes images, per config image: making the image (and
+// its SHA-256) and the first device and pinned buffers of it, fitted to the committed gpu_pair runs
+// of the H200 host (1.9-3.6 s for RGB 8192^2, 1.1-2.5 s for 6144^2).
+std::vector<double> estimated_image_setup_seconds(const Config& config);
+// The hand-out of `schedule`'s CUDA items to `workers` workers of `host`, forecast from the start
+// (one worker: in plan order, as a plain run walks them).
+HandOutForecast forecast_devices(const Config& config, const std::vector<Point>& plan,
+                                 const Schedule& schedule, int workers, const HostModel& host);
+
 // `--dry-run --shard I/N`: the shard's share of the plan's estimated cost, and the range of the
 // shares of all N.
 void print_shard_balance(const ShardCut& cut, int index, std::ostream& out);
-// `--dry-run --devices ...`: the CUDA units of each worker and their share of the CUDA cost, and
-// the CPU points measured after them. `checked`: the devices were checked against this machine.
+// `--dry-run --devices ...`: the CUDA units each worker would measure and their share of the CUDA
+// cost, and the CPU points measured after them: the forecast of the hand-out (run/hand_out.hpp),
+// with each worker's image set-ups, or with CONVLAB_HAND_OUT=fixed the split made before the run.
+// `checked`: the devices were checked against this machine.
 void print_device_split(const Config& config, const std::vector<Point>& plan,
-                        const Schedule& schedule, const std::vector<int>& worker_of_unit,
-                        const std::vector<int>& devices, bool checked, std::ostream& out);
+                        const Schedule& schedule, const std::vector<int>& devices, bool checked,
+                        std::ostream& out);
 
 // With measure.interleave: a warning when points of more than one thread pool run with several
 // threads (OpenMP and OpenCV's), since one pool's idle workers spin for a while after its call and

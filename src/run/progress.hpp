@@ -9,15 +9,25 @@
 //
 // The ETA starts from the nominal estimates of the points still to run (run/plan_report.hpp) and
 // is corrected by how long the points measured so far took against their own estimates.
+//
+// A `--devices` run shows one line for all its workers (HandOutProgress): problem groups and
+// points done, and the ETA of the hand-out (HandOutEta), which forecasts the groups left as the
+// queue hands them out.
 #pragma once
 
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "measure/stopwatch.hpp"
+#include "run/hand_out.hpp"
 
 namespace convlab {
 
@@ -91,5 +101,55 @@ class Progress {
 };
 
 std::string format_duration(double seconds);
+
+// The time left of a run whose problem groups are handed out (run/hand_out.hpp): the groups not
+// yet done, forecast as the queue would hand them out (forecast_hand_out), every estimate scaled by
+// how long the groups done so far took against their own estimates (1 before the first). A group
+// being measured counts the rest of its scaled estimate, never below zero. Times are seconds since
+// the run started.
+class HandOutEta {
+ public:
+  // `item_seconds`: each item's estimate on one worker; `image_setup`: a worker's cost of changing
+  // to each image (run/plan_report.hpp).
+  HandOutEta(std::vector<double> item_seconds, std::vector<double> image_setup, int workers);
+  // Worker `worker` took `item` at `now` (it starts on it when the items it holds before are done).
+  void taken(int worker, std::size_t item, std::size_t image, double now);
+  void done(int worker, double now);
+  // The worker ended: what it held is the queue's again.
+  void lost(int worker);
+  // Measured over estimated seconds of the items done; 1 before the first.
+  double scale() const;
+  double seconds_left(const HandOut& queue, double now) const;
+
+ private:
+  std::vector<double> item_seconds_, image_setup_;
+  std::vector<std::optional<std::size_t>> image_;  // per worker: the image it holds
+  std::vector<std::deque<double>> held_;           // per worker: estimates of its items
+  std::vector<double> began_;                      // per worker: its first item's start
+  double measured_ = 0.0, estimated_ = 0.0;
+};
+
+// The one progress line of a `--devices` run, drawn by the run as it serves its workers (no thread
+// of its own): "[=====>     ] 5/12 problem groups, 155/372 points, 2 workers  elapsed 0m32s  ETA
+// 0m25s" on a terminal, a plain line every plain_interval_seconds otherwise, nothing when quiet.
+class HandOutProgress {
+ public:
+  HandOutProgress(std::size_t groups, std::size_t points, int workers, double estimated_seconds,
+                  ProgressStyle style, std::FILE* stream);
+  // Where the run stands; draws when a line is due, asking `eta_seconds` then only.
+  void update(std::size_t groups_done, std::size_t points_done,
+              const std::function<double()>& eta_seconds);
+  void done();
+
+ private:
+  void draw();
+  std::size_t groups_, points_, groups_done_ = 0, points_done_ = 0;
+  int workers_;
+  double estimated_seconds_, eta_seconds_ = 0.0;
+  ProgressStyle style_;
+  std::FILE* stream_;
+  Stopwatch clock_, since_line_;
+  bool drawn_ = false;
+};
 
 }  // namespace convlab

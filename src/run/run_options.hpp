@@ -50,6 +50,7 @@ struct RunOptions {
   std::optional<ShardIndex> shard;      // --shard I/N
   std::optional<DeviceChoice> devices;  // --devices
   int worker = -1;                      // --worker K: the K-th device worker of --devices
+  int hand_out_fd = -1;                 // --hand-out FD: a worker's socket to the hand-out
   std::optional<SlurmSettings> slurm;   // convlab slurm
   // Told of the run's points besides the progress and the counts (convlab watch re-renders its
   // page after each); in-process runs only.

@@ -5,9 +5,11 @@
 
 #include "plan/plan.hpp"
 #include "run/backend.hpp"
+#include "run/hand_out_channel.hpp"
 #include "run/kernel_compilation.hpp"
 #include "run/measured_points.hpp"
 #include "run/plan_report.hpp"
+#include "run/problem_ahead.hpp"
 #include "run/schedule.hpp"
 #include "store/part_files.hpp"
 #include "store/results_file.hpp"
@@ -80,8 +82,7 @@ std::unique_ptr<Backend> backend_for(const RunJob& job) {
   return std::make_unique<InProcessBackend>();
 }
 
-void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
-                   const std::vector<int>& worker_of_unit) {
+void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
   const Config& config = *job.config;
   const std::vector<Point>& plan = *job.plan;
   std::vector<Point> points;
@@ -99,7 +100,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
              measured ? &*measured : nullptr);
   if (cut) print_shard_balance(*cut, job.options->shard->index, std::cout);
   if (!job.devices.empty())
-    print_device_split(config, plan, job.schedule, worker_of_unit, job.devices,
+    print_device_split(config, plan, job.schedule, job.devices,
                        !job.options->dry_run || job.options->devices->all, std::cout);
   std::cout << "\nbackend: " << describe(backend_for(job)->traits()) << "\n";
 }
@@ -141,34 +142,48 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     job.part->points = digests_of(config, plan, job.schedule);
   }
 
-  std::vector<int> worker_of_unit;
   if (options.devices) {
     job.devices = resolve_devices(*options.devices, !options.dry_run);
     if (job.devices.size() == 1) job.cuda_device = job.devices.front();
   }
-  if (job.devices.size() > 1) {
-    job.schedule = split_by_family(config, plan, job.schedule);
-    worker_of_unit = spread_over_devices(job.schedule, static_cast<int>(job.devices.size()));
-  }
+  if (job.devices.size() > 1) job.schedule = split_by_family(config, plan, job.schedule);
 
   if (options.dry_run) {
-    print_dry_run(job, cut, worker_of_unit);
+    print_dry_run(job, cut);
     return 0;
   }
 
   if (options.worker >= 0) {
-    // One device worker of a --devices run: its CUDA units, into a file of its own.
+    // One device worker of a --devices run: CUDA units, into a file of its own; handed out one
+    // problem group at a time (run/hand_out.hpp), or its fixed part of them.
     if (job.devices.size() < 2 || options.worker >= static_cast<int>(job.devices.size()))
       throw RunArgumentError("--worker " + std::to_string(options.worker) +
                              " needs --devices with more than that many devices");
     const int device = job.devices[options.worker];
-    job.schedule = units_of_worker(job.schedule, worker_of_unit, options.worker);
+    std::unique_ptr<HandOutClient> hand_out;
+    if (options.hand_out_fd >= 0) {
+      Schedule cuda_units;
+      for (const auto& unit : job.schedule.units)
+        if (unit.gpu) cuda_units.units.push_back(unit);
+      job.schedule = std::move(cuda_units);
+      std::vector<HandOutItem> items = hand_out_items(job.schedule, plan);
+      const std::string digest = hand_out_digest(config, plan, job.schedule, items);
+      hand_out = std::make_unique<HandOutClient>(options.hand_out_fd, job.schedule,
+                                                 std::move(items), digest, prepare_ahead_enabled());
+      job.feed = hand_out.get();
+    } else {
+      const std::vector<int> worker_of_unit =
+          spread_over_devices(job.schedule, static_cast<int>(job.devices.size()));
+      job.schedule = units_of_worker(job.schedule, worker_of_unit, options.worker);
+    }
     job.read_only = {job.target.path()};
     job.target = {out_dir, workers_folder(job.target.folder),
                   worker_file_name(job.target.file_name, device), LockUse::best_effort};
     job.part = part_for(options, config);
     job.part->device = device;
-    job.part->points = digests_of(config, plan, job.schedule);
+    // The points it reaches, named as it reaches them (run/local_run.hpp).
+    job.part->points =
+        hand_out ? std::vector<std::string>{} : digests_of(config, plan, job.schedule);
     job.cuda_device = device;
     job.worker = true;
     InProcessBackend here;

@@ -80,36 +80,9 @@ void add_to_search(const Config& config, const std::vector<Point>& plan, std::si
   groups.push_back(std::move(group));
 }
 
-struct Bundle {
-  std::vector<std::size_t> units;
-  std::int64_t cost_us = 0;
-  std::size_t points = 0;
-};
-
-// Bundles of the units `take` accepts, in order of their first unit.
-std::vector<Bundle> bundles_of(const Schedule& schedule, bool (*take)(const WorkUnit&)) {
-  std::map<std::size_t, std::size_t> position;  // bundle id -> index into bundles
-  std::vector<Bundle> bundles;
-  for (std::size_t u = 0; u < schedule.units.size(); ++u) {
-    const WorkUnit& unit = schedule.units[u];
-    if (!take(unit)) continue;
-    auto found = position.find(unit.bundle);
-    if (found == position.end()) {
-      found = position.emplace(unit.bundle, bundles.size()).first;
-      bundles.emplace_back();
-    }
-    Bundle& bundle = bundles[found->second];
-    bundle.units.push_back(u);
-    bundle.cost_us += unit.cost_us;
-    bundle.points += unit.points.size();
-    for (const auto& search : unit.searches) bundle.points += search.budget;
-  }
-  return bundles;
-}
-
 // Largest bundle first, each to the part with the least cost so far. Returns the part of each
 // bundle.
-std::vector<int> balance(const std::vector<Bundle>& bundles, int parts,
+std::vector<int> balance(const std::vector<ProblemGroup>& bundles, int parts,
                          std::vector<std::int64_t>& part_cost) {
   std::vector<std::size_t> order(bundles.size());
   std::iota(order.begin(), order.end(), 0);
@@ -127,13 +100,6 @@ std::vector<int> balance(const std::vector<Bundle>& bundles, int parts,
   return part_of;
 }
 
-bool any_unit(const WorkUnit&) {
-  return true;
-}
-bool gpu_unit(const WorkUnit& unit) {
-  return unit.gpu;
-}
-
 }  // namespace
 
 std::size_t Schedule::points() const {
@@ -149,6 +115,26 @@ std::int64_t Schedule::cost_us() const {
   std::int64_t cost = 0;
   for (const auto& unit : units) cost += unit.cost_us;
   return cost;
+}
+
+std::vector<ProblemGroup> problem_groups(const Schedule& schedule, bool cuda_only) {
+  std::map<std::size_t, std::size_t> position;  // bundle id -> index into groups
+  std::vector<ProblemGroup> groups;
+  for (std::size_t u = 0; u < schedule.units.size(); ++u) {
+    const WorkUnit& unit = schedule.units[u];
+    if (cuda_only && !unit.gpu) continue;
+    auto found = position.find(unit.bundle);
+    if (found == position.end()) {
+      found = position.emplace(unit.bundle, groups.size()).first;
+      groups.emplace_back();
+    }
+    ProblemGroup& group = groups[found->second];
+    group.units.push_back(u);
+    group.cost_us += unit.cost_us;
+    group.points += unit.points.size();
+    for (const auto& search : unit.searches) group.points += search.budget;
+  }
+  return groups;
 }
 
 Schedule make_schedule(const Config& config, const std::vector<Point>& plan) {
@@ -199,7 +185,7 @@ Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
 ShardCut cut_into_shards(const Schedule& schedule, int count) {
   ShardCut cut;
   cut.count = count;
-  const std::vector<Bundle> bundles = bundles_of(schedule, any_unit);
+  const std::vector<ProblemGroup> bundles = problem_groups(schedule, false);
   const std::vector<int> shard_of_bundle = balance(bundles, count, cut.cost_us);
   cut.shard_of_unit.assign(schedule.units.size(), 0);
   cut.points.assign(count, 0);
@@ -251,7 +237,7 @@ std::optional<ShardIndex> parse_shard(const std::string& text, std::string* erro
 
 std::vector<int> spread_over_devices(const Schedule& schedule, int workers) {
   std::vector<int> worker_of_unit(schedule.units.size(), -1);
-  const std::vector<Bundle> bundles = bundles_of(schedule, gpu_unit);
+  const std::vector<ProblemGroup> bundles = problem_groups(schedule, true);
   std::vector<std::int64_t> cost;
   const std::vector<int> worker_of_bundle = balance(bundles, workers, cost);
   for (std::size_t b = 0; b < bundles.size(); ++b)

@@ -55,6 +55,16 @@ Schedule make_schedule(const Config& config, const std::vector<Point>& plan);
 Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
                          const Schedule& schedule);
 
+// The units of one bundle: a problem group, never split between shards or devices.
+struct ProblemGroup {
+  std::vector<std::size_t> units;  // indices into the schedule, in its order
+  std::int64_t cost_us = 0;
+  std::size_t points = 0;  // plain points and each search's budget
+};
+// The groups of `schedule` (of its CUDA units only, with `cuda_only`), in the order of their
+// first unit.
+std::vector<ProblemGroup> problem_groups(const Schedule& schedule, bool cuda_only);
+
 // The shard every unit of `schedule` belongs to, for `count` shards.
 struct ShardCut {
   int count = 1;

@@ -1,6 +1,8 @@
 // `convlab run --devices` on a machine with CUDA devices, through the executable: one device
 // gives the records of a plain run (keys, point ids, statuses, verdicts, the device's identity),
-// and `--devices all` keeps every problem's CUDA points on one device, each record naming it.
+// and `--devices all` keeps every problem's CUDA points on one device, each record naming it (which
+// devices measure which problems is decided as workers become free: a worker that is slow to
+// start may find nothing left).
 // Skipped without a device; with one device `--devices all` is that device alone.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -119,7 +121,6 @@ TEST_F(CudaDevices, AllDevicesKeepEveryProblemOnOneDeviceAndNameIt) {
   ASSERT_EQ(all.status, 0) << all.output;
   const json doc = read_json(dir_ / "all/results.json");
   EXPECT_EQ(doc["records"].size(), 24u);
-  EXPECT_EQ(doc["runs"].size(), devices == 1 ? 1u : 1u + std::min(devices, 4));
   std::map<std::string, std::set<std::string>> devices_of_problem;
   std::set<std::string> uuids;
   for (const auto& r : doc["records"]) {
@@ -135,7 +136,10 @@ TEST_F(CudaDevices, AllDevicesKeepEveryProblemOnOneDeviceAndNameIt) {
     EXPECT_GT(r["derived"]["speedup"].get<double>(), 0) << r.dump();
   }
   for (const auto& [problem, on] : devices_of_problem) EXPECT_EQ(on.size(), 1u) << problem;
-  EXPECT_EQ(uuids.size(), static_cast<size_t>(std::min(devices, 4)));
+  EXPECT_GE(uuids.size(), 1u);
+  EXPECT_LE(uuids.size(), static_cast<size_t>(std::min(devices, 4)));
+  // A run block for each worker that measured a problem, and the CPU points'.
+  EXPECT_EQ(doc["runs"].size(), devices == 1 ? 1u : 1u + uuids.size());
 }
 
 }  // namespace

@@ -61,9 +61,6 @@ class KernelPlan {
 CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_RUNG_FUNCTIONS)
 #undef CONVLAB_CUDA_RUNG_FUNCTIONS
 
-// The buffer cache's slot of user kernels (impl/user), apart from every Variant's.
-constexpr int kUserKernelSlot = 1000;
-
 // A point run (upload, the plan's launches, download, event timing; interleaved layout, one
 // stream) of a plan that is not a row of rungs.hpp: a user's kernel (user_kernel.cu).
 std::unique_ptr<DeviceRun> prepare_with_plan(std::unique_ptr<KernelPlan> plan,

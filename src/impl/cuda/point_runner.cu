@@ -1,10 +1,14 @@
 // The part every CUDA variant shares: per-image device buffers, pinned staging, the planar layout,
 // the stream overlap, L2 flushing and the event timing of upload, kernel(s) and download.
 //
-// Buffers. Device and pinned host buffers are cached per (device, image, implementation) and grow
-// to the largest output type asked for, so a sweep over blocks, tiles, borders and kernels of one
-// image allocates once; when a point of another image is prepared, the unused buffers of the
-// previous image are released. Allocation and staging happen in prepare, outside timing.
+// Buffers. A device keeps a few sets of device and pinned host buffers, each taken by one prepared
+// point at a time whatever its image and implementation, and grown (never shrunk) to what is
+// asked; a set remembers which image it staged in which layout. So a run whose points are
+// prepared one after the other allocates its pinned memory once per device, not once per image and
+// implementation (pinning gigabytes cost 1.4-2.1 s at each new image of the committed gpu_pair
+// runs), and stages an image once per layout; interleaved timing, whose points of one problem hold
+// their buffers together, takes a set per point. Allocation and staging happen in prepare, outside
+// timing.
 //
 // Layout. interleaved: the device holds HWC and one launch covers all channels. planar: the host
 // converts the image to CHW while staging it (prepare, untimed); each channel is then a one-channel
@@ -29,15 +33,15 @@
 namespace convlab::cuda {
 namespace {
 
-// Buffers of one (device, image, implementation).
+// Buffers of one prepared point at a time.
 struct ImageBuffers {
   DeviceBuffer input;    // u8, width * height * channels
   DeviceBuffer output;   // u8 or f32
   DeviceBuffer scratch;  // f32 intermediate, for the variants that ask
-  PinnedBuffer host_input;
   PinnedBuffer host_output;
-  bool staged = false;  // host_input holds the image in `staged_layout`
-  Layout staged_layout = Layout::interleaved;
+  // The image staged for upload, per layout (interleaved, planar), and which image it is.
+  PinnedBuffer host_input[2];
+  std::string staged_image[2];
 };
 
 struct FlushBuffer {
@@ -47,23 +51,22 @@ struct FlushBuffer {
 
 class BufferCache {
  public:
-  // Buffers for (device, image, variant); a point that still uses the cached set gets a fresh one.
-  std::shared_ptr<ImageBuffers> acquire(int device, const std::string& image_key, int slot) {
+  // A set no live point holds, preferring one that staged `image_key`; a fresh one when every kept
+  // set is held (kept when fewer than kKeptSets are).
+  std::shared_ptr<ImageBuffers> acquire(int device, const std::string& image_key) {
     std::lock_guard<std::mutex> lock(mutex_);
-    // Release what other images left behind (unless a live point still holds it).
-    for (auto it = entries_.begin(); it != entries_.end();) {
-      const bool other_image = it->first.device != device || it->first.image != image_key;
-      if (other_image && it->second.use_count() == 1) {
-        it = entries_.erase(it);
-      } else {
-        ++it;
-      }
+    std::vector<std::shared_ptr<ImageBuffers>>& sets = sets_[device];
+    std::shared_ptr<ImageBuffers> free;
+    for (const auto& set : sets) {
+      if (set.use_count() > 1) continue;
+      const bool staged = set->staged_image[0] == image_key || set->staged_image[1] == image_key;
+      if (!free || staged) free = set;
+      if (staged) break;
     }
-    const Key key{device, image_key, slot};
-    auto& entry = entries_[key];
-    if (!entry) entry = std::make_shared<ImageBuffers>();
-    if (entry.use_count() > 1) return std::make_shared<ImageBuffers>();
-    return entry;
+    if (free) return free;
+    auto fresh = std::make_shared<ImageBuffers>();
+    if (sets.size() < kKeptSets) sets.push_back(fresh);
+    return fresh;
   }
 
   // A buffer larger than the L2, written between repetitions to evict the previous one's data.
@@ -73,18 +76,10 @@ class BufferCache {
   }
 
  private:
-  struct Key {
-    int device;
-    std::string image;
-    int variant;
-    bool operator<(const Key& o) const {
-      if (device != o.device) return device < o.device;
-      if (image != o.image) return image < o.image;
-      return variant < o.variant;
-    }
-  };
+  // Sets kept per device: the rungs of one problem timed together (interleaved) reuse them.
+  static constexpr std::size_t kKeptSets = 8;
   std::mutex mutex_;
-  std::map<Key, std::shared_ptr<ImageBuffers>> entries_;
+  std::map<int, std::vector<std::shared_ptr<ImageBuffers>>> sets_;
   std::map<int, FlushBuffer> flush_;
 };
 
@@ -95,17 +90,15 @@ BufferCache& buffer_cache() {
 
 class PointRun final : public DeviceRun {
  public:
-  // `slot`: whose buffers these are in the cache (a Variant, or kUserKernelSlot).
-  PointRun(int slot, const ProblemDesc& problem, const LaunchParams& params, int device,
-           bool l2_flush, std::unique_ptr<KernelPlan> plan)
+  PointRun(const ProblemDesc& problem, const LaunchParams& params, int device, bool l2_flush,
+           std::unique_ptr<KernelPlan> plan)
       : problem_(problem), params_(params), device_(device), plan_(std::move(plan)) {
     CONVLAB_CUDA_CHECK(cudaSetDevice(device_));
     const size_t values = static_cast<size_t>(problem.width) * problem.height * problem.channels;
     const size_t out_bytes = values * bytes_per_value(problem.output);
-    buffers_ = buffer_cache().acquire(device_, problem.image_key, slot);
+    buffers_ = buffer_cache().acquire(device_, problem.image_key);
     buffers_->input.reserve(values);
     buffers_->output.reserve(out_bytes);
-    buffers_->host_input.reserve(values);
     buffers_->host_output.reserve(out_bytes);
     if (plan_->needs_scratch()) buffers_->scratch.reserve(values * sizeof(float));
     stage_input();
@@ -168,8 +161,8 @@ class PointRun final : public DeviceRun {
     const size_t in_bytes = value_count();
     const size_t out_bytes = value_count() * out_value_bytes();
     events_[0].record(stream);
-    CONVLAB_CUDA_CHECK(cudaMemcpyAsync(buffers_->input.data(), buffers_->host_input.data(),
-                                       in_bytes, cudaMemcpyHostToDevice, stream));
+    CONVLAB_CUDA_CHECK(cudaMemcpyAsync(buffers_->input.data(), staged().data(), in_bytes,
+                                       cudaMemcpyHostToDevice, stream));
     events_[1].record(stream);
     const int launches = params_.layout == Layout::planar ? problem_.channels : 1;
     for (int plane = 0; plane < launches; ++plane) plan_->launch(plane_image(plane), stream);
@@ -200,8 +193,8 @@ class PointRun final : public DeviceRun {
     for (int p = 0; p < planes; ++p) {
       const cudaStream_t stream = streams_[p].get();
       CONVLAB_CUDA_CHECK(cudaMemcpyAsync(buffers_->input.as<std::uint8_t>() + p * plane_bytes,
-                                         buffers_->host_input.as<std::uint8_t>() + p * plane_bytes,
-                                         plane_bytes, cudaMemcpyHostToDevice, stream));
+                                         staged().as<std::uint8_t>() + p * plane_bytes, plane_bytes,
+                                         cudaMemcpyHostToDevice, stream));
       kernel_begin(p).record(stream);
       plan_->launch(plane_image(p), stream);
       kernel_end(p).record(stream);
@@ -228,11 +221,20 @@ class PointRun final : public DeviceRun {
     return times;
   }
 
-  // Copies the image into pinned memory in the layout the device uses (untimed).
+  // The pinned copy of the image in the layout the device uses.
+  int layout_slot() const { return params_.layout == Layout::interleaved ? 0 : 1; }
+  PinnedBuffer& staged() const { return buffers_->host_input[layout_slot()]; }
+
+  // Copies the image into pinned memory in the layout the device uses (untimed), unless the set
+  // holds it already.
   void stage_input() {
     ImageBuffers& b = *buffers_;
-    if (b.staged && b.staged_layout == params_.layout) return;
-    std::uint8_t* dst = b.host_input.as<std::uint8_t>();
+    std::string& staged_image = b.staged_image[layout_slot()];
+    if (staged_image == problem_.image_key) return;
+    staged_image.clear();  // until it is copied: a failed allocation leaves nothing staged
+    PinnedBuffer& host_input = staged();
+    host_input.reserve(value_count());
+    std::uint8_t* dst = host_input.as<std::uint8_t>();
     if (params_.layout == Layout::interleaved || problem_.channels == 1) {
       std::memcpy(dst, problem_.pixels, value_count());
     } else {
@@ -241,8 +243,7 @@ class PointRun final : public DeviceRun {
       for (size_t i = 0; i < n; ++i)
         for (int c = 0; c < c_count; ++c) dst[c * n + i] = problem_.pixels[i * c_count + c];
     }
-    b.staged = true;
-    b.staged_layout = params_.layout;
+    staged_image = problem_.image_key;
   }
 
   void convert_output_to_interleaved() const {
@@ -358,15 +359,13 @@ std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
                                    const LaunchParams& params, int device, bool l2_flush) {
   CONVLAB_CUDA_CHECK(cudaSetDevice(device));
   std::unique_ptr<KernelPlan> plan = device_rung(variant).make_plan(problem, params, device);
-  return std::make_unique<PointRun>(static_cast<int>(variant), problem, params, device, l2_flush,
-                                    std::move(plan));
+  return std::make_unique<PointRun>(problem, params, device, l2_flush, std::move(plan));
 }
 
 std::unique_ptr<DeviceRun> prepare_with_plan(std::unique_ptr<KernelPlan> plan,
                                              const ProblemDesc& problem, int device,
                                              bool l2_flush) {
-  return std::make_unique<PointRun>(kUserKernelSlot, problem, LaunchParams{}, device, l2_flush,
-                                    std::move(plan));
+  return std::make_unique<PointRun>(problem, LaunchParams{}, device, l2_flush, std::move(plan));
 }
 
 }  // namespace convlab::cuda
