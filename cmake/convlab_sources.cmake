@@ -15,7 +15,7 @@ file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/config/*.cpp
   ${PROJECT_SOURCE_DIR}/src/plan/*.cpp
   ${PROJECT_SOURCE_DIR}/src/impl/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/impl/user/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/user_kernels/*.cpp
   ${PROJECT_SOURCE_DIR}/src/reference/*.cpp
   ${PROJECT_SOURCE_DIR}/src/verify/*.cpp
   ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
@@ -74,7 +74,7 @@ target_compile_definitions(convlab_engine PRIVATE
   CONVLAB_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}"
   CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   # Users' own C/C++ kernels are compiled by this compiler with these flags: those of convlab's
-  # own CPU implementations (src/impl/user/kernel_compiler.cpp).
+  # own CPU implementations (src/user_kernels/kernel_compiler.cpp).
   CONVLAB_USER_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
   CONVLAB_USER_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}")
 

@@ -21,11 +21,13 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "test_support.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 namespace {
@@ -505,6 +507,78 @@ TEST_F(KernelIsolation, AForkedChildEndsWithItsHostAndHoldsNoOutputOpen) {
   ASSERT_TRUE(WIFEXITED(run.status()) && WEXITSTATUS(run.status()) == 0) << run.output();
   output_ = run.output();
   expect_all_ok("forks");
+}
+
+// Many implementations of many variants each: however many there are, no more than
+// max_live_kernel_hosts_per_family() hosts run at once (each would hold a CUDA context on a GPU).
+// Every call of the kernel counts the hosts its convlab runs now (the keepers among convlab's
+// children) and notes the count; the hosts asked least recently are ended to make room, and their
+// points, called again in the next problem, run on a new host.
+TEST_F(KernelIsolation, ARunOverManyImplementationsAndVariantsKeepsFewHostsAlive) {
+  const fs::path counts = dir_ / "counts";
+  write_text(dir_ / "counts.c", c_kernel(R"(
+static long parent_of(long pid) {
+  char path[64], text[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE* file = fopen(path, "r");
+  if (!file) return -1;
+  const size_t got = fread(text, 1, sizeof text - 1, file);
+  fclose(file);
+  text[got] = 0;
+  const char* close = strrchr(text, ')');
+  long parent = -1;
+  if (close) sscanf(close + 2, "%*c %ld", &parent);
+  return parent;
+}
+static int is_kernel_host(long pid) {
+  char path[64], text[256];
+  snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+  FILE* file = fopen(path, "r");
+  if (!file) return 0;
+  const size_t got = fread(text, 1, sizeof text - 1, file);
+  fclose(file);
+  for (size_t i = 0; i < got; ++i) if (text[i] == 0) text[i] = ' ';
+  text[got] = 0;
+  return strstr(text, "kernel-host --channel") != NULL;
+}
+#include <dirent.h>
+static int live_hosts(void) {
+  const long convlab = parent_of(getppid());  /* this server's keeper's parent */
+  int hosts = 0;
+  DIR* proc = opendir("/proc");
+  for (struct dirent* entry; proc && (entry = readdir(proc));) {
+    const long pid = atol(entry->d_name);
+    if (pid > 0 && parent_of(pid) == convlab && is_kernel_host(pid)) ++hosts;
+  }
+  if (proc) closedir(proc);
+  return hosts;
+})",
+                                         "  FILE* log = fopen(\"" + counts.string() +
+                                             "\", \"a\");\n  if (log) { fprintf(log, \"%d %d\\n\", "
+                                             "live_hosts(), VARIANT); fclose(log); }"));
+  std::string implementations;
+  const int kImplementations = 6;
+  for (int i = 0; i < kImplementations; ++i)
+    implementations += "  mine" + std::to_string(i) +
+                       ": {source: counts.c, params: {VARIANT: [1, 2, 3, 4, 5, 6, 7, 8]}}\n";
+  write_config(implementations);
+  const Orphanage orphanage;
+  EXPECT_EQ(run_to_end(), 0) << output_;
+  for (int i = 0; i < kImplementations; ++i) expect_all_ok("mine" + std::to_string(i), 4 * 8);
+  std::ifstream log(counts);
+  int most = 0, calls = 0, hosts = 0, variant = 0;
+  std::set<int> variants;
+  while (log >> hosts >> variant) {
+    most = std::max(most, hosts);
+    variants.insert(variant);
+    ++calls;
+  }
+  EXPECT_GE(calls, kImplementations * 8 * 4);  // every point called at least once
+  EXPECT_EQ(variants.size(), 8u);
+  // As many as allowed ran together (the count sees them), never more.
+  EXPECT_EQ(most, static_cast<int>(max_live_kernel_hosts_per_family())) << output_;
+  EXPECT_LT(max_live_kernel_hosts_per_family(), static_cast<std::size_t>(kImplementations));
+  EXPECT_TRUE(Orphanage::left_after(10).empty());
 }
 
 // A library whose constructor aborts is reported with the signal named, as a crashing point is.

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The device memory the kernel hosts of users' CUDA kernels hold (docs/own-kernels.md, "What is
 # isolated, and how"): each user implementation runs in a host of its own, with a CUDA context of
-# its own, and the hosts of a config stay up until their implementation's last point. A config of
+# its own, and the hosts of a config stay up until their implementation's last point, at most four
+# at once (starting a fifth ends the one asked least recently). A config of
 # HOSTS copies of examples/kernels/naive_global.cu (one host each) beside cuda_global is run while
 # nvidia-smi is sampled every 0.2 s; prints the most kernel-host processes seen at once and the
 # device memory of each, and of the convlab process itself.
 #
 #   scripts/gpu-machine/kernel-host-contexts.sh CONVLAB [HOSTS]
-#   scripts/gpu-machine/kernel-host-contexts.sh build-gpu/convlab 4
+#   scripts/gpu-machine/kernel-host-contexts.sh build-gpu/convlab 6
 set -euo pipefail
 
 [[ $# -ge 1 ]] || { echo "usage: $0 CONVLAB [HOSTS]" >&2; exit 2; }

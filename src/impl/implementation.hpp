@@ -175,7 +175,7 @@ struct Implementation {
   // anything runs.
   std::function<std::optional<ParamsProblem>(const Params&, int width, int height, int channels)>
       impossible;
-  // A user's own kernel (impl/user): its source as the config names it and the text's SHA-256,
+  // A user's own kernel (user_kernels): its source as the config names it and the text's SHA-256,
   // part of every point's identity, so that an edited source is measured again; empty for
   // convlab's own implementations. source_facts gives what a record keeps of its variant.
   std::string source_path, source_sha256;

@@ -1,7 +1,7 @@
 #include "measure/repetitions.hpp"
 
-#include "impl/user/kernel_host_client.hpp"
-#include "measure/stopwatch.hpp"
+#include "core/stopwatch.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "impl/user/user_implementation.hpp"
+#include "user_kernels/user_implementation.hpp"
 
 namespace convlab {
 

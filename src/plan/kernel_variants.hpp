@@ -1,11 +1,11 @@
-// The compiled variants of users' kernels a plan needs (impl/user/kernel_compiler.hpp): one per
+// The compiled variants of users' kernels a plan needs (user_kernels/kernel_compiler.hpp): one per
 // implementation, params and problem facts its source mentions, in plan order, each once.
 #pragma once
 
 #include <vector>
 
-#include "impl/user/kernel_compiler.hpp"
 #include "plan/plan.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 namespace convlab {
 

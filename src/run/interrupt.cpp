@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "impl/user/kernel_host_client.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 namespace {

@@ -1,6 +1,6 @@
 #include "run/local_run.hpp"
 
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 #include <algorithm>
 #include <chrono>

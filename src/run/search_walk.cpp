@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "measure/stopwatch.hpp"
+#include "core/stopwatch.hpp"
 
 namespace convlab {
 namespace {

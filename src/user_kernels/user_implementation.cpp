@@ -1,4 +1,4 @@
-#include "impl/user/user_implementation.hpp"
+#include "user_kernels/user_implementation.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -8,9 +8,9 @@
 
 #include "core/sha256.hpp"
 #include "impl/cuda/device_calls.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_host_channel.hpp"
-#include "impl/user/kernel_host_client.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 namespace {
@@ -124,6 +124,7 @@ class RemotePoint final : public PreparedPoint {
  private:
   void ensure_prepared() {
     if (generation_ == host_.generation() && host_.running()) return;
+    host_.admit_artifact(prepare_.at("artifact_sha256").get<std::string>());
     send_image(host_, image_, seconds_left(), limit_);
     host_.request(prepare_, {output_.fd()}, seconds_left(), limit_);
     generation_ = host_.generation();
@@ -156,6 +157,7 @@ json prepare_request(const CompiledVariant& variant, const Problem& problem, con
   json request{{"op", "prepare"},
                {"family", family_name(cuda ? Family::cuda : Family::cpu)},
                {"artifact", variant.artifact},
+               {"artifact_sha256", variant.artifact_sha256},
                {"contract", to_json(variant.contract)},
                {"ksize", filter.size},
                {"weights", filter.weights},

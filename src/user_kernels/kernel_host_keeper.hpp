@@ -1,6 +1,6 @@
 // The keeper of a kernel host: the process convlab starts for one user implementation
 // (`convlab kernel-host --channel FD`), in a process group of its own, which dies with convlab. It
-// runs no user code. It forks the server (run/kernel_host.hpp), the process that loads and calls
+// runs no user code. It forks the server (kernel_host.hpp), the process that loads and calls
 // the kernels, in a process group of its own, and stays a child subreaper above it: whatever the
 // kernels start (threads end with the server; a child, a grandchild that called setsid or lost its
 // parent) stays below the keeper. When the server ends (a crash, an exit), or convlab asks

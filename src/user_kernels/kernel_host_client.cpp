@@ -1,4 +1,4 @@
-#include "impl/user/kernel_host_client.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -15,9 +15,9 @@
 #include <mutex>
 
 #include "core/number_text.hpp"
-#include "impl/user/kernel_host_channel.hpp"
-#include "impl/user/kernel_host_spawn.hpp"
-#include "impl/user/program_output.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_spawn.hpp"
+#include "user_kernels/program_output.hpp"
 
 namespace convlab {
 namespace {
@@ -25,6 +25,18 @@ namespace {
 // How long a keeper may take to end what is below it before it is killed with its own and its
 // server's process groups (a process leaving a CUDA context can take a while in the driver).
 constexpr double kEndSeconds = 40.0;
+
+// The most hosts of one family running at once in this process. A CUDA host holds a context on
+// its device (about half a GB of device memory), a CPU host a process with its loaded libraries;
+// a run over more user implementations ends the one asked least recently before it starts another.
+constexpr std::size_t kMaxLiveHostsPerFamily = 4;
+
+// The most compiled variants one host loads before it is started afresh: a search may measure
+// thousands of variants of one kernel, and a loaded library stays loaded.
+constexpr std::size_t kMaxArtifactsPerHost = 64;
+
+// Orders the hosts by their last request, for the one to end first.
+std::atomic<std::uint64_t> request_clock{0};
 
 // The hosts running now, for the way out on a signal: (keeper, server) pairs.
 struct LiveHosts {
@@ -82,6 +94,24 @@ Hosts& hosts() {
   return *all;
 }
 
+// Ends the host of `family` asked least recently, other than `starting`, while as many as the
+// limit run.
+void make_room_for(const KernelHost* starting, Family family) {
+  Hosts& all = hosts();
+  const std::lock_guard<std::mutex> lock(all.mutex);
+  for (;;) {
+    std::size_t running = 0;
+    KernelHost* oldest = nullptr;
+    for (auto& [name, host] : all.by_name) {
+      if (host.get() == starting || !host->running() || host->family() != family) continue;
+      ++running;
+      if (oldest == nullptr || host->last_request() < oldest->last_request()) oldest = host.get();
+    }
+    if (running < kMaxLiveHostsPerFamily) return;
+    oldest->stop();
+  }
+}
+
 // The first message of a server: its pid, which is its process group.
 pid_t server_pid_from_hello(const ChannelMessage& hello) {
   const nlohmann::json& server = hello.body.value("server", nlohmann::json());
@@ -106,6 +136,7 @@ KernelHost::~KernelHost() {
 }
 
 void KernelHost::start(double seconds) {
+  make_room_for(this, family_);
   int ends[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
     throw KernelHostError(std::string("cannot start a kernel host: socketpair: ") +
@@ -128,7 +159,22 @@ void KernelHost::start(double seconds) {
   note_live(keeper_, server_);
 }
 
+void KernelHost::admit_artifact(const std::string& sha256) {
+  if (artifacts_.count(sha256) != 0) return;
+  if (artifacts_.size() >= kMaxArtifactsPerHost) stop();  // a fresh host for the next ones
+  artifacts_.insert(sha256);
+}
+
+std::size_t max_live_kernel_hosts_per_family() {
+  return kMaxLiveHostsPerFamily;
+}
+
+std::size_t max_artifacts_per_kernel_host() {
+  return kMaxArtifactsPerHost;
+}
+
 void KernelHost::claim() {
+  last_request_ = ++request_clock;
   KernelHost* previous = running_host.exchange(this);
   if (previous != nullptr && previous != this) previous->freeze();
   thaw();
@@ -168,6 +214,7 @@ void KernelHost::stop() {
   if (socket_ >= 0) ::close(socket_);
   keeper_ = server_ = socket_ = -1;
   frozen_ = false;
+  artifacts_.clear();
 }
 
 void KernelHost::fail(const std::string& reason) {

@@ -1,4 +1,4 @@
-#include "run/kernel_host.hpp"
+#include "user_kernels/kernel_host.hpp"
 
 #include <convlab/kernel.h>
 #include <dlfcn.h>
@@ -12,13 +12,13 @@
 #include <map>
 #include <memory>
 
-#include "core/file_io.hpp"
+#include "core/stopwatch.hpp"
 #include "impl/cuda/device_calls.hpp"
 #include "impl/family.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_host_channel.hpp"
-#include "impl/user/kernel_host_keeper.hpp"
-#include "measure/stopwatch.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_keeper.hpp"
+#include "user_kernels/verified_artifact.hpp"
 
 namespace convlab {
 namespace {
@@ -31,10 +31,10 @@ const char* const kDeclaredNames[] = {"convlab_contract",          "convlab_supp
                                       "convlab_needs_separable",   "convlab_needs_scratch",
                                       "convlab_max_ksize"};
 
-void* load_library(const std::string& path) {
-  static std::map<std::string, void*> loaded;
-  auto& handle = loaded[path];
-  if (handle == nullptr) handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+// Only the describe step loads a library by its path: it runs while the entry is being made,
+// before its manifest records a hash.
+void* load_library_at(const std::string& path) {
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) throw std::runtime_error(path + ": cannot be loaded: " + ::dlerror());
   return handle;
 }
@@ -42,7 +42,7 @@ void* load_library(const std::string& path) {
 int describe(const std::string& path) {
   json answer;
   try {
-    void* library = load_library(path);
+    void* library = load_library_at(path);
     json ints = json::array();
     for (const char* name : kDeclaredNames)
       if (const void* symbol = ::dlsym(library, name))
@@ -94,7 +94,8 @@ class CpuPoint final : public HostedPoint {
  public:
   CpuPoint(const json& request, std::shared_ptr<SharedImage> image, SharedBuffer output)
       : image_(std::move(image)), output_(std::move(output)), weights_(weights_of(request)) {
-    void* library = load_library(request.at("artifact").get<std::string>());
+    void* library = load_verified_library(request.at("artifact").get<std::string>(),
+                                          request.at("artifact_sha256").get<std::string>());
     entry_ = reinterpret_cast<Entry>(::dlsym(library, "convlab_convolve"));
     if (entry_ == nullptr) throw std::runtime_error("convlab_convolve is not defined");
     threads_ = request.at("threads").get<int>();
@@ -148,7 +149,9 @@ class CpuPoint final : public HostedPoint {
 
 cuda::UserKernelModule module_of(const json& request) {
   cuda::UserKernelModule module = launch_of(contract_from_json(request.at("contract")));
-  module.image = read_file(request.at("artifact").get<std::string>(), 256u << 20);
+  // The bytes hashed are the bytes handed to the module load.
+  module.image = read_verified_artifact(request.at("artifact").get<std::string>(),
+                                        request.at("artifact_sha256").get<std::string>());
   return module;
 }
 

@@ -1,4 +1,4 @@
-#include "impl/user/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -187,11 +187,12 @@ void SharedBuffer::release() {
 SealedBuffer::SealedBuffer(const void* data, std::size_t bytes, const char* name) {
   fd_ = ::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
-  const auto fail = [this](const std::string& what) {
+  const auto fail = [this, name](const std::string& what) {
     const int error = errno;
     ::close(fd_);
     fd_ = -1;
-    throw std::runtime_error("sealed copy of the image: " + what + ": " + std::strerror(error));
+    throw std::runtime_error(std::string("sealed copy (") + name + "): " + what + ": " +
+                             std::strerror(error));
   };
   // Written through the descriptor, never mapped writable here: F_SEAL_WRITE refuses a file
   // that has a writable shared mapping.

@@ -1,4 +1,4 @@
-#include "impl/user/kernel_host_spawn.hpp"
+#include "user_kernels/kernel_host_spawn.hpp"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "impl/user/kernel_host_keeper.hpp"
+#include "user_kernels/kernel_host_keeper.hpp"
 
 extern char** environ;
 

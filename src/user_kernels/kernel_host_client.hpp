@@ -1,31 +1,35 @@
-// convlab's side of a kernel host (kernel_host.hpp): the processes that run users' kernels, so
-// that a kernel that crashes, aborts, calls exit, corrupts its CUDA context, never returns or
-// leaves something running costs only its own points.
+// convlab's side of a kernel host (kernel_host.hpp): the processes that run users' kernels, so that
+// a kernel that crashes, aborts, calls exit, corrupts its CUDA context, never returns or leaves
+// something running costs only its own points.
 //
-// Each user implementation has a host of its own, started at its first point and reused by all
-// its points; a host that ended is started again for the next point, and points prepared on it
-// before are prepared again on the new one. A host is a keeper (kernel_host_keeper.hpp: its own
-// process group, a child subreaper, dies with convlab however convlab ends) above a server (its own
-// process group, where the kernels run). Only the host last asked something may run: a request to
-// another host, or a call of any point that does not run in a host (measure/repetitions.cpp),
-// stops its server's process group first (SIGSTOP), so a thread or child a kernel left running
-// takes no CPU from another kernel's timing; it runs again only while its own implementation is
-// prepared or called. When the run has no
-// more points of the implementation, on a timeout, a crash, or when convlab ends, the keeper kills
-// every process below it. What the host prints goes through a pipe this process forwards to its
-// standard error, so nothing a kernel starts holds convlab's own output open.
+// Each user implementation has a host of its own, started at its first point and reused by all its
+// points; a host that ended is started again for the next point, and points prepared on it before
+// are prepared again on the new one. At most max_live_kernel_hosts_per_family() hosts of a family
+// run at once (the one asked least recently is ended to start another), and a host that loaded
+// max_artifacts_per_kernel_host() variants is started afresh before it loads another. A host is a
+// keeper (kernel_host_keeper.hpp: its own process group, a child subreaper, dies with convlab
+// however convlab ends) above a server (its own process group, where the kernels run). Only the
+// host last asked something may run: a request to another host, or a call of any point that does
+// not run in a host (measure/repetitions.cpp), stops its server's process group first (SIGSTOP), so
+// a thread or child a kernel left running takes no CPU from another kernel's timing; it runs again
+// only while its own implementation is prepared or called. When the run has no more points of the
+// implementation, on a timeout, a crash, or when convlab ends, the keeper kills every process below
+// it. What the host prints goes through a pipe this process forwards to its standard error, so
+// nothing a kernel starts holds convlab's own output open.
 #pragma once
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "impl/family.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/process_tree.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/process_tree.hpp"
 
 namespace convlab {
 
@@ -52,6 +56,12 @@ class KernelHost {
   // Counts the hosts started: a point prepared under another generation is prepared again.
   int generation() const { return generation_; }
   bool running() const { return keeper_ > 0; }
+  Family family() const { return family_; }
+  // When it was last asked something, on a clock of this process's requests.
+  std::uint64_t last_request() const { return last_request_; }
+  // Notes that a point of the compiled variant `sha256` is prepared next; a host that loaded
+  // max_artifacts_per_kernel_host() others is ended first, and starts afresh at the next request.
+  void admit_artifact(const std::string& sha256);
   // Ends the host and every process below it, and waits for them.
   void stop();
   // Stops the host that may run now, if any (stop_running_kernel_host).
@@ -69,7 +79,15 @@ class KernelHost {
   int socket_ = -1;
   int generation_ = 0;
   bool frozen_ = false;
+  std::uint64_t last_request_ = 0;
+  std::set<std::string> artifacts_;  // the variants loaded by this generation
 };
+
+// At most this many hosts of one family run at once: starting another ends the one asked least
+// recently (its points are prepared again on a new host if they are called again).
+std::size_t max_live_kernel_hosts_per_family();
+// The compiled variants one host loads before it is started afresh.
+std::size_t max_artifacts_per_kernel_host();
 
 // The host named `name` (one per user implementation) in this process, of `family`.
 KernelHost& kernel_host(const std::string& name, Family family);

@@ -1,4 +1,4 @@
-#include "impl/user/kernel_host_keeper.hpp"
+#include "user_kernels/kernel_host_keeper.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "impl/user/process_tree.hpp"
+#include "user_kernels/process_tree.hpp"
 
 namespace convlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "impl/user/process_tree.hpp"
+#include "user_kernels/process_tree.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

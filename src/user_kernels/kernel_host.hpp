@@ -12,7 +12,7 @@
 
 namespace convlab {
 
-// `kernel-host --channel FD`: a keeper (impl/user/kernel_host_keeper.hpp) above the server, which
+// `kernel-host --channel FD`: a keeper (kernel_host_keeper.hpp) above the server, which
 // answers requests on FD until it closes; `kernel-host --describe PATH --parent PID`: a keeper
 // above a process that prints the declarations of a compiled .c/.cpp as JSON. Returns the exit
 // status.
