@@ -118,6 +118,11 @@ target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
 add_executable(convlab_host_work EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/host_work.cpp)
 target_link_libraries(convlab_host_work PRIVATE convlab_engine)
 target_compile_options(convlab_host_work PRIVATE ${CONVLAB_WARNINGS})
+# What a kernel host costs (docs/own-kernels.md): built on request, or by
+# scripts/bench/kernel-isolation.sh.
+add_executable(convlab_kernel_host_costs EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/kernel_host_costs.cpp)
+target_link_libraries(convlab_kernel_host_costs PRIVATE convlab_engine)
+target_compile_options(convlab_kernel_host_costs PRIVATE ${CONVLAB_WARNINGS})
 # The --dry-run estimate against the committed runs (docs/scale-out.md): built on request.
 add_executable(convlab_eta_check EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/eta_check.cpp)
 target_link_libraries(convlab_eta_check PRIVATE convlab_engine)

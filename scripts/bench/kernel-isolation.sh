@@ -18,7 +18,11 @@
 # what starting and ending one more host costs. Each figure is the median of ROUNDS runs (5);
 # the kernel cache is filled before timing, so nothing is compiled while timed.
 #
-# Prints one line per executable and figure. A note, not a test: the numbers depend on the machine
+# Then, where convlab_kernel_host_costs stands beside an executable (`cmake --build build --target
+# convlab_kernel_host_costs`), the host's own costs timed directly: a host's start and end, a
+# request's round trip, and a stop and continue (bench/kernel_host_costs.cpp).
+#
+# Prints the machine and its load first, then one line per executable and figure. A note, not a test: the numbers depend on the machine
 # and on what else it is doing.
 set -euo pipefail
 
@@ -91,6 +95,7 @@ median_run() {
   printf '%s\n' "${times[@]}" | sort -g | awk '{d[++n] = $1} END {print n % 2 ? d[(n + 1) / 2] : (d[n / 2] + d[n / 2 + 1]) / 2}'
 }
 
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 for convlab in "${executables[@]}"; do
   export CONVLAB_KERNEL_CACHE="$work/cache-$(echo "$convlab" | sha256sum | cut -c1-12)"
   for name in user builtin many_calls few_calls eight_hosts one_host; do
@@ -111,4 +116,9 @@ for convlab in "${executables[@]}"; do
       printf "%s: per call: 2020 calls %.1f ms, 20 calls %.1f ms, one call costs %.1f us\n", c, m * 1000, f * 1000, (m - f) / 2000 * 1e6
       printf "%s: per host: 8 hosts of 1 point %.1f ms, 1 host of 8 points %.1f ms, one more host costs %.2f ms\n", c, e * 1000, o * 1000, (e - o) / 7 * 1000
     }'
+  costs="$(dirname "$convlab")/convlab_kernel_host_costs"
+  if [[ -x $costs ]]; then
+    "$costs" "$convlab" $((rounds * 20)) | sed "s|^|$convlab: |"
+  fi
 done
+echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -115,8 +115,9 @@ run_step() {  # one step, in this shell
       run_config own_kernels configs/own_kernels.yaml
       ;;
     isolation)
-      step isolation 400 bash -c "scripts/bench/kernel-isolation.sh '$CONVLAB' -- 7 &&
-        scripts/gpu-machine/kernel-host-contexts.sh '$CONVLAB' 4"
+      step isolation 400 bash -c "cmake --build '$BUILD' -j$(nproc) --target convlab_kernel_host_costs \
+        >/dev/null && scripts/bench/kernel-isolation.sh '$CONVLAB' -- 7 &&
+        scripts/gpu-machine/kernel-host-contexts.sh '$CONVLAB' 6"
       cat "$OUT/isolation.txt" >>"$SUMMARY"
       ;;
     scale)
