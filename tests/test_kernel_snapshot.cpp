@@ -9,8 +9,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/number_text.hpp"
+#include "core/sha256.hpp"
 #include "test_support.hpp"
 #include "user_kernels/kernel_compiler.hpp"
 #include "user_kernels/kernel_host_channel.hpp"
@@ -113,6 +116,53 @@ TEST_F(KernelSnapshot, AnEditedHeaderIsANewVariantMeasuredAgain) {
                 before["source"]["includes"][0]["sha256"]);
     }
   EXPECT_TRUE(failed) << forced.output;
+}
+
+TEST_F(KernelSnapshot, ARestoredSourceIsShownWithItsOwnPointsNeverTheEditedOnes) {
+  // Measured (A), edited (B: ten times the work per value), measured, restored byte for byte: the
+  // third run keeps A's points and measures nothing. Every reader then shows A's numbers.
+  write_text(dir_ / "scale.h", "#define SCALE 1.0f\n");
+  const std::string slower =
+      std::string(kScaledKernel)
+          .replace(kScaledKernel.find("float sum = 0.f;"), 16,
+                   "float sum = 0.f; for (volatile int w = 0; w < 400; ++w) {}");
+  write_text(dir_ / "k.c", kScaledKernel);
+  write_config("  mine: {source: k.c, threads: [1, 2]}\n");
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  write_text(dir_ / "k.c", slower);
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  write_text(dir_ / "k.c", kScaledKernel);
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  std::map<std::string, std::map<int, json>> by_version;  // sha256 -> threads -> record
+  for (const json& record : records())
+    by_version[record["source"]["sha256"]][record["params"]["threads"].get<int>()] = record;
+  ASSERT_EQ(by_version.size(), 2u);
+  const std::string a = sha256_hex(kScaledKernel);
+  const std::string b = sha256_hex(slower);
+  const auto median = [&](const std::string& version, int threads) {
+    return by_version.at(version).at(threads)["timing"]["stats"]["median"].get<double>();
+  };
+  const std::string shown_a = format_number(median(a, 2), 4);
+  const std::string shown_b = format_number(median(b, 2), 4);
+  ASSERT_NE(shown_a, shown_b);
+
+  const auto best = convlab("show outputs/snap --best");
+  EXPECT_NE(best.output.find("| " + shown_a), std::string::npos) << best.output;
+  EXPECT_EQ(best.output.find(shown_b), std::string::npos) << best.output;
+  // --compare: A's efficiency at two threads, from A's own one-thread time.
+  const auto compare = convlab("show outputs/snap --compare params.threads");
+  const double efficiency = median(a, 1) / (2 * median(a, 2));
+  EXPECT_NE(compare.output.find("| " + format_number(efficiency, 3) + " |"), std::string::npos)
+      << compare.output;
+  EXPECT_NEAR(by_version.at(a).at(2)["derived"]["efficiency"].get<double>(), efficiency, 1e-12);
+  EXPECT_EQ(compare.output.find(shown_b), std::string::npos) << compare.output;
+  // The plain listing keeps both versions, told apart by their short hashes.
+  const auto listing = convlab("show outputs/snap");
+  for (const std::string& version : {a, b}) {
+    const std::string snapshot = by_version.at(version).at(1)["source"]["snapshot_sha256"];
+    EXPECT_NE(listing.output.find("| " + snapshot.substr(0, 12) + " |"), std::string::npos)
+        << listing.output;
+  }
 }
 
 TEST_F(KernelSnapshot, AFileSavedBetweenReadingAndCompilingIsNotCompiled) {
