@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "notebook/freshness.hpp"
 #include "query/record_queries.hpp"
 
 namespace convlab {
@@ -76,6 +77,19 @@ TEST(SourceVersions, TheLatestVersionIsCurrentAndOtherImplementationsAreUntouche
   EXPECT_EQ(points[0]->implementation, "sequential");
   ASSERT_TRUE(points[1]->source.has_value());
   EXPECT_EQ(points[1]->source->sha256, "bbbb");
+}
+
+TEST(SourceVersions, ThePageSaysHowManyRecordsOfOtherVersionsItLeavesOut) {
+  const ResultsDocument results =
+      document({run("r1", "aaaa"), run("r2", "bbbb"), run("r3", "aaaa")},
+               {record("r1", "aaaa", 1, 8.0), record("r1", "aaaa", 2, 5.0),
+                record("r2", "bbbb", 1, 2.0), record("r2", "bbbb", 4, 1.0)});
+  const Freshness freshness = assess_freshness(results, nullptr);
+  EXPECT_EQ(freshness.other_version_records, 2u);
+  EXPECT_EQ(other_versions_words(2).rfind("2 records of other versions", 0), 0u);
+  EXPECT_EQ(assess_freshness(document({run("r1", "aaaa")}, {record("r1", "aaaa", 1, 8.0)}), nullptr)
+                .other_version_records,
+            0u);
 }
 
 }  // namespace
