@@ -77,8 +77,7 @@ class ImplementationEnds {
     for (const WorkUnit& unit : units) {
       std::set<const Implementation*> in_unit;
       for (std::size_t i : unit.points) in_unit.insert(plan[i].implementation);
-      for (const auto& search : unit.searches)
-        for (std::size_t i : search.variants) in_unit.insert(plan[i].implementation);
+      for (const auto& search : unit.searches) in_unit.insert(plan[search.point].implementation);
       for (const Implementation* implementation : in_unit) {
         if (!implementation->finished) continue;
         units_left_[implementation] += 1;
