@@ -15,7 +15,7 @@ file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/config/*.cpp
   ${PROJECT_SOURCE_DIR}/src/plan/*.cpp
   ${PROJECT_SOURCE_DIR}/src/impl/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/impl/user/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/user_kernels/*.cpp
   ${PROJECT_SOURCE_DIR}/src/reference/*.cpp
   ${PROJECT_SOURCE_DIR}/src/verify/*.cpp
   ${PROJECT_SOURCE_DIR}/src/measure/*.cpp
@@ -75,7 +75,7 @@ target_compile_definitions(convlab_engine PRIVATE
   CONVLAB_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}"
   CONVLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   # Users' own C/C++ kernels are compiled by this compiler with these flags: those of convlab's
-  # own CPU implementations (src/impl/user/kernel_compiler.cpp).
+  # own CPU implementations (src/user_kernels/kernel_compiler.cpp).
   CONVLAB_USER_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
   CONVLAB_USER_CXX_FLAGS="${CONVLAB_RECORDED_FLAGS}")
 
@@ -119,6 +119,11 @@ target_compile_options(convlab_scale_bench PRIVATE ${CONVLAB_WARNINGS})
 add_executable(convlab_host_work EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/host_work.cpp)
 target_link_libraries(convlab_host_work PRIVATE convlab_engine)
 target_compile_options(convlab_host_work PRIVATE ${CONVLAB_WARNINGS})
+# What a kernel host costs (docs/own-kernels.md): built on request, or by
+# scripts/bench/kernel-isolation.sh.
+add_executable(convlab_kernel_host_costs EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/kernel_host_costs.cpp)
+target_link_libraries(convlab_kernel_host_costs PRIVATE convlab_engine)
+target_compile_options(convlab_kernel_host_costs PRIVATE ${CONVLAB_WARNINGS})
 # The --dry-run estimate against the committed runs (docs/scale-out.md): built on request.
 add_executable(convlab_eta_check EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/eta_check.cpp)
 target_link_libraries(convlab_eta_check PRIVATE convlab_engine)

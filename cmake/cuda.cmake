@@ -15,7 +15,7 @@ if(CONVLAB_CUDA_ENABLED)
   target_sources(convlab_engine PRIVATE ${CONVLAB_CUDA_SOURCES})
   target_compile_definitions(convlab_engine PUBLIC CONVLAB_WITH_CUDA=1)
   target_link_libraries(convlab_engine PUBLIC CUDA::cudart)
-  # NVRTC compiles users' own .cu kernels at run time (src/impl/user/nvrtc_compile.cpp); it needs
+  # NVRTC compiles users' own .cu kernels at run time (src/user_kernels/nvrtc_compile.cpp); it needs
   # no GPU, so CI compiles them too.
   if(TARGET CUDA::nvrtc)
     target_link_libraries(convlab_engine PUBLIC CUDA::nvrtc)

@@ -13,6 +13,7 @@
 #include "html/svg_sanitizer.hpp"
 #include "html/table_html.hpp"
 #include "html/yaml_highlight.hpp"
+#include "notebook/freshness.hpp"
 
 namespace convlab {
 namespace {
@@ -124,6 +125,9 @@ std::string banner(const ExperimentNotebook& notebook, const PageContext& contex
     out +=
         "<div class=\"banner note\">The config these results were run from is not on disk any "
         "more: figures and tables are drawn as the copy in results.json declares them.</div>\n";
+  if (f.other_version_records > 0)
+    out +=
+        "<div class=\"banner note\">" + other_versions_words(f.other_version_records) + "</div>\n";
   if (f.unknown_commit)
     out +=
         "<div class=\"banner stale\" role=\"alert\"><strong>unknown revision:</strong> a run "

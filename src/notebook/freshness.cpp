@@ -11,6 +11,7 @@
 #include "core/shell_quote.hpp"
 #include "plan/search_points.hpp"
 #include "store/record.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -213,6 +214,9 @@ Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfi
   Freshness freshness;
   for (const RunBlock& run : results.measuring_runs())
     freshness.unknown_commit |= !(run.git && run.git->commit);
+  const auto versions = current_source_versions(results.file);
+  for (const Record& record : results.file.records)
+    freshness.other_version_records += of_current_version(record, versions) ? 0 : 1;
   if (!config) {
     freshness.config_gone = true;
     return freshness;
@@ -224,6 +228,13 @@ Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfi
   if (freshness.config_changed) assess_config_change(results, *config, freshness);
   assess_sources(results, *config, freshness);
   return freshness;
+}
+
+std::string other_versions_words(size_t records) {
+  return (records == 1 ? std::string("1 record") : std::to_string(records) + " records") +
+         " of other versions of your kernels' sources " + (records == 1 ? "is" : "are") +
+         " kept in results.json and left out of this page: every number here is of each source "
+         "as the latest run read it.";
 }
 
 }  // namespace convlab

@@ -68,6 +68,9 @@ struct Freshness {
   std::vector<std::string> unmeasured_examples;  // the first few of them, in words
   std::string update_command;                    // what brings the results up to date
   bool unknown_commit = false;                   // some run recorded no commit
+  // Records of a user's source in a version other than its current one (the latest run's): kept
+  // in results.json, left out of every number on the page.
+  size_t other_version_records = 0;
 };
 
 // A point whose timing varied more than the notebook trusts without a second look.

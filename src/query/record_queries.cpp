@@ -8,6 +8,7 @@
 #include "core/point_filter.hpp"
 #include "query/record_fields.hpp"
 #include "store/machine.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -53,7 +54,9 @@ std::string describe_point(const Record& record) {
 namespace {
 
 // One record per point definition and machine: the latest run's (by order in "runs", then by
-// position in "records") of those `counts` keeps.
+// position in "records") of those `counts` keeps. A record of a user's kernel whose version is
+// not the current one never enters: measurements of two versions of a source are never mixed,
+// and never picked one for the other.
 template <typename Counts>
 std::vector<const Record*> latest_records(const ResultsDocument& results, Counts counts) {
   std::map<std::string, size_t> run_order;
@@ -62,10 +65,11 @@ std::vector<const Record*> latest_records(const ResultsDocument& results, Counts
     const auto it = run_order.find(r->run_id);
     return it == run_order.end() ? size_t{0} : it->second;
   };
+  const std::map<std::string, std::string> versions = current_source_versions(results.file);
   std::vector<const Record*> points;
   std::map<std::string, size_t> position_of_definition;
   for (const Record& record : results.file.records) {
-    if (!counts(record)) continue;
+    if (!counts(record) || !of_current_version(record, versions)) continue;
     // The same point measured on two machines is two points.
     const std::string definition = point_definition(record) + machine_key(record);
     const auto existing = position_of_definition.find(definition);
@@ -147,8 +151,8 @@ std::vector<const Record*> filter_points(const std::vector<const Record*>& point
   std::string error;
   const auto filter = parse_point_filter(expression, &error);
   if (!filter)
-    throw ResultsError(context + ": invalid point filter '" + clipped(expression) + "': " +
-                       clipped(error, 2 * kQuotedValueBytes));
+    throw ResultsError(context + ": invalid point filter '" + clipped(expression) +
+                       "': " + clipped(error, 2 * kQuotedValueBytes));
   std::vector<const Record*> kept;
   for (const Record* record : points)
     if (record_matches(*filter, *record)) kept.push_back(record);

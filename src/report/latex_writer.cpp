@@ -8,6 +8,7 @@
 
 #include "core/count_words.hpp"
 #include "core/message_text.hpp"
+#include "notebook/freshness.hpp"
 #include "query/record_fields.hpp"
 #include "query/results_document.hpp"
 #include "report/latex_markdown.hpp"
@@ -186,6 +187,9 @@ void write_section_heading(std::ostringstream& out, const ExperimentNotebook& no
         << "})";
   out << "}}\\par\n";
   const Freshness& fresh = notebook.freshness;
+  if (fresh.other_version_records > 0)
+    out << "\\noindent\\convlabnote{"
+        << latex_text(other_versions_words(fresh.other_version_records)) << "}\\par\n";
   if (fresh.unknown_commit)
     out << "\\noindent\\convlabflag{Measured from an unknown revision: the run recorded no "
            "commit.}\\par\n";

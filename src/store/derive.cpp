@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "store/machine.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -83,11 +84,13 @@ void derive_metrics(ResultsFile& results) {
   const json baseline_params = baseline.value("params", json::object());
 
   // Baseline records per problem and host, oldest first: a record is compared with the newest
-  // one measured on its machine, never with another machine's.
+  // one measured on its machine, never with another machine's; a baseline that is a user's kernel
+  // only in its current version.
+  const std::map<std::string, std::string> versions = current_source_versions(results);
   std::map<std::string, std::vector<const Record*>> baselines;
   for (const auto& record : results.records)
     if (record.usable() && record.implementation == baseline_name &&
-        params_include(record.params, baseline_params))
+        params_include(record.params, baseline_params) && of_current_version(record, versions))
       baselines[problem_key(record) + "|" + host_key(record)].push_back(&record);
   const auto baseline_of = [&](const Record& record) -> const Record* {
     const auto found = baselines.find(problem_key(record) + "|" + host_key(record));
@@ -97,13 +100,14 @@ void derive_metrics(ResultsFile& results) {
     return nullptr;
   };
 
-  // threads = 1 records, keyed by problem, implementation and the other params.
+  // threads = 1 records, keyed by problem, implementation, the other params and, for a user's
+  // kernel, the version of its source: T(1) of one version never divides another's T(P).
   std::map<std::string, const Record*> single_thread;
   auto without_threads = [](const Record& record) {
     json params = record.params;
     params.erase("threads");
     return problem_key(record) + "|" + record.implementation + "|" + params.dump() + "|" +
-           machine_key(record);
+           machine_key(record) + "|" + source_version(record);
   };
   for (const auto& record : results.records)
     if (record.usable() && threads_of(record) == 1)

@@ -1,12 +1,14 @@
 #include "tables/summary_table.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
 #include "query/point_flags.hpp"
 #include "query/speedup_gap.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -50,13 +52,28 @@ std::vector<std::string> derived_columns(const std::vector<const Record*>& rows)
   return names;
 }
 
+// Whether the rows hold records of two versions of one user's source: then a column of short
+// source hashes tells them apart.
+bool two_versions_of_a_source(const std::vector<const Record*>& rows) {
+  std::map<std::string, std::string> version_of_path;
+  for (const Record* row : rows) {
+    if (!row->source) continue;
+    const auto [entry, added] = version_of_path.emplace(row->source->path, source_version(*row));
+    if (!added && entry->second != source_version(*row)) return true;
+  }
+  return false;
+}
+
 void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& context,
                 std::ostream& out) {
   const std::vector<std::string> derived = derived_columns(rows);
+  const bool versions = two_versions_of_a_source(rows);
   out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
          "speedup | verdict |";
+  if (versions) out << " source |";
   for (const auto& name : derived) out << " derive." << name << " |";
   out << "\n|---|---|---|---|---|---|---:|---:|---:|---|";
+  if (versions) out << "---|";
   for (size_t i = 0; i < derived.size(); ++i) out << "---:|";
   out << "\n";
   for (const Record* row : rows) {
@@ -66,6 +83,7 @@ void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& co
     const std::string speedup = speedup_cell(r, context);
     out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
         << " | " << verdict(r) << " |";
+    if (versions) out << " " << source_version(r).substr(0, 12) << " |";
     for (const auto& name : derived) {
       const auto value = r.computed_value(name);
       out << " " << (value ? format_number(*value, 4) : "") << " |";

@@ -1,15 +1,16 @@
-#include "impl/user/user_implementation.hpp"
+#include "user_kernels/user_implementation.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <mutex>
 
 #include "core/sha256.hpp"
 #include "impl/cuda/device_calls.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_host_channel.hpp"
-#include "impl/user/kernel_host_client.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 namespace {
@@ -20,39 +21,59 @@ bool is_cuda(const UserKernelSource& source) {
   return source.language == KernelLanguage::cuda;
 }
 
-// The image a host's points read, sent once per image and host generation.
-struct HostImage {
-  std::string key;
-  int generation = 0;
-  std::unique_ptr<SharedBuffer> buffer;
-};
+// The host an implementation's points share: one per implementation and source text, so that a
+// process that runs an edited source again (watch) never loads it beside the old one.
+std::string host_key(const UserKernelSource& source) {
+  return source.implementation + " " + source.config_path + " " + source.sha256;
+}
 
-void send_image(KernelHost& host, Family family, const Image& image, double seconds, double limit) {
-  static std::map<Family, HostImage> sent;
-  HostImage& current = sent[family];
+// The image the points of one problem read, as a sealed copy (kernel_host_channel.hpp): made once
+// per image and sent to each host whose points read it. It cannot be changed, so every host may
+// map the same copy.
+std::shared_ptr<const SealedBuffer> sealed_copy(const Image& image) {
+  static std::mutex mutex;
+  static std::string key;
+  static std::shared_ptr<const SealedBuffer> copy;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!copy || key != image.sha256) {
+    copy.reset();
+    copy =
+        std::make_shared<SealedBuffer>(image.pixels.data(), image.value_count(), "convlab-image");
+    key = image.sha256;
+  }
+  return copy;
+}
+
+// Sends the image to `host` unless it holds it already (sent under its current generation).
+void send_image(KernelHost& host, const Image& image, double seconds, double limit) {
+  struct Held {
+    std::string key;
+    int generation = 0;
+  };
+  static std::map<const KernelHost*, Held> held;
+  Held& current = held[&host];
   if (current.key == image.sha256 && current.generation == host.generation() && host.running())
     return;
-  auto buffer = std::make_unique<SharedBuffer>(image.value_count(), "convlab-image");
-  std::memcpy(buffer->data(), image.pixels.data(), image.value_count());
+  const auto copy = sealed_copy(image);
   host.request({{"op", "image"},
                 {"key", image.sha256},
                 {"width", image.width},
                 {"height", image.height},
                 {"channels", image.channels}},
-               {buffer->fd()}, seconds, limit);
-  current = {image.sha256, host.generation(), std::move(buffer)};
+               {copy->fd()}, seconds, limit);
+  current = {image.sha256, host.generation()};
 }
 
-// A point prepared in the kernel host. Its output is shared memory this process reads for
-// verification; a host that ended (another point crashed it) is started again and the point
-// prepared there again before its next call. Every request waits at most what is left of the
-// point's time limit.
+// A point prepared in its implementation's kernel host. Its output is shared memory this process
+// reads for verification; a host that ended (another point of the implementation crashed it) is
+// started again and the point prepared there again before its next call. Every request waits at
+// most what is left of the point's time limit.
 class RemotePoint final : public PreparedPoint {
  public:
-  RemotePoint(Family family, json prepare, const Image& image, OutputType output,
-              double limit_seconds)
+  RemotePoint(const std::string& host, Family family, json prepare, const Image& image,
+              OutputType output, double limit_seconds)
       : family_(family),
-        host_(kernel_host(family_)),
+        host_(kernel_host(host, family_)),
         prepare_(std::move(prepare)),
         image_(image),
         output_type_(output),
@@ -90,6 +111,7 @@ class RemotePoint final : public PreparedPoint {
   }
 
   std::optional<double> self_timed_ms() const override { return self_timed_; }
+  bool runs_in_kernel_host() const override { return true; }
 
   OutputView output() const override {
     if (family_ == Family::cuda && !output_fetched_) {
@@ -102,7 +124,8 @@ class RemotePoint final : public PreparedPoint {
  private:
   void ensure_prepared() {
     if (generation_ == host_.generation() && host_.running()) return;
-    send_image(host_, family_, image_, seconds_left(), limit_);
+    host_.admit_artifact(prepare_.at("artifact_sha256").get<std::string>());
+    send_image(host_, image_, seconds_left(), limit_);
     host_.request(prepare_, {output_.fd()}, seconds_left(), limit_);
     generation_ = host_.generation();
   }
@@ -134,6 +157,7 @@ json prepare_request(const CompiledVariant& variant, const Problem& problem, con
   json request{{"op", "prepare"},
                {"family", family_name(cuda ? Family::cuda : Family::cpu)},
                {"artifact", variant.artifact},
+               {"artifact_sha256", variant.artifact_sha256},
                {"contract", to_json(variant.contract)},
                {"ksize", filter.size},
                {"weights", filter.weights},
@@ -254,10 +278,12 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
     request.limits = context.compile_limits;
     const CompiledVariant variant = compile_variant(request);
     const bool cuda = is_cuda(*source);
-    return std::make_unique<RemotePoint>(
-        cuda ? Family::cuda : Family::cpu, prepare_request(variant, problem, params, context, cuda),
-        problem.input, problem.output, context.isolated_point_seconds);
+    return std::make_unique<RemotePoint>(host_key(*source), cuda ? Family::cuda : Family::cpu,
+                                         prepare_request(variant, problem, params, context, cuda),
+                                         problem.input, problem.output,
+                                         context.isolated_point_seconds);
   };
+  impl.finished = [source] { end_kernel_host(host_key(*source)); };
   impl.source_facts = [source](const Problem& problem,
                                const Params& params) -> std::optional<SourceFacts> {
     const auto variant = cached_variant(variant_request(*source, problem, params, 0));

@@ -59,4 +59,23 @@ class SharedBuffer {
   std::size_t size_ = 0;
 };
 
+// A copy of `bytes` bytes in a memfd sealed against every change (F_SEAL_WRITE, F_SEAL_SHRINK,
+// F_SEAL_GROW, then F_SEAL_SEAL): a process it is sent to can map it only for reading, and
+// mprotect cannot make that mapping writable (EACCES), so no kernel can change the input another
+// point reads. Nothing maps it here; closed when destroyed.
+class SealedBuffer {
+ public:
+  SealedBuffer(const void* data, std::size_t bytes, const char* name);
+  ~SealedBuffer();
+  SealedBuffer(const SealedBuffer&) = delete;
+  SealedBuffer& operator=(const SealedBuffer&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Whether `fd` is a memfd sealed as SealedBuffer seals it (checked where it is received).
+bool sealed_against_writes(int fd);
+
 }  // namespace convlab

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "impl/implementation.hpp"
-#include "impl/user/kernel_compiler.hpp"
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_compiler.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 

@@ -1,4 +1,4 @@
-#include "impl/user/program_output.hpp"
+#include "user_kernels/program_output.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 

@@ -1,4 +1,4 @@
-#include "run/kernel_host.hpp"
+#include "user_kernels/kernel_host.hpp"
 
 #include <convlab/kernel.h>
 #include <dlfcn.h>
@@ -12,12 +12,13 @@
 #include <map>
 #include <memory>
 
-#include "core/file_io.hpp"
+#include "core/stopwatch.hpp"
 #include "impl/cuda/device_calls.hpp"
 #include "impl/family.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_host_channel.hpp"
-#include "measure/stopwatch.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_keeper.hpp"
+#include "user_kernels/verified_artifact.hpp"
 
 namespace convlab {
 namespace {
@@ -30,10 +31,10 @@ const char* const kDeclaredNames[] = {"convlab_contract",          "convlab_supp
                                       "convlab_needs_separable",   "convlab_needs_scratch",
                                       "convlab_max_ksize"};
 
-void* load_library(const std::string& path) {
-  static std::map<std::string, void*> loaded;
-  auto& handle = loaded[path];
-  if (handle == nullptr) handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+// Only the describe step loads a library by its path: it runs while the entry is being made,
+// before its manifest records a hash.
+void* load_library_at(const std::string& path) {
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) throw std::runtime_error(path + ": cannot be loaded: " + ::dlerror());
   return handle;
 }
@@ -41,7 +42,7 @@ void* load_library(const std::string& path) {
 int describe(const std::string& path) {
   json answer;
   try {
-    void* library = load_library(path);
+    void* library = load_library_at(path);
     json ints = json::array();
     for (const char* name : kDeclaredNames)
       if (const void* symbol = ::dlsym(library, name))
@@ -93,7 +94,8 @@ class CpuPoint final : public HostedPoint {
  public:
   CpuPoint(const json& request, std::shared_ptr<SharedImage> image, SharedBuffer output)
       : image_(std::move(image)), output_(std::move(output)), weights_(weights_of(request)) {
-    void* library = load_library(request.at("artifact").get<std::string>());
+    void* library = load_verified_library(request.at("artifact").get<std::string>(),
+                                          request.at("artifact_sha256").get<std::string>());
     entry_ = reinterpret_cast<Entry>(::dlsym(library, "convlab_convolve"));
     if (entry_ == nullptr) throw std::runtime_error("convlab_convolve is not defined");
     threads_ = request.at("threads").get<int>();
@@ -147,7 +149,9 @@ class CpuPoint final : public HostedPoint {
 
 cuda::UserKernelModule module_of(const json& request) {
   cuda::UserKernelModule module = launch_of(contract_from_json(request.at("contract")));
-  module.image = read_file(request.at("artifact").get<std::string>(), 256u << 20);
+  // The bytes hashed are the bytes handed to the module load.
+  module.image = read_verified_artifact(request.at("artifact").get<std::string>(),
+                                        request.at("artifact_sha256").get<std::string>());
   return module;
 }
 
@@ -194,6 +198,7 @@ class Server {
   explicit Server(int channel) : channel_(channel) {}
 
   int serve() {
+    send_message(channel_, {{"server", ::getpid()}});
     for (;;) {
       ChannelMessage message;
       try {
@@ -233,6 +238,8 @@ class Server {
   json take_image(ChannelMessage& message) {
     const json& request = message.body;
     if (message.fds.size() != 1) throw std::runtime_error("an image comes with its memory");
+    if (!sealed_against_writes(message.fds[0]))
+      throw std::runtime_error("an image comes sealed against writes");
     auto image = std::make_shared<SharedImage>();
     image->key = request.at("key").get<std::string>();
     image->width = request.at("width").get<int>();
@@ -268,8 +275,18 @@ class Server {
 }  // namespace
 
 int run_kernel_host(const std::vector<std::string>& args) {
-  if (args.size() == 2 && args[0] == "--describe") return describe(args[1]);
-  if (args.size() == 2 && args[0] == "--channel") return Server(std::stoi(args[1])).serve();
+  if (args.size() == 2 && args[0] == "--channel") {
+    const int channel = std::stoi(args[1]);
+    keep_channel_host(channel, [channel] {
+      make_forked_children_die_with_their_parent();
+      return Server(channel).serve();
+    });
+  }
+  if (args.size() == 4 && args[0] == "--describe" && args[2] == "--parent") {
+    const std::string path = args[1];
+    return keep_describing(static_cast<pid_t>(std::stol(args[3])),
+                           [path] { return describe(path); });
+  }
   std::cerr << "convlab kernel-host: runs users' kernels for convlab itself; not for direct use\n";
   return 2;
 }

@@ -1,5 +1,6 @@
-#include "impl/user/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -13,6 +14,7 @@ namespace convlab {
 namespace {
 
 constexpr int kMaxFds = 4;
+constexpr int kReadOnlySeals = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
 
 void send_all(int socket, const char* data, std::size_t size) {
   while (size > 0) {
@@ -180,6 +182,38 @@ void SharedBuffer::release() {
   if (fd_ >= 0) ::close(fd_);
   data_ = nullptr;
   fd_ = -1;
+}
+
+SealedBuffer::SealedBuffer(const void* data, std::size_t bytes, const char* name) {
+  fd_ = ::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+  const auto fail = [this, name](const std::string& what) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw std::runtime_error(std::string("sealed copy (") + name + "): " + what + ": " +
+                             std::strerror(error));
+  };
+  // Written through the descriptor, never mapped writable here: F_SEAL_WRITE refuses a file
+  // that has a writable shared mapping.
+  if (::ftruncate(fd_, static_cast<off_t>(std::max<std::size_t>(bytes, 1))) != 0) fail("ftruncate");
+  const char* from = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < bytes;) {
+    const ssize_t wrote = ::pwrite(fd_, from + done, bytes - done, static_cast<off_t>(done));
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) fail("write");
+    done += static_cast<std::size_t>(wrote);
+  }
+  if (::fcntl(fd_, F_ADD_SEALS, kReadOnlySeals) != 0) fail("F_ADD_SEALS");
+}
+
+SealedBuffer::~SealedBuffer() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool sealed_against_writes(int fd) {
+  const int seals = ::fcntl(fd, F_GET_SEALS);
+  return seals >= 0 && (seals & kReadOnlySeals) == kReadOnlySeals;
 }
 
 }  // namespace convlab

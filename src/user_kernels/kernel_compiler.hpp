@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 

@@ -1,4 +1,4 @@
-#include "impl/user/private_tree.hpp"
+#include "user_kernels/private_tree.hpp"
 
 #include <unistd.h>
 

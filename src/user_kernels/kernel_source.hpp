@@ -12,7 +12,7 @@
 
 #include "core/problem.hpp"
 #include "impl/implementation.hpp"
-#include "impl/user/source_snapshot.hpp"
+#include "user_kernels/source_snapshot.hpp"
 
 namespace convlab {
 

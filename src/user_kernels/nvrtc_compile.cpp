@@ -1,4 +1,4 @@
-#include "impl/user/nvrtc_compile.hpp"
+#include "user_kernels/nvrtc_compile.hpp"
 
 #include <cstdio>
 
@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "core/file_io.hpp"
-#include "impl/user/kernel_host_client.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 #if defined(CONVLAB_WITH_NVRTC)
 #include <nvrtc.h>

@@ -1,4 +1,4 @@
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 #include <algorithm>
 #include <cctype>

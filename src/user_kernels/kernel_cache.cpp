@@ -1,4 +1,4 @@
-#include "impl/user/kernel_cache.hpp"
+#include "user_kernels/kernel_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "impl/user/kernel_source.hpp"
-#include "impl/user/program_output.hpp"
+#include "user_kernels/kernel_source.hpp"
+#include "user_kernels/program_output.hpp"
 
 namespace convlab {
 

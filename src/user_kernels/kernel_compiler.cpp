@@ -1,4 +1,4 @@
-#include "impl/user/kernel_compiler.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 #include <unistd.h>
 
@@ -18,11 +18,11 @@
 #include "core/file_io.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
-#include "impl/user/kernel_cache.hpp"
-#include "impl/user/kernel_host_client.hpp"
-#include "impl/user/nvrtc_compile.hpp"
-#include "impl/user/private_tree.hpp"
-#include "impl/user/program_output.hpp"
+#include "user_kernels/kernel_cache.hpp"
+#include "user_kernels/kernel_host_client.hpp"
+#include "user_kernels/nvrtc_compile.hpp"
+#include "user_kernels/private_tree.hpp"
+#include "user_kernels/program_output.hpp"
 
 namespace convlab {
 

@@ -1,4 +1,4 @@
-#include "impl/user/kernel_contract.hpp"
+#include "user_kernels/kernel_contract.hpp"
 
 #include <algorithm>
 #include <regex>

@@ -1,4 +1,4 @@
-#include "impl/user/source_snapshot.hpp"
+#include "user_kernels/source_snapshot.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
