@@ -1,0 +1,154 @@
+#include "notebook/query_cell.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "core/point_filter.hpp"
+#include "core/closest_name.hpp"
+#include "query/param_comparison.hpp"
+#include "query/record_queries.hpp"
+#include "query/winners.hpp"
+#include "tables/param_comparison_writer.hpp"
+#include "tables/winners_writer.hpp"
+
+namespace convlab {
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// What a comparison asks for, from its words as `convlab show` takes them.
+struct Comparison {
+  bool best = false;
+  std::optional<std::string> compare, against, by, filter;
+};
+
+std::vector<std::string> words_of(const std::string& query) {
+  std::istringstream in(query);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+Comparison comparison_of(const std::string& query, const std::string& where) {
+  const std::vector<std::string> words = words_of(query);
+  const std::vector<std::string> options{"--compare", "--against", "--best", "--by", "--filter"};
+  Comparison asked;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word == "--best") {
+      asked.best = true;
+      continue;
+    }
+    std::optional<std::string>* value = word == "--compare" ? &asked.compare
+                                        : word == "--against" ? &asked.against
+                                        : word == "--by"      ? &asked.by
+                                        : word == "--filter"  ? &asked.filter
+                                                              : nullptr;
+    if (!value) {
+      const std::string close = closest_name(word, options);
+      throw ResultsError(where + "unknown option '" + word + "'" +
+                         (close.empty() ? "" : " (did you mean '" + close + "'?)") +
+                         "; a query is an expression, --compare params.X or --best [--by FIELD]");
+    }
+    if (i + 1 >= words.size()) throw ResultsError(where + word + " needs a value");
+    *value = words[++i];
+  }
+  if (asked.best == asked.compare.has_value())
+    throw ResultsError(where + "a comparison is --compare params.X or --best [--by FIELD]");
+  if (asked.by && !asked.best) throw ResultsError(where + "--by pivots --best; give --best with it");
+  if (asked.against && !asked.compare)
+    throw ResultsError(where + "--against names the reference value of --compare params.X");
+  if (asked.compare && asked.compare->rfind("params.", 0) != 0)
+    throw ResultsError(where + "--compare takes a params field, such as params.threads");
+  return asked;
+}
+
+QueryCell comparison_cell(const std::string& query, const ResultsDocument& results,
+                          const std::string& where) {
+  const Comparison asked = comparison_of(query, where);
+  std::vector<const Record*> points = latest_ok_points(results);
+  if (asked.filter) {
+    std::string error;
+    const auto filter = parse_point_filter(*asked.filter, &error);
+    if (!filter) throw ResultsError(where + "--filter " + *asked.filter + ": " + error);
+    try {
+      points = select_records(points, *filter, results.path);
+    } catch (const ResultsError& refused) {
+      throw ResultsError(where + refused.what());
+    }
+  }
+  if (points.empty()) throw ResultsError(where + "no ok point to compare yet");
+  QueryCell cell;
+  cell.query = query;
+  try {
+    if (asked.compare) {
+      ParamComparisonOptions options;
+      options.against = asked.against;
+      cell.table = param_comparison_flat_table(
+          compare_param_values(points, results.file.runs, *asked.compare, options),
+          FlatFormat::md);
+      cell.title = "the values of " + *asked.compare + " of each implementation";
+    } else if (asked.by) {
+      cell.table = pivot_flat_table(pivot_winners(points, *asked.by, {}, results.file.runs),
+                                    FlatFormat::md);
+      cell.title = "the fastest implementation by " + *asked.by;
+    } else {
+      cell.table = winners_flat_table(find_winners(results, points), FlatFormat::md);
+      cell.title = "the fastest implementation of each problem";
+    }
+  } catch (const ResultsError& refused) {
+    throw ResultsError(where + refused.what());
+  }
+  if (cell.table.columns.empty()) throw ResultsError(where + "the comparison has no rows");
+  return cell;
+}
+
+QueryCell value_cell(const std::string& query, const ValueContext& context,
+                     const std::string& file, int line) {
+  const std::string where = file + ":" + std::to_string(line) + ": ";
+  ProseSpans spans;
+  try {
+    spans = find_prose_spans("{{ " + query + " }}", ProseSyntax::markdown, file);
+  } catch (const ResultsError& refused) {
+    throw ResultsError(where + refused.what());
+  }
+  if (!spans.placements.empty() || spans.values.size() != 1)
+    throw ResultsError(where + "{{ " + query +
+                       " }}: a query is an expression, --compare params.X or --best [--by FIELD]");
+  ValueReference reference = spans.values.front();
+  reference.line = line;
+  const ResolvedValue resolved = resolve_value(reference, context, file);
+  QueryCell cell;
+  cell.query = query;
+  cell.title = query;
+  cell.value = resolved.text;
+  cell.number = resolved.number;
+  return cell;
+}
+
+}  // namespace
+
+QueryCell query_cell(const std::string& written, const ResultsDocument& results,
+                     const ValueContext& context, const std::string& file, int line) {
+  const std::string query = trimmed(written);
+  const std::string where = file + ":" + std::to_string(line) + ": {{query: " + query + "}}: ";
+  if (query.empty()) throw ResultsError(where + "the query is empty");
+  if (query.size() > kMaxQueryBytes)
+    throw ResultsError(file + ":" + std::to_string(line) + ": a query has at most " +
+                       std::to_string(kMaxQueryBytes) + " bytes");
+  if (query.find("}}") != std::string::npos || query.find("{{") != std::string::npos)
+    throw ResultsError(where + "a query holds no {{ or }}");
+  if (query.rfind("--", 0) == 0) return comparison_cell(query, results, where);
+  return value_cell(query, context, file, line);
+}
+
+std::string discussion_text_of(const QueryCell& cell) {
+  if (cell.is_table()) return "{{query: " + cell.query + "}}";
+  return "{{ " + cell.query + " }}";
+}
+
+}  // namespace convlab
