@@ -275,6 +275,7 @@ class Watcher : public RunObserver {
     run.observers = {this};
     run.summary = run_summary_on_stdout(SummaryRows::best);
     bool finished = true;
+    rendered_in_sweep_ = false;
     running(true);
     try {
       run_experiment(run, std::move(loaded.config), std::move(loaded.plan));
@@ -311,9 +312,12 @@ class Watcher : public RunObserver {
       throw SavedDuringSweep{std::move(saved)};
     if (actions_ && actions_->stop_requested()) throw StoppedFromPage{};
     const bool last = where.done >= where.total;
-    if (!last && since_render_.time_since_epoch().count() != 0 &&
+    // The first new result of a sweep is shown at once: it answers the save.
+    const bool first = !rendered_in_sweep_;
+    if (!last && !first && since_render_.time_since_epoch().count() != 0 &&
         seconds_since(since_render_) < kMinSecondsBetweenRenders)
       return;
+    rendered_in_sweep_ = true;
     render(LiveProgress{where.done, where.total, where.eta_seconds});
   }
 
@@ -373,9 +377,13 @@ class Watcher : public RunObserver {
     std::vector<std::string> files{options_.config_path};
     files.insert(files.end(), sources->begin(), sources->end());
     if (actions_) {
-      // The folder the page writes the discussion into, so that a first discussion is seen.
+      // The folders the page writes the discussion and the sources into, so that a first one
+      // written there is seen.
       std::error_code ignored;
       fs::create_directories(fs::path(discussion_path()).parent_path(), ignored);
+      for (const std::string& source : *sources)
+        if (!fs::path(source).parent_path().empty())
+          fs::create_directories(fs::path(source).parent_path(), ignored);
       files.push_back(discussion_path());
     }
     for (const std::string& problem : files_.watch(files))
@@ -576,6 +584,7 @@ class Watcher : public RunObserver {
   std::vector<EditableFile> files_of_page_;    // what the page edits, for the marks of errors
   bool discussion_error_ = false;              // the last render stopped at the discussion
   std::string editor_missing_;                 // why the page has no CodeMirror, if it has none
+  bool rendered_in_sweep_ = false;             // the sweep's first point made the page
   bool katex_ = false, gnuplot_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;

@@ -312,16 +312,28 @@
 
   // Files saved on disk (by this page or any editor): a cell without edits takes the new text; one
   // with edits shows the conflict.
-  function followFiles(hashes) {
+  // A file the config names now and the page has no cell for (a kernel source just added) gets
+  // one; the cell of a file it no longer names goes, unless it holds unsaved edits.
+  function followFiles(hashes, editorReady, editorMissing) {
     var changed = Object.keys(editors).filter(function (key) {
       var hash = hashes[key];
       return typeof hash === 'string' && hash !== editors[key].base;
     });
-    if (!changed.length) return;
+    var added = Object.keys(hashes).filter(function (key) { return !editors[key]; });
+    Object.keys(editors).forEach(function (key) {
+      if (key in hashes || dirty(editors[key])) return;
+      editors[key].cell.parentNode.removeChild(editors[key].cell);
+      delete editors[key];
+    });
+    if (!changed.length && !added.length) return;
     call('GET', 'files').then(function (reply) {
       if (!reply.ok) return;
       reply.data.files.forEach(function (file) {
         var state = editors[file.key];
+        if (!state && added.indexOf(file.key) >= 0) {
+          makeEditorCell(file, editorReady, editorMissing);
+          return;
+        }
         if (!state || changed.indexOf(file.key) < 0 || file.sha256 === state.base) return;
         if (!dirty(state)) {
           state.base = file.sha256;
@@ -598,7 +610,7 @@
         var list = queryArea(controls);
         live.events.addEventListener('files', function (event) {
           var files = JSON.parse(event.data);
-          if (files.page === live.page) followFiles(files.files);
+          if (files.page === live.page) followFiles(files.files, editorReady, missing);
         });
         live.events.addEventListener('error', function (event) {
           if (!event.data) return;

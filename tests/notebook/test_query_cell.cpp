@@ -1,0 +1,137 @@
+// Query cells (notebook/query_cell.hpp): a value or a comparison asked of an experiment's results,
+// as the served page's query cells ask it and as a discussion places it ({{query: --compare
+// params.threads}}): the value is the discussion's own, the tables are show's, both renderings
+// hold them where the discussion places them, and every mistake names the file, the line and why.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "html/experiment_page.hpp"
+#include "notebook/notebook_builder.hpp"
+#include "notebook/query_cell.hpp"
+#include "notebook_test_support.hpp"
+#include "query/record_queries.hpp"
+#include "report/latex_writer.hpp"
+
+namespace convlab {
+namespace {
+
+using namespace notebook_test;
+
+ResultsDocument fixture_results() {
+  return load_results_document((fixtures() / "fixture-demo" / "results.json").string());
+}
+
+QueryCell ask(const std::string& query) {
+  static const ResultsDocument results = fixture_results();
+  const ValueContext context{latest_ok_points(results), latest_points(results), {}};
+  return query_cell(query, results, context, "query", 1);
+}
+
+std::string refusal(const std::string& query) {
+  try {
+    ask(query);
+  } catch (const ResultsError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(QueryCell, AnExpressionIsTheDiscussionsValue) {
+  const QueryCell cell = ask(
+      "median_ms[implementation=openmp,params.threads=1,image.width=1024,kernel.size=7] / "
+      "median_ms[implementation=openmp,params.threads=4,image.width=1024,kernel.size=7] | .2f");
+  EXPECT_FALSE(cell.is_table());
+  ASSERT_TRUE(cell.number.has_value());
+  EXPECT_GT(*cell.number, 1.0);
+  EXPECT_TRUE(std::regex_match(cell.value, std::regex("[0-9]+\\.[0-9]{2}"))) << cell.value;
+  EXPECT_EQ(discussion_text_of(cell),
+            "{{ median_ms[implementation=openmp,params.threads=1,image.width=1024,kernel.size=7] "
+            "/ median_ms[implementation=openmp,params.threads=4,image.width=1024,kernel.size=7] "
+            "| .2f }}");
+  EXPECT_EQ(ask("count(median_ms[])").value, std::to_string(latest_ok_points(fixture_results()).size()));
+}
+
+TEST(QueryCell, ComparisonsAreShowsTables) {
+  const QueryCell compare = ask("--compare params.threads --filter implementation=openmp");
+  ASSERT_TRUE(compare.is_table());
+  EXPECT_NE(std::find(compare.table.columns.begin(), compare.table.columns.end(),
+                      "params.threads"),
+            compare.table.columns.end());
+  EXPECT_FALSE(compare.table.rows.empty());
+  EXPECT_EQ(discussion_text_of(compare),
+            "{{query: --compare params.threads --filter implementation=openmp}}");
+  const QueryCell best = ask("--best --by kernel.size");
+  ASSERT_TRUE(best.is_table());
+  EXPECT_EQ(best.table.rows.size(), 2u * 2u);  // two image sizes by two kernel sizes
+  EXPECT_TRUE(ask("--best").is_table());
+}
+
+TEST(QueryCell, MistakesNameTheQueryAndWhy) {
+  EXPECT_EQ(refusal("  "), "query:1: {{query: }}: the query is empty");
+  EXPECT_EQ(refusal("--compre params.threads"),
+            "query:1: {{query: --compre params.threads}}: unknown option '--compre' (did you mean "
+            "'--compare'?); a query is an expression, --compare params.X or --best [--by FIELD]");
+  EXPECT_EQ(refusal("--compare kernel.size"),
+            "query:1: {{query: --compare kernel.size}}: --compare takes a params field, such as "
+            "params.threads");
+  EXPECT_EQ(refusal("--by kernel.size"),
+            "query:1: {{query: --by kernel.size}}: a comparison is --compare params.X or --best "
+            "[--by FIELD]");
+  EXPECT_NE(refusal("median_sm[implementation=openmp]").find("did you mean 'median_ms'"),
+            std::string::npos);
+  EXPECT_NE(refusal("median_ms[implementation=openmp]").find("points match"), std::string::npos)
+      << refusal("median_ms[implementation=openmp]");
+  EXPECT_EQ(refusal("1 }} {{ 2"), "query:1: {{query: 1 }} {{ 2}}: a query holds no {{ or }}");
+  EXPECT_EQ(refusal(std::string(5000, '1')), "query:1: a query has at most 4096 bytes");
+}
+
+TEST(QueryCell, ADiscussionPlacesAComparisonInBothRenderings) {
+  Scratch scratch("query-cell");
+  const fs::path md = scratch.path() / "fixture-demo.md";
+  write_file(md, "The threads against each other:\n\n"
+                 "{{query: --compare params.threads --filter implementation=openmp}}\n\n"
+                 "That is all.\n");
+  const ResultsDocument results = fixture_results();
+  const std::string config = (fixtures() / "configs" / "fixture-demo.yaml").string();
+  const ExperimentNotebook notebook = build_notebook(
+      results, NotebookSources{notebook_config(config, results), md.string(), std::nullopt});
+  ASSERT_EQ(notebook.cells_of<QueryCell>().size(), 1u);
+  PageContext context;
+  context.generator = "convlab test";
+  const std::string html = experiment_page(notebook, context).html;
+  const size_t before = html.find("The threads against each other");
+  const size_t table = html.find("id=\"cell-query-1\"");
+  const size_t after = html.find("That is all.");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_LT(before, table);
+  EXPECT_LT(table, after);
+  EXPECT_NE(html.find("<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" "
+                      "class=\"sort\">params.threads</button></th>",
+                      table),
+            std::string::npos);
+  std::string section;
+  for (const RenderedFile& file : experiment_latex(notebook, {"export", "figures"}))
+    if (file.path == "section.tex") section = file.content;
+  const size_t latex_table = section.find("\\captionof{table}{the values of params.threads");
+  ASSERT_NE(latex_table, std::string::npos) << section;
+  EXPECT_LT(section.find("The threads against each other"), latex_table);
+  EXPECT_LT(latex_table, section.find("That is all."));
+  EXPECT_NE(section.find("params.threads \\\\", latex_table), std::string::npos);
+
+  // A query that cannot be answered stops the build at its line, as a value does.
+  write_file(md, "One.\n\n{{query: --compare params.thread}}\n");
+  try {
+    build_notebook(results,
+                   NotebookSources{notebook_config(config, results), md.string(), std::nullopt});
+    ADD_FAILURE() << "no error";
+  } catch (const ResultsError& error) {
+    EXPECT_NE(std::string(error.what()).find("fixture-demo.md:3: {{query: --compare "
+                                             "params.thread}}"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace convlab
