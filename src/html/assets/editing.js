@@ -228,6 +228,7 @@
           state.base = reply.data.sha256;
           state.saved = text;
           state.conflict.hidden = true;
+          state.pending = true;
           updateStatus(state, 'saved; running what it changed\u2026');
           document.documentElement.setAttribute('data-saved', state.file.key + ' ' + Date.now());
         } else if (reply.status === 409 && reply.data.conflict) {
@@ -300,8 +301,13 @@
     });
     Object.keys(editors).forEach(function (key) {
       var state = editors[key];
-      if (data.message && byKey[key]) showProblem(state, data.message, byKey[key]);
-      else if (!data.message || !byKey[key]) showProblem(state, '', []);
+      if (data.message && byKey[key]) {
+        showProblem(state, data.message, byKey[key]);
+        state.pending = false;
+        if (!dirty(state)) updateStatus(state, 'saved; nothing ran: see the error below');
+      } else {
+        showProblem(state, '', []);
+      }
     });
     // An error of the config that names no line of it still belongs to the config's cell.
     if (data.message && !(data.marks || []).length && editors.config &&
@@ -619,7 +625,14 @@
         });
         live.events.addEventListener('run', function (event) {
           var run = JSON.parse(event.data);
-          if (run.page === live.page) controls.running(run.running);
+          if (run.page !== live.page) return;
+          controls.running(run.running);
+          if (run.running) return;
+          Object.keys(editors).forEach(function (key) {
+            if (!editors[key].pending) return;
+            editors[key].pending = false;
+            updateStatus(editors[key], dirty(editors[key]) ? undefined : 'saved and run');
+          });
         });
         document.addEventListener('convlab-page-replaced', function () {
           measureButtons(document, controls);
