@@ -166,7 +166,9 @@ class PageEditing : public ::testing::Test {
     return true;
   }
 
-  bool open_page() {
+  // Opens the URL and waits until the page's script took it over: `ready` is the class it sets on
+  // <html> (editors-ready on an experiment's page, editing on the index).
+  bool open_page(const std::string& ready = "editors-ready") {
     try {
       browser_ = Browser::start(1200, 1000);
     } catch (const BrowserUnavailable& error) {
@@ -175,10 +177,13 @@ class PageEditing : public ::testing::Test {
     }
     browser_->console_log();
     browser_->open(url_);
-    if (!wait_until([&] { return script("return document.documentElement.classList.contains("
-                                        "'editors-ready');")
-                                     .get<bool>(); },
-                    30)) {
+    if (!wait_until(
+            [&] {
+              return script("return document.documentElement.classList.contains(arguments[0]);",
+                            json::array({ready}))
+                  .get<bool>();
+            },
+            30)) {
       ADD_FAILURE() << "the page's editors did not start; log:\n" << log();
       return false;
     }
@@ -463,6 +468,63 @@ TEST_F(PageEditing, WithoutCodeMirrorThePageEditsInATextBoxAndSaysWhy) {
   EXPECT_TRUE(page_says("return document.querySelector('h1').textContent === "
                         "'Edited in a text box';"))
       << log();
+  expect_no_console_error();
+}
+
+TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
+  ASSERT_TRUE(start_watching(config_text()));
+  // The watch's own index, served live: a new experiment is made from it.
+  url_.replace(url_.find("edited.html"), 11, "index.html");
+  if (!open_page("editing")) GTEST_SKIP() << "no browser: " << skipped_;
+  script("var form = document.getElementById('new-experiment'); form.open = true;"
+         "form.querySelector('input.new-name').value = 'fresh';"
+         "form.querySelector('button.create').click();");
+  ASSERT_TRUE(page_says("return window.location.pathname === '/fresh.html' &&"
+                        " document.documentElement.classList.contains('editors-ready');",
+                        120))
+      << log();
+  // Written where the project keeps them, and followed by the watch.
+  for (const char* file : {"configs/fresh.yaml", "experiments/fresh.md", "configs/kernels/fresh.c"})
+    EXPECT_TRUE(fs::exists(dir() / file)) << file;
+  EXPECT_NE(read_file(dir() / "configs/fresh.yaml").find("my_kernel: {source: kernels/fresh.c}"),
+            std::string::npos);
+  EXPECT_EQ(count("now watching configs/fresh.yaml"), 1u) << log();
+  for (const char* key : {"config", "source-1", "discussion"})
+    EXPECT_TRUE(script("return !!document.getElementById('edit-' + arguments[0]);",
+                       json::array({key}))
+                    .get<bool>())
+        << key;
+  // The skeleton verifies: its row of the table fills in, and the discussion's value is computed.
+  EXPECT_TRUE(page_says(
+      "var rows = document.querySelectorAll('#cell-table-1 tbody tr');"
+      "return Array.prototype.some.call(rows, function (r) {"
+      "  return r.cells[0].textContent.toLowerCase().indexOf('my kernel') >= 0 &&"
+      "    r.querySelectorAll('td.num:not(.empty)').length === 3; }) &&"
+      " /my kernel takes [0-9.]+\\s*ms/.test(document.querySelector('main').textContent);",
+      120))
+      << script("var t = document.getElementById('cell-table-1');"
+                "var d = document.getElementById('discussion');"
+                "return (t ? t.textContent : 'no table') + ' | ' + (d ? d.textContent : 'none');")
+             .get<std::string>();
+  const fs::path results = dir() / "outputs/fresh/results.json";
+  ASSERT_TRUE(wait_until([&] { return fs::exists(results); }, 60));
+  size_t verified = 0;
+  const json all = json::parse(read_file(results));
+  for (const auto& record : all["records"])
+    if (record["implementation"] == "my_kernel" && record["verification"]["verdict"] == "ok")
+      ++verified;
+  EXPECT_EQ(verified, 3u);
+  script("window.scrollTo(0, 0);");
+  screenshot("editing-new-experiment.png");
+  // A name that is taken is refused, and nothing is overwritten.
+  const std::string config = read_file(dir() / "configs/fresh.yaml");
+  const auto again = post("new", {{"name", "fresh"}, {"kernel", true}},
+                          {{"Authorization", "token " + token_},
+                           {"Origin", origin()},
+                           {"X-Convlab-CSRF", csrf()}});
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 409) << again->body;
+  EXPECT_EQ(read_file(dir() / "configs/fresh.yaml"), config);
   expect_no_console_error();
 }
 
