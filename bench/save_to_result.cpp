@@ -7,8 +7,8 @@
 //   kernel  the kernel's source with a new comment (compiled again, its points run again)
 // For each save it takes the time from just before the POST to the first `page` event of the
 // sweep that save started (the page file is written before the event is sent), and the measured
-// time of the new points that event shows (their records' timing.total_seconds, read from the
-// results journal), and prints
+// time of the first new point (its record's timing.total_seconds, read from results.json once the
+// sweep ended), and prints
 //   overhead = save-to-first-result - the first point's own time
 // per save and their median and maximum, as one JSON object. The watch's 100 ms wait for the end
 // of a save's burst of file events is part of the overhead, as is the compile of a kernel.
@@ -36,6 +36,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -297,13 +298,14 @@ int main(int argc, char** argv) {
       const size_t done = shown->data["progress"].value("done", 1);
       // Wait for the sweep to end (its records are then in results.json), and for the next save.
       events.wait("run", saved, 60, [](const json& data) { return !data.value("running", true); });
-      const double own = own_seconds(results, before, done);
+      // The first new record is the result the event showed first.
+      const double own = own_seconds(results, before, 1);
       const double overhead = latency - own;
       overheads[kernel].push_back(overhead);
       rows.push_back({{"save", kernel ? "kernel" : "config"},
                       {"to_first_result_ms", latency * 1000},
-                      {"points_shown", done},
-                      {"their_own_ms", own * 1000},
+                      {"progress_done", done},
+                      {"first_point_own_ms", own * 1000},
                       {"overhead_ms", overhead * 1000}});
     }
     json summary;
