@@ -628,10 +628,13 @@
           if (run.page !== live.page) return;
           controls.running(run.running);
           if (run.running) return;
+          // A sweep ended: every cell without edits says so, and an error it showed before is
+          // gone (a new one comes as its own event).
           Object.keys(editors).forEach(function (key) {
-            if (!editors[key].pending) return;
-            editors[key].pending = false;
-            updateStatus(editors[key], dirty(editors[key]) ? undefined : 'saved and run');
+            var state = editors[key];
+            var ran = state.pending;
+            state.pending = false;
+            if (!dirty(state)) updateStatus(state, ran ? 'saved and run' : undefined);
           });
         });
         document.addEventListener('convlab-page-replaced', function () {
