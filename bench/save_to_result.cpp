@@ -36,8 +36,8 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -88,7 +88,8 @@ std::string kernel_text(int version) {
          "    for (int x = 0; x < p->width; ++x) {\n"
          "      float sum = 0.f;\n"
          "      for (int k = 0; k < p->ksize * p->ksize; ++k) {\n"
-         "        const int sy = convlab_border_index(y + k / p->ksize - r, p->height, p->border);\n"
+         "        const int sy = convlab_border_index(y + k / p->ksize - r, p->height, "
+         "p->border);\n"
          "        const int sx = convlab_border_index(x + k % p->ksize - r, p->width, p->border);\n"
          "        if (sy >= 0 && sx >= 0) sum += p->weights[k] * p->in[sy * p->in_pitch + sx];\n"
          "      }\n"
@@ -133,16 +134,15 @@ class EventStream {
   void run() {
     std::string buffer;
     if (!stop_) {
-      client_.Get(
-          "/_events", {{"Authorization", "token " + token_}},
-          [&](const char* data, size_t length) {
-            buffer.append(data, length);
-            for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
-              parse(buffer.substr(0, end));
-              buffer.erase(0, end + 2);
-            }
-            return !stop_.load();
-          });
+      client_.Get("/_events", {{"Authorization", "token " + token_}},
+                  [&](const char* data, size_t length) {
+                    buffer.append(data, length);
+                    for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
+                      parse(buffer.substr(0, end));
+                      buffer.erase(0, end + 2);
+                    }
+                    return !stop_.load();
+                  });
     }
   }
   void parse(const std::string& block) {
@@ -285,15 +285,16 @@ int main(int argc, char** argv) {
       const size_t before = records_of(results).size();
       const std::string base = convlab::sha256_hex(read_text(file));
       const auto saved = Clock::now();
-      const auto reply = client.Post("/_api/save", page,
-                                     json{{"key", key}, {"text", text}, {"base", base}}.dump(),
-                                     "application/json");
+      const auto reply =
+          client.Post("/_api/save", page, json{{"key", key}, {"text", text}, {"base", base}}.dump(),
+                      "application/json");
       if (!reply || reply->status != 200)
         throw std::runtime_error("the save was refused: " + (reply ? reply->body : "no answer"));
       const auto shown = events.wait("page", saved, 60, [](const json& data) {
         return data.contains("progress") && data["progress"].value("done", 0) >= 1;
       });
-      if (!shown) throw std::runtime_error("no new result within 60 s of save " + std::to_string(i));
+      if (!shown)
+        throw std::runtime_error("no new result within 60 s of save " + std::to_string(i));
       const double latency = std::chrono::duration<double>(shown->at - saved).count();
       const size_t done = shown->data["progress"].value("done", 1);
       // Wait for the sweep to end (its records are then in results.json), and for the next save.
@@ -326,7 +327,9 @@ int main(int argc, char** argv) {
     int ignored = 0;
     ::waitpid(watch.pid, &ignored, 0);
   }
-  if (!keep) fs::remove_all(folder);
-  else std::cerr << "kept " << folder << "\n";
+  if (!keep)
+    fs::remove_all(folder);
+  else
+    std::cerr << "kept " << folder << "\n";
   return status;
 }

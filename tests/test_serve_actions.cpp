@@ -57,13 +57,12 @@ class ServeActions : public ::testing::Test {
   HttpReply post(const std::string& name, const std::string& body,
                  const std::map<std::string, std::string>& replace = {},
                  const std::string& drop = "") {
-    std::map<std::string, std::string> headers{
-        {"Authorization", "token " + kToken},
-        {"Origin", origin_},
-        {"X-Convlab-CSRF", server_->csrf_token()},
-        {"Content-Type", "application/json"},
-        {"Content-Length", std::to_string(body.size())},
-        {"Sec-Fetch-Site", "same-origin"}};
+    std::map<std::string, std::string> headers{{"Authorization", "token " + kToken},
+                                               {"Origin", origin_},
+                                               {"X-Convlab-CSRF", server_->csrf_token()},
+                                               {"Content-Type", "application/json"},
+                                               {"Content-Length", std::to_string(body.size())},
+                                               {"Sec-Fetch-Site", "same-origin"}};
     for (const auto& [header, value] : replace) headers[header] = value;
     std::string extra;
     for (const auto& [header, value] : headers)
@@ -91,15 +90,17 @@ TEST_F(ServeActions, APageRequestReachesTheHandlerWithItsBody) {
   EXPECT_EQ(calls()[0].name, "save");
   EXPECT_EQ(calls()[0].body, "{\"key\":\"config\"}");
   // localhost names the server too; a charset after the type is the page's own business.
-  EXPECT_EQ(post("save", "{}", {{"Origin", "http://localhost:" + std::to_string(port_)},
-                                {"Content-Type", "application/json; charset=utf-8"}})
+  EXPECT_EQ(post("save", "{}",
+                 {{"Origin", "http://localhost:" + std::to_string(port_)},
+                  {"Content-Type", "application/json; charset=utf-8"}})
                 .status,
             200);
 }
 
 TEST_F(ServeActions, TheSessionGivesItsCsrfTokenOnlyWithTheToken) {
   const HttpReply with = send_request(
-      port_, request_text("GET", "/_api/session", port_, "Authorization: token " + kToken + "\r\n"));
+      port_,
+      request_text("GET", "/_api/session", port_, "Authorization: token " + kToken + "\r\n"));
   EXPECT_EQ(with.status, 200);
   EXPECT_EQ(with.body, "{\"csrf\":\"" + server_->csrf_token() + "\"}");
   EXPECT_NE(server_->csrf_token(), kToken);
@@ -146,8 +147,8 @@ TEST_F(ServeActions, EveryMissingOrForeignCredentialIsRefusedBeforeTheHandler) {
       // request_text writes its own Host: build this one by hand.
       reply = send_request(port_, "POST /_api/save HTTP/1.1\r\nHost: " + replace["Host"] +
                                       "\r\nConnection: close\r\nAuthorization: token " + kToken +
-                                      "\r\nOrigin: " + origin_ + "\r\nX-Convlab-CSRF: " +
-                                      server_->csrf_token() +
+                                      "\r\nOrigin: " + origin_ +
+                                      "\r\nX-Convlab-CSRF: " + server_->csrf_token() +
                                       "\r\nContent-Type: application/json\r\nContent-Length: " +
                                       std::to_string(body.size()) + "\r\n\r\n" + body);
     } else {
@@ -167,20 +168,20 @@ TEST_F(ServeActions, BodiesAreBoundedGivenByTheirLengthAndOnTime) {
   const HttpReply large = post("save", std::string(1001, 'x'));
   EXPECT_EQ(large.status, 413) << large.raw;
   // Chunked, or without a length: refused.
-  EXPECT_EQ(post("save", "5\r\nhello\r\n0\r\n\r\n", {{"Transfer-Encoding", "chunked"}},
-                 "Content-Length")
-                .status,
-            411);
+  EXPECT_EQ(
+      post("save", "5\r\nhello\r\n0\r\n\r\n", {{"Transfer-Encoding", "chunked"}}, "Content-Length")
+          .status,
+      411);
   EXPECT_EQ(post("save", "", {}, "Content-Length").status, 411);
   EXPECT_EQ(post("save", "{}", {{"Content-Length", "-1"}}).status, 400);
   // A body that trickles in is dropped at its deadline, not waited on.
   RawConnection slow("127.0.0.1", port_);
   ASSERT_TRUE(slow.connected());
-  const std::string head = request_text(
-      "POST", "/_api/save", port_,
-      "Authorization: token " + kToken + "\r\nOrigin: " + origin_ +
-          "\r\nX-Convlab-CSRF: " + server_->csrf_token() +
-          "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n");
+  const std::string head =
+      request_text("POST", "/_api/save", port_,
+                   "Authorization: token " + kToken + "\r\nOrigin: " + origin_ +
+                       "\r\nX-Convlab-CSRF: " + server_->csrf_token() +
+                       "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n");
   const auto sent = Clock::now();
   ASSERT_TRUE(slow.send_bytes(head + "{\"a\":"));
   EXPECT_TRUE(slow.read_until("\r\n\r\n", std::chrono::seconds(5)));
@@ -203,7 +204,7 @@ TEST_F(ServeActions, OnlyActionsTakeAPostAndAGetReachesTheHandlerAsAGet) {
                           "Authorization: token " + kToken + "\r\nOrigin: " + origin_ +
                               "\r\nX-Convlab-CSRF: " + server_->csrf_token() +
                               "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n") +
-                  "{}");
+                 "{}");
   EXPECT_EQ(file.status, 405);
   EXPECT_EQ(file.header("allow"), "GET, HEAD");
   // An action named with a path, or a name that is none, is no action.
@@ -231,15 +232,14 @@ TEST_F(ServeActions, AServerWithoutActionsIsReadOnly) {
   LiveEvents events;
   NotebookServer plain(options, events);
   plain.start();
-  const HttpReply session = send_request(
-      plain.port(),
-      request_text("GET", "/_api/session", plain.port(), "Authorization: token " + kToken + "\r\n"));
+  const HttpReply session =
+      send_request(plain.port(), request_text("GET", "/_api/session", plain.port(),
+                                              "Authorization: token " + kToken + "\r\n"));
   EXPECT_EQ(session.status, 404);
   const HttpReply post = send_request(
-      plain.port(),
-      request_text("POST", "/_api/save", plain.port(),
-                   "Authorization: token " + kToken + "\r\nContent-Length: 2\r\n") +
-          "{}");
+      plain.port(), request_text("POST", "/_api/save", plain.port(),
+                                 "Authorization: token " + kToken + "\r\nContent-Length: 2\r\n") +
+                        "{}");
   EXPECT_EQ(post.status, 405);
 }
 

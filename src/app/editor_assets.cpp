@@ -17,10 +17,14 @@ std::string codemirror_directory() {
 std::string write_editor_assets(const fs::path& out) {
   const fs::path from = codemirror_directory();
   // The files editing.js loads, in the package's own layout.
-  static const char* const files[] = {
-      "lib/codemirror.js",           "lib/codemirror.css",        "mode/yaml/yaml.js",
-      "mode/clike/clike.js",         "mode/xml/xml.js",           "mode/markdown/markdown.js",
-      "addon/edit/matchbrackets.js", "addon/selection/active-line.js"};
+  static const char* const files[] = {"lib/codemirror.js",
+                                      "lib/codemirror.css",
+                                      "mode/yaml/yaml.js",
+                                      "mode/clike/clike.js",
+                                      "mode/xml/xml.js",
+                                      "mode/markdown/markdown.js",
+                                      "addon/edit/matchbrackets.js",
+                                      "addon/selection/active-line.js"};
   for (const char* file : files)
     if (!fs::is_regular_file(from / file))
       return "A plain text box: CodeMirror is not installed (" + (from / file).string() +

@@ -46,10 +46,11 @@ std::string config_text(const std::string& name, bool with_kernel) {
 }
 
 std::string discussion_text(const std::string& name, bool with_kernel) {
-  std::string text = "# " + name +
-                     "\n\n"
-                     "What the figure shows, in words, with its numbers computed from the results.\n\n"
-                     "{{figure: time-by-size}}\n\n";
+  std::string text =
+      "# " + name +
+      "\n\n"
+      "What the figure shows, in words, with its numbers computed from the results.\n\n"
+      "{{figure: time-by-size}}\n\n";
   if (with_kernel)
     text +=
         "At K = 7 my kernel takes "
@@ -65,7 +66,8 @@ std::string discussion_text(const std::string& name, bool with_kernel) {
 std::string kernel_text(const std::string& name) {
   return "/* " + name +
          ": a CPU kernel of your own (docs/own-kernels.md). convlab compiles it when the config\n"
-         " * is saved, checks every output against its double-precision reference and times it. */\n"
+         " * is saved, checks every output against its double-precision reference and times it. "
+         "*/\n"
          "#include <convlab/kernel.h>\n"
          "\n"
          "CONVLAB_CONTRACT(1);\n"

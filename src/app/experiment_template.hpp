@@ -13,8 +13,8 @@
 namespace convlab {
 
 struct NewExperimentFiles {
-  std::string config;  // the config's path
-  std::string page;    // its page file, NAME.html
+  std::string config;                                      // the config's path
+  std::string page;                                        // its page file, NAME.html
   std::vector<std::pair<std::string, std::string>> texts;  // path, text: config first
 };
 

@@ -122,15 +122,14 @@ ActionAnswer PageActions::files() const {
     }
     files.push_back(std::move(entry));
   }
-  return answer(200, {{"experiment", experiment.name},
-                      {"page", experiment.page},
-                      {"running", running_.load()},
-                      {"files", files},
-                      {"editor", experiment.editor_assets.empty()
-                                     ? json()
-                                     : json(experiment.editor_assets)},
-                      {"editor_missing", experiment.editor_missing},
-                      {"max_bytes", kMaxEditableBytes}});
+  return answer(
+      200, {{"experiment", experiment.name},
+            {"page", experiment.page},
+            {"running", running_.load()},
+            {"files", files},
+            {"editor", experiment.editor_assets.empty() ? json() : json(experiment.editor_assets)},
+            {"editor_missing", experiment.editor_missing},
+            {"max_bytes", kMaxEditableBytes}});
 }
 
 // Writes the file the key names when the disk still holds what the page's text started from
@@ -141,7 +140,8 @@ ActionAnswer PageActions::save(const json& body) {
       !body["text"].is_string() || !body.contains("base") || !body["base"].is_string())
     return refusal(400, "a save names the file's key, its text and the sha256 it started from");
   const auto file = file_of(body["key"].get<std::string>());
-  if (!file) return refusal(404, "this experiment has no file '" + body["key"].get<std::string>() + "'");
+  if (!file)
+    return refusal(404, "this experiment has no file '" + body["key"].get<std::string>() + "'");
   const std::string& text = body["text"].get_ref<const std::string&>();
   if (text.size() > kMaxEditableBytes)
     return refusal(413, file->path + ": the page saves files of at most " +

@@ -16,8 +16,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -107,13 +107,12 @@ nlohmann::json evaluate_query(const ShownResults& shown, const std::string& quer
   const ShownResults::Snapshot snapshot = shown.get();
   if (!snapshot.experiment) throw std::runtime_error("there are no results to ask yet");
   const Experiment& e = *snapshot.experiment;
-  const ResultsDocument& results = e.notebook.derived_results ? *e.notebook.derived_results
-                                                              : e.results;
+  const ResultsDocument& results =
+      e.notebook.derived_results ? *e.notebook.derived_results : e.results;
   const ValueContext context{latest_ok_points(results), latest_points(results), snapshot.derived};
   const QueryCell cell = query_cell(query, results, context, "query", 1);
-  nlohmann::json answer{{"query", cell.query},
-                        {"title", cell.title},
-                        {"insert", discussion_text_of(cell)}};
+  nlohmann::json answer{
+      {"query", cell.query}, {"title", cell.title}, {"insert", discussion_text_of(cell)}};
   if (cell.is_table()) {
     answer["kind"] = "table";
     answer["columns"] = cell.table.columns;
@@ -170,8 +169,7 @@ std::string files_words(const std::vector<std::string>& files) {
 
 class Watcher : public RunObserver {
  public:
-  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& files,
-          PageActions* actions)
+  Watcher(const WatchOptions& options, LiveChannel& channel, FileWatch& files, PageActions* actions)
       : options_(options), channel_(channel), files_(files), actions_(actions) {
     fs::create_directories(options_.place.out);
     katex_ = write_assets(options_.place.out);
@@ -538,9 +536,9 @@ class Watcher : public RunObserver {
         event["progress"] = {
             {"done", progress->done}, {"total", progress->total}, {"eta_s", progress->eta_seconds}};
       if (!error_.empty()) event["error"] = error_;
-      shown_->set({std::make_shared<const Experiment>(std::move(e)),
-                   page_config_ ? page_config_->declarations.derive
-                                : std::vector<DerivedColumn>{}});
+      shown_->set(
+          {std::make_shared<const Experiment>(std::move(e)),
+           page_config_ ? page_config_->declarations.derive : std::vector<DerivedColumn>{}});
       channel_.publish("page", event);
       if (discussion_error_ && error_.empty())
         channel_.publish("error", {{"page", page_}, {"message", ""}});
@@ -580,11 +578,11 @@ class Watcher : public RunObserver {
   FileWatch& files_;
   PageActions* actions_;  // null: the page is not served
   std::shared_ptr<ShownResults> shown_ = std::make_shared<ShownResults>();
-  std::vector<std::string> sources_;           // the kernel sources the config names
-  std::vector<EditableFile> files_of_page_;    // what the page edits, for the marks of errors
-  bool discussion_error_ = false;              // the last render stopped at the discussion
-  std::string editor_missing_;                 // why the page has no CodeMirror, if it has none
-  bool rendered_in_sweep_ = false;             // the sweep's first point made the page
+  std::vector<std::string> sources_;         // the kernel sources the config names
+  std::vector<EditableFile> files_of_page_;  // what the page edits, for the marks of errors
+  bool discussion_error_ = false;            // the last render stopped at the discussion
+  std::string editor_missing_;               // why the page has no CodeMirror, if it has none
+  bool rendered_in_sweep_ = false;           // the sweep's first point made the page
   bool katex_ = false, gnuplot_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;
@@ -697,9 +695,10 @@ int watch_command(const Arguments& args, const Arguments& full_argv) {
       channel->announce(watcher.page());
       watch_until_another(watcher, files, actions);
       const std::string next = *actions.take_new_experiment();
-      std::cerr << "convlab watch: now watching " << next << ", made from the page (page "
-                << (options.place.out / (html_id(fs::path(next).stem().string()) + ".html")).string()
-                << ")\n";
+      std::cerr
+          << "convlab watch: now watching " << next << ", made from the page (page "
+          << (options.place.out / (html_id(fs::path(next).stem().string()) + ".html")).string()
+          << ")\n";
       options.config_path = next;
       files.watch({next});
     }

@@ -11,8 +11,8 @@ std::string query_cell_html(const QueryCell& cell, std::size_t index) {
     return out + "<p class=\"query-value\">" + html_escape(cell.value) + "</p>\n";
   const std::string id = "query-table-" + std::to_string(index + 1);
   out += "<figure class=\"table\"><figcaption>" + html_escape(cell.title) + "</figcaption>\n";
-  out += "<div class=\"table-scroll\"><table class=\"sortable data\" id=\"" + id +
-         "\">\n<thead><tr>";
+  out +=
+      "<div class=\"table-scroll\"><table class=\"sortable data\" id=\"" + id + "\">\n<thead><tr>";
   for (const std::string& column : cell.table.columns)
     out += "<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" class=\"sort\">" +
            html_escape(column) + "</button></th>";

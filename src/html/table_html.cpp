@@ -62,7 +62,8 @@ std::string table_html(const TableCell& table, size_t index) {
     for (const auto& cell : grid.cells[r])
       if (cell && cell->record && !cell->record->point_id.empty())
         points += (points.empty() ? "" : " ") + cell->record->point_id;
-    out += "<tr" + (points.empty() ? std::string() : " data-points=\"" + html_escape(points) + "\"") +
+    out += "<tr" +
+           (points.empty() ? std::string() : " data-points=\"" + html_escape(points) + "\"") +
            "><th scope=\"row\" data-sort=\"" + std::to_string(r) + "\">" +
            html_escape(plot_text(grid.rows[r].label)) + "</th>";
     for (size_t c = 0; c < grid.cells[r].size(); ++c) {

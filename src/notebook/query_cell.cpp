@@ -3,8 +3,8 @@
 #include <sstream>
 #include <vector>
 
-#include "core/point_filter.hpp"
 #include "core/closest_name.hpp"
+#include "core/point_filter.hpp"
 #include "query/param_comparison.hpp"
 #include "query/record_queries.hpp"
 #include "query/winners.hpp"
@@ -43,7 +43,7 @@ Comparison comparison_of(const std::string& query, const std::string& where) {
       asked.best = true;
       continue;
     }
-    std::optional<std::string>* value = word == "--compare" ? &asked.compare
+    std::optional<std::string>* value = word == "--compare"   ? &asked.compare
                                         : word == "--against" ? &asked.against
                                         : word == "--by"      ? &asked.by
                                         : word == "--filter"  ? &asked.filter
@@ -59,7 +59,8 @@ Comparison comparison_of(const std::string& query, const std::string& where) {
   }
   if (asked.best == asked.compare.has_value())
     throw ResultsError(where + "a comparison is --compare params.X or --best [--by FIELD]");
-  if (asked.by && !asked.best) throw ResultsError(where + "--by pivots --best; give --best with it");
+  if (asked.by && !asked.best)
+    throw ResultsError(where + "--by pivots --best; give --best with it");
   if (asked.against && !asked.compare)
     throw ResultsError(where + "--against names the reference value of --compare params.X");
   if (asked.compare && asked.compare->rfind("params.", 0) != 0)
@@ -89,12 +90,11 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
       ParamComparisonOptions options;
       options.against = asked.against;
       cell.table = param_comparison_flat_table(
-          compare_param_values(points, results.file.runs, *asked.compare, options),
-          FlatFormat::md);
+          compare_param_values(points, results.file.runs, *asked.compare, options), FlatFormat::md);
       cell.title = "the values of " + *asked.compare + " of each implementation";
     } else if (asked.by) {
-      cell.table = pivot_flat_table(pivot_winners(points, *asked.by, {}, results.file.runs),
-                                    FlatFormat::md);
+      cell.table =
+          pivot_flat_table(pivot_winners(points, *asked.by, {}, results.file.runs), FlatFormat::md);
       cell.title = "the fastest implementation by " + *asked.by;
     } else {
       cell.table = winners_flat_table(find_winners(results, points), FlatFormat::md);
@@ -107,8 +107,8 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
   return cell;
 }
 
-QueryCell value_cell(const std::string& query, const ValueContext& context,
-                     const std::string& file, int line) {
+QueryCell value_cell(const std::string& query, const ValueContext& context, const std::string& file,
+                     int line) {
   const std::string where = file + ":" + std::to_string(line) + ": ";
   ProseSpans spans;
   try {

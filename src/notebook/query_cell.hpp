@@ -1,7 +1,8 @@
 // A question asked of an experiment's results, answered on its page: in a query cell of the served
 // page (convlab watch --serve), or placed by its discussion on a line of its own as
 // {{query: --compare params.threads}}. A query is one of
-//   an expression of the discussion's language, with its format   median_ms[...] / median_ms[...] | x
+//   an expression of the discussion's language, with its format   median_ms[...] / median_ms[...] |
+//   x
 //   --compare params.X [--against V] [--filter EXPR]               as `convlab show --compare`
 //   --best [--by FIELD] [--filter EXPR]                            as `convlab show --best`
 // The first is a value, the others a table, as `convlab show` writes its Markdown (four
@@ -19,9 +20,9 @@
 namespace convlab {
 
 struct QueryCell {
-  std::string query;    // as written, trimmed
-  std::string title;    // a table: what it compares; a value: the expression
-  std::string value;    // a value, formatted as the discussion would show it
+  std::string query;             // as written, trimmed
+  std::string title;             // a table: what it compares; a value: the expression
+  std::string value;             // a value, formatted as the discussion would show it
   std::optional<double> number;  // the value before its format; none for a text value
   FlatTable table;               // a comparison: its columns and rows
   bool is_table() const { return !table.columns.empty(); }

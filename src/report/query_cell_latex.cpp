@@ -8,7 +8,8 @@ std::string query_cell_latex(const QueryCell& cell) {
   if (!cell.is_table())
     return "\\par\\noindent " + latex_text(cell.value) + " \\hfill{\\footnotesize\\texttt{" +
            latex_text(cell.query) + "}}\\par\n";
-  std::string out = "\\par\\medskip\\noindent\\begin{minipage}{\\linewidth}\\centering\\footnotesize\n";
+  std::string out =
+      "\\par\\medskip\\noindent\\begin{minipage}{\\linewidth}\\centering\\footnotesize\n";
   out += "\\captionof{table}{" + latex_text(cell.title) + " (\\texttt{" + latex_text(cell.query) +
          "})}\n\\resizebox{\\linewidth}{!}{\\begin{tabular}{" +
          std::string(cell.table.columns.size(), 'l') + "}\n\\toprule\n";

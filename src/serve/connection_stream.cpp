@@ -70,7 +70,7 @@ std::string ConnectionStream::take_unread() {
 }
 
 std::optional<std::string> ConnectionStream::read_body(std::size_t length,
-                                                      Clock::time_point deadline) {
+                                                       Clock::time_point deadline) {
   const std::size_t buffered = std::min(length, buffer_.size() - begin_);
   std::string body = buffer_.substr(begin_, buffered);
   begin_ += buffered;

@@ -3,9 +3,10 @@
 // only a Host header that names it (no DNS rebinding), answers GET and HEAD only and never
 // redirects, serves only regular files under the notebook folder (decided on whole components of
 // real paths), and holds no state a request can change. A command may give it actions
-// (serve/page_actions.hpp): POST requests that pass the CSRF, Origin and size checks besides. Pages receive live updates from
-// GET /_events as server-sent events published through LiveEvents. docs/notebook.md, "Serving the
-// notebook", describes the model; tests/test_serve_security.cpp tests each part of it.
+// (serve/page_actions.hpp): POST requests that pass the CSRF, Origin and size checks besides. Pages
+// receive live updates from GET /_events as server-sent events published through LiveEvents.
+// docs/notebook.md, "Serving the notebook", describes the model; tests/test_serve_security.cpp
+// tests each part of it.
 #pragma once
 
 #include <chrono>

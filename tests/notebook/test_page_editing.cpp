@@ -144,8 +144,8 @@ class PageEditing : public ::testing::Test {
   bool start_watching(const std::string& config, const std::string& environment = "") {
     write_file(dir() / "edited.yaml", config);
     const CommandRun started = run_in(
-        dir(), "( " + environment + " CONVLAB_KERNEL_CACHE='" + (dir() / "cache").string() +
-                   "' '" + CONVLAB_EXECUTABLE +
+        dir(), "( " + environment + " CONVLAB_KERNEL_CACHE='" + (dir() / "cache").string() + "' '" +
+                   CONVLAB_EXECUTABLE +
                    "' watch edited.yaml --serve 0 > watch.log 2>&1 & echo $! > watch.pid; wait $!;"
                    " echo \"exit $?\" > watch.status ) > /dev/null 2>&1 &");
     EXPECT_EQ(started.exit_code, 0) << started.output;
@@ -215,9 +215,10 @@ class PageEditing : public ::testing::Test {
   }
   void save_with_keys(const std::string& key) { type_into(key, kControl + kEnter); }
   void set_text(const std::string& key, const std::string& text) {
-    script("document.querySelector('#edit-' + arguments[0] + ' .CodeMirror').CodeMirror"
-           ".setValue(arguments[1]);",
-           json::array({key, text}));
+    script(
+        "document.querySelector('#edit-' + arguments[0] + ' .CodeMirror').CodeMirror"
+        ".setValue(arguments[1]);",
+        json::array({key, text}));
   }
   void screenshot(const std::string& name) {
     fs::create_directories(CONVLAB_SCREENSHOTS);
@@ -246,8 +247,7 @@ class PageEditing : public ::testing::Test {
   std::string csrf() {
     httplib::Client client("127.0.0.1", port_);
     auto reply = client.Get("/_api/session", {{"Authorization", "token " + token_}});
-    return reply && reply->status == 200 ? json::parse(reply->body)["csrf"].get<std::string>()
-                                         : "";
+    return reply && reply->status == 200 ? json::parse(reply->body)["csrf"].get<std::string>() : "";
   }
   std::string origin() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
@@ -276,12 +276,12 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
   // A kernel typed into its cell, with a mistake; Ctrl-Enter saves and runs it.
   type_into("source-1", typed_kernel("undefined_name"));
   save_with_keys("source-1");
-  ASSERT_TRUE(page_says(
-      "var c = document.getElementById('edit-source-1');"
-      "var e = c.querySelector('.edit-error');"
-      "return !e.hidden && e.textContent.indexOf('undefined_name') >= 0 &&"
-       " c.getAttribute('data-error-lines').split(' ').indexOf('15') >= 0 &&"
-      " c.querySelectorAll('.error-line').length > 0;"))
+  ASSERT_TRUE(
+      page_says("var c = document.getElementById('edit-source-1');"
+                "var e = c.querySelector('.edit-error');"
+                "return !e.hidden && e.textContent.indexOf('undefined_name') >= 0 &&"
+                " c.getAttribute('data-error-lines').split(' ').indexOf('15') >= 0 &&"
+                " c.querySelectorAll('.error-line').length > 0;"))
       << log();
   EXPECT_TRUE(script("return document.querySelector('#cell-error .cell-label').textContent;")
                   .get<std::string>() == "kernel compile error");
@@ -292,21 +292,24 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
   screenshot("editing-compile-error.png");
 
   // Fixed: the error goes and the kernel's verified points fill its row of the table.
-  script("var cm = document.querySelector('#edit-source-1 .CodeMirror').CodeMirror;"
-         "var at = cm.getSearchCursor ? null : null;"
-         "var text = cm.getValue().replace('return undefined_name;', 'return 0;');"
-         "cm.setValue(text);");
+  script(
+      "var cm = document.querySelector('#edit-source-1 .CodeMirror').CodeMirror;"
+      "var at = cm.getSearchCursor ? null : null;"
+      "var text = cm.getValue().replace('return undefined_name;', 'return 0;');"
+      "cm.setValue(text);");
   save_with_keys("source-1");
-  ASSERT_TRUE(page_says(
-      "var rows = document.querySelectorAll('#cell-table-1 tbody tr');"
-      "return Array.prototype.some.call(rows, function (r) {"
-      "  return r.cells[0].textContent.toLowerCase().indexOf('mine') >= 0 &&"
-      "    r.querySelectorAll('td.num:not(.empty)').length === 2; });"))
-      << script("var t = document.getElementById('cell-table-1');"
-                "return t ? t.outerHTML : document.querySelector('main').innerHTML.slice(0, 3000);")
+  ASSERT_TRUE(
+      page_says("var rows = document.querySelectorAll('#cell-table-1 tbody tr');"
+                "return Array.prototype.some.call(rows, function (r) {"
+                "  return r.cells[0].textContent.toLowerCase().indexOf('mine') >= 0 &&"
+                "    r.querySelectorAll('td.num:not(.empty)').length === 2; });"))
+      << script(
+             "var t = document.getElementById('cell-table-1');"
+             "return t ? t.outerHTML : document.querySelector('main').innerHTML.slice(0, 3000);")
              .get<std::string>();
-  EXPECT_TRUE(page_says("return document.getElementById('cell-error').hidden &&"
-                        " document.querySelector('#edit-source-1 .edit-error').hidden;"));
+  EXPECT_TRUE(
+      page_says("return document.getElementById('cell-error').hidden &&"
+                " document.querySelector('#edit-source-1 .edit-error').hidden;"));
   // The sweep's records are in results.json once it ends.
   EXPECT_TRUE(wait_until([&] { return records_of("mine") == 2; }, 60)) << log();
   EXPECT_TRUE(page_says("return document.querySelector('#run-controls button.stop').hidden;"));
@@ -328,10 +331,11 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
     return runs;
   };
   const std::set<std::string> before = runs_of_mine();
-  script("var rows = document.querySelectorAll('#cell-table-1 tbody tr');"
-         "Array.prototype.forEach.call(rows, function (r) {"
-         "  if (r.cells[0].textContent.toLowerCase().indexOf('mine') >= 0)"
-         "    r.querySelector('button.measure-again').click(); });");
+  script(
+      "var rows = document.querySelectorAll('#cell-table-1 tbody tr');"
+      "Array.prototype.forEach.call(rows, function (r) {"
+      "  if (r.cells[0].textContent.toLowerCase().indexOf('mine') >= 0)"
+      "    r.querySelector('button.measure-again').click(); });");
   EXPECT_TRUE(wait_until(
       [&] {
         const auto now = runs_of_mine();
@@ -345,10 +349,13 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
   // A query cell: a value, then placed in the discussion as a computed value.
   script("document.querySelector('#queries button.add-query').click();");
   const std::string input = browser_->find("#queries .query-cell:last-child input");
-  browser_->type(input, "median_ms[implementation=mine,kernel.size=3] / "
-                        "median_ms[implementation=sequential,kernel.size=3] | .2f" + kEnter);
-  ASSERT_TRUE(page_says("var v = document.querySelector('#queries .query-value');"
-                        "return !!v && /^[0-9]+\\.[0-9][0-9]$/.test(v.textContent);"))
+  browser_->type(input,
+                 "median_ms[implementation=mine,kernel.size=3] / "
+                 "median_ms[implementation=sequential,kernel.size=3] | .2f" +
+                     kEnter);
+  ASSERT_TRUE(
+      page_says("var v = document.querySelector('#queries .query-value');"
+                "return !!v && /^[0-9]+\\.[0-9][0-9]$/.test(v.textContent);"))
       << script("return document.getElementById('queries').textContent;").dump();
   const std::string value =
       script("return document.querySelector('#queries .query-value').textContent;")
@@ -360,27 +367,31 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
       [&] {
         return fs::exists(dir() / "experiments/edited.md") &&
                read_file(dir() / "experiments/edited.md")
-                       .find("{{ median_ms[implementation=mine,kernel.size=3] / "
-                             "median_ms[implementation=sequential,kernel.size=3] | .2f }}") !=
+                       .find(
+                           "{{ median_ms[implementation=mine,kernel.size=3] / "
+                           "median_ms[implementation=sequential,kernel.size=3] | .2f }}") !=
                    std::string::npos;
       },
       30))
       << log();
   // The discussion shows the value, computed by the page's renderer from the same results.
-  EXPECT_TRUE(page_says(
-      "var d = document.getElementById('discussion');"
-      "return !!d && d.textContent.indexOf('" + value + "') >= 0;"))
+  EXPECT_TRUE(
+      page_says("var d = document.getElementById('discussion');"
+                "return !!d && d.textContent.indexOf('" +
+                value + "') >= 0;"))
       << log();
 
   // A comparison, placed as a table of its own.
   script("document.querySelector('#queries button.add-query').click();");
   browser_->type(browser_->find("#queries .query-cell:last-child input"),
                  "--best --by kernel.size" + kEnter);
-  ASSERT_TRUE(page_says("var c = document.querySelector('#queries .query-cell:last-child');"
-                        "return c.querySelectorAll('tbody tr').length === 2;"));
+  ASSERT_TRUE(
+      page_says("var c = document.querySelector('#queries .query-cell:last-child');"
+                "return c.querySelectorAll('tbody tr').length === 2;"));
   script("document.querySelector('#queries .query-cell:last-child .place-query').click();");
-  EXPECT_TRUE(page_says("var q = document.getElementById('cell-query-1');"
-                        "return !!q && q.querySelectorAll('tbody tr').length === 2;"))
+  EXPECT_TRUE(
+      page_says("var q = document.getElementById('cell-query-1');"
+                "return !!q && q.querySelectorAll('tbody tr').length === 2;"))
       << log();
   EXPECT_NE(read_file(dir() / "experiments/edited.md").find("{{query: --best --by kernel.size}}"),
             std::string::npos);
@@ -397,10 +408,10 @@ TEST_F(PageEditing, AFileSavedElsewhereDuringUnsavedEditsIsAConflictThatKeepsBot
   const std::string theirs = config_text("", "3, 5, 7");
   write_file(dir() / "edited.yaml.new", theirs);
   fs::rename(dir() / "edited.yaml.new", dir() / "edited.yaml");
-  ASSERT_TRUE(page_says(
-      "var c = document.getElementById('edit-config');"
-      "return !c.querySelector('.conflict').hidden &&"
-      " c.querySelector('.conflict-text').textContent.indexOf('size: [3, 5, 7]') >= 0;"))
+  ASSERT_TRUE(
+      page_says("var c = document.getElementById('edit-config');"
+                "return !c.querySelector('.conflict').hidden &&"
+                " c.querySelector('.conflict-text').textContent.indexOf('size: [3, 5, 7]') >= 0;"))
       << log();
   // Both versions are there: the disk's in the box, the page's in the editor.
   EXPECT_NE(script("return document.querySelector('#edit-config .CodeMirror').CodeMirror"
@@ -412,16 +423,20 @@ TEST_F(PageEditing, AFileSavedElsewhereDuringUnsavedEditsIsAConflictThatKeepsBot
   screenshot("editing-conflict.png");
   // A save from the page now would overwrite what it did not see: refused until chosen.
   save_with_keys("config");
-  EXPECT_TRUE(page_says("return document.querySelector('#edit-config .edit-status').textContent"
-                        " === 'conflict with the disk';"));
+  EXPECT_TRUE(
+      page_says("return document.querySelector('#edit-config .edit-status').textContent"
+                " === 'conflict with the disk';"));
   EXPECT_EQ(read_file(dir() / "edited.yaml"), theirs);
   // Keeping the page's: saved over the disk's.
   script("document.querySelector('#edit-config button.keep-mine').click();");
   EXPECT_TRUE(wait_until(
-      [&] { return read_file(dir() / "edited.yaml").find("# the page's edit") != std::string::npos; },
+      [&] {
+        return read_file(dir() / "edited.yaml").find("# the page's edit") != std::string::npos;
+      },
       20));
-  expect_no_console_error("/_api/save - Failed to load resource: the server responded with a "
-                          "status of 409 (Conflict)");
+  expect_no_console_error(
+      "/_api/save - Failed to load resource: the server responded with a "
+      "status of 409 (Conflict)");
 }
 
 TEST_F(PageEditing, TheStopButtonEndsASweepAndKeepsItsFinishedPoints) {
@@ -433,8 +448,10 @@ TEST_F(PageEditing, TheStopButtonEndsASweepAndKeepsItsFinishedPoints) {
   if (!open_page()) GTEST_SKIP() << "no browser: " << skipped_;
   set_text("config", config);
   save_with_keys("config");
-  ASSERT_TRUE(page_says("var b = document.querySelector('#run-controls button.stop');"
-                        "return !b.hidden;", 60))
+  ASSERT_TRUE(
+      page_says("var b = document.querySelector('#run-controls button.stop');"
+                "return !b.hidden;",
+                60))
       << log();
   // Points recorded by the sweep are in its journal until it ends.
   const auto journal_lines = [&] {
@@ -462,11 +479,13 @@ TEST_F(PageEditing, WithoutCodeMirrorThePageEditsInATextBoxAndSaysWhy) {
                 .find("CodeMirror is not installed"),
             std::string::npos);
   const std::string area = browser_->find("#edit-config textarea.edit-text");
-  script("var a = document.querySelector('#edit-config textarea.edit-text');"
-         "a.value = a.value.replace('Written in the page', 'Edited in a text box');");
+  script(
+      "var a = document.querySelector('#edit-config textarea.edit-text');"
+      "a.value = a.value.replace('Written in the page', 'Edited in a text box');");
   browser_->type(area, std::string("\xEE\x80\x88") + kEnter);  // Shift-Enter
-  EXPECT_TRUE(page_says("return document.querySelector('h1').textContent === "
-                        "'Edited in a text box';"))
+  EXPECT_TRUE(
+      page_says("return document.querySelector('h1').textContent === "
+                "'Edited in a text box';"))
       << log();
   expect_no_console_error();
 }
@@ -476,12 +495,14 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
   // The watch's own index, served live: a new experiment is made from it.
   url_.replace(url_.find("edited.html"), 11, "index.html");
   if (!open_page("editing")) GTEST_SKIP() << "no browser: " << skipped_;
-  script("var form = document.getElementById('new-experiment'); form.open = true;"
-         "form.querySelector('input.new-name').value = 'fresh';"
-         "form.querySelector('button.create').click();");
-  ASSERT_TRUE(page_says("return window.location.pathname === '/fresh.html' &&"
-                        " document.documentElement.classList.contains('editors-ready');",
-                        120))
+  script(
+      "var form = document.getElementById('new-experiment'); form.open = true;"
+      "form.querySelector('input.new-name').value = 'fresh';"
+      "form.querySelector('button.create').click();");
+  ASSERT_TRUE(
+      page_says("return window.location.pathname === '/fresh.html' &&"
+                " document.documentElement.classList.contains('editors-ready');",
+                120))
       << log();
   // Written where the project keeps them, and followed by the watch.
   for (const char* file : {"configs/fresh.yaml", "experiments/fresh.md", "configs/kernels/fresh.c"})
@@ -490,9 +511,9 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
             std::string::npos);
   EXPECT_EQ(count("now watching configs/fresh.yaml"), 1u) << log();
   for (const char* key : {"config", "source-1", "discussion"})
-    EXPECT_TRUE(script("return !!document.getElementById('edit-' + arguments[0]);",
-                       json::array({key}))
-                    .get<bool>())
+    EXPECT_TRUE(
+        script("return !!document.getElementById('edit-' + arguments[0]);", json::array({key}))
+            .get<bool>())
         << key;
   // The skeleton verifies: its row of the table fills in, and the discussion's value is computed.
   EXPECT_TRUE(page_says(
@@ -502,9 +523,10 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
       "    r.querySelectorAll('td.num:not(.empty)').length === 3; }) &&"
       " /my kernel takes [0-9.]+\\s*ms/.test(document.querySelector('main').textContent);",
       120))
-      << script("var t = document.getElementById('cell-table-1');"
-                "var d = document.getElementById('discussion');"
-                "return (t ? t.textContent : 'no table') + ' | ' + (d ? d.textContent : 'none');")
+      << script(
+             "var t = document.getElementById('cell-table-1');"
+             "var d = document.getElementById('discussion');"
+             "return (t ? t.textContent : 'no table') + ' | ' + (d ? d.textContent : 'none');")
              .get<std::string>();
   const fs::path results = dir() / "outputs/fresh/results.json";
   ASSERT_TRUE(wait_until([&] { return fs::exists(results); }, 60));
@@ -518,10 +540,9 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
   screenshot("editing-new-experiment.png");
   // A name that is taken is refused, and nothing is overwritten.
   const std::string config = read_file(dir() / "configs/fresh.yaml");
-  const auto again = post("new", {{"name", "fresh"}, {"kernel", true}},
-                          {{"Authorization", "token " + token_},
-                           {"Origin", origin()},
-                           {"X-Convlab-CSRF", csrf()}});
+  const auto again = post(
+      "new", {{"name", "fresh"}, {"kernel", true}},
+      {{"Authorization", "token " + token_}, {"Origin", origin()}, {"X-Convlab-CSRF", csrf()}});
   ASSERT_TRUE(again);
   EXPECT_EQ(again->status, 409) << again->body;
   EXPECT_EQ(read_file(dir() / "configs/fresh.yaml"), config);
@@ -537,9 +558,8 @@ TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
   ASSERT_FALSE(session_csrf.empty());
   const std::string base = sha256_hex(read_file(dir() / "edited.yaml"));
   const json save{{"key", "config"}, {"text", "name: overwritten\n"}, {"base", base}};
-  const httplib::Headers page{{"Authorization", "token " + token_},
-                              {"Origin", origin()},
-                              {"X-Convlab-CSRF", session_csrf}};
+  const httplib::Headers page{
+      {"Authorization", "token " + token_}, {"Origin", origin()}, {"X-Convlab-CSRF", session_csrf}};
   struct Case {
     std::string what;
     std::string name;
@@ -556,7 +576,10 @@ TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
         {"Origin", "http://evil.example"},
         {"X-Convlab-CSRF", session_csrf}},
        403},
-      {"no CSRF token", "save", save, {{"Authorization", "token " + token_}, {"Origin", origin()}},
+      {"no CSRF token",
+       "save",
+       save,
+       {{"Authorization", "token " + token_}, {"Origin", origin()}},
        403},
       {"another path as the key",
        "save",

@@ -39,9 +39,9 @@ std::string refusal(const std::string& query) {
 }
 
 TEST(QueryCell, AnExpressionIsTheDiscussionsValue) {
-  const QueryCell cell = ask(
-      "median_ms[implementation=openmp,params.threads=1,image.width=1024,kernel.size=7] / "
-      "median_ms[implementation=openmp,params.threads=4,image.width=1024,kernel.size=7] | .2f");
+  const QueryCell cell =
+      ask("median_ms[implementation=openmp,params.threads=1,image.width=1024,kernel.size=7] / "
+          "median_ms[implementation=openmp,params.threads=4,image.width=1024,kernel.size=7] | .2f");
   EXPECT_FALSE(cell.is_table());
   ASSERT_TRUE(cell.number.has_value());
   EXPECT_GT(*cell.number, 1.0);
@@ -50,14 +50,14 @@ TEST(QueryCell, AnExpressionIsTheDiscussionsValue) {
             "{{ median_ms[implementation=openmp,params.threads=1,image.width=1024,kernel.size=7] "
             "/ median_ms[implementation=openmp,params.threads=4,image.width=1024,kernel.size=7] "
             "| .2f }}");
-  EXPECT_EQ(ask("count(median_ms[])").value, std::to_string(latest_ok_points(fixture_results()).size()));
+  EXPECT_EQ(ask("count(median_ms[])").value,
+            std::to_string(latest_ok_points(fixture_results()).size()));
 }
 
 TEST(QueryCell, ComparisonsAreShowsTables) {
   const QueryCell compare = ask("--compare params.threads --filter implementation=openmp");
   ASSERT_TRUE(compare.is_table());
-  EXPECT_NE(std::find(compare.table.columns.begin(), compare.table.columns.end(),
-                      "params.threads"),
+  EXPECT_NE(std::find(compare.table.columns.begin(), compare.table.columns.end(), "params.threads"),
             compare.table.columns.end());
   EXPECT_FALSE(compare.table.rows.empty());
   EXPECT_EQ(discussion_text_of(compare),
@@ -65,7 +65,8 @@ TEST(QueryCell, ComparisonsAreShowsTables) {
   const QueryCell best = ask("--best --by kernel.size");
   ASSERT_TRUE(best.is_table());
   // One row per group and kernel size: both sizes of the fixture are there.
-  const auto column = std::find(best.table.columns.begin(), best.table.columns.end(), "kernel.size");
+  const auto column =
+      std::find(best.table.columns.begin(), best.table.columns.end(), "kernel.size");
   ASSERT_NE(column, best.table.columns.end()) << testing::PrintToString(best.table.columns);
   std::set<std::string> sizes;
   for (const auto& row : best.table.rows)
@@ -98,9 +99,10 @@ TEST(QueryCell, MistakesNameTheQueryAndWhy) {
 TEST(QueryCell, ADiscussionPlacesAComparisonInBothRenderings) {
   Scratch scratch("query-cell");
   const fs::path md = scratch.path() / "fixture-demo.md";
-  write_file(md, "The threads against each other:\n\n"
-                 "{{query: --compare params.threads --filter implementation=openmp}}\n\n"
-                 "That is all.\n");
+  write_file(md,
+             "The threads against each other:\n\n"
+             "{{query: --compare params.threads --filter implementation=openmp}}\n\n"
+             "That is all.\n");
   const ResultsDocument results = fixture_results();
   const std::string config = (fixtures() / "configs" / "fixture-demo.yaml").string();
   const ExperimentNotebook notebook = build_notebook(
@@ -136,8 +138,9 @@ TEST(QueryCell, ADiscussionPlacesAComparisonInBothRenderings) {
                    NotebookSources{notebook_config(config, results), md.string(), std::nullopt});
     ADD_FAILURE() << "no error";
   } catch (const ResultsError& error) {
-    EXPECT_NE(std::string(error.what()).find("fixture-demo.md:3: {{query: --compare "
-                                             "params.thread}}"),
+    EXPECT_NE(std::string(error.what())
+                  .find("fixture-demo.md:3: {{query: --compare "
+                        "params.thread}}"),
               std::string::npos)
         << error.what();
   }
