@@ -34,6 +34,20 @@ std::string short_hash(const std::string& sha256) {
   return sha256.substr(0, 12);
 }
 
+// Whether `path` lies in the folder the watch runs in (the project), its links resolved: a config
+// may name a source anywhere, but the page writes only the project's own files.
+bool within_project(const std::string& path) {
+  std::error_code error;
+  const fs::path root = fs::canonical(fs::current_path(), error);
+  const fs::path file = fs::weakly_canonical(fs::absolute(path), error);
+  if (error) return false;
+  auto r = root.begin();
+  auto f = file.begin();
+  for (; r != root.end(); ++r, ++f)
+    if (f == file.end() || *r != *f) return false;
+  return true;
+}
+
 bool is_point_id(const std::string& id) {
   static const std::regex hex("[0-9a-f]{16,64}");
   return std::regex_match(id, hex);
@@ -142,6 +156,9 @@ ActionAnswer PageActions::save(const json& body) {
   const auto file = file_of(body["key"].get<std::string>());
   if (!file)
     return refusal(404, "this experiment has no file '" + body["key"].get<std::string>() + "'");
+  if (!within_project(file->path))
+    return refusal(403, file->path + ": outside the folder convlab watch runs in; the page "
+                                     "writes only the project's own files");
   const std::string& text = body["text"].get_ref<const std::string&>();
   if (text.size() > kMaxEditableBytes)
     return refusal(413, file->path + ": the page saves files of at most " +

@@ -552,7 +552,10 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
 TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
   write_file(dir() / "kernels/mine.c", typed_kernel("0"));
   write_file(dir() / "victim.txt", "left alone\n");
-  ASSERT_TRUE(start_watching(config_text(kMine)));
+  // A config may name a source outside the project (this one does not load: it is missing).
+  const fs::path outside = dir().parent_path() / (dir().filename().string() + "-outside.c");
+  ASSERT_TRUE(start_watching(config_text(std::string(kMine) + "  theirs: {source: ../" +
+                                         outside.filename().string() + "}\n")));
   const auto before = project_files(dir());
   const std::string session_csrf = csrf();
   ASSERT_FALSE(session_csrf.empty());
@@ -607,6 +610,11 @@ TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
        {{"key", "config"}, {"text", std::string((1 << 20) + 1, '#')}, {"base", base}},
        page,
        413},
+      {"a source the config names outside the project",
+       "save",
+       {{"key", "source-2"}, {"text", "written"}, {"base", ""}},
+       page,
+       403},
       {"a new experiment named with a path",
        "new",
        {{"name", "../victim"}, {"kernel", true}},
@@ -625,11 +633,14 @@ TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
   EXPECT_EQ(get->status, 405);
   EXPECT_EQ(project_files(dir()), before);
   EXPECT_EQ(read_file(dir() / "victim.txt"), "left alone\n");
+  EXPECT_FALSE(fs::exists(outside));
+  fs::remove(outside);
   EXPECT_EQ(count("the page saved"), 0u) << log();
 
   // The same save with every credential: written, with its terminal line.
   const std::string fixed = config_text(kMine) + "# saved from the page\n";
-  const auto good = post("save", {{"key", "config"}, {"text", fixed}, {"base", base}}, page);
+  const std::string base_now = sha256_hex(read_file(dir() / "edited.yaml"));
+  const auto good = post("save", {{"key", "config"}, {"text", fixed}, {"base", base_now}}, page);
   ASSERT_TRUE(good);
   EXPECT_EQ(good->status, 200) << good->body;
   EXPECT_EQ(read_file(dir() / "edited.yaml"), fixed);
