@@ -314,9 +314,10 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
   EXPECT_TRUE(wait_until([&] { return records_of("mine") == 2; }, 60)) << log();
   EXPECT_TRUE(page_says("return document.querySelector('#run-controls button.stop').hidden;"));
   const json all = results();
-  for (const auto& record : all["records"])
-    if (record["implementation"] == "mine")
-      EXPECT_EQ(record["verification"]["verdict"], "ok") << record.dump();
+  for (const auto& record : all["records"]) {
+    if (record["implementation"] != "mine") continue;
+    EXPECT_EQ(record["verification"]["verdict"], "ok") << record.dump();
+  }
   EXPECT_TRUE(page_says(
       "var rows = document.querySelectorAll('#verification tbody tr');"
       "return Array.prototype.some.call(rows, function (r) {"
@@ -345,6 +346,16 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
       << log();
   EXPECT_EQ(records_of("mine"), 2u);
   EXPECT_EQ(count("asked to measure 2 points again"), 1u) << log();
+
+  // A point of the figure: a click pins its record, with a button that measures that one again.
+  const std::string target = browser_->find("#cell-figure-1 .hover-target");
+  browser_->click(target);
+  ASSERT_TRUE(page_says("var t = document.querySelector('#cell-figure-1 .tooltip');"
+                        "return !t.hidden && t.classList.contains('pinned') &&"
+                        " !!t.querySelector('button.measure-again');"));
+  script("document.querySelector('#cell-figure-1 .tooltip button.measure-again').click();");
+  EXPECT_TRUE(wait_until([&] { return count("asked to measure 1 point again") == 1; }, 60))
+      << log();
 
   // A query cell: a value, then placed in the discussion as a computed value.
   script("document.querySelector('#queries button.add-query').click();");
