@@ -6,7 +6,8 @@
 #   - every header the build compiled (the compiler's dependency files in the build directory, so
 #     optional parts such as OpenCV or NPP count exactly when they were built in);
 #   - the programs the build, the tests (the SLURM cluster's daemons and commands among them), the
-#     report and the notebook run, and the KaTeX files the notebook copies next to its pages;
+#     report and the notebook run, the KaTeX files the notebook copies next to its pages and the
+#     CodeMirror files `convlab watch --serve` copies beside them;
 #   - the photographs configs/*.yaml read from Debian packages.
 # Each file is mapped to its Debian package with dpkg -S; that package must be in the install lists
 # (scripts/install-deps.sh --list all) or in their Depends closure (apt-cache depends --recurse
