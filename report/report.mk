@@ -7,7 +7,8 @@
 #
 # Incremental: an experiment is re-exported when its results.json, its config
 # (configs/<name>.yaml), its discussion (experiments/<name>.md) or convlab changed; the export
-# rewrites only files whose content changed and render-figures.sh redraws only stale figures.
+# rewrites only files whose content changed and draws only stale figures. A figure gnuplot cannot
+# draw is an error box in the PDF, and the build ends with status 1 naming it.
 
 REPORT_RESULTS_DIRS := $(patsubst %/results.json,%,$(wildcard outputs/*/results.json))
 REPORT_STAMPS := $(addsuffix /export/.stamp,$(REPORT_RESULTS_DIRS))
@@ -48,6 +49,8 @@ figures: convlab report-deps ## export and render one experiment's figures: CONF
 	@test -e outputs/$(FIGURES_NAME)/results.json || \
 	  { echo "convlab: no outputs/$(FIGURES_NAME)/results.json; run make experiment CONFIG="$(CONFIG_WORD)" first" >&2; exit 2; }
 	@$(MAKE) --no-print-directory outputs/$(FIGURES_NAME)/export/.stamp
+	@test ! -s outputs/$(FIGURES_NAME)/export/not-drawn.txt || \
+	  { sed 's/^/convlab: not drawn: /' outputs/$(FIGURES_NAME)/export/not-drawn.txt >&2; exit 1; }
 
 experiment-report: convlab
 	@test -e outputs/$(FIGURES_NAME)/results.json || \

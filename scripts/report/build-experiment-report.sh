@@ -8,9 +8,19 @@ set -euo pipefail
 
 convlab=${1:?usage: $0 CONVLAB RESULTS_DIR}
 dir=${2:?usage: $0 CONVLAB RESULTS_DIR}
-dir=${dir%/}
+# A path as a message quotes it: a line's worth, its start and its end.
+shown() { if [[ ${#1} -le 200 ]]; then printf '%s' "$1"; else printf '%s...%s' "${1:0:60}" "${1: -130}"; fi; }
+# LaTeX runs here and opens files by relative paths only (latex-build.sh): the folder is named from
+# here.
+dir=$(realpath -m --relative-to="$PWD" "$dir")
+if [[ "$dir" == .. || "$dir" == ../* ]]; then
+  echo "convlab: $(shown "$2") is outside the current folder; run this from the folder that holds outputs/" >&2
+  exit 2
+fi
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 template_dir=$(cd "$script_dir/../../report" && pwd)
+# shellcheck source=latex-build.sh
+source "$script_dir/latex-build.sh"
 
 for tool in gnuplot latexmk pdflatex; do
   command -v "$tool" >/dev/null 2>&1 || {
@@ -18,7 +28,7 @@ for tool in gnuplot latexmk pdflatex; do
     exit 1
   }
 done
-[[ -e "$dir/results.json" ]] || { echo "convlab: no $dir/results.json" >&2; exit 2; }
+[[ -e "$dir/results.json" ]] || { echo "convlab: no $(shown "$dir/results.json")" >&2; exit 2; }
 
 "$convlab" gallery "$dir"
 "$script_dir/export-experiment.sh" "$convlab" "$dir"
@@ -38,12 +48,7 @@ printf '\\newcommand{\\convlabbuildcommit}{%s}\n' "$commit" > "$document_dir/exp
 # The experiment's generated files first on TEXINPUTS, then the template's macros; \input paths
 # in the generated files are relative to here.
 export TEXINPUTS="$document_dir//:$template_dir//:${TEXINPUTS:-}"
-log="$document_dir/latexmk.log"
-if ! latexmk -pdf -interaction=nonstopmode -halt-on-error -file-line-error \
-    -outdir="$document_dir/build" -jobname=report "$template_dir/experiment.tex" >"$log" 2>&1; then
-  grep -E -A3 '^[^ ]*:[0-9]+:|^! ' "$document_dir/build/report.log" >&2 || tail -n 40 "$log" >&2
-  echo "convlab: LaTeX failed; full log in $document_dir/build/report.log" >&2
-  exit 1
-fi
+latex_build "$document_dir/build" report "$template_dir/experiment.tex" || exit 1
 cp "$document_dir/build/report.pdf" "$dir/report.pdf"
 echo "$dir/report.pdf: the report of $(basename "$dir") alone"
+report_not_drawn "$dir/report.pdf" "$dir/export/not-drawn.txt"

@@ -6,7 +6,8 @@
 #   RESULTS_DIR  outputs/<name> directories (default: every outputs/*/ holding a results.json)
 # Runs in the current directory, which holds outputs/, experiments/ and receives report/; the
 # LaTeX template comes from the report/ folder next to this script. Exports are incremental:
-# unchanged data keeps its files, and only stale figures are re-rendered.
+# unchanged data keeps its files, and only stale figures are drawn again. Exit 1 when a figure
+# could not be drawn: the PDF is built with an error box in its place, and the message names it.
 set -euo pipefail
 
 export_first=1
@@ -18,6 +19,8 @@ convlab=${1:?usage: $0 [--no-export] CONVLAB [RESULTS_DIR...]}
 shift
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 template_dir=$(cd "$script_dir/../../report" && pwd)
+# shellcheck source=latex-build.sh
+source "$script_dir/latex-build.sh"
 
 for tool in gnuplot latexmk pdflatex; do
   command -v "$tool" >/dev/null 2>&1 || {
@@ -49,8 +52,10 @@ else
   index_args=(--index report/generated/index.tex)
   [[ -e "$template_dir/outline.yaml" ]] && index_args+=(--outline "$template_dir/outline.yaml")
   [[ -e "$template_dir/summary.tex" ]] && index_args+=(--summary "$template_dir/summary.tex")
-  "$convlab" export "${index_args[@]}" "${results_dirs[@]}"
-  "$script_dir/render-figures.sh" report/generated/export
+  # Status 1: written, but gnuplot could not draw some summary figures (named at the end).
+  status=0
+  "$convlab" export "${index_args[@]}" "${results_dirs[@]}" || status=$?
+  [[ $status -eq 0 || $status -eq 1 ]] || exit "$status"
 fi
 
 # The revision the PDF is built from, for its title page.
@@ -64,12 +69,9 @@ printf '\\newcommand{\\convlabbuildcommit}{%s}\n' "$commit" > report/generated/b
 
 # TEXINPUTS finds the template's macros; \input paths in the generated files are relative to here.
 export TEXINPUTS="$template_dir//:${TEXINPUTS:-}"
-log=report/build/latexmk.log
-if ! latexmk -pdf -interaction=nonstopmode -halt-on-error -file-line-error -outdir=report/build \
-    -jobname=report "$template_dir/report.tex" >"$log" 2>&1; then
-  grep -E -A3 '^[^ ]*:[0-9]+:|^! ' report/build/report.log >&2 || tail -n 40 "$log" >&2
-  echo "convlab: LaTeX failed; full log in report/build/report.log" >&2
-  exit 1
-fi
+latex_build report/build report "$template_dir/report.tex" || exit 1
 cp report/build/report.pdf report/report.pdf
 echo "report/report.pdf: ${#results_dirs[@]} experiments"
+not_drawn=(report/generated/export/not-drawn.txt)
+for dir in "${results_dirs[@]+"${results_dirs[@]}"}"; do not_drawn+=("$dir/export/not-drawn.txt"); done
+report_not_drawn report/report.pdf "${not_drawn[@]}"

@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/shell_quote.hpp"
+#include "core/utf8_text.hpp"
 
 namespace convlab {
 namespace {
@@ -218,6 +220,17 @@ std::optional<int> CommandLine::store(const StoreValue& store, const std::string
   } catch (const ArgumentValueError& error) {
     return refuse(name + " " + shell_word(clipped(value)) + ": " + error.what(), err);
   }
+}
+
+std::optional<int> CommandLine::refuse_non_utf8(const Arguments& args, std::ostream& err) const {
+  for (const std::string& argument : args)
+    if (const std::size_t bad = first_invalid_utf8(argument); bad != std::string::npos)
+      return refuse("the argument '" + clipped(argument) + "' is not UTF-8 text (" +
+                        invalid_byte_words(argument, bad) +
+                        "), and results.json records the command line as text; rename the file "
+                        "or give another value",
+                    err);
+  return std::nullopt;
 }
 
 int CommandLine::refuse(const std::string& message, std::ostream& err) const {

@@ -85,6 +85,9 @@ class CommandLine {
   // A rule of the command between its options, checked after parse: "convlab COMMAND: MESSAGE"
   // and the usage; returns 2.
   int refuse(const std::string& message, std::ostream& err = std::cerr) const;
+  // For a command that records its command line in results.json (run, watch, slurm): an argument
+  // that is not UTF-8 text is refused before anything runs, naming the byte; nullopt when all are.
+  std::optional<int> refuse_non_utf8(const Arguments& args, std::ostream& err = std::cerr) const;
 
   std::string usage() const;
   std::string help() const;

@@ -14,6 +14,7 @@
 #include "app/commands.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "figures/figure_data.hpp"
 #include "measure/mann_whitney.hpp"
 #include "query/mixed_runs.hpp"
@@ -324,15 +325,15 @@ int compare_command(const std::vector<std::string>& args) {
     }
     return 0;
   } catch (const ResultsError& error) {
-    std::cerr << error.what() << "\n";
+    std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const FileError& error) {
-    std::cerr << "convlab compare: " << error.what() << "\n";
+    std::cerr << "convlab compare: " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const std::exception& error) {
     std::string files;
     for (const auto& path : paths) files += path + ": ";
-    std::cerr << "convlab compare: " << files << error.what() << "\n";
+    std::cerr << "convlab compare: " << files << bounded_message(error.what()) << "\n";
     return 2;
   }
 }

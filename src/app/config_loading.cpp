@@ -35,7 +35,7 @@ LoadedConfig load_and_check(const ConfigFile& file) {
     for (const Point& point : loaded.plan) points.push_back(describe_point(config, point));
     return points;
   });
-  check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
+  loaded.warnings = check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);
   return loaded;
 }
 

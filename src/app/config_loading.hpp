@@ -19,6 +19,9 @@ namespace convlab {
 struct LoadedConfig {
   Config config;
   std::vector<Point> plan;
+  // What the checks found worth saying without refusing the config, "file:line: key: ..." (a
+  // figure whose points of several images fall into one cell); `validate` prints them.
+  std::vector<std::string> warnings;
 };
 
 // Reads the file once (read_config) and loads it.

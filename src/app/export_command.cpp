@@ -1,18 +1,21 @@
 // convlab export: results.json -> the report's part of an experiment (TSV data, gnuplot scripts,
 // and what the LaTeX renderer makes of the experiment's notebook), or one flat row per record.
-// Files whose content did not change are left untouched, so make and the figure renderer
-// (scripts/report/render-figures.sh) redo only what is stale.
+// Files whose content did not change are left untouched, and gnuplot draws only the figures whose
+// PDF is missing or older than their script or data, so make redoes only what is stale.
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "app/child_processes.hpp"
 #include "app/commands.hpp"
+#include "app/figure_drawing.hpp"
 #include "app/file_writes.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "core/shell_quote.hpp"
 #include "figures/figure_data.hpp"
 #include "figures/plot_writers.hpp"
@@ -24,12 +27,14 @@
 #include "query/param_comparison.hpp"
 #include "query/record_queries.hpp"
 #include "query/results_document.hpp"
+#include "query/versus.hpp"
 #include "query/winners.hpp"
 #include "report/latex_writer.hpp"
 #include "report/report_outline.hpp"
 #include "report/summary_values.hpp"
 #include "tables/flat_table.hpp"
 #include "tables/param_comparison_writer.hpp"
+#include "tables/versus_writer.hpp"
 #include "tables/winners_writer.hpp"
 
 namespace convlab {
@@ -74,22 +79,83 @@ struct ExportPaths {
   fs::path plots() const { return out / "plots"; }
 };
 
+// A figure of the report: where the section finds it, and its gnuplot drawing.
+struct ExportedFigure {
+  SectionFigure section;
+  FigureToDraw drawing;
+};
+
 // Writes the data files and gnuplot script of one figure (PDF and PNG for the report).
-SectionFigure write_figure_files(const FigureData& data, const ExportPaths& paths) {
+ExportedFigure write_figure_files(const FigureData& data, const ExportPaths& paths) {
   const std::string& name = data.declaration.name;
+  ExportedFigure figure;
+  FigureToDraw& drawing = figure.drawing;
+  drawing.name = name;
+  drawing.folder = paths.plots();
+  drawing.script = name + ".gp";
   GnuplotOutputs outputs;
   for (size_t p = 0; p < data.panels.size(); ++p) {
     const std::string stem =
         name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
     const fs::path tsv = paths.out / "data" / (stem + ".tsv");
-    write_if_changed(tsv, figure_panel_tsv(data, p));
+    drawing.changed |= write_if_changed(tsv, figure_panel_tsv(data, p));
     outputs.panel_data.push_back(relative_to(tsv, paths.plots()));
+    drawing.inputs.push_back(tsv);
   }
   outputs.pdf = relative_to(paths.figures / (name + ".pdf"), paths.plots());
   outputs.png = relative_to(paths.figures / (name + ".png"), paths.plots());
-  write_if_changed(paths.plots() / (name + ".gp"), gnuplot_script(data, outputs));
-  return SectionFigure{(paths.figures / (name + ".pdf")).generic_string(),
-                       data.declaration.title + ".", data.panels.size()};
+  drawing.outputs = {outputs.pdf, outputs.png};
+  drawing.changed |=
+      write_if_changed(paths.plots() / drawing.script, gnuplot_script(data, outputs));
+  const std::string merged =
+      merged_images_words(data.merged_images, data.declaration.reduce, "point");
+  figure.section =
+      SectionFigure{(paths.figures / (name + ".pdf")).generic_string(),
+                    data.declaration.title + "." + (merged.empty() ? "" : " " + merged),
+                    data.panels.size(), name, ""};
+  return figure;
+}
+
+// The file listing the figures gnuplot could not draw, one line each, beside the section: the
+// report's build reads it to end with a message naming them. Gone when every figure is drawn.
+constexpr const char* kNotDrawnFile = "not-drawn.txt";
+
+// Draws the stale figures with gnuplot. Returns the figures not drawn, by name: why. Without
+// gnuplot every figure is scripted and none drawn; the report says so in each one's place.
+std::map<std::string, std::string> draw_figures(std::vector<FigureToDraw>& drawings,
+                                                const fs::path& export_dir, size_t* drawn) {
+  std::map<std::string, std::string> undrawn;
+  std::string listed;
+  if (!program_available("gnuplot")) {
+    if (!drawings.empty())
+      std::cerr << "convlab export: gnuplot not found: the figures are scripted in "
+                << (export_dir / "plots").generic_string()
+                << " but not drawn; scripts/install-deps.sh report installs it\n";
+    for (const FigureToDraw& drawing : drawings)
+      undrawn[drawing.name] = "gnuplot is not installed (scripts/install-deps.sh report)";
+  } else {
+    *drawn = draw_with_gnuplot(drawings);
+    for (const FigureToDraw& drawing : drawings)
+      if (!drawing.error.empty()) {
+        undrawn[drawing.name] = drawing.error;
+        listed += drawing.error + "\n";
+      }
+  }
+  if (listed.empty())
+    fs::remove(export_dir / kNotDrawnFile);
+  else
+    write_if_changed(export_dir / kNotDrawnFile, listed);
+  return undrawn;
+}
+
+// The figures gnuplot failed on, named last, and the exit status: 1 when there are any.
+int finish_export(const std::map<std::string, std::string>& undrawn, bool gnuplot) {
+  if (!gnuplot || undrawn.empty()) return 0;
+  for (const auto& [name, why] : undrawn)
+    std::cerr << "convlab export: " << why << "; the report shows an error box in its place\n";
+  std::cerr << "convlab export: " << count_words(undrawn.size(), "figure")
+            << " could not be drawn; everything else is written\n";
+  return 1;
 }
 
 // Removes the files of figures and tables no longer declared, so the report never shows stale ones.
@@ -157,8 +223,9 @@ int export_experiment(const ExportOptions& options) {
       options.figures ? fs::path(*options.figures) : fs::path(results.directory) / "figures"};
 
   std::set<std::string> figure_names, table_names;
+  std::vector<FigureToDraw> drawings;
   for (const FigureCell* figure : notebook.cells_of<FigureCell>()) {
-    write_figure_files(figure->data, paths);
+    drawings.push_back(write_figure_files(figure->data, paths).drawing);
     figure_names.insert(figure->data.declaration.name);
   }
   for (const TableCell* table : notebook.cells_of<TableCell>()) {
@@ -168,8 +235,11 @@ int export_experiment(const ExportOptions& options) {
   }
   remove_stale_exports(paths, figure_names, table_names);
 
+  size_t drawn = 0;
+  const auto undrawn = draw_figures(drawings, paths.out, &drawn);
+
   use_print_pictures(notebook, paths.out);
-  const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string()};
+  const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string(), undrawn};
   std::set<std::string> written;
   for (const RenderedFile& file : experiment_latex(notebook, layout)) {
     write_if_changed(paths.out / file.path, file.content);
@@ -178,11 +248,12 @@ int export_experiment(const ExportOptions& options) {
   if (!written.count(kGalleryFile)) fs::remove(paths.out / kGalleryFile);
 
   const MarkdownCell* discussion = notebook.markdown(MarkdownCell::Role::discussion);
-  std::cout << notebook.name << ": " << count_words(figure_names.size(), "figure") << ", "
+  std::cout << notebook.name << ": " << count_words(figure_names.size(), "figure") << " (" << drawn
+            << " drawn now, into " << paths.figures.generic_string() << "), "
             << count_words(table_names.size(), "table") << ", "
             << count_words(discussion ? discussion->values.size() : 0, "quoted value") << " -> "
             << paths.out.generic_string() << "\n";
-  return 0;
+  return finish_export(undrawn, program_available("gnuplot"));
 }
 
 // What --format writes: every record (or those --filter keeps), or the winners table.
@@ -194,6 +265,7 @@ struct FlatRequest {
   std::optional<std::string> by;
   std::optional<std::string> compare;  // params.X
   std::optional<std::string> against;
+  std::optional<std::string> vs;  // an implementation every other one is compared with
 };
 
 // csv and tsv hold numbers only: the note on runs under different conditions goes to stderr.
@@ -206,9 +278,18 @@ void note_mixed_runs(const MixedRuns& runs, FlatFormat format) {
 std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
                                          const FlatRequest& request) {
   std::ostringstream text;
-  if (request.best || request.compare) {
+  if (request.best || request.compare || request.vs) {
     std::vector<const Record*> points = latest_ok_points(results);
     if (request.filter) points = select_records(points, *request.filter, results.path);
+    if (request.vs) {
+      VersusOptions options;
+      options.against = *request.vs;
+      options.by = request.by;
+      const VersusTable table = compare_with_implementation(points, results.file.runs, options);
+      write_versus(table, request.format, text);
+      note_mixed_runs(table.runs, request.format);
+      return {text.str(), versus_flat_table(table, request.format).rows.size()};
+    }
     if (request.compare) {
       ParamComparisonOptions options;
       options.against = request.against;
@@ -257,7 +338,7 @@ int export_flat(const std::string& results_path, const FlatRequest& request) {
   }
   write_if_changed(*request.out_file, text, WriteTarget::named);
   std::cerr << *request.out_file << ": " << rows
-            << (request.best || request.compare ? " rows" : " records") << "\n";
+            << (request.best || request.compare || request.vs ? " rows" : " records") << "\n";
   return 0;
 }
 
@@ -279,8 +360,15 @@ IndexExperiment index_experiment(const ResultsDocument& results) {
                        shell_word(results.path) + " first");
   if (fs::exists(export_dir / kGalleryFile))
     experiment.gallery_path = (export_dir / kGalleryFile).generic_string();
-  if (const auto config = config_to_read(std::string("auto"), results, experiment.name))
-    experiment.config_path = *config;
+  // The appendix lists the config from its file, which LaTeX reads only under the folder the report
+  // is built in; one elsewhere is left out of it (results.json and the notebook hold it).
+  if (const auto config = config_to_read(std::string("auto"), results, experiment.name)) {
+    if (latex_readable_path(*config))
+      experiment.config_path = *config;
+    else
+      std::cerr << "convlab export: " << shortened_path(*config)
+                << ": outside the folder the report is built in; the appendix leaves it out\n";
+  }
   experiment.provenance = run_provenance(results.measuring_runs());
   experiment.verification = summarize_verification(results.file.records);
   return experiment;
@@ -311,8 +399,9 @@ std::vector<IndexPart> order_parts(const std::optional<ReportOutline>& outline,
 // The summary's figures: each draws the ok points of the experiments its `from` names.
 std::vector<SectionFigure> export_summary_figures(
     const ReportOutline& outline, const std::map<std::string, ResultsDocument>& documents,
-    const fs::path& generated) {
+    const fs::path& generated, std::map<std::string, std::string>* undrawn) {
   std::vector<SectionFigure> figures;
+  std::vector<FigureToDraw> drawings;
   const ExportPaths paths{generated / "export", generated / "figures"};
   std::set<std::string> names;
   for (const auto& declaration : outline.summary_figures) {
@@ -327,13 +416,20 @@ std::vector<SectionFigure> export_summary_figures(
     try {
       const FigureData data =
           extract_figure(declaration, points, "summary figure '" + declaration.name + "'");
-      figures.push_back(write_figure_files(data, paths));
+      ExportedFigure figure = write_figure_files(data, paths);
+      figures.push_back(figure.section);
+      drawings.push_back(std::move(figure.drawing));
       names.insert(declaration.name);
     } catch (const NoDataError& error) {
       std::cerr << "convlab export: " << error.what() << "; figure left out\n";
     }
   }
   remove_stale_exports(paths, names, {});
+  size_t drawn = 0;
+  *undrawn = draw_figures(drawings, paths.out, &drawn);
+  for (SectionFigure& figure : figures)
+    if (const auto why = undrawn->find(figure.name); why != undrawn->end())
+      figure.error = why->second;
   return figures;
 }
 
@@ -375,14 +471,15 @@ int export_index(const IndexInputs& inputs) {
   if (inputs.outline) outline = load_report_outline(*inputs.outline);
   const fs::path generated = fs::path(inputs.index_file).parent_path();
   IndexFront front;
-  if (outline) front.figures = export_summary_figures(*outline, documents, generated);
+  std::map<std::string, std::string> undrawn;
+  if (outline) front.figures = export_summary_figures(*outline, documents, generated, &undrawn);
   if (inputs.summary) {
     front.summary_path = (generated / "summary.tex").generic_string();
     write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
   write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
                    WriteTarget::named);
-  return 0;
+  return finish_export(undrawn, program_available("gnuplot"));
 }
 
 // Everything export's command line can ask for; which of them go together is checked after.
@@ -400,20 +497,26 @@ CommandLine export_command_line(ExportArguments& given) {
       {{"RESULTS [--out DIR] [--figures DIR] [--config FILE] [--discussion FILE]",
         "RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] [--best [--by FIELD] | "
         "--compare params.X [--against VALUE]]",
+        "RESULTS --format csv|md|tsv [--out FILE] [--filter EXPR] --vs IMPLEMENTATION [--by FIELD]",
         "--index FILE RESULTS...", "--document FILE RESULTS"},
        R"(Turns a results.json (or the directory holding it) into what the report needs:
   DIR/data/<figure>.tsv      the numbers each figure plots (tab-separated, a header row, full
                              precision)
-  DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png
+  DIR/plots/<figure>.gp      gnuplot script writing FIGURES/<figure>.pdf and .png, which
+                             gnuplot draws now when they are missing or older than it
   DIR/tables/<table>.tex     booktabs table (and .tsv with the same numbers)
   DIR/section.tex            the experiment's report section; DIR/gallery.tex with saved images
+  DIR/not-drawn.txt          the figures gnuplot could not draw, when there are any
 
 Figures and tables come from the config's figures: and tables: (docs/report.md); without
-declarations, median time and speedup against image size are made.
+declarations, median time and speedup against image size are made. A figure gnuplot cannot draw
+costs that figure only: the section shows an error box in its place, naming the figure and
+gnuplot's line.
 )",
        "",
-       "0 written, 2 bad input (the message names the file and key) or a file that could not be "
-       "written (PATH: write error: REASON; the earlier file is kept)."});
+       "0 written; 1 written, but gnuplot could not draw some figures (named in the message and "
+       "in DIR/not-drawn.txt); 2 bad input (the message names the file and key) or a file that "
+       "could not be written (PATH: write error: REASON; the earlier file is kept)."});
   FlatRequest& flat = given.flat;
   line.positional({"RESULTS", "", true, true,
                    [&](const std::string& text) { given.results.push_back(text); }})
@@ -463,7 +566,14 @@ declarations, median time and speedup against image size are made.
             "and tsv: every column, in full precision)",
             flat.best)
       .value("--by", "FIELD",
-             "with --best: one row per value of FIELD, one column per implementation", flat.by)
+             "with --best: one row per value of FIELD, one column per implementation; with --vs: "
+             "rows per value of FIELD instead of per problem",
+             flat.by)
+      .value("--vs", "IMPLEMENTATION",
+             "every other implementation against this one, as convlab show --vs prints it: per "
+             "problem (or value of --by), each implementation's fastest configuration with its "
+             "median, its ratio to IMPLEMENTATION's fastest, p and the verdict",
+             flat.vs)
       .value("--compare", "params.X",
              "the configurations of each implementation against each other, as convlab show "
              "--compare prints them: one row per problem, implementation and value of X, with "
@@ -481,14 +591,18 @@ std::string flat_options_disagree(const ExportArguments& given) {
   const FlatRequest& flat = given.flat;
   const ExportOptions& report = given.report;
   if (!given.format)
-    return flat.filter || flat.best || flat.by || flat.compare || flat.against
-               ? "--filter, --best, --by and --compare choose the rows of --format csv|md|tsv; "
-                 "the report export takes its points from the config's figures and tables"
+    return flat.filter || flat.best || flat.by || flat.compare || flat.against || flat.vs
+               ? "--filter, --best, --by, --compare and --vs choose the rows of --format "
+                 "csv|md|tsv; the report export takes its points from the config's figures and "
+                 "tables"
                : "";
   if (report.figures || report.config || report.discussion)
     return "--format writes one table; --figures, --config and --discussion are for the report "
            "export";
-  if (flat.by && !flat.best) return "--by pivots the winners table; give --best with it";
+  if (flat.vs && (flat.best || flat.compare))
+    return "--vs is a table of its own; give it without --best or --compare";
+  if (flat.by && !flat.best && !flat.vs)
+    return "--by pivots the winners table or makes the rows of --vs; give --best with it, or --vs";
   if (flat.compare && flat.best) return "--best and --compare are two tables; give one";
   if (flat.against && !flat.compare) return "--against names the reference value of --compare";
   return "";
@@ -525,19 +639,22 @@ int export_command(const std::vector<std::string>& args) {
 
 int report_reading_error(const std::string& command, const std::string& path) {
   const std::string prefix = "convlab " + command + ": ";
+  std::string message;
   try {
     throw;
   } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
+    message = error.what();
   } catch (const ResultsError& error) {
-    std::cerr << error.what() << "\n";
+    message = error.what();
   } catch (const FileError& error) {
-    std::cerr << prefix << error.what() << "\n";
+    message = prefix + error.what();
   } catch (const fs::filesystem_error& error) {
-    std::cerr << prefix << error.what() << "\n";
+    message = prefix + error.what();
   } catch (const std::exception& error) {
-    std::cerr << prefix << (path.empty() ? "" : path + ": ") << error.what() << "\n";
+    message = prefix + (path.empty() ? "" : path + ": ") + error.what();
   }
+  // A line's worth of each line: a path of any length does not make a message of its length.
+  std::cerr << bounded_message(message) << "\n";
   return 2;
 }
 

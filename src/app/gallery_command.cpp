@@ -2,6 +2,7 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "gallery/gallery.hpp"
 #include "store/results_file.hpp"
 
@@ -37,10 +38,10 @@ int gallery_command(const Arguments& args) {
                    "to show the implementations' outputs\n";
     return 0;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab gallery: " << error.what() << "\n";
+    std::cerr << "convlab gallery: " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const FileError& error) {
-    std::cerr << "convlab gallery: " << error.what() << "\n";
+    std::cerr << "convlab gallery: " << bounded_message(error.what()) << "\n";
     return 2;
   }
 }

@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "app/thread_pinning.hpp"
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/standard_output.hpp"
 #include "impl/user/nvrtc_compile.hpp"
 #include "run/kernel_host.hpp"
@@ -45,18 +46,18 @@ int run_convlab(int argc, char** argv) {
     // Not for users either: NVRTC's process, bounded in time and memory (impl/user).
     if (command == "nvrtc-compile") return run_nvrtc_compile_command(args);
   } catch (const std::bad_alloc&) {
-    std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0])
+    std::cerr << "convlab " << command << (args.empty() ? "" : " " + shortened_path(args[0]))
               << ": out of memory\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab " << command << (args.empty() ? "" : " " + args[0]) << ": "
-              << error.what() << "\n";
+    std::cerr << "convlab " << command << (args.empty() ? "" : " " + shortened_path(args[0]))
+              << ": " << bounded_message(error.what()) << "\n";
     return 2;
   }
   std::vector<std::string> names;
   for (const CommandEntry& entry : command_table()) names.push_back(entry.name);
   const std::string closest = closest_name(command, names);
-  std::cerr << "convlab: unknown command '" << command << "'"
+  std::cerr << "convlab: unknown command '" << clipped(command, 64) << "'"
             << (closest.empty() ? "" : " (did you mean '" + closest + "'?)") << "\n"
             << commands_usage();
   return 2;

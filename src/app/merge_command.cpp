@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "core/message_text.hpp"
 #include "store/results_file.hpp"
 #include "store/shard_merge.hpp"
 
@@ -30,7 +31,7 @@ only those. The last shard to complete does this merge itself.
   try {
     summary = merge_shards(out_dir);
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab merge: " << error.what() << "\n";
+    std::cerr << "convlab merge: " << bounded_message(error.what()) << "\n";
     return 2;
   }
   std::size_t merged_files = 0;

@@ -16,6 +16,7 @@
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "app/notebook_pages.hpp"
+#include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
@@ -111,6 +112,24 @@ std::vector<std::string> earlier_sources(const fs::path& out) {
   return dirs;
 }
 
+// What could not be made, said last so that it is not lost above the summary: each figure shown
+// as an error cell, and how many experiments have no page. The exit status says which.
+int finish_with_failures(const std::vector<std::string>& failed_figures, size_t not_loaded) {
+  for (const std::string& failure : failed_figures)
+    std::cerr << "convlab notebook: " << failure << "; its page shows the error in its place\n";
+  if (not_loaded > 0) {
+    std::cerr << "convlab notebook: " << count_words(not_loaded, "experiment")
+              << " could not be read (the errors are above); every other page is made\n";
+    return 2;
+  }
+  if (!failed_figures.empty()) {
+    std::cerr << "convlab notebook: " << count_words(failed_figures.size(), "figure")
+              << " could not be drawn; every other figure and page is made\n";
+    return 1;
+  }
+  return 0;
+}
+
 int make_notebook(const NotebookOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const std::vector<std::string> dirs =
@@ -136,7 +155,16 @@ int make_notebook(const NotebookOptions& options) {
                          "'; each page is named after its experiment");
     experiments.push_back(std::move(e));
   };
-  for (const auto& dir : dirs) add(dir, true);
+  // An experiment that does not load costs its own page only: the message names it, its page
+  // made earlier stays, and every other page is made.
+  size_t not_loaded = 0;
+  for (const auto& dir : dirs) try {
+      add(dir, true);
+    } catch (const std::exception&) {
+      report_reading_error("notebook", dir);
+      files.insert(html_id(fs::path(dir).filename().string()) + ".html");
+      ++not_loaded;
+    }
   // Pages made earlier of experiments not named this time stay in the index.
   if (!options.results.empty())
     for (const auto& dir : earlier_sources(options.out))
@@ -161,8 +189,14 @@ int make_notebook(const NotebookOptions& options) {
   settings.generator = generator_words();
   settings.katex = katex;
   size_t written = 0;
-  for (const Experiment& e : experiments)
-    if (!e.current) written += write_experiment_page(e, work[&e], options, settings).changed;
+  std::vector<std::string> failed_figures;
+  for (const Experiment& e : experiments) {
+    if (e.current) continue;
+    const WrittenPage page = write_experiment_page(e, work[&e], options, settings);
+    written += page.changed;
+    for (const std::string& error : page.page.figure_errors)
+      failed_figures.push_back(e.notebook.name + ": " + error);
+  }
 
   if (options.results.empty()) remove_gone_pages(options.out, files);
 
@@ -188,7 +222,7 @@ int make_notebook(const NotebookOptions& options) {
               << " changed, " << current << " up to date), " << drawn << " figures drawn, in "
               << format_number(seconds, 3) << " s\n";
   }
-  return 0;
+  return finish_with_failures(failed_figures, not_loaded);
 }
 
 CommandLine notebook_command_line(NotebookOptions& options) {
@@ -207,7 +241,9 @@ of the config as it is now are not measured.
 results, config, discussion or convlab changed. Needs gnuplot for the figures and KaTeX
 (Debian's libjs-katex) for the math: scripts/install-deps.sh notebook installs them.
 )",
-       "0 written, 2 bad input (the message names the file and key)."});
+       "0 written; 1 written, but gnuplot could not draw some figures (each page shows an "
+       "error in the figure's place, the message names them); 2 bad input (the message names "
+       "the file and key), every other experiment's page still made."});
   line.positional({"RESULTS_DIR",
                    "outputs/<name> folders (default: every outputs/*/ holding a results.json)",
                    false, true, [&](const std::string& text) { options.results.push_back(text); }})

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/child_processes.hpp"
+#include "app/figure_drawing.hpp"
 #include "app/file_writes.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "core/sha256.hpp"
@@ -108,36 +109,27 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
   return urls;
 }
 
-// gnuplot runs in a UTF-8 locale whatever the user's: the scripts `set encoding utf8`, and in a
-// locale that is not UTF-8 (none set at all is C) gnuplot warns "iconv failed to convert degree
-// sign" at that line of every script. C.UTF-8 is built into glibc (2.35 and later), so it needs no
-// locales package; scripts/report/render-figures.sh runs the report's figures the same way.
-std::vector<std::string> gnuplot_environment() {
-  return {"LC_ALL=C.UTF-8"};
-}
-
-// The gnuplot job of one figure, its data and script written to the experiment's work folder;
-// no job when the SVG there was drawn from the same data and script.
-FigureWork prepare_figure(const FigureCell& figure, const fs::path& folder,
-                          std::vector<ChildJob>& jobs) {
+// The gnuplot drawing of one figure: its data and script written to the experiment's work folder.
+FigureToDraw prepare_figure(const FigureCell& figure, const fs::path& folder) {
   const FigureData& data = figure.data;
   const std::string name = html_id(data.declaration.name);
   SvgOutputs outputs;
-  bool changed = false;
+  FigureToDraw drawing;
+  drawing.name = data.declaration.name;
+  drawing.folder = folder;
   for (size_t p = 0; p < data.panels.size(); ++p) {
     const std::string tsv =
         name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "") + ".tsv";
-    changed |= write_if_changed(folder / tsv, figure_panel_tsv(data, p));
+    drawing.changed |= write_if_changed(folder / tsv, figure_panel_tsv(data, p));
     outputs.panel_data.push_back(tsv);
+    drawing.inputs.push_back(folder / tsv);
   }
   outputs.svg = name + ".svg";
   outputs.axes = name + ".axes";
-  const std::string script = name + ".gp";
-  changed |= write_if_changed(folder / script, gnuplot_svg_script(data, outputs));
-  if (changed || !fs::exists(folder / outputs.svg) || !fs::exists(folder / outputs.axes))
-    jobs.push_back(
-        {{"gnuplot", script}, folder.string(), name + ".log", -1, gnuplot_environment()});
-  return {folder, outputs.svg, outputs.axes};
+  drawing.script = name + ".gp";
+  drawing.changed |= write_if_changed(folder / drawing.script, gnuplot_svg_script(data, outputs));
+  drawing.outputs = {outputs.svg, outputs.axes};
+  return drawing;
 }
 
 }  // namespace
@@ -200,22 +192,25 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
 
 std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
     const std::vector<const Experiment*>& experiments, const fs::path& out, std::size_t* drawn) {
-  std::vector<ChildJob> jobs;
-  std::map<const Experiment*, std::vector<FigureWork>> work;
+  std::vector<FigureToDraw> drawings;
+  std::vector<const Experiment*> owners;
   for (const Experiment* e : experiments) {
     if (e->current) continue;
     const fs::path folder = out / ".build" / html_id(e->notebook.name);
     fs::create_directories(folder);
-    for (const FigureCell* figure : e->notebook.cells_of<FigureCell>())
-      work[e].push_back(prepare_figure(*figure, folder, jobs));
+    for (const FigureCell* figure : e->notebook.cells_of<FigureCell>()) {
+      drawings.push_back(prepare_figure(*figure, folder));
+      owners.push_back(e);
+    }
   }
-  run_jobs(jobs, std::max(1u, std::thread::hardware_concurrency()));
-  for (const ChildJob& job : jobs)
-    if (job.exit_code != 0)
-      throw ResultsError("gnuplot failed on " + job.directory + "/" + job.argv.back() + "; see " +
-                         job.directory + "/" + job.log + ":\n" +
-                         read_text_file(fs::path(job.directory) / job.log));
-  if (drawn) *drawn = jobs.size();
+  const std::size_t ran = draw_with_gnuplot(drawings);
+  std::map<const Experiment*, std::vector<FigureWork>> work;
+  for (std::size_t i = 0; i < drawings.size(); ++i) {
+    const FigureToDraw& drawing = drawings[i];
+    work[owners[i]].push_back(
+        {drawing.folder, drawing.outputs[0].string(), drawing.outputs[1].string(), drawing.error});
+  }
+  if (drawn) *drawn = ran;
   return work;
 }
 
@@ -228,20 +223,19 @@ WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureW
   context.figure_files = e.figure_files;
   context.live = settings.live;
   for (const FigureWork& figure : figures)
-    context.figures.push_back(
-        {read_text_file(figure.folder / figure.svg), read_text_file(figure.folder / figure.axes)});
+    context.figures.push_back(figure.error.empty()
+                                  ? DrawnFigure{read_text_file(figure.folder / figure.svg),
+                                                read_text_file(figure.folder / figure.axes), ""}
+                                  : DrawnFigure{"", "", figure.error});
   context.pictures = copy_pictures(e, place.out);
   WrittenPage written;
-  try {
-    written.page = experiment_page(e.notebook, context);
-  } catch (const SvgError& error) {
-    throw ResultsError(e.notebook.name + ": a figure's SVG from gnuplot: " + error.what());
-  }
+  written.page = experiment_page(e.notebook, context);
   for (const RenderedFile& figure : written.page.figures)
     write_if_changed(place.out / figure.path, figure.content);
   written.changed = write_if_changed(place.out / e.file, written.page.html);
   const fs::path build = place.out / ".build" / html_id(e.notebook.name);
-  if (settings.live)
+  // A page with a figure that failed is made again next time, and says so again.
+  if (settings.live || !written.page.figure_errors.empty())
     fs::remove(build / "inputs.sha256");
   else
     write_if_changed(build / "inputs.sha256", e.fingerprint + "\n");

@@ -60,15 +60,17 @@ std::string generator_words();
 // installed; false when it is not (math then shows as TeX).
 bool write_assets(const std::filesystem::path& out);
 
-// A figure as gnuplot drew it into the experiment's work folder.
+// A figure as gnuplot drew it into the experiment's work folder, or why it could not.
 struct FigureWork {
   std::filesystem::path folder;
   std::string svg, axes;
+  std::string error;  // figure_failure_words (app/figure_drawing.hpp); empty when drawn
 };
 
 // Draws the figures of the pages that are not current, with gnuplot, several at a time; a figure
 // whose data and script did not change since the last drawing is not drawn again. Returns the
-// figures of each page and counts the drawings in `drawn`. Throws ResultsError when gnuplot fails.
+// figures of each page and counts the drawings in `drawn`. A figure gnuplot cannot draw carries
+// its error: its page shows an error cell in its place, the other figures are drawn.
 std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
     const std::vector<const Experiment*>& experiments, const std::filesystem::path& out,
     std::size_t* drawn = nullptr);

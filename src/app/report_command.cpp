@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/commands.hpp"
+#include "core/message_text.hpp"
 #include "core/shell_quote.hpp"
 
 namespace convlab {

@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/runner.hpp"
@@ -114,23 +115,24 @@ int run_loaded_config(const RunOptions& options, const std::string& command) {
         run_summary_on_stdout(options.table ? SummaryRows::all : SummaryRows::best);
     return run_experiment(with_summary, std::move(loaded.config), std::move(loaded.plan));
   } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
+    std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const FileError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const RunArgumentError& error) {
-    std::cerr << "convlab " << command << ": " << error.what() << "\n";
+    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "convlab " << command << ": " << options.config_path << ": out of memory\n";
+    std::cerr << "convlab " << command << ": " << shortened_path(options.config_path)
+              << ": out of memory\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab " << command << ": " << options.config_path << ": " << error.what()
-              << "\n";
+    std::cerr << "convlab " << command << ": " << shortened_path(options.config_path) << ": "
+              << bounded_message(error.what()) << "\n";
     return 2;
   }
 }
@@ -141,6 +143,7 @@ int run_command(const Arguments& args, const Arguments& full_argv) {
   bool device_given = false;
   const CommandLine line = run_command_line(options, device_given);
   if (const auto status = line.parse(args)) return *status;
+  if (const auto status = line.refuse_non_utf8(args)) return *status;
   if (const char* problem = options_disagree(options, device_given)) return line.refuse(problem);
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it
   return run_loaded_config(options, "run");

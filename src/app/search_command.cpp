@@ -9,6 +9,7 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
 #include "plan/search_replay.hpp"
 #include "query/results_document.hpp"
@@ -132,7 +133,8 @@ std::string median_count(std::vector<std::optional<std::size_t>> counts, std::si
   const double m =
       all.size() % 2 ? all[all.size() / 2] : (all[all.size() / 2 - 1] + all[all.size() / 2]) / 2;
   *share = format_fixed(100.0 * m / double(space), 1) + " %";
-  return format_number(m, 3) + " (" + std::to_string(reached.size()) + "/" +
+  // A count of measurements: 1, 12, or half-way between two counts (12.5), never 1.00.
+  return format_fixed(m, std::floor(m) == m ? 0 : 1) + " (" + std::to_string(reached.size()) + "/" +
          std::to_string(counts.size()) + " seeds)";
 }
 
@@ -186,8 +188,8 @@ int search_command(const Arguments& args) {
                                          : options.implementation;
   const std::vector<Grid> grids = grids_of(results, implementation);
   if (grids.empty()) {
-    std::cerr << "convlab search: " << file << ": no record of '" << implementation.substr(0, 64)
-              << "' outside a search to replay\n";
+    std::cerr << "convlab search: " << shortened_path(file) << ": no record of '"
+              << implementation.substr(0, 64) << "' outside a search to replay\n";
     return 2;
   }
   std::ostringstream trace;

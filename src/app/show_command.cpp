@@ -5,6 +5,7 @@
 #include "app/commands.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
 #include "notebook/notebook_builder.hpp"
@@ -14,12 +15,14 @@
 #include "query/record_fields.hpp"
 #include "query/record_queries.hpp"
 #include "query/search_outcomes.hpp"
+#include "query/versus.hpp"
 #include "query/winners.hpp"
 #include "store/results_file.hpp"
 #include "store/results_journal.hpp"
 #include "store/results_merge.hpp"
 #include "tables/param_comparison_writer.hpp"
 #include "tables/summary_table.hpp"
+#include "tables/versus_writer.hpp"
 #include "tables/winners_writer.hpp"
 
 namespace convlab {
@@ -33,6 +36,7 @@ struct ShowOptions {
   std::optional<std::string> by;
   std::optional<std::string> compare;  // params.X
   std::optional<std::string> against;
+  std::optional<std::string> vs;  // an implementation every other one is compared with
 };
 
 bool is_params_field(const std::string& field) {
@@ -43,7 +47,7 @@ CommandLine show_command_line(ShowOptions& options) {
   CommandLine line(
       "show",
       {{"DIR [--filter EXPR] [--best [--by FIELD] | --search] [--compare params.X [--against "
-        "VALUE]]"},
+        "VALUE]] [--vs IMPLEMENTATION [--by FIELD]]"},
        R"(Prints the summary of DIR/results.json (or of a results.json named directly) as `convlab run`
 prints it at the end, without running anything: one row per measured point, skipped points one
 line per reason, the noisy points and the counts.
@@ -66,8 +70,16 @@ line per reason, the noisy points and the counts.
              "with --best: one row per value of FIELD (kernel.size, image.size, "
              "params.threads, ...) and one column per implementation, each cell the median of "
              "that implementation's fastest configuration; for a params field, followed by "
-             "the comparison of each implementation's values of it (--compare)",
+             "the comparison of each implementation's values of it (--compare); with --vs: its "
+             "rows per value of FIELD instead of per problem",
              options.by)
+      .value("--vs", "IMPLEMENTATION",
+             "every other implementation against this one: per problem (or per value of --by "
+             "FIELD), each implementation's fastest configuration, its median, its ratio to "
+             "IMPLEMENTATION's fastest (below 1 is faster) and the verdict of convlab compare "
+             "(two-sided Mann-Whitney U on the raw samples, p shown): is my kernel faster than "
+             "openmp, and than opencv_filter2d?",
+             options.vs)
       .value("--compare", "params.X",
              "configurations of one implementation against each other: per problem, "
              "implementation and value of its other params, each value of X with its median, "
@@ -94,8 +106,11 @@ line per reason, the noisy points and the counts.
 std::optional<int> parse_show_options(const Arguments& args, ShowOptions& options) {
   const CommandLine line = show_command_line(options);
   if (const auto status = line.parse(args)) return status;
-  if (options.by && !options.best)
-    return line.refuse("--by pivots the winners table; give --best with it");
+  if (options.vs && (options.best || options.search || options.compare))
+    return line.refuse("--vs is a table of its own; give it without --best, --search or --compare");
+  if (options.by && !options.best && !options.vs)
+    return line.refuse(
+        "--by pivots the winners table or makes the rows of --vs; give --best with it, or --vs");
   if (options.compare && (options.best || options.search))
     return line.refuse(
         "--compare is a table of its own; give it without --best or --search (--best --by "
@@ -115,7 +130,8 @@ ResultsFile with_derived_columns(const std::string& file, const ResultsFile& res
   try {
     columns = derived_columns_of(document, std::string("auto"));
   } catch (const ConfigError& error) {
-    std::cerr << "convlab show: " << error.what() << "; derived columns as the run's copy of the "
+    std::cerr << "convlab show: " << bounded_message(error.what())
+              << "; derived columns as the run's copy of the "
               << "config declares them\n";
     columns = derived_columns_of(document, std::nullopt);
   }
@@ -223,6 +239,20 @@ void print_comparison(const ResultsDocument& document, const ShowOptions& option
   write_param_comparison(comparison, FlatFormat::md, std::cout);
 }
 
+void print_versus(const ResultsDocument& document, const ShowOptions& options) {
+  const std::vector<const Record*> points = chosen_points(document, options);
+  VersusOptions versus;
+  versus.against = *options.vs;
+  versus.by = options.by;
+  const VersusTable table = compare_with_implementation(points, document.file.runs, versus);
+  const std::string name = document.experiment_text("name", "");
+  std::cout << "# " << document.experiment_text("title", name) << " (" << name
+            << "): every implementation against " << *options.vs
+            << (options.by ? ", per " + *options.by : std::string(", per problem")) << ", from "
+            << count_words(points.size(), "ok point") << "\n\n";
+  write_versus(table, FlatFormat::md, std::cout);
+}
+
 }  // namespace
 
 int show_command(const Arguments& args) {
@@ -231,7 +261,8 @@ int show_command(const Arguments& args) {
   const std::string file = results_file_of(options.path);
   try {
     if (!std::filesystem::exists(file) && !std::filesystem::exists(journal_path_for(file))) {
-      std::cerr << "convlab show: " << file << ": no results here (run the config first)\n";
+      std::cerr << "convlab show: " << shortened_path(file)
+                << ": no results here (run the config first)\n";
       return 2;
     }
     if (options.search) {
@@ -249,6 +280,10 @@ int show_command(const Arguments& args) {
       print_comparison(results_document_of(file, read_results(file)), options);
       return 0;
     }
+    if (options.vs) {
+      print_versus(results_document_of(file, read_results(file)), options);
+      return 0;
+    }
     const ResultsFile results = with_derived_columns(file, read_results(file));
     refuse_repeated_points(results.records, file);
     std::vector<const Record*> all;
@@ -256,13 +291,13 @@ int show_command(const Arguments& args) {
     print_records(results, options.filter ? select_records(all, *options.filter, file) : all);
     return 0;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab show: " << error.what() << "\n";
+    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const ResultsError& error) {
-    std::cerr << "convlab show: " << error.what() << "\n";
+    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const ConfigError& error) {
-    std::cerr << "convlab show: " << error.what() << "\n";
+    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
     return 2;
   }
 }

@@ -51,6 +51,7 @@ int slurm_command(const Arguments& args, const Arguments& full_argv) {
   SlurmSettings slurm;
   const CommandLine line = slurm_command_line(options, slurm);
   if (const auto status = line.parse(args)) return *status;
+  if (const auto status = line.refuse_non_utf8(args)) return *status;
   if (slurm.shards < 1) return line.refuse("--shards N is needed (the number of array tasks)");
   options.slurm = slurm;
   watch_for_interrupts();

@@ -9,6 +9,7 @@
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
+#include "core/message_text.hpp"
 #include "core/shell_quote.hpp"
 #include "plan/plan.hpp"
 #include "plan/skips.hpp"
@@ -100,18 +101,21 @@ valid, 2 not valid (the message names the file, line and key). Users' own kernel
               << (plain.empty() ? "" : plan_counts_text(count_plan(skips)) + "\n");
     for (const auto& warning : thread_warnings(plan))
       std::cerr << "convlab validate: warning: " << warning << "\n";
+    for (const auto& warning : loaded.warnings)
+      std::cerr << "convlab validate: warning: " << warning << "\n";
     print_what_runs(config, plain, skips, config_path);
     for (const auto& line : search_summary(config, plan)) std::cout << line << "\n";
     return 0;
   } catch (const ConfigError& error) {
-    std::cerr << error.what() << "\n";
+    std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "convlab validate: " << config_path
+    std::cerr << "convlab validate: " << shortened_path(config_path)
               << ": not enough memory to validate this config\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "convlab validate: " << config_path << ": " << error.what() << "\n";
+    std::cerr << "convlab validate: " << shortened_path(config_path) << ": "
+              << bounded_message(error.what()) << "\n";
     return 2;
   }
 }

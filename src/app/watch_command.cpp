@@ -527,6 +527,8 @@ class Watcher : public RunObserver {
       (error_kind_ == WatchError::compile ? live.compile_error : live.config_error) = error_;
       settings.live = live;
       const WrittenPage written = write_experiment_page(e, figures[&e], options_.place, settings);
+      for (const std::string& failure : written.page.figure_errors)
+        std::cerr << "convlab watch: " << failure << "; the page shows the error in its place\n";
       page_ = e.file;
       last_digests_ = written.page.digests;
       write_index_when_missing(e.notebook, e.file,
@@ -673,6 +675,7 @@ int watch_command(const Arguments& args, const Arguments& full_argv) {
   bool bind_given = false;
   const CommandLine line = watch_command_line(options, bind_given);
   if (const auto status = line.parse(args)) return *status;
+  if (const auto status = line.refuse_non_utf8(args)) return *status;
   if (bind_given && !options.serve)
     return line.refuse("--bind is the address of --serve, which is not given");
   watch_for_interrupts();  // before any thread starts, so every thread leaves the signals to it

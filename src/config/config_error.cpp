@@ -2,46 +2,31 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/message_text.hpp"
+
 namespace convlab {
 namespace {
 
 const std::size_t kShownCharacters = 64;
 
-// Control characters as escapes; the text is otherwise kept.
-std::string without_controls(const std::string& text) {
-  static const char digits[] = "0123456789abcdef";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (byte < 0x20 || byte == 0x7f)
-      out += std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string format_error(const std::string& file, int line, int column, const std::string& key_path,
                          const std::string& message) {
-  std::string text = file;
+  // A path of any length is quoted as a line's worth: its start and its file name.
+  std::string text = shortened_path(file);
   if (line > 0) text += ":" + std::to_string(line) + ":" + std::to_string(column);
   text += ": ";
-  if (!key_path.empty()) text += key_path + ": ";
-  return without_controls(text + message);
+  if (!key_path.empty()) text += without_control_characters(key_path) + ": ";
+  return text + without_control_characters(message);
 }
 
 }  // namespace
 
 std::string shown_text(const std::string& text) {
-  if (text.size() <= kShownCharacters) return without_controls(text);
+  if (text.size() <= kShownCharacters) return without_control_characters(text);
   // Cut on a character boundary of UTF-8: a continuation byte is never the first one left out.
   std::size_t cut = kShownCharacters;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return without_controls(text.substr(0, cut)) + "...";
+  return without_control_characters(text.substr(0, cut)) + "...";
 }
 
 std::string quoted_value(const std::string& text) {

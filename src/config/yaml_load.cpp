@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -16,6 +17,7 @@
 #include "config/flow_brackets.hpp"
 #include "core/file_io.hpp"
 #include "core/sha256.hpp"
+#include "core/utf8_text.hpp"
 
 namespace convlab {
 namespace {
@@ -303,7 +305,22 @@ YAML::Node load_yaml_strictly(const std::string& text, const std::string& path,
 }
 
 ConfigFile read_config(const std::string& path) {
+  // results.json records the path and every string of the config, and JSON holds UTF-8 only: what
+  // is not UTF-8 is refused before anything is measured that could then not be recorded.
+  if (const std::size_t bad = first_invalid_utf8(path); bad != std::string_view::npos)
+    throw ConfigError(path, 0, 0, "",
+                      "the path is not UTF-8 text (" + invalid_byte_words(path, bad) +
+                          "), and results.json records it as text; rename the file");
   ConfigFile file{path, read_config_file(path, config_limits().max_file_bytes), ""};
+  if (const std::size_t bad = first_invalid_utf8(file.text); bad != std::string_view::npos) {
+    const std::size_t line_start = file.text.rfind('\n', bad);
+    const std::size_t column = line_start == std::string::npos ? bad : bad - line_start - 1;
+    const auto line =
+        std::count(file.text.begin(), file.text.begin() + static_cast<long>(bad), '\n');
+    throw ConfigError(
+        path, static_cast<int>(line) + 1, static_cast<int>(column) + 1, "",
+        "not UTF-8 text (" + invalid_byte_words(file.text, bad) + "); save the config as UTF-8");
+  }
   file.sha256 = sha256_hex(file.text);
   return file;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
 
 namespace convlab {
@@ -192,7 +193,41 @@ class Evaluator {
  public:
   explicit Evaluator(const ExpressionScope& scope) : scope_(scope) {}
 
+  // Every value an expression computes is a finite number, whatever node gives it: log(0),
+  // sqrt(-1) and 1e308 * 10 are refused as a division by zero is.
   double value(const Node& node) {
+    const double result = computed(node);
+    if (!std::isfinite(result))
+      throw ExpressionError(what_gives(node) + " gives " +
+                                (std::isnan(result) ? std::string("no number (NaN)")
+                                 : result > 0       ? std::string("infinity")
+                                                    : std::string("-infinity")) +
+                                ", not a finite value",
+                            node->position, ExpressionError::Kind::arithmetic);
+    return result;
+  }
+
+ private:
+  // "median_ms[FILTER]" for a message, a long filter shortened.
+  static std::string query_words(const Node& node) {
+    return node->text + "[" + shortened(node->filter) + "]";
+  }
+
+  static std::string what_gives(const Node& node) {
+    switch (node->kind) {
+      case ExpressionNode::Kind::number:
+        return "the number";
+      case ExpressionNode::Kind::call:
+        return node->text + "()";
+      case ExpressionNode::Kind::unary:
+      case ExpressionNode::Kind::binary:
+        return "'" + node->text + "'";
+      default:
+        return "'" + shortened(node->text) + "'";
+    }
+  }
+
+  double computed(const Node& node) {
     switch (node->kind) {
       case ExpressionNode::Kind::number:
         return node->number;
@@ -210,14 +245,13 @@ class Evaluator {
     return 0.0;
   }
 
- private:
   static bool truth(double v) { return v != 0.0; }
 
   double name(const Node& node) {
     const auto found = scope_.name ? scope_.name(node->text) : std::nullopt;
     if (!found)
       throw ExpressionError(
-          "unknown name '" + node->text + "'", node->position,
+          "unknown name '" + shortened(node->text) + "'", node->position,
           scope_.name ? ExpressionError::Kind::no_value : ExpressionError::Kind::invalid);
     return *found;
   }
@@ -229,14 +263,14 @@ class Evaluator {
     std::vector<double> found = one && scope_.one ? scope_.one(node->text, node->filter)
                                                   : scope_.query(node->text, node->filter);
     if (found.empty())
-      throw ExpressionError(node->text + "[" + node->filter + "]: no point matches", node->position,
+      throw ExpressionError(query_words(node) + ": no point matches", node->position,
                             ExpressionError::Kind::no_value);
     return found;
   }
 
   double single(const Node& node, const std::vector<double>& found) {
     if (found.size() > 1)
-      throw ExpressionError(node->text + "[" + node->filter + "]: " + std::to_string(found.size()) +
+      throw ExpressionError(query_words(node) + ": " + std::to_string(found.size()) +
                                 " points match where one is needed; narrow the filter or use "
                                 "min, max, mean, geomean or count",
                             node->position, ExpressionError::Kind::several);
@@ -276,15 +310,15 @@ class Evaluator {
   std::vector<double> point_samples(const Node& node) {
     const auto found = scope_.samples(node->text, node->filter);
     if (found.empty())
-      throw ExpressionError(node->text + "[" + node->filter + "]: no point matches", node->position,
+      throw ExpressionError(query_words(node) + ": no point matches", node->position,
                             ExpressionError::Kind::no_value);
     if (found.size() > 1)
-      throw ExpressionError(node->text + "[" + node->filter + "]: " + std::to_string(found.size()) +
+      throw ExpressionError(query_words(node) + ": " + std::to_string(found.size()) +
                                 " points match where one is needed; narrow the filter",
                             node->position, ExpressionError::Kind::several);
     if (found.front().empty())
-      throw ExpressionError(node->text + "[" + node->filter + "]: the point has no timed samples",
-                            node->position, ExpressionError::Kind::no_value);
+      throw ExpressionError(query_words(node) + ": the point has no timed samples", node->position,
+                            ExpressionError::Kind::no_value);
     return found.front();
   }
 
@@ -345,7 +379,7 @@ class Evaluator {
         need(1);
         return apply(v[0]);
       }
-    throw ExpressionError("unknown function '" + f +
+    throw ExpressionError("unknown function '" + shortened(f) +
                               "'; there are min, max, mean, median, sum, geomean, count, abs, "
                               "sqrt, log, exp, round, floor, ceil, pvalue",
                           node->position);
@@ -413,11 +447,15 @@ double evaluate(const Expression& expression, const ExpressionScope& scope) {
 }
 
 std::string expression_error_text(const ExpressionError& error, const std::string& text) {
-  // An error at the end (or of the whole) needs no place; otherwise the text from there.
-  if (error.position() == 0 || error.position() >= text.size()) return error.what();
-  const std::string from = text.substr(error.position(), 20);
-  return std::string(error.what()) + " (at '" + from +
-         (error.position() + 20 < text.size() ? "...'" : "'") + ")";
+  // An error at the end (or of the whole) needs no place; otherwise the text from there, at most
+  // a line's worth, and in a long text the offset too.
+  const std::size_t at = error.position();
+  if (at == 0 || at >= text.size()) return error.what();
+  return std::string(error.what()) + " (at " +
+         (text.size() > kQuotedValueBytes
+              ? "byte " + std::to_string(at + 1) + " of " + std::to_string(text.size()) + ", "
+              : std::string()) +
+         "'" + clipped(std::string_view(text).substr(at), 20) + "')";
 }
 
 }  // namespace convlab

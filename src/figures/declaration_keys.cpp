@@ -51,10 +51,17 @@ json declaration_object(const ConfigKeys& keys) {
     properties[key.name] = schema::described(key.value, key.description);
     if (key.required) required.push_back(key.name);
   }
-  return {{"type", "object"},
-          {"properties", properties},
-          {"required", required},
-          {"additionalProperties", false}};
+  json object = {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
+  if (!required.empty()) object["required"] = required;
+  return object;
+}
+
+// A table: rows, columns and value, or vs (every implementation against one).
+json table_object() {
+  json object = declaration_object(table_keys());
+  object["anyOf"] = json::array({{{"required", json::array({"vs"})}},
+                                 {{"required", json::array({"rows", "columns", "value"})}}});
+  return object;
 }
 
 }  // namespace
@@ -112,9 +119,16 @@ const ConfigKeys& table_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default table-N)", false, kStem},
       {"title", "the table's title", false, kString},
-      {"rows", "one row per value combination of these fields", true, fields()},
-      {"columns", "one column per value combination of these fields", true, fields()},
-      {"value", "the field in the cells", true, kField},
+      {"rows", "one row per value combination of these fields (required without vs)", false,
+       fields()},
+      {"columns", "one column per value combination of these fields (required without vs)", false,
+       fields()},
+      {"value", "the field in the cells (required without vs)", false, kField},
+      {"vs",
+       "instead of rows, columns and value: every other implementation against this one, per "
+       "problem, its ratio and Mann-Whitney verdict (as convlab show --vs)",
+       false, kString},
+      {"by", "with vs: one row per value of this field instead of per problem", false, kField},
       {"where", "which points are shown", false, where()},
       {"digits", "significant digits (default 3)", false, schema::integer(1, 17)},
       {"reduce", "how several points of one cell are reduced (default single: refuse)", false,
@@ -125,7 +139,7 @@ const ConfigKeys& table_keys() {
 
 std::map<std::string, json> declarations_schema() {
   return {{"figures", {{"type", "array"}, {"items", declaration_object(figure_keys())}}},
-          {"tables", {{"type", "array"}, {"items", declaration_object(table_keys())}}}};
+          {"tables", {{"type", "array"}, {"items", table_object()}}}};
 }
 
 }  // namespace convlab

@@ -289,12 +289,32 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
   return figure;
 }
 
+// vs: an implementation every other one is compared with; its rows and columns are its own.
+void parse_versus(const YAML::Node& node, const YamlLocation& where, TableDeclaration& table) {
+  table.vs = scalar(node["vs"], where.child("vs"));
+  if (table.vs.empty()) where.child("vs").fail(node["vs"], "name an implementation");
+  for (const char* made : {"rows", "columns", "value", "reduce"})
+    if (node[made])
+      where.child(made).fail(node[made],
+                             "a table with vs makes its own rows (problems, or the values of by), "
+                             "columns (implementations) and cells (ratio and verdict)");
+  if (node["by"]) table.by = field_name(node["by"], where.child("by"));
+}
+
 TableDeclaration parse_table(const YAML::Node& node, const YamlLocation& where, size_t index) {
-  if (!node.IsMap()) where.fail(node, "a table is a map with rows, columns and value");
+  if (!node.IsMap()) where.fail(node, "a table is a map with rows, columns and value, or vs");
   reject_unknown_keys(node, where, key_names(table_keys()));
   TableDeclaration table;
   table.name = node["name"] ? stem_name(node["name"], where.child("name"))
                             : "table-" + std::to_string(index + 1);
+  if (node["vs"]) {
+    parse_versus(node, where, table);
+    if (node["where"]) table.where = parse_where(node["where"], where.child("where"));
+    table.title = node["title"] ? scalar(node["title"], where.child("title"))
+                                : "Every implementation against " + table.vs;
+    return table;
+  }
+  if (node["by"]) where.child("by").fail(node["by"], "by is the rows of a table with vs");
   for (const char* required : {"rows", "columns", "value"})
     if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
   table.rows = field_names(node["rows"], where.child("rows"));
@@ -563,15 +583,18 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
 
 std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records) {
   std::vector<TableDeclaration> tables;
+  // Photographs by name, as the default figures draw them: two of one size are two columns.
+  const std::string image = image_axis(records);
   for (const auto& kernel : distinct_texts(records, "kernel.name")) {
     TableDeclaration table;
     table.name = "time-" + kernel;
     std::replace_if(
         table.name.begin(), table.name.end(),
         [](char c) { return !std::isalnum(static_cast<unsigned char>(c)) && c != '-'; }, '-');
-    table.title = "Median time [ms] by configuration and image size, kernel " + kernel;
+    table.title = std::string("Median time [ms] by configuration and ") +
+                  (image == "image.size" ? "image size" : "image") + ", kernel " + kernel;
     table.rows = configuration_fields(records);
-    table.columns = {"image.size"};
+    table.columns = {image};
     table.value = "median_ms";
     table.where = "kernel.name=" + kernel;
     tables.push_back(table);

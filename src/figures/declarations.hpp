@@ -62,6 +62,10 @@ struct TableDeclaration {
   std::string where;
   int digits = 3;  // significant digits
   CellReduce reduce = CellReduce::single;
+  // A table of every implementation against this one (query/versus.hpp) instead of rows, columns
+  // and value: one row per problem, or per value of `by`, one column per implementation.
+  std::string vs;
+  std::string by;
 };
 
 struct ReportDeclarations {
@@ -93,7 +97,7 @@ ReportDeclarations parse_report_declarations(const nlohmann::json& resolved_conf
 // configuration, against the axis that varies most: kernel size (one panel per kernel type, and
 // per image where images vary) when sizes vary at least as much as images, else the image (by
 // name for photographs, by size for generated images; one panel per kernel). And a median-time
-// table per kernel.
+// table per kernel, its columns the images as the figures name them.
 std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records);
 std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records);
 

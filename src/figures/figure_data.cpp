@@ -10,6 +10,7 @@
 
 #include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "figures/versus_table.hpp"
 #include "query/record_fields.hpp"
 #include "query/record_queries.hpp"
 #include "query/results_document.hpp"
@@ -182,6 +183,19 @@ struct Entry {
   std::optional<std::pair<double, double>> quartiles;
 };
 
+// The images of a cell's points, added to `merged` when there are several: a reader of the cell
+// sees one point, not that it stands for several images.
+void note_merged_images(const std::vector<const Entry*>& entries,
+                        std::vector<std::string>& merged) {
+  std::vector<std::string> images;
+  for (const Entry* entry : entries)
+    if (std::find(images.begin(), images.end(), entry->record->image.name) == images.end())
+      images.push_back(entry->record->image.name);
+  if (images.size() < 2) return;
+  for (const auto& image : images)
+    if (std::find(merged.begin(), merged.end(), image) == merged.end()) merged.push_back(image);
+}
+
 // Places entries into a grid, reducing cells with several points as the declaration says.
 Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
               std::vector<Category> columns, const Grouping& column_grouping,
@@ -214,6 +228,7 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
             differing_point_fields(*cell_entries[0]->record, *cell_entries[1]->record) +
             "); narrow it with where, split it with series or panel, or set reduce: min, max or "
             "mean");
+      if (cell_entries.size() > 1) note_merged_images(cell_entries, grid.merged_images);
       const Entry* chosen = cell_entries[0];
       Cell cell;
       if (reduce == CellReduce::mean) {
@@ -430,6 +445,7 @@ void unify_rows(std::vector<FigurePanel>& panels) {
     Grid unified;
     unified.rows = rows;
     unified.columns = panel.grid.columns;
+    unified.merged_images = panel.grid.merged_images;
     unified.cells.assign(rows.size(), std::vector<std::optional<Cell>>(panel.grid.columns.size()));
     for (size_t r = 0; r < panel.grid.rows.size(); ++r)
       for (size_t u = 0; u < rows.size(); ++u)
@@ -591,6 +607,11 @@ FigureData extract_figure(const FigureDeclaration& declared,
     for (const auto& column : panel.grid.columns) data.numeric_x &= column.numeric;
   if (declaration.type->rules.numeric_x && is_image_size(declaration.x)) place_image_sizes(data);
   if (declaration.type->rules.overlays) add_overlays(data, all_points, panel_points, context);
+  for (const auto& panel : data.panels)
+    for (const auto& image : panel.grid.merged_images)
+      if (std::find(data.merged_images.begin(), data.merged_images.end(), image) ==
+          data.merged_images.end())
+        data.merged_images.push_back(image);
 
   data.x_label = !declaration.x_label.empty()                     ? declaration.x_label
                  : data.numeric_x && is_image_size(declaration.x) ? "Image size [Mpixel]"
@@ -603,6 +624,7 @@ FigureData extract_figure(const FigureDeclaration& declared,
 TableData extract_table(const TableDeclaration& declared,
                         const std::vector<const Record*>& all_points, const std::string& context) {
   const auto points = points_where(all_points, declared.where, context);
+  if (!declared.vs.empty()) return versus_table_data(declared, points, context);
   // Points of several machines are never put side by side unlabelled: the machine leads the
   // column headers (so a table of each machine's own implementations has no empty cells).
   TableDeclaration declaration = declared;
@@ -627,6 +649,23 @@ TableData extract_table(const TableDeclaration& declared,
   data.column_header = titles(declaration.columns);
   data.value_label = field_axis_label(declaration.value);
   return data;
+}
+
+std::string merged_images_words(const std::vector<std::string>& images, CellReduce reduce,
+                                const std::string& what) {
+  if (images.empty()) return "";
+  static const char* const kReduce[] = {"single", "min", "max", "mean"};
+  const size_t shown = std::min<size_t>(images.size(), 4);
+  std::string names;
+  for (size_t i = 0; i < shown; ++i)
+    names += (i == 0 ? "" : i + 1 == images.size() ? " and " : ", ") + images[i];
+  if (shown < images.size()) names += " and " + std::to_string(images.size() - shown) + " more";
+  return "Each " + what + " is the " + kReduce[static_cast<int>(reduce)] + " over " +
+         std::to_string(images.size()) + " images (" + names + "), which it does not tell apart.";
+}
+
+std::string TableData::cell_text(size_t column, const Cell& cell) const {
+  return cell.words.empty() ? value_text(column, cell.value) : cell.words;
 }
 
 std::string TableData::value_text(size_t column, double value) const {

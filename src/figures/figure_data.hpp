@@ -29,12 +29,19 @@ struct Cell {
   std::optional<double> low;  // q1 / q3 when error bars were asked for
   std::optional<double> high;
   const Record* record = nullptr;  // the point shown (the first one when reduced)
+  // A table cell read as words rather than a number (a ratio with its verdict); `value` still
+  // sorts it.
+  std::string words{};
 };
 
 struct Grid {
   std::vector<Category> rows;
   std::vector<Category> columns;
   std::vector<std::vector<std::optional<Cell>>> cells;  // [row][column]
+  // The images whose points a cell reduced into one (reduce: min, max or mean over points of
+  // several images, which the grid does not tell apart), in the order they were met; empty when
+  // no cell did.
+  std::vector<std::string> merged_images;
   bool empty() const;
   // Whether row `row` has a value in some column: every panel has the same rows, and a series
   // without points in a panel (a Gaussian-only peer in the box kernel's panel) is not drawn there.
@@ -63,7 +70,8 @@ struct FigureData {
   bool log_y = false;
   std::string x_label;
   std::string y_label;
-  std::string value_label;  // heatmap colour bar
+  std::string value_label;                 // heatmap colour bar
+  std::vector<std::string> merged_images;  // of every panel (Grid::merged_images)
 };
 
 struct TableData {
@@ -77,6 +85,8 @@ struct TableData {
   // A value of column `column` as the table writes it: the declaration's significant digits, or
   // a whole number in a column of counts.
   std::string value_text(size_t column, double value) const;
+  // A cell as the table writes it: its words when it has them, else its value_text.
+  std::string cell_text(size_t column, const Cell& cell) const;
 };
 
 // The grid of `value_fields` against `column_fields`: one row per value field (the parts of a
@@ -88,6 +98,12 @@ Grid value_grid(const std::vector<const Record*>& records,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
                 const std::string& context);
+
+// What a caption or a warning says of images reduced together: "Each point is the min over 3
+// images (a, b and c), which it does not tell apart." `what`: "point" or "cell". Empty when
+// `images` is.
+std::string merged_images_words(const std::vector<std::string>& images, CellReduce reduce,
+                                const std::string& what);
 
 // `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
 FigureData extract_figure(const FigureDeclaration& declaration,

@@ -2,6 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
+#include "core/closest_name.hpp"
 #include "figures/declarations.hpp"
 #include "figures/figure_data.hpp"
 #include "plan/plan.hpp"
@@ -81,26 +84,66 @@ void try_on_plan(const YAML::Node& node, const YamlLocation& at, Extract extract
   }
 }
 
+// A table's vs names an implementation of the config: results without its points are the results'
+// to explain, a name the config lacks is a mistake to refuse now.
+void check_versus_implementation(const YAML::Node& node, const YamlLocation& at,
+                                 const std::string& name, const std::vector<Record>& records) {
+  std::vector<std::string> names;
+  for (const Record& record : records)
+    if (std::find(names.begin(), names.end(), record.implementation) == names.end())
+      names.push_back(record.implementation);
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  const std::string close = closest_name(name, names);
+  std::string listed;
+  for (const auto& known : names) listed += (listed.empty() ? "" : ", ") + known;
+  at.fail(node, "'" + shown_text(name) + "' is no implementation of this config" +
+                    (close.empty() ? "" : " (did you mean '" + close + "'?)") +
+                    (listed.empty() ? "" : "; its implementations: " + listed));
+}
+
 }  // namespace
 
-void check_declarations_on_plan(const YAML::Node& config_root, const YamlLocation& top,
-                                const Config& config, const std::vector<Point>& plan) {
-  if (!config_root.IsMap() || (!config_root["figures"] && !config_root["tables"])) return;
+std::vector<std::string> check_declarations_on_plan(const YAML::Node& config_root,
+                                                    const YamlLocation& top, const Config& config,
+                                                    const std::vector<Point>& plan) {
+  std::vector<std::string> warnings;
+  if (!config_root.IsMap() || (!config_root["figures"] && !config_root["tables"])) return warnings;
   const ReportDeclarations declared = parse_report_declarations(config_root, top);
-  if (declared.figures.empty() && declared.tables.empty()) return;
+  if (declared.figures.empty() && declared.tables.empty()) return warnings;
+  // A cell that reduces points of several images into one says so in its caption; here, before
+  // the run, the config's author hears it too.
+  const auto warn_merged = [&](const YamlLocation& at, const YAML::Node& node,
+                               const std::vector<std::string>& images, CellReduce reduce,
+                               const std::string& what) {
+    if (images.empty()) return;
+    const YAML::Mark mark = node.Mark();
+    warnings.push_back(at.file + ":" + std::to_string(mark.line + 1) + ": " + at.key_path + ": " +
+                       merged_images_words(images, reduce, what) +
+                       " Add image.name to series or panel (or narrow where) to draw them apart.");
+  };
   const std::vector<Record> records = planned_records(config, plan);
   std::vector<const Record*> points;
   for (const Record& record : records) points.push_back(&record);
   for (size_t i = 0; i < declared.figures.size(); ++i) {
     const FigureDeclaration& figure = declared.figures[i];
-    try_on_plan(config_root["figures"][i], top.child("figures").index(i),
-                [&] { extract_figure(figure, points, "figure '" + figure.name + "'"); });
+    const YamlLocation at = top.child("figures").index(i);
+    try_on_plan(config_root["figures"][i], at, [&] {
+      const FigureData data = extract_figure(figure, points, "figure '" + figure.name + "'");
+      warn_merged(at, config_root["figures"][i], data.merged_images, figure.reduce, "point");
+    });
   }
   for (size_t i = 0; i < declared.tables.size(); ++i) {
     const TableDeclaration& table = declared.tables[i];
-    try_on_plan(config_root["tables"][i], top.child("tables").index(i),
-                [&] { extract_table(table, points, "table '" + table.name + "'"); });
+    if (!table.vs.empty())
+      check_versus_implementation(config_root["tables"][i]["vs"],
+                                  top.child("tables").index(i).child("vs"), table.vs, records);
+    const YamlLocation at = top.child("tables").index(i);
+    try_on_plan(config_root["tables"][i], at, [&] {
+      const TableData data = extract_table(table, points, "table '" + table.name + "'");
+      warn_merged(at, config_root["tables"][i], data.grid.merged_images, table.reduce, "cell");
+    });
   }
+  return warnings;
 }
 
 }  // namespace convlab

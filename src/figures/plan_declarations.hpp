@@ -5,6 +5,7 @@
 // never measured; points only this machine skips stay in, since another machine measures them.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "config/config.hpp"
@@ -20,8 +21,11 @@ namespace convlab {
 // Throws ConfigError at figures[i] or tables[i] when extracting the declaration from the plan's
 // points, each standing in for the record the run would write, fails for another reason than
 // having no data (a where: that selects no point, a y the points lack: those depend on results).
-// `plan` is the config's plan as expand_plan gives it.
-void check_declarations_on_plan(const YAML::Node& config_root, const YamlLocation& top,
-                                const Config& config, const std::vector<Point>& plan);
+// `plan` is the config's plan as expand_plan gives it. Returns warnings, "file:line: key: ...":
+// a figure or table whose cells reduce the points of several images into one (reduce: min over
+// photographs it does not tell apart).
+std::vector<std::string> check_declarations_on_plan(const YAML::Node& config_root,
+                                                    const YamlLocation& top, const Config& config,
+                                                    const std::vector<Point>& plan);
 
 }  // namespace convlab

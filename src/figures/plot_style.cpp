@@ -125,16 +125,30 @@ std::string quoted(const std::string& text) {
 }
 
 std::string quoted_lines(const std::vector<std::string>& lines) {
-  // Single quotes: gnuplot substitutes no `command` and reads no escape in them; a quote is
-  // written twice. Lines are joined by a newline string of the script's own.
-  std::string out;
+  // Double quotes, the one quoting of every string a script holds. gnuplot reads the escapes
+  // \\ \" \n and \ooo there, and substitutes a `command` there unless its backquote is escaped;
+  // so a backslash and a double quote are escaped, a backquote and any control character written
+  // in octal: nothing can end the string, continue the line or run a command. (Single quotes
+  // read no escape, but gnuplot takes a string opening with a doubled quote, '''a', for an empty
+  // string and a stray token.) Lines are joined by \n inside the one string.
+  std::string out = "\"";
   for (size_t i = 0; i < lines.size(); ++i) {
-    out += i ? ".\"\\n\"." : "";
-    out += '\'';
-    for (const char c : lines[i]) out += c == '\'' ? std::string("''") : std::string(1, c);
-    out += '\'';
+    if (i) out += "\\n";
+    for (const char c : lines[i]) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (c == '\\' || c == '"') {
+        out += '\\';
+        out += c;
+      } else if (c == '`' || byte < 0x20 || byte == 0x7f) {
+        char octal[8];
+        std::snprintf(octal, sizeof octal, "\\%03o", static_cast<unsigned>(byte));
+        out += octal;
+      } else {
+        out += c;
+      }
+    }
   }
-  return out.empty() ? "''" : out;
+  return out + "\"";
 }
 
 namespace {

@@ -15,10 +15,11 @@ namespace convlab {
 // Every string from data (a config, a results or shard file, a file name) reaches a script only
 // through these. Text for gnuplot: "16x16" as 16×16, every control character a space.
 std::string plot_text(const std::string& text);
-// A gnuplot string expression of `text` (after plot_text): in single quotes, where gnuplot runs
-// no `command` and reads no escape, a quote written twice; nothing in it can end the command.
+// A gnuplot string constant of `text` (after plot_text): in double quotes, a backslash and a
+// double quote escaped, a backquote and control characters in octal, so that nothing in it can
+// end the string or the command, or run one. The one quoting of every string in a script.
 std::string quoted(const std::string& text);
-// Lines of text (already plot_text) as one string expression, joined by newlines.
+// Lines of text (already plot_text) as one string constant, joined by newlines.
 std::string quoted_lines(const std::vector<std::string>& lines);
 // A panel's title, quoted, broken at its commas (and spaces) into lines as wide as the panel when
 // it is longer (a machine's label over one of two panels side by side).

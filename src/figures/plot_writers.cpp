@@ -147,11 +147,13 @@ void write_figure_body(std::ostringstream& out, const FigureData& figure,
     return;
   }
   out << "set multiplot title " << quoted(figure.declaration.title) << "\n";
-  // The top band holds the figure's title, and a line more when a panel's title takes two.
-  bool two_line_titles = false;
+  // The top band holds the figure's title, and a line more for each line of the longest panel
+  // title after its first, so that no line of a wrapped title falls off the picture.
+  size_t title_lines = 1;
   for (const auto& panel : figure.panels)
-    two_line_titles |= panel_title_lines(figure, panel.title) > 1;
-  out << "set tmargin " << (two_line_titles ? 3 : 2) << "\n";
+    title_lines = std::max(title_lines, panel_title_lines(figure, panel.title));
+  const bool two_line_titles = title_lines > 1;
+  out << "set tmargin " << 1 + title_lines << "\n";
   for (size_t p = 0; p < figure.panels.size(); ++p) {
     place_panel(out, layout, p);
     write_panel(out, figure, p, panel_data[p], false);

@@ -11,6 +11,7 @@
 #include "html/page_frame.hpp"
 #include "html/query_cell_html.hpp"
 #include "html/source_cell_html.hpp"
+#include "html/svg_sanitizer.hpp"
 #include "html/table_html.hpp"
 #include "html/yaml_highlight.hpp"
 
@@ -281,6 +282,29 @@ std::string notes_html(const ExperimentNotebook& notebook) {
   return out + "</ul>\n";
 }
 
+// A figure as drawn, or an error cell in its place when gnuplot failed or drew an SVG that is not
+// well-formed: that figure alone is lost, and the page names it.
+std::string figure_cell(const FigureCell& figure, const PageContext& context, size_t index,
+                        CellWriter& cell, ExperimentPage& page) {
+  const std::string id = "cell-figure-" + std::to_string(index + 1);
+  const DrawnFigure& drawn = context.figures[index];
+  std::string error = drawn.error;
+  if (error.empty()) {
+    try {
+      const FigureHtml html = figure_html(figure, drawn, index);
+      if (index < context.figure_files.size())
+        page.figures.push_back({context.figure_files[index], html.standalone});
+      return cell("figure", id, "figure", html.html);
+    } catch (const SvgError& svg) {
+      error = "figure '" + figure.data.declaration.name +
+              "': gnuplot's SVG is not well-formed: " + svg.what();
+    }
+  }
+  page.figure_errors.push_back(error);
+  return cell("figure cell-error", id, "figure not drawn",
+              failed_figure_html(figure, index, error));
+}
+
 }  // namespace
 
 std::string stale_words(const Freshness& f) {
@@ -336,11 +360,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
             [&](const FigureCell& figure) {
               const size_t index = figures++;
               if (index < context.figures.size()) {
-                const FigureHtml html = figure_html(figure, context.figures[index], index);
-                body +=
-                    cell("figure", "cell-figure-" + std::to_string(index + 1), "figure", html.html);
-                if (index < context.figure_files.size())
-                  page.figures.push_back({context.figure_files[index], html.standalone});
+                body += figure_cell(figure, context, index, cell, page);
               } else {
                 body +=
                     cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",

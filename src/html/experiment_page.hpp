@@ -59,9 +59,12 @@ struct ExperimentPage {
   std::vector<RenderedFile> figures;           // the standalone SVGs, paths as in figure_files
   std::map<std::string, std::string> digests;  // cell id -> digest of its content
   std::vector<std::string> changed;            // ids of the cells whose digest changed (live only)
+  // Figures shown as an error cell: gnuplot failed on them, or drew an SVG that is not
+  // well-formed; one line each, naming the figure.
+  std::vector<std::string> figure_errors;
 };
 
-// Throws SvgError when a figure's SVG is not well-formed.
+// A figure whose SVG is not well-formed is shown as an error cell (ExperimentPage::figure_errors).
 ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageContext& context);
 
 // "sweep running: point 4 of 12, ETA 4.2 s" (3 done), or "sweep done: 12 of 12 points".

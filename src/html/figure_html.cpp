@@ -135,6 +135,15 @@ std::string undrawn_figure_html(const FigureCell& figure, size_t index, const st
          figure_caption(figure, index, "") + "</figure>\n";
 }
 
+std::string failed_figure_html(const FigureCell& figure, size_t index, const std::string& error) {
+  return "<figure class=\"plot undrawn failed\" id=\"figure-" +
+         html_id(figure.data.declaration.name) +
+         "\">\n<div class=\"figure-error\" role=\"alert\"><p class=\"flag\">Not drawn: gnuplot "
+         "failed on figure <code>" +
+         html_escape(figure.data.declaration.name) + "</code>.</p><pre class=\"error-text\">" +
+         html_escape(error) + "</pre></div>\n" + figure_caption(figure, index, "") + "</figure>\n";
+}
+
 std::vector<std::pair<std::string, std::string>> record_rows(const Record& record) {
   std::vector<std::pair<std::string, std::string>> rows;
   const auto add = [&](const std::string& label, const std::string& field,

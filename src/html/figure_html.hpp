@@ -15,6 +15,8 @@ namespace convlab {
 struct DrawnFigure {
   std::string svg;   // gnuplot's SVG output
   std::string axes;  // the axis ranges it printed, one line per panel
+  // Why gnuplot drew nothing, naming the figure and gnuplot's line; empty when it drew.
+  std::string error;
 };
 
 struct FigureHtml {
@@ -27,6 +29,9 @@ struct FigureHtml {
 FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index);
 // The same cell where gnuplot drew nothing: the caption, and why the figure is missing.
 std::string undrawn_figure_html(const FigureCell& figure, size_t index, const std::string& why);
+// The cell of a figure gnuplot failed to draw: an error where the figure would be, naming the
+// declaration and gnuplot's line, then the caption.
+std::string failed_figure_html(const FigureCell& figure, size_t index, const std::string& error);
 
 // The record of a point in words, as the tooltip lists it: label and text pairs.
 std::vector<std::pair<std::string, std::string>> record_rows(const Record& record);

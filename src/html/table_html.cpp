@@ -72,7 +72,7 @@ std::string table_html(const TableCell& table, size_t index) {
         out += "<td class=\"num empty\" data-sort=\"\">&#8211;</td>";
         continue;
       }
-      out += number_cell(cell->value, data.value_text(c, cell->value), unit);
+      out += number_cell(cell->value, data.cell_text(c, *cell), cell->words.empty() ? unit : "");
     }
     out += "</tr>\n";
   }

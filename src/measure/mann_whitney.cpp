@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/number_text.hpp"
+
 namespace convlab {
 namespace {
 
@@ -96,6 +98,14 @@ const char* to_string(ChangeVerdict verdict) {
       return "same (too few samples)";
   }
   return "";
+}
+
+std::string verdict_words(ChangeVerdict verdict, double p_value) {
+  std::string words = to_string(verdict);
+  const std::string p = "p = " + format_number(p_value, 2);
+  if (!words.empty() && words.back() == ')')
+    return words.substr(0, words.size() - 1) + "; " + p + ")";
+  return words + " (" + p + ")";
 }
 
 ChangeVerdict change_verdict(double ratio, const MannWhitney& test, size_t a_count, size_t b_count,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace convlab {
@@ -34,6 +35,9 @@ double mann_whitney_smallest_p(size_t m, size_t n);
 enum class ChangeVerdict { faster, slower, same, same_within_noise, same_too_few_samples };
 // "faster", "slower", "same", "same (within noise)", "same (too few samples)".
 const char* to_string(ChangeVerdict verdict);
+// The verdict with its p, as every table writes it: "faster (p = 0.002)", "same (within noise;
+// p = 0.12)".
+std::string verdict_words(ChangeVerdict verdict, double p_value);
 // `ratio`: B's median / A's; `test`: mann_whitney_u(A, B); the counts: the samples of A and B.
 ChangeVerdict change_verdict(double ratio, const MannWhitney& test, size_t a_count, size_t b_count,
                              double threshold, double alpha);

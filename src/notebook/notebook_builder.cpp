@@ -110,6 +110,20 @@ RunCell run_cell(const ResultsDocument& results) {
   return cell;
 }
 
+// What a caption adds when cells reduced the points of several images into one (reduce: min over
+// photographs the figure does not tell apart): " Each point is the min over 3 images (...)".
+std::string merged_images_note(const FigureData& data) {
+  const std::string words =
+      merged_images_words(data.merged_images, data.declaration.reduce, "point");
+  return words.empty() ? "" : " " + words;
+}
+
+std::string merged_images_note(const TableData& data) {
+  const std::string words =
+      merged_images_words(data.grid.merged_images, data.declaration.reduce, "cell");
+  return words.empty() ? "" : " " + words;
+}
+
 // A figure or table cell per declaration, its data extracted from the points; one with no data
 // is left out with a note, and an omitted cell stands where it would have been.
 template <typename Cell, typename Declaration, typename Extract>
@@ -122,7 +136,7 @@ void add_declared_cells(const std::vector<Declaration>& declarations,
       Cell cell;
       cell.data = extract(declaration, points,
                           results.path + ": " + kind_word + " '" + declaration.name + "'");
-      cell.caption = declaration.title + ".";
+      cell.caption = declaration.title + "." + merged_images_note(cell.data);
       notebook.cells.emplace_back(std::move(cell));
     } catch (const NoDataError& error) {
       notebook.notes.push_back(std::string(error.what()) + "; " + kind_word + " left out");

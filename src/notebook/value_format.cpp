@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
 
 namespace convlab {
@@ -47,7 +48,7 @@ std::optional<ValueFormat> parse_value_format(const std::string& text, std::stri
     if (style == 'f' || style == '%' || style == 'x') return format;
   }
   if (error)
-    *error = "'| " + text +
+    *error = "'| " + clipped(text, 40) +
              "' is not a format: write .3g (significant digits), .2f (decimals), d (a whole "
              "number), % or .1% (a percentage), x or .2x (a ratio)";
   return std::nullopt;

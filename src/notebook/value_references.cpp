@@ -5,7 +5,9 @@
 #include <set>
 
 #include "core/expression.hpp"
+#include "core/message_text.hpp"
 #include "core/number_text.hpp"
+#include "notebook/math_commands.hpp"
 #include "notebook/value_format.hpp"
 #include "query/record_expressions.hpp"
 #include "query/record_fields.hpp"
@@ -175,7 +177,7 @@ class ProseScanner {
     const std::string content = collapsed(trimmed(text_.substr(at_ + 2, close - at_ - 2)));
     if (const auto placement = placement_of(content, reference)) {
       if (syntax_ != ProseSyntax::markdown)
-        fail(line_, reference_text(reference),
+        fail(line_, reference_in_message(reference),
              "cells are placed in an experiment's discussion, not here");
       spans_.placements.push_back(*placement);
     } else {
@@ -251,12 +253,12 @@ class ProseScanner {
     reference.experiment = trimmed(text.substr(0, colon));
     text = trimmed(text.substr(colon + 1));
     if (!is_name(reference.experiment, "_-"))
-      fail(line_, reference_text(reference),
-           "'" + reference.experiment + "' is not an experiment name");
+      fail(line_, reference_in_message(reference),
+           "'" + clipped(reference.experiment, 64) + "' is not an experiment name");
   }
 
   void read_expression(const std::string& content, ValueReference& reference) const {
-    const std::string shown = reference_text(reference);
+    const std::string shown = reference_in_message(reference);
     std::string text = content;
     if (const size_t bar = format_bar(content); bar != std::string::npos) {
       reference.format = trimmed(content.substr(bar + 1));
@@ -279,8 +281,8 @@ class ProseScanner {
       const Expression expression = Expression::parse(text);
       if (const auto names = expression.names(); !names.empty())
         fail(line_, shown,
-             "'" + names.front() + "' alone names no point: write a query, " + names.front() +
-                 "[filter]");
+             "'" + clipped(names.front(), 64) + "' alone names no point: write a query, " +
+                 clipped(names.front(), 64) + "[filter]");
     } catch (const ExpressionError& error) {
       fail(line_, shown, expression_error_text(error, text));
     }
@@ -304,19 +306,28 @@ class ProseScanner {
       if (text_[p] != '$') continue;
       if (display) {
         if (text_.compare(p, 2, "$$") != 0) continue;
-        spans_.math.push_back({trimmed(text_.substr(start, p - start)), true, at_, p + 2});
-        advance_to(p + 2);
+        add_math({trimmed(text_.substr(start, p - start)), true, at_, p + 2});
         return;
       }
       const bool after_space = is_space(text_[p - 1]);
       const bool before_digit =
           p + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[p + 1]));
       if (after_space || before_digit || p == start) continue;
-      spans_.math.push_back({text_.substr(start, p - start), false, at_, p + 1});
-      advance_to(p + 1);
+      add_math({text_.substr(start, p - start), false, at_, p + 1});
       return;
     }
     at_ += open;  // a lone dollar is text
+  }
+
+  // A formula goes to KaTeX and to pdflatex: only the commands both set as math
+  // (math_commands.hpp).
+  void add_math(const MathSpan& math) {
+    if (const std::string why = math_refusal(math.tex); !why.empty()) {
+      const char* dollars = math.display ? "$$" : "$";
+      fail(line_, dollars + clipped(math.tex, 60) + dollars, why);
+    }
+    spans_.math.push_back(math);
+    advance_to(math.end);
   }
 
   const std::string& text_;
@@ -332,6 +343,10 @@ class ProseScanner {
 
 std::string reference_text(const ValueReference& reference) {
   return "{{" + reference.query + "}}";
+}
+
+std::string reference_in_message(const ValueReference& reference) {
+  return "{{" + clipped(reference.query) + "}}";
 }
 
 const char* placement_word(CellPlacement::Kind kind) {
@@ -445,7 +460,7 @@ ResolvedValue resolve_expression(const ValueReference& reference, const ValueCon
 ResolvedValue resolve_value(const ValueReference& reference, const ValueContext& context,
                             const std::string& file) {
   const std::string where =
-      file + ":" + std::to_string(reference.line) + ": " + reference_text(reference);
+      file + ":" + std::to_string(reference.line) + ": " + reference_in_message(reference);
   if (!reference.expression.empty()) return resolve_expression(reference, context, where);
   return resolve_query(reference, context, where);
 }

@@ -109,7 +109,9 @@ std::vector<ResolvedValue> resolve_values(const std::vector<ValueReference>& ref
                                           const std::vector<const Record*>& points,
                                           const std::string& file);
 
-// "{{query}}" for messages and tooltips.
+// "{{query}}" for tooltips.
 std::string reference_text(const ValueReference& reference);
+// The same for messages: a line's worth of it at most.
+std::string reference_in_message(const ValueReference& reference);
 
 }  // namespace convlab

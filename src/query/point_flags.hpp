@@ -14,6 +14,10 @@ namespace convlab {
 
 enum class PointFlag { efficiency_above_one, very_noisy };
 
+// An efficiency is flagged above 1 when it reads so with the significant digits every table and
+// message prints it with: 1.004 prints as 1.00 and is not listed "above 1".
+inline constexpr int kEfficiencyDigits = 3;
+
 // A CV above this is very noisy (print_noisy_points lists CVs above 10 % as noisy already).
 inline constexpr double kVeryNoisyCv = 0.5;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/point_filter.hpp"
 #include "measure/mann_whitney.hpp"
 #include "query/record_fields.hpp"
@@ -120,7 +121,9 @@ class Checker {
     std::string error;
     const auto filter = parse_point_filter(node.filter, &error);
     if (!filter)
-      throw ExpressionError("invalid point filter '" + node.filter + "': " + error, node.position);
+      throw ExpressionError("invalid point filter '" + clipped(node.filter) + "': " +
+                                clipped(error, 2 * kQuotedValueBytes),
+                            node.position);
     for (const auto& clause : filter->clauses)
       if (const auto unknown = unknown_field(clause.field))
         throw ExpressionError(node.text + "[" + node.filter + "]: " + *unknown, node.position);

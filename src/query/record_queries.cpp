@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/point_filter.hpp"
 #include "query/record_fields.hpp"
 #include "store/machine.hpp"
@@ -145,7 +146,8 @@ std::vector<const Record*> filter_points(const std::vector<const Record*>& point
   std::string error;
   const auto filter = parse_point_filter(expression, &error);
   if (!filter)
-    throw ResultsError(context + ": invalid point filter '" + expression + "': " + error);
+    throw ResultsError(context + ": invalid point filter '" + clipped(expression) + "': " +
+                       clipped(error, 2 * kQuotedValueBytes));
   std::vector<const Record*> kept;
   for (const Record* record : points)
     if (record_matches(*filter, *record)) kept.push_back(record);

@@ -1,11 +1,13 @@
 #include "report/latex_writer.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <variant>
 
 #include "core/count_words.hpp"
+#include "core/message_text.hpp"
 #include "query/record_fields.hpp"
 #include "query/results_document.hpp"
 #include "report/latex_markdown.hpp"
@@ -15,12 +17,9 @@
 namespace convlab {
 namespace {
 
-// A path as messages show it: control characters as '?', cut after 200 characters.
+// A path as messages show it: a line's worth, control characters as escapes.
 std::string latex_path_words(const std::string& path) {
-  std::string shown = path.substr(0, 200);
-  for (char& c : shown)
-    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = '?';
-  return shown + (path.size() > 200 ? "..." : "");
+  return shortened_path(path);
 }
 
 std::string label_name(const std::string& text) {
@@ -32,7 +31,10 @@ std::string label_name(const std::string& text) {
 // Listings and \input need the path verbatim; \detokenize keeps _ and - harmless. TeX reads a
 // brace, %, \, # or ^ (and a line's end) before \detokenize sees it, so that a path holding one
 // could end the argument and have LaTeX run what follows: such a path is refused, by name.
-std::string path_argument(const std::string& path) {
+std::string path_argument(const std::string& given) {
+  // Relative to the folder LaTeX runs in where it lies below it, as TeX's paranoid file access
+  // (the report's builds) wants; a path elsewhere as given, for a build of one's own.
+  const std::string path = latex_readable_path(given).value_or(given);
   const auto unsafe = std::find_if(path.begin(), path.end(), [](char c) {
     const auto byte = static_cast<unsigned char>(c);
     return byte < 0x20 || byte == 0x7f ||
@@ -84,6 +86,22 @@ void write_verification_line(std::ostringstream& out, const VerificationSummary&
 
 }  // namespace
 
+std::optional<std::string> latex_readable_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path relative = fs::path(path).lexically_normal();
+  if (relative.is_absolute()) {
+    const fs::path here = fs::current_path(error);
+    if (error) return std::nullopt;
+    relative = relative.lexically_proximate(here);
+  }
+  const std::string text = relative.generic_string();
+  if (text.empty() || relative.is_absolute()) return std::nullopt;
+  for (const fs::path& part : relative)
+    if (part == ".." || (part.string().size() > 1 && part.string()[0] == '.')) return std::nullopt;
+  return text;
+}
+
 std::string latex_text(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -134,7 +152,7 @@ std::string table_latex(const TableData& table) {
     out << latex_text(grid.rows[r].label);
     for (size_t c = 0; c < grid.cells[r].size(); ++c) {
       const auto& cell = grid.cells[r][c];
-      out << " & " << (cell ? table.value_text(c, cell->value) : "--");
+      out << " & " << (cell ? latex_text(table.cell_text(c, *cell)) : "--");
     }
     out << "\\\\\n";
   }
@@ -188,22 +206,31 @@ std::string table_path(const LatexLayout& layout, const TableCell& table) {
   return layout.export_dir + "/tables/" + table.data.declaration.name + ".tex";
 }
 
-void write_figure_float(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,
-                        const std::string& caption, const std::string& label) {
-  out << "\\begin{figure}[htbp]\n\\centering\n";
+// The figure's picture, or the error box that stands in its place.
+void write_figure_picture(std::ostringstream& out, const FigureData& data,
+                          const LatexLayout& layout) {
+  const auto undrawn = layout.undrawn_figures.find(data.declaration.name);
+  if (undrawn != layout.undrawn_figures.end()) {
+    out << undrawn_figure_latex(data.declaration.name, undrawn->second);
+    return;
+  }
   const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
   out << "\\includegraphics[width=\\linewidth,height=" << height << "\\textheight,keepaspectratio]{"
       << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
+}
+
+void write_figure_float(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,
+                        const std::string& caption, const std::string& label) {
+  out << "\\begin{figure}[htbp]\n\\centering\n";
+  write_figure_picture(out, data, layout);
   out << "\\caption{" << latex_text(caption) << "}\\label{" << label << "}\n\\end{figure}\n";
 }
 
 // A figure the discussion placed: where the prose has it, not floating away from it.
 void write_figure_here(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,
                        const std::string& caption, const std::string& label) {
-  const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
   out << "\\par\\medskip\\noindent\\begin{minipage}{\\linewidth}\\centering\n";
-  out << "\\includegraphics[width=\\linewidth,height=" << height << "\\textheight,keepaspectratio]{"
-      << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
+  write_figure_picture(out, data, layout);
   out << "\\captionof{figure}{" << latex_text(caption) << "}\\label{" << label
       << "}\n\\end{minipage}\\par\\medskip\n";
 }
@@ -494,6 +521,10 @@ std::string experiment_document_latex(const IndexExperiment& experiment) {
   return out.str();
 }
 
+std::string undrawn_figure_latex(const std::string& name, const std::string& why) {
+  return "\\convlabfigureerror{" + latex_text(name) + "}{" + latex_text(why) + "}\n";
+}
+
 std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& parts) {
   std::ostringstream out;
   out << "% Generated by convlab export --index: front matter, parts, sections, appendix.\n";
@@ -501,8 +532,11 @@ std::string index_latex(const IndexFront& front, const std::vector<IndexPart>& p
   if (!front.summary_path.empty()) out << "\\input{" << path_argument(front.summary_path) << "}\n";
   for (size_t i = 0; i < front.figures.size(); ++i) {
     out << "\\begin{center}\n";
-    out << "\\includegraphics[width=\\linewidth,height=0.42\\textheight,keepaspectratio]{"
-        << path_argument(front.figures[i].pdf_path) << "}\n";
+    if (!front.figures[i].error.empty())
+      out << undrawn_figure_latex(front.figures[i].name, front.figures[i].error);
+    else
+      out << "\\includegraphics[width=\\linewidth,height=0.42\\textheight,keepaspectratio]{"
+          << path_argument(front.figures[i].pdf_path) << "}\n";
     out << "\\captionof{figure}{" << latex_text(front.figures[i].caption) << "}\\label{fig:summary-"
         << i + 1 << "}\n\\end{center}\n";
   }

@@ -4,6 +4,7 @@
 // compiled from the directory the export ran in.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,12 @@
 #include "notebook/notebook.hpp"
 
 namespace convlab {
+
+// A path as pdflatex may open it under TeX's paranoid file access, which the report's builds turn
+// on (openin_any=p): relative to the folder LaTeX runs in, which is the one the export ran in (an
+// absolute path under it is made relative), with no parent folder and no part starting with a dot.
+// nullopt for a path outside it.
+std::optional<std::string> latex_readable_path(const std::string& path);
 
 // Escapes TeX specials; "16x16" becomes 16$\times$16.
 std::string latex_text(std::string_view text);
@@ -25,6 +32,9 @@ std::string table_latex(const TableData& table);
 struct LatexLayout {
   std::string export_dir;   // the section, tables and gallery (outputs/<name>/export)
   std::string figures_dir;  // the rendered figures (outputs/<name>/figures/<figure>.pdf)
+  // Figures gnuplot did not draw, by declaration name: why (naming gnuplot's line). Each stands
+  // as an error box where the figure would be; every other figure is drawn.
+  std::map<std::string, std::string> undrawn_figures{};
 };
 
 // The section of one experiment, \input by the report's index.
@@ -42,7 +52,13 @@ struct SectionFigure {
   std::string pdf_path;
   std::string caption;
   size_t panels = 1;  // a multi-panel figure may take most of a page
+  std::string name;   // the declaration's
+  std::string error;  // why gnuplot did not draw it: an error box stands in its place
 };
+
+// The box that stands where figure `name` would be when gnuplot did not draw it: the figure's
+// name and why, in red.
+std::string undrawn_figure_latex(const std::string& name, const std::string& why);
 
 struct IndexExperiment {
   std::string name;

@@ -35,19 +35,27 @@ std::string code_line(const std::string& line) {
   return out.empty() ? "\\mbox{}" : out;
 }
 
+// A listing is not parted by a figure or table: the floats waiting before it are set first
+// (\FloatBarrier), one that fits a page is a box that cannot break, and a longer one breaks only
+// at page ends, with no float put at the top of the page it ends on (\suppressfloats[t]), where a
+// table written after it would otherwise land above its last lines.
 std::string listing(const std::string& text) {
-  std::string out = "\\begin{flushleft}\\scriptsize\\ttfamily\n";
+  std::string lines;
   size_t line_count = 0, start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     if (line_count < kMaxListedLines)
-      out += (line_count ? "\\\\\n" : "") + code_line(text.substr(start, end - start));
+      lines += (line_count ? "\\\\\n" : "") + code_line(text.substr(start, end - start));
     ++line_count;
     start = end + 1;
   }
-  if (line_count == 0) out += "\\mbox{}";
-  out += "\n\\end{flushleft}\n";
+  if (line_count == 0) lines += "\\mbox{}";
+  const bool kept_together = line_count <= kLinesKeptTogether;
+  std::string out = "\\FloatBarrier\n";
+  out += kept_together ? "\\par\\noindent\\begin{minipage}{\\linewidth}\n" : "";
+  out += "\\begin{flushleft}\\scriptsize\\ttfamily\n" + lines + "\n\\end{flushleft}\n";
+  out += kept_together ? "\\end{minipage}\\par\n" : "\\suppressfloats[t]\n";
   if (line_count > kMaxListedLines)
     out += "\\noindent\\convlabnote{" + std::to_string(line_count - kMaxListedLines) +
            " more lines, in results.json and the notebook.}\\par\n";

@@ -14,6 +14,10 @@
 namespace convlab {
 
 inline constexpr std::size_t kMaxListedLines = 400;
+// A listing of at most this many lines fits a page in the report's small type: it is kept on one
+// page, whole. A longer one breaks only at page ends, and no figure or table comes between its
+// parts.
+inline constexpr std::size_t kLinesKeptTogether = 60;
 
 std::string source_latex(const SourceCell& source);
 // The config as written, its path and hash, listed the same way (a discussion placed it).

@@ -18,7 +18,7 @@ std::string resolve_summary(const std::string& tex, const std::string& file,
     at = reference.end;
     if (reference.experiment.empty())
       throw ResultsError(file + ":" + std::to_string(reference.line) + ": " +
-                         reference_text(reference) +
+                         reference_in_message(reference) +
                          ": the summary names the experiment: {{experiment: field[filter]}}");
     const auto* experiment_points = points(reference.experiment);
     if (!experiment_points) {

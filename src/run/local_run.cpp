@@ -172,10 +172,10 @@ class LocalRun {
     run.measure = RunMeasure{config_.measure, config_.measure_overrides};
     if (any_cuda_point()) run.cuda = executor_.open_device();
     const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
+    // Said before the first point is measured, and only then: a run that keeps every point
+    // measures nothing the load could disturb.
     if (speak)
-      for (const auto& warning :
-           noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u)))
-        std::cerr << "convlab: " << warning << "\n";
+      noise_warnings_ = noise_warnings(*run.conditions, run.host.value("logical_cpus", 0u));
     if (auto mixed = mixed_thread_pools_warning(config_, plan_); mixed && speak)
       std::cerr << "convlab: warning: " << *mixed << "\n";
     const std::string others =
@@ -331,6 +331,7 @@ class LocalRun {
       }
       budget.spend();
       ++searched_;
+      warn_before_measuring();
       observers_.starting({point});
       Record record = executor_.measure({point}).front();
       stamp_search_step(record, step, best_before, walk.objective_of(record));
@@ -344,6 +345,7 @@ class LocalRun {
   }
 
   void measure_group(const std::vector<IdentifiedPoint>& group) {
+    warn_before_measuring();
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
     pretend_device_time(group, records);
@@ -365,6 +367,11 @@ class LocalRun {
     if (seconds <= 0.0) return;
     const auto timed = clock_.time(WorkPhase::timing);
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  }
+
+  void warn_before_measuring() {
+    for (const auto& warning : noise_warnings_) std::cerr << "convlab: " << warning << "\n";
+    noise_warnings_.clear();
   }
 
   // Each (image, kernel, border) of the job once; its input picture is written now, while the
@@ -397,7 +404,8 @@ class LocalRun {
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   PhaseClock clock_;
   std::vector<ProblemPhases> problems_;
-  std::size_t searched_ = 0;  // search steps measured so far
+  std::size_t searched_ = 0;                 // search steps measured so far
+  std::vector<std::string> noise_warnings_;  // to say before the first point measured
   Recorder recorder_;
   PointExecutor executor_;
   ObserverList observers_;

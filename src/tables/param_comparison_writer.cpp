@@ -71,15 +71,6 @@ std::string no_ratio_words(const ParamComparison& comparison, const ParamGroup& 
   return "";
 }
 
-// "faster (p = 0.002)", "same (within noise; p = 0.12)".
-std::string verdict_words(ChangeVerdict verdict, double p_value) {
-  std::string words = to_string(verdict);
-  const std::string p = "p = " + format_number(p_value, 2);
-  if (!words.empty() && words.back() == ')')
-    return words.substr(0, words.size() - 1) + "; " + p + ")";
-  return words + " (" + p + ")";
-}
-
 std::vector<std::string> md_cells(const ParamComparison& comparison, const ParamGroup& group,
                                   const ParamRow& row) {
   const Record& point = *row.point;
@@ -96,7 +87,8 @@ std::vector<std::string> md_cells(const ParamComparison& comparison, const Param
   }
   if (comparison.threads) {
     cells.push_back(md_ratio(row.speedup));
-    std::string efficiency = row.efficiency ? format_number(*row.efficiency, 3) : "-";
+    std::string efficiency =
+        row.efficiency ? format_number(*row.efficiency, kEfficiencyDigits) : "-";
     if (has_flag(row, PointFlag::efficiency_above_one))
       efficiency += flag_mark(PointFlag::efficiency_above_one);
     if (!row.ratio && row.conditions_differ && row.efficiency) efficiency += kConditionsMark;

@@ -151,8 +151,8 @@ void print_efficiency_flags(const std::vector<Record>& records, std::ostream& ou
       << " with a " << flag_legend(PointFlag::efficiency_above_one)
       << (flagged.size() > shown ? "; the first:" : ":") << "\n";
   for (size_t i = 0; i < std::min(shown, flagged.size()); ++i)
-    out << "  efficiency " << format_number(*flagged[i]->derived.efficiency, 3) << "  "
-        << point_words(*flagged[i], " ") << "\n";
+    out << "  efficiency " << format_number(*flagged[i]->derived.efficiency, kEfficiencyDigits)
+        << "  " << point_words(*flagged[i], " ") << "\n";
 }
 
 void print_noisy_points(const std::vector<Record>& records, std::ostream& out, double cv_limit,

@@ -389,3 +389,89 @@ TEST(DerivedColumns, ShowAndExportPrintThem) {
 
 }  // namespace
 }  // namespace convlab
+
+namespace convlab {
+namespace {
+
+// Every value a computed value gives is a finite number: log(0), sqrt(-1) and an overflow are
+// refused as 1/0 is, naming the file, the line and what gave it, never printed as -inf or NaN.
+TEST_F(ComputedValues, NonFiniteResultsAreRefusedLikeADivisionByZero) {
+  const std::string q = "median_ms[implementation=sequential,image.width=512,kernel.size=3]";
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"{{ log(0) }}", "log() gives -infinity, not a finite value"},
+           {"{{ log(0) | x }}", "log() gives -infinity, not a finite value"},
+           {"{{ sqrt(-1) }}", "sqrt() gives no number (NaN), not a finite value"},
+           {"{{ 1e308 * 10 }}", "'*' gives infinity, not a finite value"},
+           {"{{ exp(1000) | .2f }}", "exp() gives infinity, not a finite value"},
+           {"{{ 2 ^ 5000 }}", "'^' gives infinity, not a finite value"},
+           {"{{ " + q + " / 0 }}", "division by zero"},
+           {"{{ log(" + q + " / " + q + " - 1) }}", "log() gives -infinity"},
+       }) {
+    const std::string message = error(text);
+    EXPECT_EQ(message.rfind("x.md:1: {{", 0), 0u) << message;
+    EXPECT_NE(message.find(why), std::string::npos) << text << "\n" << message;
+    EXPECT_EQ(message.find("inf}}"), std::string::npos) << message;
+  }
+  // Finite values still read as they did.
+  EXPECT_EQ(value("{{ log(1) }}"), "0");
+  EXPECT_EQ(value("{{ sqrt(4) | .1f }}"), "2.0");
+}
+
+// A message quotes a line's worth of what it refuses, with where, however long the input: a 10 MB
+// expression gives a message of a few hundred bytes.
+TEST(DiscussionValues, ErrorsQuoteALinesWorthOfALongInput) {
+  const std::string long_sum = [] {
+    std::string text = "1";
+    while (text.size() < (size_t(10) << 20)) text += " + 1";
+    return text;
+  }();
+  const auto short_enough = [](const std::string& message) {
+    EXPECT_LT(message.size(), 600u) << message.substr(0, 600);
+  };
+  // Too long to be an expression: said with a line's worth of it.
+  try {
+    find_value_references("{{ " + long_sum + " + ) }}", ProseSyntax::markdown, "x.md");
+    ADD_FAILURE() << "expected an error";
+  } catch (const ResultsError& error) {
+    const std::string message = error.what();
+    short_enough(message);
+    EXPECT_EQ(message.rfind("x.md:1: {{1 + 1 + 1", 0), 0u) << message.substr(0, 300);
+    EXPECT_NE(message.find("...}}: longer than 4096 characters"), std::string::npos) << message;
+  }
+  // Within the limit, the place of the error is named with a line of the text from there.
+  try {
+    find_value_references("{{ " + long_sum.substr(0, 3997) + " + ) }}", ProseSyntax::markdown,
+                          "x.md");
+    ADD_FAILURE() << "expected an error";
+  } catch (const ResultsError& error) {
+    short_enough(error.what());
+    EXPECT_NE(std::string(error.what()).find("unexpected ')' (at byte 4001 of 4001, ')')"),
+              std::string::npos)
+        << error.what();
+  }
+  // A name 1 MB long, and a format as long.
+  for (const std::string& text :
+       {"{{ " + std::string(1 << 20, 'a') + " }}", "{{ 1 | " + std::string(1 << 20, 'f') + " }}"}) {
+    try {
+      find_value_references(text, ProseSyntax::markdown, "x.md");
+      ADD_FAILURE() << "expected an error";
+    } catch (const ResultsError& error) {
+      short_enough(error.what());
+    }
+  }
+  // A lone query whose filter is 1 MB long and matches no point.
+  const ResultsDocument results = load_results_document(fixture_results().string());
+  const ValueContext context{latest_ok_points(results), latest_points(results), {}};
+  const auto references = find_value_references(
+      "{{median_ms[image.name=" + std::string(1 << 20, 'x') + "]}}", ProseSyntax::markdown, "x.md");
+  ASSERT_EQ(references.size(), 1u);
+  try {
+    resolve_value(references[0], context, "x.md");
+    ADD_FAILURE() << "expected an error";
+  } catch (const ResultsError& error) {
+    short_enough(error.what());
+  }
+}
+
+}  // namespace
+}  // namespace convlab

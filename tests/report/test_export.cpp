@@ -82,7 +82,7 @@ TEST_F(FixtureExport, HeatmapAndStackedDataAndScripts) {
   EXPECT_NE(script.find("set terminal pdfcairo"), std::string::npos);
   EXPECT_NE(script.find("set terminal pngcairo"), std::string::npos);
   EXPECT_NE(script.find("rowstacked"), std::string::npos);
-  EXPECT_NE(script.find("set ylabel 'Time [ms]'"), std::string::npos);
+  EXPECT_NE(script.find("set ylabel \"Time [ms]\""), std::string::npos);
 }
 
 TEST_F(FixtureExport, SectionHasEveryPart) {
