@@ -4,11 +4,14 @@
 #include <vector>
 
 #include "core/closest_name.hpp"
+#include "core/message_text.hpp"
 #include "core/point_filter.hpp"
 #include "query/param_comparison.hpp"
 #include "query/record_queries.hpp"
+#include "query/versus.hpp"
 #include "query/winners.hpp"
 #include "tables/param_comparison_writer.hpp"
+#include "tables/versus_writer.hpp"
 #include "tables/winners_writer.hpp"
 
 namespace convlab {
@@ -23,8 +26,11 @@ std::string trimmed(const std::string& text) {
 // What a comparison asks for, from its words as `convlab show` takes them.
 struct Comparison {
   bool best = false;
-  std::optional<std::string> compare, against, by, filter;
+  std::optional<std::string> compare, against, vs, by, filter;
 };
+
+const char* const kQueryKinds =
+    "a query is an expression, --compare params.X, --best [--by FIELD] or --vs IMPL [--by FIELD]";
 
 std::vector<std::string> words_of(const std::string& query) {
   std::istringstream in(query);
@@ -35,7 +41,8 @@ std::vector<std::string> words_of(const std::string& query) {
 
 Comparison comparison_of(const std::string& query, const std::string& where) {
   const std::vector<std::string> words = words_of(query);
-  const std::vector<std::string> options{"--compare", "--against", "--best", "--by", "--filter"};
+  const std::vector<std::string> options{"--compare", "--against", "--best",
+                                         "--vs",      "--by",      "--filter"};
   Comparison asked;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
@@ -45,22 +52,25 @@ Comparison comparison_of(const std::string& query, const std::string& where) {
     }
     std::optional<std::string>* value = word == "--compare"   ? &asked.compare
                                         : word == "--against" ? &asked.against
+                                        : word == "--vs"      ? &asked.vs
                                         : word == "--by"      ? &asked.by
                                         : word == "--filter"  ? &asked.filter
                                                               : nullptr;
     if (!value) {
       const std::string close = closest_name(word, options);
-      throw ResultsError(where + "unknown option '" + word + "'" +
-                         (close.empty() ? "" : " (did you mean '" + close + "'?)") +
-                         "; a query is an expression, --compare params.X or --best [--by FIELD]");
+      throw ResultsError(where + "unknown option '" + clipped(word, 40) + "'" +
+                         (close.empty() ? "" : " (did you mean '" + close + "'?)") + "; " +
+                         kQueryKinds);
     }
     if (i + 1 >= words.size()) throw ResultsError(where + word + " needs a value");
     *value = words[++i];
   }
-  if (asked.best == asked.compare.has_value())
-    throw ResultsError(where + "a comparison is --compare params.X or --best [--by FIELD]");
-  if (asked.by && !asked.best)
-    throw ResultsError(where + "--by pivots --best; give --best with it");
+  if (int{asked.best} + int{asked.compare.has_value()} + int{asked.vs.has_value()} != 1)
+    throw ResultsError(where +
+                       "a comparison is one of --compare params.X, --best [--by FIELD] and "
+                       "--vs IMPL [--by FIELD]");
+  if (asked.by && !asked.best && !asked.vs)
+    throw ResultsError(where + "--by pivots --best or makes the rows of --vs; give one with it");
   if (asked.against && !asked.compare)
     throw ResultsError(where + "--against names the reference value of --compare params.X");
   if (asked.compare && asked.compare->rfind("params.", 0) != 0)
@@ -75,7 +85,7 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
   if (asked.filter) {
     std::string error;
     const auto filter = parse_point_filter(*asked.filter, &error);
-    if (!filter) throw ResultsError(where + "--filter " + *asked.filter + ": " + error);
+    if (!filter) throw ResultsError(where + "--filter " + clipped(*asked.filter) + ": " + error);
     try {
       points = select_records(points, *filter, results.path);
     } catch (const ResultsError& refused) {
@@ -92,6 +102,14 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
       cell.table = param_comparison_flat_table(
           compare_param_values(points, results.file.runs, *asked.compare, options), FlatFormat::md);
       cell.title = "the values of " + *asked.compare + " of each implementation";
+    } else if (asked.vs) {
+      VersusOptions options;
+      options.against = *asked.vs;
+      options.by = asked.by;
+      cell.table = versus_flat_table(
+          compare_with_implementation(points, results.file.runs, options), FlatFormat::md);
+      cell.title = "every implementation against " + *asked.vs +
+                   (asked.by ? " by " + *asked.by : std::string());
     } else if (asked.by) {
       cell.table =
           pivot_flat_table(pivot_winners(points, *asked.by, {}, results.file.runs), FlatFormat::md);
@@ -117,8 +135,7 @@ QueryCell value_cell(const std::string& query, const ValueContext& context, cons
     throw ResultsError(where + refused.what());
   }
   if (!spans.placements.empty() || spans.values.size() != 1)
-    throw ResultsError(where + "{{ " + query +
-                       " }}: a query is an expression, --compare params.X or --best [--by FIELD]");
+    throw ResultsError(where + "{{ " + clipped(query) + " }}: " + kQueryKinds);
   ValueReference reference = spans.values.front();
   reference.line = line;
   const ResolvedValue resolved = resolve_value(reference, context, file);
@@ -130,12 +147,11 @@ QueryCell value_cell(const std::string& query, const ValueContext& context, cons
   return cell;
 }
 
-}  // namespace
-
-QueryCell query_cell(const std::string& written, const ResultsDocument& results,
-                     const ValueContext& context, const std::string& file, int line) {
+QueryCell answered_query(const std::string& written, const ResultsDocument& results,
+                         const ValueContext& context, const std::string& file, int line) {
   const std::string query = trimmed(written);
-  const std::string where = file + ":" + std::to_string(line) + ": {{query: " + query + "}}: ";
+  const std::string where =
+      file + ":" + std::to_string(line) + ": {{query: " + clipped(query) + "}}: ";
   if (query.empty()) throw ResultsError(where + "the query is empty");
   if (query.size() > kMaxQueryBytes)
     throw ResultsError(file + ":" + std::to_string(line) + ": a query has at most " +
@@ -144,6 +160,19 @@ QueryCell query_cell(const std::string& written, const ResultsDocument& results,
     throw ResultsError(where + "a query holds no {{ or }}");
   if (query.rfind("--", 0) == 0) return comparison_cell(query, results, where);
   return value_cell(query, context, file, line);
+}
+
+}  // namespace
+
+// A mistake is said in a few lines however long the query: the parts of it that a message quotes
+// (a filter, a field) are cut in their middle, the reason at the end kept.
+QueryCell query_cell(const std::string& written, const ResultsDocument& results,
+                     const ValueContext& context, const std::string& file, int line) {
+  try {
+    return answered_query(written, results, context, file, line);
+  } catch (const ResultsError& refused) {
+    throw ResultsError(bounded_message(refused.what()));
+  }
 }
 
 std::string discussion_text_of(const QueryCell& cell) {

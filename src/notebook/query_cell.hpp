@@ -5,6 +5,7 @@
 //   x
 //   --compare params.X [--against V] [--filter EXPR]               as `convlab show --compare`
 //   --best [--by FIELD] [--filter EXPR]                            as `convlab show --best`
+//   --vs IMPL [--by FIELD] [--filter EXPR]                         as `convlab show --vs`
 // The first is a value, the others a table, as `convlab show` writes its Markdown (four
 // significant digits). The page's query cell becomes a computed value ({{ expression | format }})
 // or this placement in the discussion with one click.

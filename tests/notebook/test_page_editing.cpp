@@ -588,6 +588,70 @@ TEST_F(PageEditing, ANewExperimentFromTheIndexIsWrittenWatchedAndRun) {
   expect_no_console_error();
 }
 
+// A kernel's header is the kernel too: it has a cell of its own, a save of it from the page runs
+// the kernel's points again, and a save that does not compile keeps every earlier result.
+TEST_F(PageEditing, AnIncludedHeaderIsACellAndABrokenSaveKeepsTheResults) {
+  write_file(dir() / "kernels/mine_result.h", "#define MINE_RESULT 0\n");
+  write_file(dir() / "kernels/mine.c",
+             "#include \"mine_result.h\"\n" + typed_kernel("MINE_RESULT"));
+  ASSERT_TRUE(start_watching(config_text(kMine)));
+  ASSERT_TRUE(wait_until([&] { return records_of("mine") == 2; }, 120)) << log();
+  const std::string csrf_token = csrf();
+  const httplib::Headers page{
+      {"Authorization", "token " + token_}, {"Origin", origin()}, {"X-Convlab-CSRF", csrf_token}};
+  httplib::Client client("127.0.0.1", port_);
+  const auto listed = client.Get("/_api/files", {{"Authorization", "token " + token_}});
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->status, 200) << listed->body;
+  std::string header_key;
+  const json listing = json::parse(listed->body);
+  for (const json& file : listing["files"])
+    if (fs::path(file["path"].get<std::string>()).filename() == "mine_result.h") {
+      header_key = file["key"].get<std::string>();
+      EXPECT_EQ(file["language"], "c");
+      EXPECT_EQ(file["text"], "#define MINE_RESULT 0\n");
+    }
+  ASSERT_EQ(header_key, "source-2") << listed->body;
+
+  // A header that does not compile: the error is shown, nothing runs, results.json is untouched.
+  const std::string kept = read_file(dir() / "outputs/edited/results.json");
+  const auto broken =
+      post("save",
+           {{"key", header_key},
+            {"text", "#define MINE_RESULT undefined_name\n"},
+            {"base", sha256_hex("#define MINE_RESULT 0\n")}},
+           page);
+  ASSERT_TRUE(broken);
+  ASSERT_EQ(broken->status, 200) << broken->body;
+  ASSERT_TRUE(wait_until([&] { return count("nothing run; the page keeps") >= 1; }, 60)) << log();
+  EXPECT_NE(log().find("undefined_name"), std::string::npos) << log();
+  EXPECT_EQ(count("the page saved kernels/mine_result.h ("), 1u) << log();
+  EXPECT_EQ(read_file(dir() / "outputs/edited/results.json"), kept);
+
+  // Fixed: the kernel's two points run again, with the header's new version, and verify.
+  const std::string fixed = "#define MINE_RESULT 0 /* fixed */\n";
+  const auto good = post("save",
+                         {{"key", header_key},
+                          {"text", fixed},
+                          {"base", sha256_hex("#define MINE_RESULT undefined_name\n")}},
+                         page);
+  ASSERT_TRUE(good);
+  ASSERT_EQ(good->status, 200) << good->body;
+  const auto new_records = [&] {
+    size_t n = 0;
+    const json all = results();
+    for (const auto& record : all["records"])
+      if (record["implementation"] == "mine" && record["status"] == "ok" &&
+          record["verification"]["verdict"] == "ok" &&
+          record.dump().find(sha256_hex(fixed)) != std::string::npos)
+        ++n;
+    return n;
+  };
+  EXPECT_TRUE(wait_until([&] { return new_records() == 2; }, 120))
+      << log() << "\n"
+      << read_file(dir() / "outputs/edited/results.json");
+}
+
 TEST_F(PageEditing, RefusedRequestsChangeNothingOnDisk) {
   write_file(dir() / "kernels/mine.c", typed_kernel("0"));
   write_file(dir() / "victim.txt", "left alone\n");

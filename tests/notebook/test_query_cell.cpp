@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "core/message_text.hpp"
 #include "html/experiment_page.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "notebook/query_cell.hpp"
@@ -73,19 +74,44 @@ TEST(QueryCell, ComparisonsAreShowsTables) {
     sizes.insert(row[static_cast<size_t>(column - best.table.columns.begin())]);
   EXPECT_EQ(sizes, (std::set<std::string>{"3", "7"}));
   EXPECT_TRUE(ask("--best").is_table());
+  // Every implementation against openmp, as `show --vs openmp` writes it: the named one's rows
+  // first, then each other one's with its ratio and verdict.
+  const QueryCell versus = ask("--vs openmp --by kernel.size");
+  ASSERT_TRUE(versus.is_table());
+  EXPECT_EQ(versus.title, "every implementation against openmp by kernel.size");
+  EXPECT_EQ(discussion_text_of(versus), "{{query: --vs openmp --by kernel.size}}");
+  const auto implementation =
+      std::find(versus.table.columns.begin(), versus.table.columns.end(), "implementation");
+  ASSERT_NE(implementation, versus.table.columns.end())
+      << testing::PrintToString(versus.table.columns);
+  std::set<std::string> named;
+  for (const auto& row : versus.table.rows)
+    named.insert(row[static_cast<size_t>(implementation - versus.table.columns.begin())]);
+  EXPECT_TRUE(named.count("openmp")) << testing::PrintToString(named);
+  EXPECT_TRUE(named.count("sequential")) << testing::PrintToString(named);
 }
 
 TEST(QueryCell, MistakesNameTheQueryAndWhy) {
   EXPECT_EQ(refusal("  "), "query:1: {{query: }}: the query is empty");
   EXPECT_EQ(refusal("--compre params.threads"),
             "query:1: {{query: --compre params.threads}}: unknown option '--compre' (did you mean "
-            "'--compare'?); a query is an expression, --compare params.X or --best [--by FIELD]");
+            "'--compare'?); a query is an expression, --compare params.X, --best [--by FIELD] or "
+            "--vs IMPL [--by FIELD]");
   EXPECT_EQ(refusal("--compare kernel.size"),
             "query:1: {{query: --compare kernel.size}}: --compare takes a params field, such as "
             "params.threads");
   EXPECT_EQ(refusal("--by kernel.size"),
-            "query:1: {{query: --by kernel.size}}: a comparison is --compare params.X or --best "
-            "[--by FIELD]");
+            "query:1: {{query: --by kernel.size}}: a comparison is one of --compare params.X, "
+            "--best [--by FIELD] and --vs IMPL [--by FIELD]");
+  EXPECT_EQ(refusal("--vs openmp --best"),
+            "query:1: {{query: --vs openmp --best}}: a comparison is one of --compare params.X, "
+            "--best [--by FIELD] and --vs IMPL [--by FIELD]");
+  EXPECT_NE(refusal("--vs opnemp").find("openmp"), std::string::npos) << refusal("--vs opnemp");
+  // A long query is quoted a line's worth, not whole.
+  const std::string long_filter = "--best --filter " + std::string(3000, 'x');
+  EXPECT_LE(refusal(long_filter).size(), 4 * kQuotedValueBytes + 3) << refusal(long_filter);
+  EXPECT_NE(refusal(long_filter).find("' is not field=value"), std::string::npos)
+      << refusal(long_filter);
   EXPECT_NE(refusal("median_sm[implementation=openmp]").find("did you mean 'median_ms'"),
             std::string::npos);
   EXPECT_NE(refusal("median_ms[implementation=openmp]")

@@ -439,9 +439,9 @@
     box.appendChild(element('div', 'cell-label', 'queries'));
     var body = element('div', 'cell-body');
     body.appendChild(element('p', 'hint', 'Ask the results: an expression of the discussion\'s ' +
-      'language (median_ms[implementation=sequential,kernel.size=7] | .3g), --compare params.X ' +
-      'or --best [--by FIELD]. The answer follows the results; a click places it in the ' +
-      'discussion.'));
+      'language (median_ms[implementation=sequential,kernel.size=7] | .3g), --compare params.X, ' +
+      '--best [--by FIELD] or --vs IMPL [--by FIELD]. The answer follows the results; a click ' +
+      'places it in the discussion.'));
     var list = element('div', 'query-list');
     body.appendChild(list);
     body.appendChild(button('Add a query cell', 'add-query', function () { addQuery(list); }));
