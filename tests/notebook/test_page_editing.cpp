@@ -154,6 +154,7 @@ class PageEditing : public ::testing::Test {
       return false;
     }
     pid_ = std::stoi(read_file(dir() / "watch.pid"));
+    scratch_.stop_at_end(pid_);
     const std::string text = log();
     const size_t at = text.find("http://127.0.0.1:");
     if (at == std::string::npos) {
@@ -436,6 +437,23 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
             std::string::npos);
   scroll_to("#edit-config");
   screenshot("editing-page.png");
+
+  // A value of the discussion that names no point: its error in the discussion's cell, its line
+  // marked; the page keeps the table it showed.
+  const std::string discussion = read_file(dir() / "experiments/edited.md");
+  const std::string wrong = discussion + "\nIt takes {{ median_ms[implementation=mnie] }} ms.\n";
+  const long wrong_line = std::count(wrong.begin(), wrong.end(), '\n');
+  set_text("discussion", wrong);
+  save_with_keys("discussion");
+  EXPECT_TRUE(page_says(
+      "var c = document.getElementById('edit-discussion');"
+      "var e = c.querySelector('.edit-error');"
+      "return !e.hidden && e.textContent.indexOf('edited.md:" +
+      std::to_string(wrong_line) +
+      ":') >= 0 && c.getAttribute('data-error-lines') === '" + std::to_string(wrong_line) +
+      "' && c.querySelectorAll('.error-line').length === 1 &&"
+      " !!document.getElementById('cell-query-1');"))
+      << log();
   expect_no_console_error();
 }
 
