@@ -117,6 +117,7 @@ nlohmann::json evaluate_query(const ShownResults& shown, const std::string& quer
     answer["kind"] = "table";
     answer["columns"] = cell.table.columns;
     answer["rows"] = cell.table.rows;
+    answer["strong"] = cell.strong;  // the fastest, set in bold
   } else {
     answer["kind"] = "value";
     answer["value"] = cell.value;

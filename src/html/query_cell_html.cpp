@@ -17,9 +17,13 @@ std::string query_cell_html(const QueryCell& cell, std::size_t index) {
     out += "<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" class=\"sort\">" +
            html_escape(column) + "</button></th>";
   out += "</tr></thead>\n<tbody>\n";
-  for (const auto& row : cell.table.rows) {
+  for (size_t r = 0; r < cell.table.rows.size(); ++r) {
     out += "<tr>";
-    for (const std::string& value : row) out += "<td>" + html_escape(value) + "</td>";
+    for (size_t c = 0; c < cell.table.rows[r].size(); ++c) {
+      const std::string value = html_escape(cell.table.rows[r][c]);
+      out += is_strong(cell, r, c) ? "<td><strong>" + value + "</strong></td>"
+                                   : "<td>" + value + "</td>";
+    }
     out += "</tr>\n";
   }
   return out + "</tbody>\n</table></div>\n</figure>\n";

@@ -78,6 +78,24 @@ Comparison comparison_of(const std::string& query, const std::string& where) {
   return asked;
 }
 
+// Markdown's bold, **text**, out of the cells' text and into `strong`, so that each rendering
+// sets it in its own way.
+void take_strong_cells(QueryCell& cell) {
+  cell.strong.clear();
+  for (auto& row : cell.table.rows) {
+    std::vector<bool> strong(row.size(), false);
+    for (size_t i = 0; i < row.size(); ++i) {
+      std::string& text = row[i];
+      if (text.size() > 4 && text.compare(0, 2, "**") == 0 &&
+          text.compare(text.size() - 2, 2, "**") == 0) {
+        text = text.substr(2, text.size() - 4);
+        strong[i] = true;
+      }
+    }
+    cell.strong.push_back(std::move(strong));
+  }
+}
+
 QueryCell comparison_cell(const std::string& query, const ResultsDocument& results,
                           const std::string& where) {
   const Comparison asked = comparison_of(query, where);
@@ -122,6 +140,7 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
     throw ResultsError(where + refused.what());
   }
   if (cell.table.columns.empty()) throw ResultsError(where + "the comparison has no rows");
+  take_strong_cells(cell);
   return cell;
 }
 

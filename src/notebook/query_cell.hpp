@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "notebook/value_references.hpp"
 #include "query/results_document.hpp"
@@ -25,7 +26,10 @@ struct QueryCell {
   std::string title;             // a table: what it compares; a value: the expression
   std::string value;             // a value, formatted as the discussion would show it
   std::optional<double> number;  // the value before its format; none for a text value
-  FlatTable table;               // a comparison: its columns and rows
+  FlatTable table;               // a comparison: its columns and rows, as text
+  // Per row, per column: the cell set in bold (the fastest of --best), which show's Markdown
+  // writes as **text** and the table here holds without the asterisks.
+  std::vector<std::vector<bool>> strong;
   bool is_table() const { return !table.columns.empty(); }
 };
 
@@ -39,6 +43,11 @@ QueryCell query_cell(const std::string& query, const ResultsDocument& results,
 // What a discussion writes to hold this query: {{ expression }} for a value (a computed value, in
 // a sentence), {{query: --compare ...}} for a table (a placed cell, on a line of its own).
 std::string discussion_text_of(const QueryCell& cell);
+
+// Whether the cell at `row`, `column` of a comparison is set in bold; false outside the table.
+inline bool is_strong(const QueryCell& cell, std::size_t row, std::size_t column) {
+  return row < cell.strong.size() && column < cell.strong[row].size() && cell.strong[row][column];
+}
 
 inline constexpr std::size_t kMaxQueryBytes = 4096;
 

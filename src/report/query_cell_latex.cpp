@@ -13,13 +13,16 @@ std::string query_cell_latex(const QueryCell& cell) {
   out += "\\captionof{table}{" + latex_text(cell.title) + " (\\texttt{" + latex_text(cell.query) +
          "})}\n\\resizebox{\\linewidth}{!}{\\begin{tabular}{" +
          std::string(cell.table.columns.size(), 'l') + "}\n\\toprule\n";
-  const auto row_latex = [](const std::vector<std::string>& values) {
-    std::string row;
-    for (size_t i = 0; i < values.size(); ++i) row += (i ? " & " : "") + latex_text(values[i]);
-    return row + " \\\\\n";
+  const auto row_latex = [&](const std::vector<std::string>& values, size_t row) {
+    std::string line;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const std::string text = latex_text(values[i]);
+      line += (i ? " & " : "") + (is_strong(cell, row, i) ? "\\textbf{" + text + "}" : text);
+    }
+    return line + " \\\\\n";
   };
-  out += row_latex(cell.table.columns) + "\\midrule\n";
-  for (const auto& row : cell.table.rows) out += row_latex(row);
+  out += row_latex(cell.table.columns, cell.table.rows.size()) + "\\midrule\n";
+  for (size_t r = 0; r < cell.table.rows.size(); ++r) out += row_latex(cell.table.rows[r], r);
   return out + "\\bottomrule\n\\end{tabular}}\n\\end{minipage}\\par\\medskip\n";
 }
 

@@ -267,6 +267,23 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
                      "#edit-config .CodeMirror .cm-meta, #edit-config .CodeMirror .cm-string');")
                   .get<bool>());
   EXPECT_TRUE(script("return !!document.getElementById('edit-discussion');").get<bool>());
+  // The config as the run recorded it is folded below its editor: one text to edit on the page,
+  // the other a click away.
+  EXPECT_EQ(script("var c = document.getElementById('config');"
+                   "return c.className + ' | ' + (c.querySelector('.code-block').offsetParent ="
+                   "== null) + ' | ' + c.previousElementSibling.id;")
+                .get<std::string>(),
+            "cell cell-config recorded-folded | true | edit-config");
+  // The discussion not written yet has its editor where the page will show it.
+  EXPECT_EQ(script("return document.getElementById('edit-discussion').previousElementSibling.id;")
+                .get<std::string>(),
+            "description");
+  EXPECT_TRUE(script("var c = document.getElementById('config');"
+                     "c.querySelector('button.show-recorded').click();"
+                     "var shown = c.querySelector('.code-block').offsetParent !== null;"
+                     "c.querySelector('button.show-recorded').click();"
+                     "return shown && c.classList.contains('recorded-folded');")
+                  .get<bool>());
   // A CUDA source is highlighted as C++ with CUDA's own words.
   EXPECT_EQ(script("var box = document.createElement('div'); document.body.appendChild(box);"
                    "var cm = CodeMirror(box, {mode: 'text/x-cuda',"
@@ -435,7 +452,11 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
       << log();
   EXPECT_NE(read_file(dir() / "experiments/edited.md").find("{{query: --best --by kernel.size}}"),
             std::string::npos);
-  scroll_to("#edit-config");
+  // The discussion's editor and, below it, the discussion it made: the value and the table.
+  EXPECT_EQ(script("return document.getElementById('edit-discussion').nextElementSibling.id;")
+                .get<std::string>(),
+            "discussion");
+  scroll_to("#edit-discussion");
   screenshot("editing-page.png");
 
   // A value of the discussion that names no point: its error in the discussion's cell, its line
@@ -470,13 +491,23 @@ TEST_F(PageEditing, AFileSavedElsewhereDuringUnsavedEditsIsAConflictThatKeepsBot
                 "return !c.querySelector('.conflict').hidden &&"
                 " c.querySelector('.conflict-text').textContent.indexOf('size: [3, 5, 7]') >= 0;"))
       << log();
+  // The one line of the disk's that the editor does not hold is marked, and counted.
+  EXPECT_EQ(script("var c = document.getElementById('edit-config');"
+                   "var marked = c.querySelectorAll('.conflict-text .differs');"
+                   "return marked.length + ' ' + marked[0].textContent + ' | ' +"
+                   " c.querySelector('.conflict-title').textContent;")
+                .get<std::string>(),
+            "1   - {type: gaussian, size: [3, 5, 7]} | edited.yaml changed on disk while this cell "
+            "held unsaved edits. Neither version is lost: yours is in the editor, the disk's below "
+            "(1 line not in the editor, marked).");
   // Both versions are there: the disk's in the box, the page's in the editor.
   EXPECT_NE(script("return document.querySelector('#edit-config .CodeMirror').CodeMirror"
                    ".getValue();")
                 .get<std::string>()
                 .find("# the page's edit"),
             std::string::npos);
-  scroll_to("#edit-config");
+  // The whole box in view, its marked line and the editor above it.
+  script("document.querySelector('#edit-config .conflict').scrollIntoView(false);");
   screenshot("editing-conflict.png");
   // A save from the page now would overwrite what it did not see: refused until chosen.
   save_with_keys("config");

@@ -73,6 +73,14 @@ TEST(QueryCell, ComparisonsAreShowsTables) {
   for (const auto& row : best.table.rows)
     sizes.insert(row[static_cast<size_t>(column - best.table.columns.begin())]);
   EXPECT_EQ(sizes, (std::set<std::string>{"3", "7"}));
+  // The fastest of each row is marked, not written in Markdown's asterisks.
+  size_t strong = 0;
+  for (size_t r = 0; r < best.table.rows.size(); ++r)
+    for (size_t c = 0; c < best.table.rows[r].size(); ++c) {
+      EXPECT_EQ(best.table.rows[r][c].find("**"), std::string::npos) << best.table.rows[r][c];
+      strong += is_strong(best, r, c) ? 1 : 0;
+    }
+  EXPECT_EQ(strong, best.table.rows.size());
   EXPECT_TRUE(ask("--best").is_table());
   // Every implementation against openmp, as `show --vs openmp` writes it: the named one's rows
   // first, then each other one's with its ratio and verdict.

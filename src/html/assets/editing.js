@@ -21,6 +21,16 @@
     return node;
   }
 
+  // Text with code in it: `parts` are strings, and one-string arrays set as <code>.
+  function words(tag, className, parts) {
+    var node = element(tag, className);
+    parts.forEach(function (part) {
+      node.appendChild(typeof part === 'string' ? document.createTextNode(part)
+        : element('code', '', part[0]));
+    });
+    return node;
+  }
+
   function button(label, className, action) {
     var node = element('button', className, label);
     node.type = 'button';
@@ -105,7 +115,8 @@
   }
 
   // Where an editor goes: before the cell that shows what its file made (the config cell, the
-  // source cell of that file, the discussion), else at the top of the page.
+  // source cell of that file, the discussion), else at the top of the page (a discussion not
+  // written yet below the description).
   function anchorOf(file) {
     if (file.key === 'config') return document.getElementById('config');
     if (file.key === 'discussion') return document.getElementById('discussion');
@@ -118,11 +129,55 @@
     return found;
   }
 
+  // Each editor above the cell its file made, once that cell is there (a discussion or a source
+  // written in the page appears after its editor did); the editor keeps its focus.
+  function arrangeEditors() {
+    var main = document.querySelector('main');
+    Object.keys(editors).forEach(function (key) {
+      var state = editors[key];
+      var shown = anchorOf(state.file);
+      if (!shown || shown.parentNode !== main || shown.previousElementSibling === state.cell) return;
+      var focused = state.cell.contains(document.activeElement);
+      main.insertBefore(state.cell, shown);
+      if (state.cm) {
+        state.cm.refresh();
+        if (focused) state.cm.focus();
+      }
+    });
+    foldRecorded();
+  }
+
+  // The cell an editor stands above shows the text the run recorded: folded while an editor is
+  // there, so that the page holds one text to edit, with a button that shows it.
+  function foldRecorded() {
+    Object.keys(editors).forEach(function (key) {
+      var shown = anchorOf(editors[key].file);
+      if (!shown || shown.classList.contains('cell-edit') || shown.id === 'discussion' ||
+          shown.querySelector('button.show-recorded')) {
+        return;
+      }
+      var block = shown.querySelector('.code-block');
+      if (!block) return;
+      shown.classList.add('recorded-folded');
+      var toggle = button('Show the text the run recorded', 'show-recorded', function () {
+        var folded = shown.classList.toggle('recorded-folded');
+        toggle.textContent = folded ? 'Show the text the run recorded' : 'Hide it';
+      });
+      block.parentNode.insertBefore(toggle, block);
+    });
+  }
+
   function placeCell(cell, file) {
     var main = document.querySelector('main');
     var anchor = anchorOf(file);
     if (anchor && anchor.parentNode === main) {
       main.insertBefore(cell, anchor);
+      return;
+    }
+    // A discussion not written yet: where the page would show it, below the description.
+    var description = document.getElementById('description');
+    if (file.key === 'discussion' && description && description.parentNode === main) {
+      main.insertBefore(cell, description.nextSibling);
       return;
     }
     var editorsHere = main.querySelectorAll('section.cell-edit');
@@ -242,14 +297,35 @@
 
   // The disk holds another text than the one the edits started from: both are kept, and the
   // reader chooses.
+  // `text` one line a row, the lines that `other` does not hold marked: where two versions differ,
+  // found at a glance in a long file.
+  function markedLines(pre, text, other) {
+    while (pre.firstChild) pre.removeChild(pre.firstChild);
+    var held = Object.create(null);
+    other.split('\n').forEach(function (line) { held[line] = true; });
+    var differing = 0;
+    text.split('\n').forEach(function (line) {
+      var differs = !(line in held);
+      if (differs) differing += 1;
+      pre.appendChild(element('span', differs ? 'line differs' : 'line', line));
+    });
+    return differing;
+  }
+
+  function conflictWords(path, differing, whose) {
+    return path + ' changed on disk while this cell held unsaved edits. Neither version is lost: ' +
+      whose + ' (' + differing + (differing === 1 ? ' line' : ' lines') + ' not in the editor, ' +
+      'marked).';
+  }
+
   function showConflict(state, disk) {
     var box = state.conflict;
     while (box.firstChild) box.removeChild(box.firstChild);
-    box.appendChild(element('p', 'conflict-title', state.file.path +
-      ' changed on disk while this cell held unsaved edits. Neither version is lost: the disk\'s ' +
-      'is below, yours is in the editor.'));
-    var theirs = element('pre', 'conflict-text', disk.text);
-    box.appendChild(theirs);
+    var title = element('p', 'conflict-title');
+    box.appendChild(title);
+    var theirs = element('pre', 'conflict-text');
+    title.textContent = conflictWords(state.file.path,
+      markedLines(theirs, disk.text, editorText(state)), 'yours is in the editor, the disk\'s below');
     var mine = null;
     box.appendChild(button('Keep mine (save it over the disk\'s)', 'keep-mine', function () {
       state.base = disk.sha256;
@@ -260,14 +336,14 @@
       var own = editorText(state);
       state.base = disk.sha256;
       setEditorText(state, disk.text);
-      theirs.textContent = own;
-      box.firstChild.textContent = 'The editor holds the disk\'s version now; your edits are ' +
-        'kept here until you close this box.';
+      title.textContent = conflictWords(state.file.path, markedLines(theirs, own, disk.text),
+        'the editor holds the disk\'s version now, your edits are below until you close this box');
       if (!mine) {
         mine = button('Close', 'close-conflict', function () { box.hidden = true; });
         box.appendChild(mine);
       }
     }));
+    box.appendChild(theirs);
     box.hidden = false;
     state.cell.classList.add('in-conflict');
     updateStatus(state, 'conflict with the disk');
@@ -438,10 +514,10 @@
     box.id = 'queries';
     box.appendChild(element('div', 'cell-label', 'queries'));
     var body = element('div', 'cell-body');
-    body.appendChild(element('p', 'hint', 'Ask the results: an expression of the discussion\'s ' +
-      'language (median_ms[implementation=sequential,kernel.size=7] | .3g), --compare params.X, ' +
-      '--best [--by FIELD] or --vs IMPL [--by FIELD]. The answer follows the results; a click ' +
-      'places it in the discussion.'));
+    body.appendChild(words('p', 'hint', ['Ask the results: an expression of the discussion\'s ' +
+      'language (', ['median_ms[implementation=sequential,kernel.size=7] | .3g'], '), ',
+      ['--compare params.X'], ', ', ['--best [--by FIELD]'], ' or ', ['--vs IMPL [--by FIELD]'],
+      '. The answer follows the results; a click places it in the discussion.']));
     var list = element('div', 'query-list');
     body.appendChild(list);
     body.appendChild(button('Add a query cell', 'add-query', function () { addQuery(list); }));
@@ -511,9 +587,14 @@
     var head = table.createTHead().insertRow();
     data.columns.forEach(function (column) { head.appendChild(element('th', '', column)); });
     var body = table.createTBody();
-    data.rows.forEach(function (row) {
+    data.rows.forEach(function (row, r) {
       var tr = body.insertRow();
-      row.forEach(function (text) { tr.appendChild(element('td', '', text)); });
+      var strong = (data.strong || [])[r] || [];
+      row.forEach(function (text, c) {
+        var td = element('td');
+        td.appendChild(element(strong[c] ? 'strong' : 'span', '', text));
+        tr.appendChild(td);
+      });
     });
     scroll.appendChild(table);
     box.appendChild(scroll);
@@ -610,6 +691,7 @@
         var missing = data.editor ? 'A plain text box: the editor\'s files did not load.'
           : data.editor_missing;
         data.files.forEach(function (file) { makeEditorCell(file, editorReady, missing); });
+        foldRecorded();
         var controls = runControls();
         controls.running(data.running);
         measureButtons(document, controls);
@@ -638,6 +720,7 @@
           });
         });
         document.addEventListener('convlab-page-replaced', function () {
+          arrangeEditors();
           measureButtons(document, controls);
           askAgain();
         });
