@@ -118,6 +118,7 @@ nlohmann::json evaluate_query(const ShownResults& shown, const std::string& quer
     answer["columns"] = cell.table.columns;
     answer["rows"] = cell.table.rows;
     answer["strong"] = cell.strong;  // the fastest, set in bold
+    answer["notes"] = cell.notes;
   } else {
     answer["kind"] = "value";
     answer["value"] = cell.value;

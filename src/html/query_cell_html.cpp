@@ -26,7 +26,9 @@ std::string query_cell_html(const QueryCell& cell, std::size_t index) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody>\n</table></div>\n</figure>\n";
+  out += "</tbody>\n</table></div>\n";
+  for (const std::string& note : cell.notes) out += "<p class=\"hint\">" + html_escape(note) + "</p>\n";
+  return out + "</figure>\n";
 }
 
 }  // namespace convlab

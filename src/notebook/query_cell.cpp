@@ -78,6 +78,18 @@ Comparison comparison_of(const std::string& query, const std::string& where) {
   return asked;
 }
 
+// The table as show's Markdown has it, and the lines show writes around it (the parts equal in
+// every row, the legend of its marks) as the cell's notes.
+template <typename Table, typename Flatten, typename Write>
+void fill_table(QueryCell& cell, const Table& table, Flatten flatten, Write write) {
+  cell.table = flatten(table, FlatFormat::md);
+  std::ostringstream markdown;
+  write(table, FlatFormat::md, markdown);
+  std::istringstream lines(markdown.str());
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line.front() != '|') cell.notes.push_back(line);
+}
+
 // Markdown's bold, **text**, out of the cells' text and into `strong`, so that each rendering
 // sets it in its own way.
 void take_strong_cells(QueryCell& cell) {
@@ -117,23 +129,23 @@ QueryCell comparison_cell(const std::string& query, const ResultsDocument& resul
     if (asked.compare) {
       ParamComparisonOptions options;
       options.against = asked.against;
-      cell.table = param_comparison_flat_table(
-          compare_param_values(points, results.file.runs, *asked.compare, options), FlatFormat::md);
+      fill_table(cell, compare_param_values(points, results.file.runs, *asked.compare, options),
+                 param_comparison_flat_table, write_param_comparison);
       cell.title = "the values of " + *asked.compare + " of each implementation";
     } else if (asked.vs) {
       VersusOptions options;
       options.against = *asked.vs;
       options.by = asked.by;
-      cell.table = versus_flat_table(
-          compare_with_implementation(points, results.file.runs, options), FlatFormat::md);
+      fill_table(cell, compare_with_implementation(points, results.file.runs, options),
+                 versus_flat_table, write_versus);
       cell.title = "every implementation against " + *asked.vs +
                    (asked.by ? " by " + *asked.by : std::string());
     } else if (asked.by) {
-      cell.table =
-          pivot_flat_table(pivot_winners(points, *asked.by, {}, results.file.runs), FlatFormat::md);
+      fill_table(cell, pivot_winners(points, *asked.by, {}, results.file.runs), pivot_flat_table,
+                 write_pivot);
       cell.title = "the fastest implementation by " + *asked.by;
     } else {
-      cell.table = winners_flat_table(find_winners(results, points), FlatFormat::md);
+      fill_table(cell, find_winners(results, points), winners_flat_table, write_winners);
       cell.title = "the fastest implementation of each problem";
     }
   } catch (const ResultsError& refused) {

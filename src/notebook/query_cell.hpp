@@ -30,6 +30,8 @@ struct QueryCell {
   // Per row, per column: the cell set in bold (the fastest of --best), which show's Markdown
   // writes as **text** and the table here holds without the asterisks.
   std::vector<std::vector<bool>> strong;
+  // What show writes around the table: the parts equal in every row, the legend of its marks.
+  std::vector<std::string> notes;
   bool is_table() const { return !table.columns.empty(); }
 };
 

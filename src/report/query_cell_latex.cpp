@@ -23,7 +23,9 @@ std::string query_cell_latex(const QueryCell& cell) {
   };
   out += row_latex(cell.table.columns, cell.table.rows.size()) + "\\midrule\n";
   for (size_t r = 0; r < cell.table.rows.size(); ++r) out += row_latex(cell.table.rows[r], r);
-  return out + "\\bottomrule\n\\end{tabular}}\n\\end{minipage}\\par\\medskip\n";
+  out += "\\bottomrule\n\\end{tabular}}\n";
+  for (const std::string& note : cell.notes) out += "\\par\\raggedright " + latex_text(note) + "\n";
+  return out + "\\end{minipage}\\par\\medskip\n";
 }
 
 }  // namespace convlab

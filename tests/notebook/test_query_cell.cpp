@@ -97,6 +97,13 @@ TEST(QueryCell, ComparisonsAreShowsTables) {
     named.insert(row[static_cast<size_t>(implementation - versus.table.columns.begin())]);
   EXPECT_TRUE(named.count("openmp")) << testing::PrintToString(named);
   EXPECT_TRUE(named.count("sequential")) << testing::PrintToString(named);
+  // What show writes around its table comes along: the legend of the ratio, below 1 faster.
+  bool legend = false;
+  for (const std::string& note : versus.notes) {
+    EXPECT_NE(note.front(), '|') << note;
+    legend = legend || note.find("below 1 is faster") != std::string::npos;
+  }
+  EXPECT_TRUE(legend) << testing::PrintToString(versus.notes);
 }
 
 TEST(QueryCell, MistakesNameTheQueryAndWhy) {

@@ -598,6 +598,7 @@
     });
     scroll.appendChild(table);
     box.appendChild(scroll);
+    (data.notes || []).forEach(function (note) { box.appendChild(element('p', 'hint', note)); });
   }
 
   // The answer becomes the discussion's: a computed value at the end of its last paragraph, or a
