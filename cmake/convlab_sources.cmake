@@ -23,6 +23,7 @@ file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/store/*.cpp
   ${PROJECT_SOURCE_DIR}/src/query/*.cpp
   ${PROJECT_SOURCE_DIR}/src/tables/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/history/*.cpp
   ${PROJECT_SOURCE_DIR}/src/gallery/*.cpp
   ${PROJECT_SOURCE_DIR}/src/figures/*.cpp
   ${PROJECT_SOURCE_DIR}/src/notebook/*.cpp

@@ -29,7 +29,7 @@ build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev lib
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 notebook_packages=(gnuplot-nox libjs-katex libjs-codemirror)
-test_packages=(chromium chromium-driver libxml2-utils munge slurmctld slurmd slurm-client)
+test_packages=(chromium chromium-driver libxml2-utils munge slurmctld slurmd slurm-client time)
 photo_packages=(opencv-doc)
 ci_packages=(debootstrap)
 

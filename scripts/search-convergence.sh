@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# Draws docs/images/search-convergence.svg: the search strategies replayed on a committed full
-# grid (`convlab search RESULTS --trace`), the median over the seeds of the best time so far (as
-# a ratio to the grid's best) against the variants measured, one line per strategy, with lines
-# 5 % and 1 % above the grid's best. Needs gnuplot.
+# Draws docs/images/search-convergence.svg: the search strategies replayed on a committed space
+# measured whole (`convlab search RESULTS --trace`), the median over the seeds of the best time so
+# far (as a ratio to the space's best) against the variants measured, one line per strategy, with
+# lines 5 % and 1 % above the space's best. Needs gnuplot.
 #
 #   scripts/search-convergence.sh [--convlab PATH] [--results DIR] [--seeds N] [--out FILE]
 #
-# Defaults: build/convlab, outputs/search_grid, 20 seeds, docs/images/search-convergence.svg
-# (paths relative to the source tree); an --out ending in .png draws a PNG. The grid must hold
+# Defaults: build/convlab, outputs/search_grid, 100 seeds, docs/images/search-convergence.svg
+# (paths relative to the source tree); an --out ending in .png draws a PNG. The space must hold
 # one problem.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 convlab=$root/build/convlab
 results=$root/outputs/search_grid
-seeds=20
+seeds=100
 out=$root/docs/images/search-convergence.svg
 while [ $# -gt 0 ]; do
   case $1 in
@@ -36,7 +36,8 @@ if [ "$problems" -ne 1 ]; then
   echo "search-convergence.sh: $results holds $problems problems; the figure draws one" >&2
   exit 2
 fi
-best=$(printf '%s\n' "$table" | sed -n 's/.*grid best \([0-9.]*\) ms.*/\1/p' | head -n 1)
+best=$(printf '%s\n' "$table" | sed -n 's/.*, the best \([0-9.]*\) ms.*/\1/p' | head -n 1)
+measured=$(printf '%s\n' "$table" | sed -n 's/.*each search measuring up to \([0-9]*\).*/\1/p' | head -n 1)
 space=$(printf '%s\n' "$table" | sed -n 's/^\([0-9]*\) variants (.*/\1/p' | head -n 1)
 title=$(printf '%s\n' "$table" | sed -n 's/^## //p' | head -n 1)
 
@@ -57,7 +58,7 @@ tail -n +2 "$work/trace.tsv" |
     END { flush() }' dir="$work"
 
 plots=""
-for strategy in grid random annealing genetic; do
+for strategy in $(tail -n +2 "$work/trace.tsv" | cut -f2 | awk '!seen[$0]++'); do
   [ -s "$work/$strategy.tsv" ] || continue
   seeds_of=$([ "$strategy" = grid ] && echo 1 || echo "$seeds")
   label="$strategy (median of $seeds_of seed$([ "$seeds_of" = 1 ] || echo s))"
@@ -71,18 +72,18 @@ mkdir -p "$(dirname "$out")"
 gnuplot <<EOF
 set terminal $terminal
 set output '$out'
-set title "Best so far against variants measured, replayed on the $space-variant grid\n{/*0.8 $title}"
+set title "Best so far against variants measured, replayed on the $space-variant space\n{/*0.8 $title}"
 set xlabel 'variants measured'
-set ylabel 'best so far / grid best (kernel median)'
+set ylabel 'best so far / the best (kernel median)'
 set logscale x
-set xrange [1:$space]
+set xrange [1:$measured]
 set yrange [0.99:1.6]
 set key top right opaque box lc rgb '#cccccc'
 set grid xtics ytics lc rgb '#dddddd'
-set arrow from 1, 1.05 to $space, 1.05 nohead dt 2 lc rgb '#888888'
-set arrow from 1, 1.01 to $space, 1.01 nohead dt 3 lc rgb '#888888'
-set label 'grid best + 5 %' at 1.05, 1.05 offset 0, 0.6 font ',10' tc rgb '#666666'
-set label 'grid best + 1 %' at 1.05, 1.01 offset 0, 0.6 font ',10' tc rgb '#666666'
-plot $plots, 1 with lines dt 1 lc rgb '#000000' title 'grid best ($best ms)'
+set arrow from 1, 1.05 to $measured, 1.05 nohead dt 2 lc rgb '#888888'
+set arrow from 1, 1.01 to $measured, 1.01 nohead dt 3 lc rgb '#888888'
+set label 'the best + 5 %' at 1.05, 1.05 offset 0, 0.6 font ',10' tc rgb '#666666'
+set label 'the best + 1 %' at 1.05, 1.01 offset 0, 0.6 font ',10' tc rgb '#666666'
+plot $plots, 1 with lines dt 1 lc rgb '#000000' title 'the best ($best ms)'
 EOF
 echo "wrote $out"

@@ -460,6 +460,21 @@ TEST(ConfigSchema, EveryReduceAndLogValueOfADeclarationIsAccepted) {
   }
 }
 
+// x and y default for a convergence figure (the search's step and best so far): the schema takes
+// one without them, as the reader does, and refuses a line figure without them.
+TEST(ConfigSchema, AConvergenceFigureMayLeaveOutXAndY) {
+  json config = minimal_config();
+  config["figures"] = {{{"type", "convergence"}}};
+  EXPECT_EQ(committed_schema_validator().errors(config), "");
+  EXPECT_EQ(load_errors(config, "convergence-defaults"), "");
+  for (const json& figure : {json{{"type", "line"}, {"y", "median_ms"}},
+                             json{{"type", "line"}, {"x", "image.width"}}, json::object()}) {
+    config["figures"] = {figure};
+    EXPECT_NE(committed_schema_validator().errors(config), "") << figure.dump();
+    EXPECT_NE(load_errors(config, "line-without-x-or-y"), "") << figure.dump();
+  }
+}
+
 // ---- committed configs and the bad-config corpus against the committed schema ----
 
 TEST(ConfigSchema, EveryCommittedConfigNamesTheSchemaOnItsFirstLine) {

@@ -13,9 +13,9 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kCommands = {"",        "run",     "validate", "list",
-                                            "schema",  "show",    "gallery",  "export",
-                                            "compare", "version", "watch",    "report"};
+const std::vector<std::string> kCommands = {"",      "run",     "validate", "list",    "schema",
+                                            "show",  "gallery", "export",   "compare", "version",
+                                            "watch", "report",  "history"};
 
 class Help : public ::testing::TestWithParam<std::string> {};
 

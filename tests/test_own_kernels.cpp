@@ -1,8 +1,9 @@
 // Users' own kernels (docs/own-kernels.md) on the CPU: a .c/.cpp named in the YAML is compiled,
-// cached, verified and timed like a built-in implementation; a compile error stops the run before
-// its first point; a kernel that crashes, aborts, exits, hangs, returns wrong values or an error
-// code fails its own point and no other. The CUDA side is in tests/gpu/test_own_kernels_cuda.cpp;
-// what NVRTC alone can check (no GPU) is in test_own_kernels_contract.cpp.
+// cached, verified and timed like a built-in implementation; a source that does not compile stops
+// the run before its first point, a run compiles the variants it measures as it goes; a kernel that
+// crashes, aborts, exits, hangs, returns wrong values or an error code fails its own point and no
+// other. The CUDA side is in tests/gpu/test_own_kernels_cuda.cpp; what NVRTC alone can check (no
+// GPU) is in test_own_kernels_contract.cpp.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -166,6 +167,55 @@ TEST_F(OwnKernels, ACompileErrorIsShownBeforeAnyPointRunsByValidateDryRunAndRun)
   }
   EXPECT_FALSE(std::filesystem::exists(dir_ / "outputs/own/results.json"));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "outputs/own/results.journal"));
+}
+
+// A run compiles the variants it measures as it goes, not the whole sweep first: --dry-run
+// compiles the first variant (to find a source that does not compile), --max-points 3 over 24
+// variants compiles 3. A variant that does not compile, once the first did, fails its own points
+// with the compiler's lines; the others are measured.
+TEST_F(OwnKernels, ARunCompilesTheVariantsItMeasuresAsItGoes) {
+  write_text(dir_ / "k.c", cpu_kernel("CONVLAB_CONTRACT(1);\n#define OFFSET (0 * STEP)\n"
+                                      "#if TILE == 7\n#error seven is refused\n#endif",
+                                      kCorrectBody));
+  write_config(
+      "  mine: {source: k.c, params: {TILE: [1, 2, 3, 4, 5, 6, 7, 8], STEP: [1, 2, 3]}}\n");
+  const auto compiled = [&] {
+    std::size_t count = 0;
+    if (std::filesystem::exists(cache_))
+      for (const auto& entry : std::filesystem::directory_iterator(cache_))
+        count += entry.is_directory() && entry.path().filename().string().rfind("mine-", 0) == 0;
+    return count;
+  };
+  const auto dry = convlab("run c.yaml --dry-run");
+  ASSERT_EQ(dry.exit_code, 0) << dry.output;
+  EXPECT_EQ(compiled(), 1u) << dry.output;
+  const auto first = convlab("run c.yaml --max-points 3");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_EQ(records().size(), 3u);
+  EXPECT_EQ(compiled(), 3u) << first.output;
+  EXPECT_NE(first.output.find("your kernels: 2 variants compiled in"), std::string::npos)
+      << first.output;
+
+  const auto rest = convlab("run c.yaml");
+  ASSERT_EQ(rest.exit_code, 1) << "a failed point: the run records everything, then exits 1\n"
+                               << rest.output;
+  EXPECT_NE(rest.output.find("kept 3 · ran 18 · skipped 0 · failed 3"), std::string::npos)
+      << rest.output;
+  EXPECT_NE(rest.output.find("3 variants of your kernels did not compile, their points failed"),
+            std::string::npos)
+      << rest.output;
+  std::size_t failed = 0;
+  for (const json& record : records()) {
+    const bool seven = record["params"]["TILE"] == 7;
+    EXPECT_EQ(record["status"], seven ? "failed" : "ok") << record.dump();
+    if (seven) {
+      ++failed;
+      EXPECT_NE(record["reason"].get<std::string>().find("seven is refused"), std::string::npos)
+          << record["reason"];
+    }
+  }
+  EXPECT_EQ(failed, 3u);
+  EXPECT_EQ(compiled(), 21u) << "every variant that compiles, once";
 }
 
 TEST_F(OwnKernels, ASourceOfAnotherContractVersionOrNoneIsRefused) {

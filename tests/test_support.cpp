@@ -95,7 +95,11 @@ CommandResult run_shell(const std::string& command_line) {
 
 CommandResult run_shell(const std::string& command_line, const std::filesystem::path& directory) {
   const std::string command = "cd '" + directory.string() +
-                              "' && CONVLAB='" CONVLAB_EXECUTABLE "' && export CONVLAB && { " +
+                              "' && CONVLAB='" CONVLAB_EXECUTABLE "' && export CONVLAB && " +
+                              // Runs record no CPU calibration unless a test asks for one: it
+                              // costs a second, and its figures move with the machine's load.
+                              "export CONVLAB_CPU_CALIBRATION_SECONDS="
+                              "${CONVLAB_CPU_CALIBRATION_SECONDS:-0} && { " +
                               command_line + "\n} 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the report of one experiment alone: RESULTS_DIR/report.pdf (outputs/<name>/report.pdf)
-# with its title, run, figures, tables, discussion, machines, verification and config.
+# with its title, run, figures, tables, discussion, machines, verification and config, and the
+# section of its history across commits when outputs/history_<name> holds one.
 # Usage: scripts/report/build-experiment-report.sh CONVLAB RESULTS_DIR
 # Runs in the current directory, which holds outputs/ and experiments/; the LaTeX template comes
 # from the report/ folder next to this script. Exports are incremental, as for the project report.
@@ -34,7 +35,19 @@ done
 "$script_dir/export-experiment.sh" "$convlab" "$dir"
 document_dir="$dir/export/document"
 mkdir -p "$document_dir"
-"$convlab" export --document "$document_dir/experiment-document.tex" "$dir"
+# The experiment's history across commits (convlab history run), when there is one: a section
+# after the gallery.
+history_dir="$(dirname "$dir")/history_$(basename "$dir")"
+history_args=()
+if [[ -e "$history_dir/history.json" ]]; then
+  # Status 1: written, some figures not drawn (the section shows an error box in their place).
+  status=0
+  "$convlab" export "$history_dir" || status=$?
+  [[ $status -eq 0 || $status -eq 1 ]] || exit "$status"
+  history_args=(--history-section "$history_dir/export/section.tex")
+fi
+"$convlab" export --document "$document_dir/experiment-document.tex" \
+  ${history_args[@]+"${history_args[@]}"} "$dir"
 
 # The revision the PDF is built from, for its title.
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || true)

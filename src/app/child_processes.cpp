@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -27,6 +29,18 @@ std::vector<std::string> environment_of(const ChildJob& job) {
   }
   variables.insert(variables.end(), job.environment.begin(), job.environment.end());
   return variables;
+}
+
+// The jobs running now, for signal_running_jobs: a slot is 0 or a child's pid (pid_t is an int
+// here, as sig_atomic_t is).
+std::array<volatile sig_atomic_t, 64> running_pids{};
+
+void note_running(pid_t pid, bool running) {
+  for (auto& slot : running_pids)
+    if (slot == (running ? 0 : pid)) {
+      slot = running ? pid : 0;
+      return;
+    }
 }
 
 pid_t start(const ChildJob& job) {
@@ -60,10 +74,12 @@ void run_jobs(std::vector<ChildJob>& jobs, unsigned parallel) {
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && running.size() < parallel) {
       const pid_t pid = start(jobs[next]);
-      if (pid < 0)
+      if (pid < 0) {
         jobs[next].exit_code = 127;
-      else
+      } else {
         running[pid] = next;
+        note_running(pid, true);
+      }
       ++next;
     }
     if (running.empty()) continue;
@@ -76,11 +92,17 @@ void run_jobs(std::vector<ChildJob>& jobs, unsigned parallel) {
     }
     const auto it = running.find(done);
     if (it == running.end()) continue;
+    note_running(done, false);
     jobs[it->second].exit_code = WIFEXITED(status)
                                      ? WEXITSTATUS(status)
                                      : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     running.erase(it);
   }
+}
+
+void signal_running_jobs(int signal) {
+  for (const auto& slot : running_pids)
+    if (slot > 0) ::kill(static_cast<pid_t>(slot), signal);
 }
 
 bool program_available(const std::string& program) {

@@ -19,6 +19,10 @@ struct ChildJob {
 // Runs every job, at most `parallel` at once, and waits for all of them.
 void run_jobs(std::vector<ChildJob>& jobs, unsigned parallel);
 
+// Sends `signal` to every job run_jobs is running now. Async-signal-safe: a signal handler
+// passes a signal sent to this process alone (kill PID) on to the programs it waits for.
+void signal_running_jobs(int signal);
+
 // Whether `program` is on PATH.
 bool program_available(const std::string& program);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
@@ -289,6 +290,24 @@ long parse_whole_number(const std::string& text, long min, long max) {
   }
   throw ArgumentValueError("expected a whole number from " + std::to_string(min) +
                            (max == LONG_MAX ? "" : " to " + std::to_string(max)));
+}
+
+double parse_percentage(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !(value >= 0)) throw ArgumentValueError("not a percentage");
+  return percent || value >= 1 ? value / 100.0 : value;
+}
+
+double parse_probability(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
+    throw ArgumentValueError("not a probability in (0, 1)");
+  return value;
 }
 
 StoreValue non_empty_into(std::string& target) {

@@ -109,6 +109,11 @@ class CommandLine {
 // Stores shared by several commands.
 // A number from min to max, written in decimal digits.
 long parse_whole_number(const std::string& text, long min, long max);
+// A change as a fraction: "5%", "5" and "0.05" are all five percent (a number of 1 or more is
+// read as percent).
+double parse_percentage(const std::string& text);
+// A significance level, strictly between 0 and 1.
+double parse_probability(const std::string& text);
 // A value that cannot be empty (a folder name).
 StoreValue non_empty_into(std::string& target);
 // A value read by a parser that says why it refuses: std::optional<T> parse(text, &reason).

@@ -43,6 +43,10 @@ const std::vector<CommandEntry>& command_table() {
             export_command),
       plain("compare", "A B", "compare two results point by point (exit 1 on a slowdown)",
             compare_command),
+      plain("history", "run|show|check",
+            "one experiment across commits: build and run each commit's convlab (run), its "
+            "series and steps (show), exit 1 on a confirmed regression (check)",
+            history_command),
       plain("search", "RESULTS", "replay search strategies against a full grid measured before",
             search_command),
       plain("notebook", "", "every experiment as an HTML page, and an index (outputs/notebook/)",

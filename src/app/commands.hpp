@@ -40,6 +40,8 @@ int schema_command(const Arguments& args);
 // of B is slower than A beyond the threshold.
 int export_command(const Arguments& args);
 int compare_command(const Arguments& args);
+// history: one experiment across commits (run, show, check; check exits 1 on a regression).
+int history_command(const Arguments& args);
 // notebook: every experiment as an HTML page, and an index.
 int notebook_command(const Arguments& args);
 // report: the report of one experiment alone, DIR/report.pdf.

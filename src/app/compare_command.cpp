@@ -52,24 +52,6 @@ struct Comparison {
   std::string verdict;
 };
 
-double parse_threshold(const std::string& text) {
-  std::string number = text;
-  const bool percent = !number.empty() && number.back() == '%';
-  if (percent) number.pop_back();
-  char* end = nullptr;
-  const double value = std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || !(value >= 0)) throw ArgumentValueError("not a percentage");
-  return percent || value >= 1 ? value / 100.0 : value;
-}
-
-double parse_alpha(const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(value > 0 && value < 1))
-    throw ArgumentValueError("not a probability in (0, 1)");
-  return value;
-}
-
 double geometric_mean(const std::vector<double>& ratios) {
   double log_sum = 0;
   for (double r : ratios) log_sum += std::log(r);
@@ -106,6 +88,11 @@ otherwise the normal approximation with tie and continuity corrections), and a v
   same    otherwise; "same (within noise)" when beyond the threshold but p >= alpha, and
           "same (too few samples)" when the sample counts cannot reach p < alpha at all
 The summary gives the geometric mean of the ratios, over all points and per implementation.
+Then how A's runs differ from B's, each on a line of its own: another build, another machine
+(the CPU calibrations recorded when the runs started apart, the multiply-add rate by more than
+10 % or the copy bandwidth by more than a factor of 2: "another machine (calibration 28 %
+apart: ...)"), another commit, another load; a ratio may then be the conditions', not the
+code's.
 )help",
        "",
        "0 no point of B slower, 1 some point of B slower, 2 bad input or "
@@ -116,9 +103,9 @@ The summary gives the geometric mean of the ratios, over all points and per impl
       .value("--threshold", "T",
              "the change that counts, 5 % by default; \"5%\", \"5\" and \"0.05\" all mean five "
              "percent",
-             [&](const std::string& text) { options.threshold = parse_threshold(text); })
+             [&](const std::string& text) { options.threshold = parse_percentage(text); })
       .value("--alpha", "P", "significance level, 0.05 by default",
-             [&](const std::string& text) { options.alpha = parse_alpha(text); })
+             [&](const std::string& text) { options.alpha = parse_probability(text); })
       .value("--metric", "FIELD", "median_ms (default), end_to_end_ms, h2d_ms or d2h_ms",
              [&](const std::string& text) {
                if (!field_has_quartiles(text))
@@ -253,7 +240,8 @@ json comparison_json(const Comparison& c) {
 }
 
 void write_verdicts(const CompareOutcome& outcome, const CompareOptions& options,
-                    const ResultsDocument& a, const ResultsDocument& b) {
+                    const ResultsDocument& a, const ResultsDocument& b,
+                    const std::vector<std::string>& conditions) {
   json verdicts{{"a", a.path},
                 {"b", b.path},
                 {"metric", options.metric},
@@ -277,6 +265,7 @@ void write_verdicts(const CompareOutcome& outcome, const CompareOptions& options
                          {"same", outcome.comparisons.size() - faster - slower},
                          {"only_in_a", outcome.only_in_a},
                          {"only_in_b", outcome.only_in_b}};
+  verdicts["conditions"] = conditions;
   write_file(*options.json_path, verdicts.dump(1) + "\n", WriteTarget::named);
 }
 
@@ -286,17 +275,29 @@ std::string machines_words(const std::set<std::string>& labels) {
   return text;
 }
 
-// Points of runs under different conditions (load, commit, build) are named: a ratio may then be
-// the conditions', not the code's. Between two builds the builds differ by design; the loads
-// matter all the same.
-void print_conditions(const CompareOutcome& outcome, const ResultsDocument& a,
-                      const ResultsDocument& b) {
+// The records each side compared, with the runs of its file.
+MixedRuns side_runs(const CompareOutcome& outcome, const ResultsDocument& side, bool a_side) {
   std::vector<const Record*> compared;
-  for (const auto& c : outcome.comparisons) compared.insert(compared.end(), {c.a, c.b});
-  std::vector<RunBlock> runs = a.file.runs;
-  runs.insert(runs.end(), b.file.runs.begin(), b.file.runs.end());
-  const std::string note = mixed_runs_note(mixed_runs(compared, runs));
-  if (!note.empty()) print("\n%s\n", note.c_str());
+  for (const auto& c : outcome.comparisons) compared.push_back(a_side ? c.a : c.b);
+  return mixed_runs(compared, side.file.runs);
+}
+
+// How A's runs differ from B's, each finding on its own line: another build, another machine
+// (their CPU calibrations apart), another commit, another load; then a side whose own runs differ
+// among themselves. A ratio may then be the conditions', not the code's.
+std::vector<std::string> conditions_findings(const CompareOutcome& outcome,
+                                             const ResultsDocument& a, const ResultsDocument& b) {
+  const MixedRuns a_runs = side_runs(outcome, a, true), b_runs = side_runs(outcome, b, false);
+  std::vector<std::string> findings = differences_between(a_runs, b_runs);
+  if (a_runs.mixed()) findings.push_back("A: " + mixed_runs_note(a_runs));
+  if (b_runs.mixed()) findings.push_back("B: " + mixed_runs_note(b_runs));
+  return findings;
+}
+
+void print_conditions(const std::vector<std::string>& findings) {
+  if (findings.empty()) return;
+  print("\nA against B:\n");
+  for (const auto& finding : findings) print("  %s\n", finding.c_str());
 }
 
 }  // namespace
@@ -315,8 +316,9 @@ int compare_command(const std::vector<std::string>& args) {
                          " measured on one machine (A: " + machines_words(outcome.a_machines) +
                          "; B: " + machines_words(outcome.b_machines) + ")");
     print_comparisons(outcome, options);
-    print_conditions(outcome, a, b);
-    if (options.json_path) write_verdicts(outcome, options, a, b);
+    const std::vector<std::string> findings = conditions_findings(outcome, a, b);
+    print_conditions(findings);
+    if (options.json_path) write_verdicts(outcome, options, a, b, findings);
     const size_t slower = count_verdicts(outcome, "slower");
     if (slower > 0) {
       print("regression: %zu points of %s are slower than in %s\n", slower, b.path.c_str(),

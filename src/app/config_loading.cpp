@@ -9,6 +9,7 @@
 #include "figures/plan_declarations.hpp"
 #include "figures/where_values.hpp"
 #include "plan/plan.hpp"
+#include "plan/search_points.hpp"
 
 namespace convlab {
 
@@ -32,7 +33,9 @@ LoadedConfig load_and_check(const ConfigFile& file) {
   // The values a figure's where asks for can be checked once the plan is known.
   check_where_values(root, YamlLocation{path, ""}, [&] {
     std::vector<nlohmann::json> points;
-    for (const Point& point : loaded.plan) points.push_back(describe_point(config, point));
+    for (const Point& point : loaded.plan)
+      for (auto& description : descriptions_of_values(config, point))
+        points.push_back(std::move(description));
     return points;
   });
   loaded.warnings = check_declarations_on_plan(root, YamlLocation{path, ""}, config, loaded.plan);

@@ -21,6 +21,7 @@
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
 #include "gallery/gallery.hpp"
+#include "history/history_index.hpp"
 #include "html/experiment_page.hpp"
 #include "html/html_text.hpp"
 #include "html/index_page.hpp"
@@ -43,11 +44,13 @@ struct NotebookOptions : NotebookPlace {
   bool quiet = false;
 };
 
+// Every outputs/*/ holding a results.json, or a history.json (convlab history run).
 std::vector<std::string> default_results() {
   std::vector<std::string> dirs;
   if (!fs::is_directory("outputs")) return dirs;
   for (const auto& entry : fs::directory_iterator("outputs"))
-    if (fs::exists(entry.path() / "results.json")) dirs.push_back(entry.path().generic_string());
+    if (fs::exists(entry.path() / "results.json") || holds_history(entry.path().string()))
+      dirs.push_back(entry.path().generic_string());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
 }
@@ -149,7 +152,10 @@ int make_notebook(const NotebookOptions& options) {
   const auto add = [&](const std::string& dir, bool make_page) {
     ExperimentLoad load;
     load.make_page = make_page;
-    Experiment e = load_experiment(dir, options, load);
+    // A folder of a history alone is its page; one with results is the experiment's.
+    Experiment e = holds_history(dir) && !fs::exists(fs::path(dir) / "results.json")
+                       ? load_history_page(dir, options, make_page)
+                       : load_experiment(dir, options, load);
     if (!files.insert(e.file).second)
       throw ResultsError(dir + ": a second experiment named '" + e.notebook.name +
                          "'; each page is named after its experiment");
@@ -202,7 +208,7 @@ int make_notebook(const NotebookOptions& options) {
 
   std::vector<IndexEntry> entries;
   for (const Experiment& e : experiments)
-    entries.push_back({&e.notebook, e.file, headline_figure(e), "", 0});
+    entries.push_back({&e.notebook, e.file, headline_figure(e), "", 0, e.history.get()});
   if (const auto outline = outline_to_read(options))
     follow_outline(entries, load_report_outline(*outline));
   IndexContext index;
@@ -245,7 +251,8 @@ results, config, discussion or convlab changed. Needs gnuplot for the figures an
        "error in the figure's place, the message names them); 2 bad input (the message names "
        "the file and key), every other experiment's page still made."});
   line.positional({"RESULTS_DIR",
-                   "outputs/<name> folders (default: every outputs/*/ holding a results.json)",
+                   "outputs/<name> folders (default: every outputs/*/ holding a results.json, "
+                   "or a history.json: a page of the history of an experiment)",
                    false, true, [&](const std::string& text) { options.results.push_back(text); }})
       .value("--out", "DIR", "where to write (default: outputs/notebook)",
              [&](const std::string& text) { options.out = text; })

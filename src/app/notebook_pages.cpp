@@ -16,6 +16,7 @@
 #include "html/svg_sanitizer.hpp"
 #include "images/image_source.hpp"
 #include "measure/provenance.hpp"
+#include "notebook/history_notebook.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "store/results_file.hpp"
 
@@ -186,6 +187,29 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
                              read_text_file(stamp) == e.fingerprint + "\n");
   for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
     e.figure_files.push_back("figures/" + html_id(name) + "/" +
+                             html_id(figure->data.declaration.name) + ".svg");
+  return e;
+}
+
+Experiment load_history_page(const std::string& dir, const NotebookPlace& place, bool make_page) {
+  Experiment e;
+  e.history = std::make_shared<const History>(load_history(dir));
+  const History& history = *e.history;
+  e.results.directory = dir;
+  e.notebook = build_history_notebook(history, StepSettings{});
+  e.file = html_id(e.notebook.name) + ".html";
+  std::string inputs = "history " + file_hash((fs::path(dir) / kHistoryIndexFile).string()) + "\n";
+  for (const CommitRun& run : history.index.runs)
+    inputs += "results " + run.results() + " " +
+              file_hash((fs::path(dir) / run.results()).string()) + "\n";
+  inputs += "convlab " + build_id() + "\n";
+  inputs += "gnuplot " + std::string(program_available("gnuplot") ? "yes" : "no") + "\n";
+  e.fingerprint = sha256_hex(inputs);
+  const fs::path stamp = place.out / ".build" / html_id(e.notebook.name) / "inputs.sha256";
+  e.current = !make_page || (fs::exists(place.out / e.file) && fs::exists(stamp) &&
+                             read_text_file(stamp) == e.fingerprint + "\n");
+  for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
+    e.figure_files.push_back("figures/" + html_id(e.notebook.name) + "/" +
                              html_id(figure->data.declaration.name) + ".svg");
   return e;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "history/history_series.hpp"
 #include "html/experiment_page.hpp"
 #include "notebook/experiment_config.hpp"
 #include "notebook/notebook.hpp"
@@ -34,6 +35,8 @@ struct Experiment {
   std::string fingerprint;                // of every input of the page
   bool current = false;                   // the page on disk was made from the same inputs
   std::vector<std::string> figure_files;  // standalone SVGs relative to the notebook folder
+  // A history's page: the history its cells' records point into.
+  std::shared_ptr<const History> history;
 };
 
 struct ExperimentLoad {
@@ -52,6 +55,11 @@ struct ExperimentLoad {
 // An experiment's results, notebook and page file, from its results folder.
 Experiment load_experiment(const std::string& dir, const NotebookPlace& place,
                            const ExperimentLoad& load = {});
+
+// The page of a history folder (DIR/history.json, `convlab history run`): named
+// history_<experiment>, made again when the index or a commit's results changed.
+Experiment load_history_page(const std::string& dir, const NotebookPlace& place,
+                             bool make_page = true);
 
 // "convlab 0.1.0 (build 1a2b3c4d5e6f)".
 std::string generator_words();

@@ -158,6 +158,17 @@ void print_records(const ResultsFile& results, const std::vector<const Record*>&
   std::cout << "\n" << status_counts_line(records) << "\n";
 }
 
+// A cell of a Markdown table: a '|' in the text would start another cell.
+std::string table_cell(const std::string& text) {
+  std::string cell;
+  for (char c : text) cell += c == '|' ? std::string("\\|") : std::string(1, c);
+  return cell;
+}
+
+std::string seconds_cell(const std::optional<double>& seconds) {
+  return seconds ? format_number(*seconds, 3) : "-";
+}
+
 void print_searches(const ResultsFile& results, const std::vector<const Record*>& selected) {
   std::vector<Record> records;
   for (const Record* record : selected) records.push_back(*record);
@@ -167,13 +178,17 @@ void print_searches(const ResultsFile& results, const std::vector<const Record*>
     return;
   }
   std::cout << "| implementation | problem | search | measured | best ms | at step | best params "
-               "| grid best ms | found / grid | share of the grid |\n"
-               "|---|---|---|---|---|---|---|---|---|---|\n";
+               "| compiling s | measuring s | search s | grid best ms | found / grid | share of "
+               "the grid |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const SearchOutcome& o : outcomes) {
-    std::cout << "| " << o.implementation << " | " << o.problem << " | " << o.strategy << " seed "
-              << o.seed << " | " << o.measured << " | "
-              << (o.best_ms ? format_number(*o.best_ms, 4) : "-") << " | " << o.best_step << " | "
-              << (o.best_ms ? o.best_params.dump() : "-") << " | ";
+    std::cout << "| " << table_cell(o.implementation) << " | " << table_cell(o.problem) << " | "
+              << table_cell(o.strategy) << " seed " << o.seed << " | " << o.measured << " | "
+              << (o.best_ms ? format_number(*o.best_ms, 4) : "-") << " | "
+              << (o.best_ms ? std::to_string(o.best_step) : "-") << " | "
+              << (o.best_ms ? table_cell(params_words(o.best_params)) : "-") << " | "
+              << seconds_cell(o.compile_s) << " | " << seconds_cell(o.measure_s) << " | "
+              << seconds_cell(o.elapsed_s) << " | ";
     if (o.grid_best_ms && o.best_ms)
       std::cout << format_number(*o.grid_best_ms, 4) << " | "
                 << format_fixed(*o.best_ms / *o.grid_best_ms, 3) << "x | "

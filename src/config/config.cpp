@@ -451,16 +451,13 @@ std::vector<ImplementationSweep> parse_implementations(const YAML::Node& node,
       else
         axes.emplace_back(axis.name, std::vector<nlohmann::json>{axis.default_value});
     }
-    size_t combinations = 1;
+    ImplementationSweep sweep;
+    sweep.name = name;
     for (const auto& [axis, values] : axes) {
-      combinations *= values.size();
-      if (combinations > kMaxPoints)
-        at.fail(entry.first, "its axes give more than " + std::to_string(kMaxPoints) +
-                                 " combinations; split the sweep into several configs");
+      sweep.axes[axis] = values;
+      sweep.axis_list.push_back({axis, values});
     }
-    nlohmann::json swept = nlohmann::json::object();
-    for (const auto& [axis, values] : axes) swept[axis] = values;
-    sweeps.push_back({name, swept, cartesian_product(axes), nullptr, nullptr, std::nullopt});
+    sweeps.push_back(std::move(sweep));
     if (axes_node && axes_node.IsMap() && axes_node["search"])
       sweeps.back().search = parse_search(axes_node["search"], at.child("search"));
   }
@@ -491,6 +488,18 @@ std::string combinations_words(const std::vector<Params>& combinations) {
   return words;
 }
 
+// "A=1|2|3 B=0|1": a searched implementation's params, for messages (its combinations are not
+// listed).
+std::string axis_values_words(const std::vector<SearchAxis>& axes) {
+  std::string words;
+  for (const auto& axis : axes) {
+    words += (words.empty() ? "" : " ") + axis.name + "=";
+    for (std::size_t v = 0; v < axis.values.size(); ++v)
+      words += (v ? "|" : "") + field_text(axis.values[v]);
+  }
+  return words.empty() ? "{}" : words;
+}
+
 BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<ImplementationSweep>& sweeps,
                             const YamlLocation& where) {
   BaselineSpec baseline;
@@ -518,16 +527,29 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
     where.fail(node, quoted_value(baseline.implementation) +
                          " is not one of this config's implementations" +
                          implementations_words(sweeps));
+  // A searched implementation's combinations are not listed: each param is checked on its own.
+  const auto has_value = [&](const std::string& key, const nlohmann::json& value) {
+    for (const auto& axis : sweep->axis_list)
+      if (axis.name == key)
+        return std::find(axis.values.begin(), axis.values.end(), value) != axis.values.end();
+    return false;
+  };
   const bool any =
-      std::any_of(sweep->combinations.begin(), sweep->combinations.end(), [&](const Params& p) {
-        for (const auto& [k, v] : baseline.params.items())
-          if (!p.contains(k) || p[k] != v) return false;
-        return true;
-      });
+      sweep->domain
+          ? std::all_of(baseline.params.items().begin(), baseline.params.items().end(),
+                        [&](const auto& item) { return has_value(item.key(), item.value()); })
+          : std::any_of(sweep->combinations.begin(), sweep->combinations.end(),
+                        [&](const Params& p) {
+                          for (const auto& [k, v] : baseline.params.items())
+                            if (!p.contains(k) || p[k] != v) return false;
+                          return true;
+                        });
   if (!any)
     where.fail(node, "no combination of " + quoted_value(baseline.implementation) +
                          " has the params " + params_words(baseline.params) +
-                         "; its combinations: " + combinations_words(sweep->combinations));
+                         (sweep->domain
+                              ? "; its params: " + axis_values_words(sweep->axis_list)
+                              : "; its combinations: " + combinations_words(sweep->combinations)));
   return baseline;
 }
 
@@ -674,7 +696,10 @@ void check_impossible_params(const Config& config, const YAML::Node& node,
 // The product is computed, not expanded: the plan itself is built only when it is small enough.
 void check_plan_size(const Config& config, const YAML::Node& node, const YamlLocation& where) {
   size_t per_problem = 0;
-  for (const auto& sweep : config.implementations) per_problem += sweep.combinations.size();
+  // A search is one point of the plan per strategy and seed: its variants are walked.
+  for (const auto& sweep : config.implementations)
+    per_problem += sweep.domain ? sweep.search->strategies.size() * sweep.search->seeds.size()
+                                : sweep.combinations.size();
   double points = double(per_problem);
   for (size_t factor :
        {config.images.size(), config.filters.size(), config.borders.size(), config.outputs.size()})
@@ -689,34 +714,78 @@ void check_plan_size(const Config& config, const YAML::Node& node, const YamlLoc
                          " points; split the sweep into several configs");
 }
 
+double combinations_of(const ImplementationSweep& sweep) {
+  double combinations = 1.0;
+  for (const auto& axis : sweep.axis_list) combinations *= double(axis.values.size());
+  return combinations;
+}
+
+// A sweep measures every combination: they are listed, as many as a plan may hold, and a grid's
+// restrictions remove some.
+void list_combinations(ImplementationSweep& sweep, const SearchDomain* restricted,
+                       const YAML::Node& entry, const YamlLocation& at) {
+  if (combinations_of(sweep) > double(kMaxPoints))
+    at.fail(entry, "its axes give more than " + std::to_string(kMaxPoints) +
+                       " combinations; split the sweep into several configs, or give it a search "
+                       "with a budget, which walks the combinations instead of listing them "
+                       "(docs/search.md)");
+  std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
+  for (const auto& axis : sweep.axis_list) axes.emplace_back(axis.name, axis.values);
+  sweep.combinations = cartesian_product(axes);
+  if (restricted == nullptr) return;
+  std::vector<Params> kept;
+  Coordinate at_value(sweep.axis_list.size(), 0);
+  for (const Params& params : sweep.combinations) {
+    if (restricted->restrictions.hold(at_value)) kept.push_back(params);
+    for (std::size_t k = at_value.size(); k > 0; --k) {
+      if (++at_value[k - 1] < static_cast<int>(sweep.axis_list[k - 1].values.size())) break;
+      at_value[k - 1] = 0;
+    }
+  }
+  sweep.combinations = std::move(kept);
+}
+
 // The config's search block goes to every implementation of several variants that has none of
-// its own; restrictions then remove the variants they rule out, and a search that measures
-// everything (grid without a budget) is today's sweep.
+// its own. A search that chooses its variants walks the combinations (config/search_domain.hpp);
+// a sweep lists them, its restrictions removing those they rule out, and a grid search without
+// restrictions or a budget is today's sweep.
 void apply_searches(Config& config, const YAML::Node& root, const YamlLocation& top) {
   std::optional<SearchSpec> everywhere;
   if (root["search"]) everywhere = parse_search(root["search"], top.child("search"));
   for (auto& sweep : config.implementations) {
     const YAML::Node entry = root["implementations"][sweep.name];
+    const YamlLocation entry_at = top.child("implementations").child(sweep.name);
     const bool own = sweep.search.has_value();
-    if (!own && everywhere && sweep.combinations.size() > 1) sweep.search = everywhere;
-    if (!sweep.search) continue;
+    if (!own && everywhere && combinations_of(sweep) > 1) sweep.search = everywhere;
+    if (!sweep.search) {
+      list_combinations(sweep, nullptr, entry, entry_at);
+      continue;
+    }
     const YAML::Node block = own ? entry["search"] : root["search"];
-    const YamlLocation at =
-        own ? top.child("implementations").child(sweep.name).child("search") : top.child("search");
-    sweep.combinations = apply_restrictions(sweep.combinations, *sweep.search, block["restrict"],
-                                            at.child("restrict"));
-    if (sweep.search->measures_everything() && sweep.search->restrict.empty()) sweep.search.reset();
+    const YamlLocation at = own ? entry_at.child("search") : top.child("search");
+    auto domain = std::make_shared<const SearchDomain>(make_search_domain(
+        sweep.axis_list, *sweep.search, block["restrict"], at.child("restrict")));
+    if (!sweep.search->measures_everything()) {
+      sweep.domain = std::move(domain);
+      continue;
+    }
+    list_combinations(sweep, domain.get(), entry, entry_at);
+    if (sweep.search->restrict.empty()) sweep.search.reset();
   }
 }
 
 nlohmann::json search_json(const SearchSpec& spec) {
   nlohmann::json strategies = nlohmann::json::array();
   for (SearchStrategy s : spec.strategies) strategies.push_back(std::string(to_string(s)));
-  nlohmann::json j{
-      {"strategy", strategies},          {"seed", spec.seeds},
-      {"restrict", spec.restrict},       {"objective", std::string(to_string(spec.objective))},
-      {"temperature", spec.temperature}, {"cooling", spec.cooling},
-      {"population", spec.population},   {"mutation", spec.mutation}};
+  nlohmann::json j{{"strategy", strategies},
+                   {"seed", spec.seeds},
+                   {"restrict", spec.restrict},
+                   {"objective", std::string(to_string(spec.objective))}};
+  for (const SearchSetting& setting : search_settings())
+    j[setting.key] = setting.whole ? nlohmann::json(std::llround(spec.setting(setting.key)))
+                                   : nlohmann::json(spec.setting(setting.key));
+  // Written only when not the default: the resolved form of earlier searches is kept.
+  if (spec.ahead != kDefaultSearchAhead) j["ahead"] = spec.ahead;
   if (spec.budget) j["budget"] = *spec.budget;
   if (spec.max_seconds) j["max_seconds"] = *spec.max_seconds;
   return j;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "config/search_domain.hpp"
 #include "config/search_spec.hpp"
 #include "config/yaml_load.hpp"
 #include "core/filter.hpp"
@@ -33,13 +34,18 @@ struct UserKernelSource;
 struct ImplementationSweep {
   std::string name;
   nlohmann::json axes = nlohmann::json::object();  // axis -> the list of values swept
-  std::vector<Params> combinations;                // their cartesian product
+  std::vector<SearchAxis> axis_list;               // the same, in the config's order
+  // Their cartesian product (after a grid's restrictions); empty for a search that walks them.
+  std::vector<Params> combinations;
   // A user's own kernel (config/user_kernel_entry.hpp): its implementation, made from the entry,
   // and its source; null for convlab's own implementations, found in the registry by name.
   std::shared_ptr<const Implementation> user;
   std::shared_ptr<const UserKernelSource> user_source;
   // A search over the combinations (config/search_spec.hpp; after its restrictions), or none.
   std::optional<SearchSpec> search;
+  // What a search that chooses its variants walks (config/search_domain.hpp): set with a budget,
+  // max_seconds or a strategy other than the grid, whose variants are then never listed.
+  std::shared_ptr<const SearchDomain> domain;
 };
 
 // The implementation a sweep runs: the user's kernel or the registry's entry of that name.

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "config/search_spec.hpp"
+
 namespace convlab {
 
 using nlohmann::json;
@@ -56,22 +58,33 @@ json channels() {
 
 // The search block (config/search_spec.hpp), at the top level and in an implementation's entry.
 json search_schema() {
-  const json strategy = schema::string_enum({"grid", "random", "annealing", "genetic"});
+  std::vector<std::string> names;
+  for (SearchStrategy strategy : search_strategies()) names.emplace_back(to_string(strategy));
+  const json strategy = schema::string_enum(names);
   const json seed = schema::integer(0, std::numeric_limits<std::int32_t>::max());
   const json positive{{"type", "number"}, {"exclusiveMinimum", 0}};
+  json properties{{"strategy", schema::sweep_of(strategy)},
+                  {"seed", schema::sweep_of(seed)},
+                  {"budget", schema::integer(1, 1000000)},
+                  {"max_seconds", positive},
+                  {"ahead", schema::described(schema::integer(1, 64),
+                                              "variants proposed ahead of the measurements and "
+                                              "compiled meanwhile, in parallel (default 4)")},
+                  {"restrict", {{"type", "array"}, {"items", kString}}},
+                  {"objective", schema::string_enum({"median_ms", "end_to_end"})}};
+  for (const SearchSetting& setting : search_settings()) {
+    const auto number = [&](double v) {
+      return setting.whole ? json(static_cast<long long>(v)) : json(v);
+    };
+    json value{{"type", setting.whole ? "integer" : "number"},
+               {setting.from_low ? "minimum" : "exclusiveMinimum", number(setting.low)},
+               {"maximum", number(setting.high)},
+               {"description", setting.strategies + ": " + setting.description}};
+    properties[setting.key] = value;
+  }
   return {{"type", "object"},
           {"description", "search strategies over the params instead of the full grid"},
-          {"properties",
-           {{"strategy", schema::sweep_of(strategy)},
-            {"seed", schema::sweep_of(seed)},
-            {"budget", schema::integer(1, 1000000)},
-            {"max_seconds", positive},
-            {"restrict", {{"type", "array"}, {"items", kString}}},
-            {"objective", schema::string_enum({"median_ms", "end_to_end"})},
-            {"temperature", positive},
-            {"cooling", {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 1}}},
-            {"population", schema::integer(2, 1000)},
-            {"mutation", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}}}},
+          {"properties", properties},
           {"additionalProperties", false}};
 }
 

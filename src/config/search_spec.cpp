@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "config/yaml_read.hpp"
 #include "core/closest_name.hpp"
@@ -11,9 +12,17 @@
 namespace convlab {
 namespace {
 
-const std::vector<std::string> kSearchKeys{"strategy",   "budget",    "max_seconds", "seed",
-                                           "restrict",   "objective", "temperature", "cooling",
-                                           "population", "mutation"};
+const std::vector<std::string> kBlockKeys{"strategy", "budget",    "max_seconds", "seed",
+                                          "restrict", "objective", "ahead"};
+
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names{
+#define CONVLAB_SEARCH_NAME(name) #name,
+      CONVLAB_SEARCH_STRATEGIES(CONVLAB_SEARCH_NAME)
+#undef CONVLAB_SEARCH_NAME
+  };
+  return names;
+}
 
 template <typename T>
 std::vector<T> one_or_list(const YAML::Node& node, const YamlLocation& at,
@@ -34,10 +43,10 @@ std::vector<T> one_or_list(const YAML::Node& node, const YamlLocation& at,
 SearchStrategy read_strategy(const YAML::Node& node, const YamlLocation& at) {
   const std::string text = read_string(node, at);
   if (auto strategy = parse_search_strategy(text)) return *strategy;
-  const std::string guess = closest_name(text, search_strategy_names());
+  const std::string guess = closest_name(text, strategy_names());
   at.fail(node, "unknown strategy '" + text + "'" +
-                    (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
-                    "; there are grid, random, annealing and genetic");
+                    (guess.empty() ? "" : " (did you mean '" + guess + "'?)") + "; there are " +
+                    search_strategy_words());
 }
 
 std::uint64_t read_seed(const YAML::Node& node, const YamlLocation& at) {
@@ -46,61 +55,111 @@ std::uint64_t read_seed(const YAML::Node& node, const YamlLocation& at) {
   return static_cast<std::uint64_t>(seed);
 }
 
-double read_in(const YAML::Node& node, const YamlLocation& at, double low, double high,
-               const std::string& what) {
-  const double value = read_number(node, at);
-  if (!(value > low && value <= high)) at.fail(node, what);
+std::string range_words(const SearchSetting& setting) {
+  const auto number = [](double v) {
+    std::string text = std::to_string(v);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
+  };
+  return setting.key + " is " + (setting.whole ? "a whole number " : "") +
+         (setting.from_low ? "from " : "above ") + number(setting.low) + " to " +
+         number(setting.high) + ": " + setting.description;
+}
+
+double read_setting(const SearchSetting& setting, const YAML::Node& node, const YamlLocation& at) {
+  const double value = setting.whole ? double(read_integer(node, at)) : read_number(node, at);
+  const bool above = setting.from_low ? value >= setting.low : value > setting.low;
+  if (!(above && value <= setting.high)) at.fail(node, range_words(setting));
   return value;
 }
 
-void read_strategy_settings(const YAML::Node& node, const YamlLocation& where, SearchSpec& spec) {
-  if (node["temperature"])
-    spec.temperature = read_in(node["temperature"], where.child("temperature"), 0, 100,
-                               "temperature is a relative slowdown above 0, e.g. 0.1");
-  if (node["cooling"])
-    spec.cooling = read_in(node["cooling"], where.child("cooling"), 0, 1,
-                           "cooling is the temperature's factor per step, above 0 and at most 1");
-  if (node["population"]) {
-    const long long population = read_integer(node["population"], where.child("population"));
-    if (population < 2 || population > 1000)
-      where.child("population").fail(node["population"], "population is 2 to 1000");
-    spec.population = static_cast<int>(population);
+void read_restrictions(const YAML::Node& restrict, const YamlLocation& at, SearchSpec& spec) {
+  if (!restrict.IsSequence()) at.fail(restrict, "restrict is a list of expressions, in quotes");
+  for (std::size_t i = 0; i < restrict.size(); ++i) {
+    const std::string text = read_string(restrict[i], at.index(i));
+    try {
+      Expression::parse(text);
+    } catch (const ExpressionError& error) {
+      at.index(i).fail(restrict[i], "'" + text + "': " + error.what() + " at character " +
+                                        std::to_string(error.position() + 1));
+    }
+    spec.restrict.push_back(text);
   }
-  if (node["mutation"])
-    spec.mutation = read_in(node["mutation"], where.child("mutation"), -1e-300, 1,
-                            "mutation is a probability, 0 to 1");
+}
+
+// A whole number from 1 to `most` at `key`.
+int read_count(const YAML::Node& node, const YamlLocation& where, const char* key, long long most,
+               const std::string& what) {
+  const long long count = read_integer(node[key], where.child(key));
+  if (count < 1 || count > most) where.child(key).fail(node[key], what);
+  return static_cast<int>(count);
+}
+
+std::vector<std::string> known_keys() {
+  std::vector<std::string> keys = kBlockKeys;
+  for (const SearchSetting& setting : search_settings()) keys.push_back(setting.key);
+  return keys;
 }
 
 }  // namespace
 
-std::string_view to_string(SearchStrategy strategy) {
-  switch (strategy) {
-    case SearchStrategy::grid:
-      return "grid";
-    case SearchStrategy::random:
-      return "random";
-    case SearchStrategy::annealing:
-      return "annealing";
-    case SearchStrategy::genetic:
-      return "genetic";
-  }
-  return "grid";
+const std::vector<SearchStrategy>& search_strategies() {
+  static const std::vector<SearchStrategy> all{
+#define CONVLAB_SEARCH_VALUE(name) SearchStrategy::name,
+      CONVLAB_SEARCH_STRATEGIES(CONVLAB_SEARCH_VALUE)
+#undef CONVLAB_SEARCH_VALUE
+  };
+  return all;
 }
 
-const std::vector<std::string>& search_strategy_names() {
-  static const std::vector<std::string> names{"grid", "random", "annealing", "genetic"};
-  return names;
+std::string_view to_string(SearchStrategy strategy) {
+  return strategy_names().at(static_cast<std::size_t>(strategy));
 }
 
 std::optional<SearchStrategy> parse_search_strategy(std::string_view text) {
-  for (SearchStrategy s : {SearchStrategy::grid, SearchStrategy::random, SearchStrategy::annealing,
-                           SearchStrategy::genetic})
-    if (to_string(s) == text) return s;
-  return std::nullopt;
+  const auto& names = strategy_names();
+  const auto found = std::find(names.begin(), names.end(), text);
+  if (found == names.end()) return std::nullopt;
+  return static_cast<SearchStrategy>(found - names.begin());
+}
+
+std::string search_strategy_words() {
+  const auto& names = strategy_names();
+  std::string words;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    words += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return words;
 }
 
 std::string_view to_string(SearchObjective objective) {
   return objective == SearchObjective::median_ms ? "median_ms" : "end_to_end";
+}
+
+const std::vector<SearchSetting>& search_settings() {
+  static const std::vector<SearchSetting> settings{
+      {"temperature", 0.1, 0, 100, false, false, "annealing, dual_annealing",
+       "the relative slowdown accepted with probability 1/e at the start, e.g. 0.1"},
+      {"cooling", 0.95, 0, 1, false, false, "annealing",
+       "the temperature's factor per measurement, above 0 and at most 1"},
+      {"population", 8, 2, 1000, true, true, "genetic",
+       "the elite kept, whose children are measured"},
+      {"mutation", 0.2, 0, 1, true, false, "genetic",
+       "the chance of a param of a child taking a random value, 0 to 1"},
+      {"restart", 0.1, 0, 1, true, false, "greedy_ils",
+       "the chance of starting again from a random variant instead of perturbing the best"},
+      {"gamma", 0.2, 0, 0.5, false, false, "tpe",
+       "the share of the variants measured that the model takes as good"},
+  };
+  return settings;
+}
+
+double SearchSpec::setting(const std::string& key) const {
+  const auto given = settings.find(key);
+  if (given != settings.end()) return given->second;
+  for (const SearchSetting& setting : search_settings())
+    if (setting.key == key) return setting.fallback;
+  return 0.0;
 }
 
 bool SearchSpec::measures_everything() const {
@@ -110,27 +169,28 @@ bool SearchSpec::measures_everything() const {
 
 SearchSpec parse_search(const YAML::Node& node, const YamlLocation& where) {
   require_map(node, where);
-  require_known_keys(node, where, kSearchKeys);
+  require_known_keys(node, where, known_keys());
   SearchSpec spec;
   if (node["strategy"])
     spec.strategies =
         one_or_list<SearchStrategy>(node["strategy"], where.child("strategy"), read_strategy);
   if (node["seed"])
     spec.seeds = one_or_list<std::uint64_t>(node["seed"], where.child("seed"), read_seed);
-  if (node["budget"] && node["max_seconds"])
-    where.child("max_seconds")
-        .fail(node["max_seconds"], "give a budget of variants or of max_seconds, not both");
-  if (node["budget"]) {
-    const long long budget = read_integer(node["budget"], where.child("budget"));
-    if (budget < 1 || budget > 1000000)
-      where.child("budget").fail(node["budget"],
-                                 "budget is the variants measured per problem, "
-                                 "1 to 1000000");
-    spec.budget = static_cast<int>(budget);
+  if (node["budget"])
+    spec.budget = read_count(node, where, "budget", 1000000,
+                             "budget is the variants measured per problem, 1 to 1000000");
+  if (node["max_seconds"]) {
+    spec.max_seconds = read_number(node["max_seconds"], where.child("max_seconds"));
+    if (!(*spec.max_seconds > 0 && *spec.max_seconds <= 1e7))
+      where.child("max_seconds")
+          .fail(node["max_seconds"],
+                "max_seconds is the time per problem and search (compiles waited for and "
+                "measurements), above 0");
   }
-  if (node["max_seconds"])
-    spec.max_seconds = read_in(node["max_seconds"], where.child("max_seconds"), 0, 1e7,
-                               "max_seconds is the measuring time per problem, above 0");
+  if (node["ahead"])
+    spec.ahead = read_count(node, where, "ahead", 64,
+                            "ahead is the variants proposed ahead of the measurements and "
+                            "compiled meanwhile, 1 to 64");
   if (node["objective"]) {
     const std::string objective = read_string(node["objective"], where.child("objective"));
     if (objective == "end_to_end")
@@ -141,90 +201,13 @@ SearchSpec parse_search(const YAML::Node& node, const YamlLocation& where) {
                 "objective is median_ms (the timed compute or kernel) or "
                 "end_to_end (with the copies)");
   }
-  if (const YAML::Node restrict = node["restrict"]) {
-    const YamlLocation at = where.child("restrict");
-    if (!restrict.IsSequence()) at.fail(restrict, "restrict is a list of expressions, in quotes");
-    for (std::size_t i = 0; i < restrict.size(); ++i) {
-      const std::string text = read_string(restrict[i], at.index(i));
-      try {
-        Expression::parse(text);
-      } catch (const ExpressionError& error) {
-        at.index(i).fail(restrict[i], "'" + text + "': " + error.what() + " at character " +
-                                          std::to_string(error.position() + 1));
-      }
-      spec.restrict.push_back(text);
-    }
-  }
-  read_strategy_settings(node, where, spec);
+  if (const YAML::Node restrict = node["restrict"])
+    read_restrictions(restrict, where.child("restrict"), spec);
+  for (const SearchSetting& setting : search_settings())
+    if (node[setting.key])
+      spec.settings[setting.key] =
+          read_setting(setting, node[setting.key], where.child(setting.key));
   return spec;
-}
-
-std::vector<std::pair<std::string, double>> restriction_names(const Params& params) {
-  std::vector<std::pair<std::string, double>> names;
-  for (const auto& [name, value] : params.items()) {
-    if (value.is_number()) {
-      names.emplace_back(name, value.get<double>());
-    } else if (value.is_boolean()) {
-      names.emplace_back(name, value.get<bool>() ? 1.0 : 0.0);
-    } else if (value.is_array() && value.size() == 2 && value[0].is_number()) {
-      const bool upper = !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
-      names.emplace_back(name + (upper ? "_X" : "_x"), value[0].get<double>());
-      names.emplace_back(name + (upper ? "_Y" : "_y"), value[1].get<double>());
-    }
-  }
-  return names;
-}
-
-std::vector<Params> apply_restrictions(const std::vector<Params>& combinations,
-                                       const SearchSpec& spec, const YAML::Node& restrict_node,
-                                       const YamlLocation& restrict_at) {
-  if (spec.restrict.empty() || combinations.empty()) return combinations;
-  std::vector<std::string> known;
-  for (const auto& [name, value] : restriction_names(combinations.front())) known.push_back(name);
-  std::vector<Expression> expressions;
-  for (std::size_t i = 0; i < spec.restrict.size(); ++i) {
-    Expression expression = Expression::parse(spec.restrict[i]);
-    for (const auto& name : expression.names())
-      if (std::find(known.begin(), known.end(), name) == known.end()) {
-        const std::string guess = closest_name(name, known);
-        restrict_at.index(i).fail(
-            restrict_node[i], "unknown parameter '" + name + "'" +
-                                  (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
-                                  "; the numeric params here are " + [&] {
-                                    std::string all;
-                                    for (const auto& k : known)
-                                      all += (all.empty() ? "" : ", ") + k;
-                                    return all.empty() ? std::string("none") : all;
-                                  }());
-      }
-    if (!expression.queries().empty() || !expression.functions().empty())
-      restrict_at.index(i).fail(restrict_node[i],
-                                "a restriction reads params only: no queries or functions");
-    expressions.push_back(std::move(expression));
-  }
-  std::vector<Params> kept;
-  for (const Params& params : combinations) {
-    const auto names = restriction_names(params);
-    ExpressionScope scope;
-    scope.name = [&names](const std::string& name) -> std::optional<double> {
-      for (const auto& [n, v] : names)
-        if (n == name) return v;
-      return std::nullopt;
-    };
-    bool holds = true;
-    for (std::size_t i = 0; i < expressions.size() && holds; ++i) {
-      try {
-        holds = evaluate(expressions[i], scope) != 0.0;
-      } catch (const ExpressionError& error) {
-        restrict_at.index(i).fail(restrict_node[i], std::string(error.what()));
-      }
-    }
-    if (holds) kept.push_back(params);
-  }
-  if (kept.empty())
-    restrict_at.fail(restrict_node, "the restrictions leave no variant of the " +
-                                        std::to_string(combinations.size()) + " to search");
-  return kept;
 }
 
 }  // namespace convlab

@@ -1,19 +1,22 @@
 // A config's `search:` block (docs/search.md): instead of measuring every variant of an
-// implementation's parameter grid, a strategy chooses which variants to measure, within a budget,
-// after restrictions have removed invalid ones. For the whole config (every implementation with
-// more than one variant) or per implementation (`implementations: {NAME: {..., search: {...}}}`).
+// implementation's parameter grid, a strategy chooses which variants to measure, within a budget
+// of variants or of seconds, among those its restrictions allow. For the whole config (every
+// implementation with more than one variant) or per implementation
+// (`implementations: {NAME: {..., search: {...}}}`).
 //
 //   search: {strategy: annealing, budget: 40, seed: 1,
 //            restrict: ["BLOCK_X * BLOCK_Y <= 1024", "TILE % BLOCK_X == 0"]}
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/config_error.hpp"
-#include "impl/implementation.hpp"
+#include "config/search_strategies.hpp"
 
 namespace YAML {
 class Node;
@@ -21,28 +24,53 @@ class Node;
 
 namespace convlab {
 
-enum class SearchStrategy { grid, random, annealing, genetic };
+enum class SearchStrategy {
+#define CONVLAB_SEARCH_ENUMERATOR(name) name,
+  CONVLAB_SEARCH_STRATEGIES(CONVLAB_SEARCH_ENUMERATOR)
+#undef CONVLAB_SEARCH_ENUMERATOR
+};
 enum class SearchObjective { median_ms, end_to_end };
 
+// Every strategy, in the rows' order.
+const std::vector<SearchStrategy>& search_strategies();
 std::string_view to_string(SearchStrategy strategy);
 std::optional<SearchStrategy> parse_search_strategy(std::string_view text);
-const std::vector<std::string>& search_strategy_names();
+// "grid, random, annealing, ... and tpe": for messages.
+std::string search_strategy_words();
 std::string_view to_string(SearchObjective objective);
+
+// A number a strategy reads from the block (temperature, population, ...): its default, its range
+// and what it means, for the reader, the schema and docs/search.md.
+struct SearchSetting {
+  std::string key;
+  double fallback = 0.0;
+  double low = 0.0, high = 0.0;  // the value is above `low` (from `low` when `from_low`), at most
+                                 // `high`
+  bool from_low = false;
+  bool whole = false;      // a whole number
+  std::string strategies;  // which strategies read it, in words
+  std::string description;
+};
+const std::vector<SearchSetting>& search_settings();
+
+// Variants proposed ahead of the measurements by default: compiled meanwhile, in parallel.
+constexpr int kDefaultSearchAhead = 4;
 
 struct SearchSpec {
   std::vector<SearchStrategy> strategies{SearchStrategy::grid};
   std::vector<std::uint64_t> seeds{1};
   std::optional<int> budget;          // variants measured per problem and search
-  std::optional<double> max_seconds;  // or: measuring time per problem and search
+  std::optional<double> max_seconds;  // and/or: seconds per problem and search (compiles waited
+                                      // for and measurements)
   std::vector<std::string> restrict;  // expressions over params, each must hold
   SearchObjective objective = SearchObjective::median_ms;
-  // annealing: the starting temperature (a relative slowdown accepted with probability 1/e) and
-  // its factor per step; genetic: individuals per generation and the chance of a gene mutating.
-  double temperature = 0.1;
-  double cooling = 0.95;
-  int population = 8;
-  double mutation = 0.2;
+  // Variants proposed ahead of the measurements, compiled in parallel meanwhile; part of the
+  // sequence (the same seed, times and `ahead` give the same variants).
+  int ahead = kDefaultSearchAhead;
+  std::map<std::string, double> settings;  // those the config gives (search_settings())
 
+  // The value of a setting: the config's, else its default.
+  double setting(const std::string& key) const;
   // Today's behaviour: every variant measured, nothing recorded of a search.
   bool measures_everything() const;
 };
@@ -54,19 +82,8 @@ struct SearchTag {
   bool operator==(const SearchTag& o) const { return strategy == o.strategy && seed == o.seed; }
 };
 
-// Reads a search block; `top_level` tells whether it is the config's (then over every
-// implementation) or one implementation's. Throws ConfigError at the key at fault.
+// Reads a search block. Throws ConfigError at the key at fault; restrictions are checked
+// against the params by config/search_domain.hpp.
 SearchSpec parse_search(const YAML::Node& node, const YamlLocation& where);
-
-// The numeric names a restriction may use for one combination of params: an integer param is its
-// name, a pair NAME gives NAME_X and NAME_Y, a boolean 1 or 0; words have no number.
-std::vector<std::pair<std::string, double>> restriction_names(const Params& params);
-
-// Keeps the combinations every restriction holds for. Throws ConfigError at
-// `search.restrict[i]` for an expression that does not parse, names an unknown parameter (with
-// the closest name) or leaves no variant.
-std::vector<Params> apply_restrictions(const std::vector<Params>& combinations,
-                                       const SearchSpec& spec, const YAML::Node& restrict_node,
-                                       const YamlLocation& restrict_at);
 
 }  // namespace convlab

@@ -133,8 +133,11 @@ ImplementationSweep parse_user_kernel_entry(const std::string& name, const YAML:
   }
   ImplementationSweep sweep;
   sweep.name = name;
-  for (const auto& [axis, values] : swept) sweep.axes[axis] = values;
-  sweep.combinations = cartesian_product(swept);
+  for (const auto& [axis, values] : swept) {
+    sweep.axes[axis] = values;
+    sweep.axis_list.push_back({axis, values});
+  }
+  // The combinations are listed, or walked by a search, once the search blocks are read.
   sweep.user_source = source;
   sweep.user = std::make_shared<const Implementation>(make_user_implementation(source, axes));
   if (entry["search"]) sweep.search = parse_search(entry["search"], at.child("search"));

@@ -1,5 +1,7 @@
 #include "figures/declaration_keys.hpp"
 
+#include <algorithm>
+
 #include "figures/figure_types.hpp"
 
 namespace convlab {
@@ -137,8 +139,38 @@ const ConfigKeys& table_keys() {
   return keys;
 }
 
+namespace {
+
+// A figure: x and y are required but by the types that default them (a convergence figure's
+// are the search's step and best so far): one branch of `anyOf` per set of axes given.
+json figure_object() {
+  json figure = declaration_object(figure_keys());
+  auto& required = figure["required"];
+  for (const char* axis : {"x", "y"})
+    required.erase(std::remove(required.begin(), required.end(), json(axis)), required.end());
+  json branches = json::array({{{"required", json::array({"x", "y"})}}});
+  // Types by which of x and y they default: both, x only, y only.
+  for (const auto& [defaults_x, defaults_y] :
+       {std::pair{true, true}, {true, false}, {false, true}}) {
+    json types = json::array();
+    for (const FigureTypeDescriptor* type : figure_types())
+      if (!type->rules.default_x.empty() == defaults_x &&
+          !type->rules.default_y.empty() == defaults_y)
+        types.push_back(std::string(type->name));
+    if (types.empty()) continue;
+    json given = json::array({"type"});
+    if (!defaults_x) given.push_back("x");
+    if (!defaults_y) given.push_back("y");
+    branches.push_back({{"properties", {{"type", {{"enum", types}}}}}, {"required", given}});
+  }
+  figure["anyOf"] = branches;
+  return figure;
+}
+
+}  // namespace
+
 std::map<std::string, json> declarations_schema() {
-  return {{"figures", {{"type", "array"}, {"items", declaration_object(figure_keys())}}},
+  return {{"figures", {{"type", "array"}, {"items", figure_object()}}},
           {"tables", {{"type", "array"}, {"items", table_object()}}}};
 }
 

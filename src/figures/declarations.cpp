@@ -146,7 +146,13 @@ void parse_log(const YAML::Node& node, const YamlLocation& where, FigureDeclarat
 
 const FigureTypeDescriptor* parse_figure_type(const YAML::Node& node, const YamlLocation& where) {
   const std::string text = scalar(node, where);
-  if (const FigureTypeDescriptor* type = find_figure_type(text)) return type;
+  const FigureTypeDescriptor* type = find_figure_type(text);
+  if (type && type->rules.declarable) return type;
+  if (type)
+    where.fail(node, "figure type " + quoted_value(text) +
+                         " is drawn by convlab from a history folder (docs/history.md), not "
+                         "declared in a config (allowed: " +
+                         figure_type_names() + ")");
   where.fail(node, "unknown figure type " + quoted_value(text) +
                        " (allowed: " + figure_type_names() + ")");
 }
@@ -370,6 +376,11 @@ bool varies(const std::vector<const Record*>& records, const std::string& field)
   return values.size() > 1;
 }
 
+bool any_search(const std::vector<const Record*>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [](const Record* record) { return record->search.has_value(); });
+}
+
 std::vector<std::string> distinct_texts(const std::vector<const Record*>& records,
                                         const std::string& field) {
   std::vector<std::string> values;
@@ -549,6 +560,8 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
   time.log_y = true;
   time.error_bars = true;
   time.shade_variants = true;
+  // A variant measured by several searches (or by a sweep and a search) is drawn at its fastest.
+  if (any_search(records)) time.reduce = CellReduce::min;
   const std::string image = image_axis(records);
   const size_t sizes = distinct_texts(records, "kernel.size").size();
   if (sizes > 1 && sizes >= distinct_texts(records, image).size() &&
@@ -597,6 +610,7 @@ std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& r
     table.columns = {image};
     table.value = "median_ms";
     table.where = "kernel.name=" + kernel;
+    if (any_search(records)) table.reduce = CellReduce::min;  // as default_figures
     tables.push_back(table);
   }
   return tables;

@@ -311,11 +311,25 @@ bool mentions(const std::vector<std::string>& fields, const std::string& field) 
   return std::find(fields.begin(), fields.end(), field) != fields.end();
 }
 
-bool spans_machines(const std::vector<const Record*>& points) {
-  std::set<std::string> machines;
+bool spans(const std::vector<const Record*>& points, const std::string& field) {
+  std::set<std::string> values;
   for (const Record* record : points)
-    if (const auto machine = field_value(*record, "machine")) machines.insert(machine->text);
-  return machines.size() > 1;
+    if (const auto value = field_value(*record, field)) values.insert(value->text);
+  return values.size() > 1;
+}
+
+bool spans_machines(const std::vector<const Record*>& points) {
+  return spans(points, "machine");
+}
+
+// A figure type that draws one problem's points per panel (FigureTypeRules::panel_per_problem):
+// a panel per value of each problem field the points span, unless the declaration places it.
+void add_problem_panels(const std::vector<const Record*>& points, FigureDeclaration& declaration) {
+  if (!declaration.type->rules.panel_per_problem) return;
+  for (const char* field : {"image.name", "kernel.name", "border", "output"})
+    if (spans(points, field) && !mentions(declaration.panel, field) &&
+        !mentions(declaration.series, field) && declaration.x != field)
+      declaration.panel.push_back(field);
 }
 
 }  // namespace
@@ -569,6 +583,7 @@ FigureData extract_figure(const FigureDeclaration& declared,
   if (spans_machines(points) && !mentions(declared.panel, "machine") &&
       !mentions(declared.series, "machine") && declared.x != "machine")
     declaration.panel.insert(declaration.panel.begin(), "machine");
+  add_problem_panels(points, declaration);
   FigureData data;
   data.declaration = declaration;
   data.log_x = declaration.log_x;

@@ -82,6 +82,9 @@ struct TableData {
   std::string value_label;
   // Columns of counts, written as whole numbers ("6", not "6.000"); empty: none.
   std::vector<bool> count_columns;
+  // The unit of a column's values where the columns measure different things ("%", "" for a
+  // count); a column without one has the value label's.
+  std::vector<std::optional<std::string>> column_units;
   // A value of column `column` as the table writes it: the declaration's significant digits, or
   // a whole number in a column of counts.
   std::string value_text(size_t column, double value) const;

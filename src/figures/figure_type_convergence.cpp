@@ -1,7 +1,8 @@
 // type: convergence — how fast searches found their best (docs/search.md): the best objective so
 // far against the variants measured, one line per search (strategy and seed). A line figure whose
 // axes and series default to the search's fields: x search.step, y search.best_so_far_ms, series
-// search.run; `where`, `panel` and the rest as for line.
+// search.run; `where`, `panel` and the rest as for line. Searches of several problems are drawn
+// in a panel per problem.
 #include "figures/figure_types.hpp"
 
 namespace convlab {
@@ -15,6 +16,7 @@ FigureTypeRules convergence_rules() {
   rules.default_x = "search.step";
   rules.default_y = "search.best_so_far_ms";
   rules.default_series = "search.run";
+  rules.panel_per_problem = true;  // a search's steps are of one problem
   return rules;
 }
 

@@ -6,7 +6,8 @@ namespace convlab {
 
 // Every figure type, one row each, in the order docs/report.md lists them (the default, line,
 // first): figure_type_<name>.cpp defines <name>_figure_type().
-#define CONVLAB_FIGURE_TYPES(ROW) ROW(line) ROW(bars) ROW(stacked) ROW(heatmap) ROW(convergence)
+#define CONVLAB_FIGURE_TYPES(ROW) \
+  ROW(line) ROW(bars) ROW(stacked) ROW(heatmap) ROW(convergence) ROW(history)
 
 #define CONVLAB_FIGURE_TYPE_DECLARED(name) const FigureTypeDescriptor& name##_figure_type();
 CONVLAB_FIGURE_TYPES(CONVLAB_FIGURE_TYPE_DECLARED)
@@ -33,6 +34,7 @@ const FigureTypeDescriptor* find_figure_type(std::string_view name) {
 std::vector<std::string> figure_type_words() {
   std::vector<std::string> words;
   for (const FigureTypeDescriptor* type : figure_types()) {
+    if (!type->rules.declarable) continue;
     words.emplace_back(type->name);
     for (const auto alias : type->aliases) words.emplace_back(alias);
   }
@@ -42,7 +44,7 @@ std::vector<std::string> figure_type_words() {
 std::string figure_type_names() {
   std::string names;
   for (const FigureTypeDescriptor* type : figure_types())
-    names += (names.empty() ? "" : ", ") + std::string(type->name);
+    if (type->rules.declarable) names += (names.empty() ? "" : ", ") + std::string(type->name);
   return names;
 }
 
@@ -50,7 +52,7 @@ std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view c
   std::string words;
   std::vector<std::string_view> names;
   for (const FigureTypeDescriptor* type : figure_types())
-    if (!feature || type->rules.*feature) names.push_back(type->name);
+    if (type->rules.declarable && (!feature || type->rules.*feature)) names.push_back(type->name);
   for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) words += i + 1 == names.size() ? " " + std::string(conjunction) + " " : ", ";
     words += names[i];

@@ -1,8 +1,8 @@
-// One descriptor per figure type (line, bars, stacked, heatmap, convergence): what its declaration
-// may say, how the grid of one panel is built from the records, how that panel's data file looks
-// and how gnuplot draws it, and how the notebook makes it interactive. A new figure type is one
-// file (figure_type_<name>.cpp) and one row in CONVLAB_FIGURE_TYPES (figure_types.cpp); nothing
-// else names a type.
+// One descriptor per figure type (line, bars, stacked, heatmap, convergence, history): what its
+// declaration may say, how the grid of one panel is built from the records, how that panel's data
+// file looks and how gnuplot draws it, and how the notebook makes it interactive. A new figure type
+// is one file (figure_type_<name>.cpp) and one row in CONVLAB_FIGURE_TYPES (figure_types.cpp);
+// nothing else names a type.
 #pragma once
 
 #include <sstream>
@@ -30,8 +30,14 @@ struct FigureTypeRules {
   bool error_bars = false;  // q1..q3 error bars
   bool overlays = false;    // overlay: reference lines such as the hardware floor
   bool numeric_x = false;   // x positions are the values themselves when every x is a number
+  // Points of several problems (image, kernel, border, output) are drawn in a panel each, by the
+  // problem fields they differ in, unless the declaration places those fields itself.
+  bool panel_per_problem = false;
   // Fields a declaration of the type may leave out (empty: it must give them).
   std::string_view default_x, default_y, default_series;
+  // false: convlab draws the type from data of its own (a history's commits), and a config's
+  // figures: cannot declare it; messages and the schema do not list it.
+  bool declarable = true;
 };
 
 // One panel being written into a gnuplot script.
@@ -64,6 +70,8 @@ struct FigureInteraction {
   HoverPosition (*position)(const FigureData& figure, const Grid& grid, size_t row, size_t column);
   int radius;             // of a target's circle, in SVG pixels
   std::string_view hint;  // after the caption: what hovering and clicking do
+  // The hover names a point's column by its label ("1a2b3c4d5e6f: Subject"), not its tic.
+  bool hover_names_label = false;
 };
 
 // A figure whose grid rows are series: a target on each point, hidden with its series.
@@ -120,5 +128,7 @@ std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view c
 const FigureTypeDescriptor& line_figure_type();
 const FigureTypeDescriptor& bars_figure_type();
 const FigureTypeDescriptor& stacked_figure_type();
+// Drawn from a history folder (history_figure.hpp), never declared.
+const FigureTypeDescriptor& history_figure_type();
 
 }  // namespace convlab

@@ -57,6 +57,9 @@ Record planned_record(const Config& config, const Point& point) {
   if (point.params.contains("threads")) derived.speedup_vs_threads1 = derived.efficiency = 1.0;
   if (record.is_cuda())
     derived.speedup_with_transfers = derived.floor_ms = derived.roofline_fraction = 1.0;
+  if (point.search)  // every field a search's records have: one step stands for them
+    record.search = RecordSearch{
+        std::string(to_string(point.search->strategy)), point.search->seed, 1, 1.0, 0.0, 0.0, 0.0};
   Verification verification;
   verification.ok = true;
   verification.exactness_counted = point.output == OutputType::u8;

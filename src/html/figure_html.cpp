@@ -222,7 +222,9 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
     const Grid& grid = data.panels[point.panel].grid;
     json entry = {{"series", point.series},
                   {"panel", data.panels[point.panel].title},
-                  {"x", shown(tic_of(grid.columns[point.column]))},
+                  {"x", shown(data.declaration.type->interaction.hover_names_label
+                                  ? grid.columns[point.column].label
+                                  : tic_of(grid.columns[point.column]))},
                   {"value", format_number(point.cell->value, 4)}};
     if (cells) entry["y"] = shown(tic_of(grid.rows[point.series]));
     if (const Record* record = point.cell->record) {

@@ -32,6 +32,24 @@ std::string short_stale_words(const Freshness& f) {
   return words;
 }
 
+// A history's machine panels, the span of its commits, and the status of the points of every
+// commit's results together.
+void describe_history(const History& history, std::vector<std::string>& machines,
+                      std::vector<std::string>& commits, VerificationSummary& summary) {
+  for (const HistoryPanel& panel : history.panels) add_unique(machines, panel.label);
+  const auto& listed = history.index.commits;
+  if (!listed.empty())
+    commits.push_back(std::to_string(listed.size()) +
+                      (listed.size() == 1 ? " commit: " : " commits: ") +
+                      listed.front().id.substr(0, 7) +
+                      (listed.size() > 1 ? ".." + listed.back().id.substr(0, 7) : ""));
+  for (const auto& document : history.documents)
+    for (const Record& record : document->file.records)
+      ++(record.status == Status::ok        ? summary.ok
+         : record.status == Status::skipped ? summary.skipped
+                                            : summary.failed);
+}
+
 std::string entry_row(const IndexEntry& entry, bool with_study) {
   const ExperimentNotebook& notebook = *entry.notebook;
   std::vector<std::string> machines, commits;
@@ -41,7 +59,8 @@ std::string entry_row(const IndexEntry& entry, bool with_study) {
       add_unique(commits, p.commit);
     }
   const VerificationCell* verification = notebook.first<VerificationCell>();
-  const VerificationSummary summary = verification ? verification->summary : VerificationSummary{};
+  VerificationSummary summary = verification ? verification->summary : VerificationSummary{};
+  if (entry.history) describe_history(*entry.history, machines, commits, summary);
   const std::string stale = short_stale_words(notebook.freshness);
   std::string out = "<tr><th scope=\"row\" data-sort=\"" + html_escape(notebook.title) +
                     "\"><a href=\"" + html_escape(url_path(entry.page)) + "\">" +

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "history/history_series.hpp"
 #include "notebook/notebook.hpp"
 
 namespace convlab {
@@ -15,6 +16,9 @@ struct IndexEntry {
   std::string headline;  // its first figure's SVG relative to the index; empty when none
   std::string study;  // the part of the report's outline it belongs to ("Seed 000"); may be empty
   size_t order = 0;   // its place in the outline's reading order (the study column sorts by it)
+  // A history's page: its row names the history's machines and commits and counts the points of
+  // every commit's results.
+  const History* history = nullptr;
 };
 
 struct IndexContext {

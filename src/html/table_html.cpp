@@ -72,7 +72,10 @@ std::string table_html(const TableCell& table, size_t index) {
         out += "<td class=\"num empty\" data-sort=\"\">&#8211;</td>";
         continue;
       }
-      out += number_cell(cell->value, data.cell_text(c, *cell), cell->words.empty() ? unit : "");
+      const std::string& column_unit =
+          c < data.column_units.size() && data.column_units[c] ? *data.column_units[c] : unit;
+      out += number_cell(cell->value, data.cell_text(c, *cell),
+                         cell->words.empty() ? column_unit : "");
     }
     out += "</tr>\n";
   }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
+#include "plan/search_points.hpp"
 #include "store/record.hpp"
 
 namespace convlab {
@@ -57,21 +59,54 @@ std::string point_words(const json& description) {
          " | " + description.value("border", "") + " | " + description.value("output", "");
 }
 
+// A search's records, whatever variants it chose: counted by what they share with its point.
+std::string search_identity(json description, const std::string& source_sha256) {
+  description.erase("params");
+  return point_identity(std::move(description)) + source_sha256;
+}
+
+// "annealing seed 1 of tunable | noise-4096 | gaussian7 | replicate | u8: 12 variants to go"
+std::string search_words(const json& description, std::size_t missing) {
+  const json& search = description["search"];
+  return search.value("strategy", "") + " seed " + std::to_string(search.value("seed", 0)) +
+         " of " + description.value("implementation", "") + " | " +
+         description["image"].value("name", "") + " | " + description["kernel"].value("name", "") +
+         " | " + description.value("border", "") + " | " + description.value("output", "") + ": " +
+         std::to_string(missing) + (missing == 1 ? " variant" : " variants") + " to go";
+}
+
 void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
                       Freshness& freshness) {
   // A user's kernel is what its source says: the points of an edited source are not measured.
   std::set<std::string> recorded;
-  for (const Record& record : results.file.records)
-    recorded.insert(point_identity(describe_record(record)) +
-                    (record.source ? source_version(*record.source) : ""));
+  std::map<std::string, std::size_t> searched;  // a search's variants measured
+  for (const Record& record : results.file.records) {
+    const std::string version = record.source ? source_version(*record.source) : "";
+    recorded.insert(point_identity(describe_record(record)) + version);
+    if (record.search) ++searched[search_identity(describe_record(record), version)];
+  }
   freshness.unmeasured_known = true;
-  freshness.planned_points = loaded.plan.size();
+  freshness.planned_points = 0;
   for (const Point& point : loaded.plan) {
     const json description = describe_point(*loaded.config, point);
-    if (recorded.count(point_identity(description) + point.implementation->source_sha256)) continue;
-    ++freshness.unmeasured_points;
+    std::size_t missing = 0;
+    if (point.search) {
+      // A search bounded by time alone is measured once it has measured anything.
+      const std::size_t planned = search_budget(*loaded.config, point).value_or(1);
+      const auto found =
+          searched.find(search_identity(description, point.implementation->source_sha256));
+      const std::size_t measured = found == searched.end() ? 0 : found->second;
+      freshness.planned_points += planned;
+      missing = planned > measured ? planned - measured : 0;
+    } else {
+      ++freshness.planned_points;
+      missing = !recorded.count(point_identity(description) + point.implementation->source_sha256);
+    }
+    if (missing == 0) continue;
+    freshness.unmeasured_points += missing;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
-      freshness.unmeasured_examples.push_back(point_words(description));
+      freshness.unmeasured_examples.push_back(point.search ? search_words(description, missing)
+                                                           : point_words(description));
   }
 }
 

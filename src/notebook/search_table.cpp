@@ -6,7 +6,8 @@ namespace convlab {
 namespace {
 
 const std::vector<std::string> kColumns{
-    "variants measured",     "best [ms]",    "found at step", "grid best [ms]", "found / grid",
+    "variants measured",     "best [ms]",       "found at step",  "compiling [s]",
+    "measuring [s]",         "search time [s]", "grid best [ms]", "found / grid",
     "share of the grid [%]", "grid variants"};
 
 Category text_category(const std::string& label) {
@@ -17,20 +18,11 @@ Category text_category(const std::string& label) {
   return category;
 }
 
-// "A=3, B=2": the params of the search's best variant.
-std::string params_text(const nlohmann::json& params) {
-  std::string text;
-  for (const auto& [name, value] : params.items())
-    text += (text.empty() ? "" : ", ") + name + "=" +
-            (value.is_string() ? value.get<std::string>() : value.dump());
-  return text;
-}
-
 std::string row_label(const SearchOutcome& outcome) {
   std::string label = outcome.implementation + ", " + outcome.strategy + " seed " +
                       std::to_string(outcome.seed) + " | " + outcome.problem;
   if (outcome.best_ms && outcome.best_params.is_object())
-    label += " | best " + params_text(outcome.best_params);
+    label += " | best " + params_words(outcome.best_params);
   return label;
 }
 
@@ -42,11 +34,14 @@ std::vector<std::optional<Cell>> row_cells(const SearchOutcome& o) {
     cells[1] = value(*o.best_ms);
     cells[2] = value(o.best_step);
   }
+  if (o.compile_s) cells[3] = value(*o.compile_s);
+  if (o.measure_s) cells[4] = value(*o.measure_s);
+  if (o.elapsed_s) cells[5] = value(*o.elapsed_s);
   if (o.grid_best_ms && o.grid_variants > 0) {
-    cells[3] = value(*o.grid_best_ms);
-    if (o.best_ms) cells[4] = value(*o.best_ms / *o.grid_best_ms);
-    cells[5] = value(100.0 * o.measured / double(o.grid_variants));
-    cells[6] = value(double(o.grid_variants));
+    cells[6] = value(*o.grid_best_ms);
+    if (o.best_ms) cells[7] = value(*o.best_ms / *o.grid_best_ms);
+    cells[8] = value(100.0 * o.measured / double(o.grid_variants));
+    cells[9] = value(double(o.grid_variants));
   }
   return cells;
 }
@@ -63,9 +58,12 @@ std::optional<TableCell> search_table_cell(const std::vector<Record>& records) {
   data.declaration.digits = 4;
   data.row_header = "search | problem";
   data.column_header = "the search's variants and best, the grid's best and share measured";
-  data.value_label = "kernel time medians in ms; found / grid: the search's best over the grid's";
+  data.value_label =
+      "kernel time medians in ms; seconds compiling (its variants, in parallel ahead of their "
+      "measurements) and measuring, and the search's time (the compiles it waited for and its "
+      "measurements); found / grid: the search's best over the grid's";
   for (const std::string& column : kColumns) data.grid.columns.push_back(text_category(column));
-  data.count_columns = {true, false, true, false, false, false, true};
+  data.count_columns = {true, false, true, false, false, false, false, false, false, true};
   for (const SearchOutcome& outcome : outcomes) {
     data.grid.rows.push_back(text_category(row_label(outcome)));
     data.grid.cells.push_back(row_cells(outcome));

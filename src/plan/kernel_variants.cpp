@@ -3,29 +3,36 @@
 #include <set>
 
 #include "impl/user/user_implementation.hpp"
+#include "plan/search_points.hpp"
 
 namespace convlab {
+
+std::optional<VariantRequest> kernel_variant(const Config& config, const Point& point,
+                                             int cuda_device) {
+  const ImplementationSweep* sweep = sweep_of(config, point);
+  if (sweep == nullptr || !sweep->user) return std::nullopt;
+  const ImageSpec& image = config.images[point.image];
+  VariantRequest request = variant_request(*sweep->user_source, config.filters[point.filter].size,
+                                           image.channels, point.output, point.params, cuda_device);
+  const MeasureSpec& measure = measure_for(config, sweep->name);
+  request.limits = {measure.compile_timeout, measure.compile_memory_gib};
+  return request;
+}
+
+std::string variant_identity(const Point& point, const VariantRequest& request) {
+  return point.implementation->name + "\x1f" +
+         nlohmann::json(variant_defines(*request.source, request.params, request.shape)).dump();
+}
 
 std::vector<VariantRequest> kernel_variants(const Config& config, const std::vector<Point>& plan,
                                             int cuda_device) {
   std::vector<VariantRequest> variants;
   std::set<std::string> seen;
   for (const Point& point : plan) {
-    const auto sweep = std::find_if(config.implementations.begin(), config.implementations.end(),
-                                    [&](const ImplementationSweep& s) {
-                                      return s.user && s.user.get() == point.implementation;
-                                    });
-    if (sweep == config.implementations.end()) continue;
-    const ImageSpec& image = config.images[point.image];
-    VariantRequest request =
-        variant_request(*sweep->user_source, config.filters[point.filter].size, image.channels,
-                        point.output, point.params, cuda_device);
-    const MeasureSpec& measure = measure_for(config, sweep->name);
-    request.limits = {measure.compile_timeout, measure.compile_memory_gib};
-    const std::string identity =
-        sweep->name + "\x1f" +
-        nlohmann::json(variant_defines(*request.source, request.params, request.shape)).dump();
-    if (seen.insert(identity).second) variants.push_back(std::move(request));
+    std::optional<VariantRequest> request = kernel_variant(config, point, cuda_device);
+    if (!request) continue;
+    if (seen.insert(variant_identity(point, *request)).second)
+      variants.push_back(std::move(*request));
   }
   return variants;
 }

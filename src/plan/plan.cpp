@@ -12,12 +12,12 @@ std::vector<Point> expand_plan(const Config& config) {
         for (OutputType output : config.outputs)
           for (const auto& sweep : config.implementations) {
             const Implementation* impl = &implementation_of(sweep);
-            if (sweep.search && !sweep.search->measures_everything()) {
+            if (sweep.domain) {  // walked as it runs (plan/search_points.hpp)
+              const Params first = sweep.domain->params_of(sweep.domain->first);
               for (SearchStrategy strategy : sweep.search->strategies)
                 for (std::uint64_t seed : sweep.search->seeds)
-                  for (const Params& params : sweep.combinations)
-                    points.push_back(
-                        {image, filter, border, output, impl, params, SearchTag{strategy, seed}});
+                  points.push_back(
+                      {image, filter, border, output, impl, first, SearchTag{strategy, seed}});
               continue;
             }
             for (const Params& params : sweep.combinations)

@@ -1,6 +1,7 @@
 // The plan: the cartesian product of a config's images, kernels, borders, outputs and
-// implementation parameter combinations, in the order the runner executes it (image outermost,
-// so each image is generated or loaded once and its reference reused by every implementation).
+// implementation parameter combinations (a search one point per strategy and seed), in the order
+// the runner executes it (image outermost, so each image is generated or loaded once and its
+// reference reused by every implementation).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -18,8 +19,11 @@ struct Point {
   OutputType output = OutputType::u8;
   const Implementation* implementation = nullptr;
   Params params;
-  // A variant a search may measure (config/search_spec.hpp): which search, by strategy and seed.
-  // Part of the point's identity, so each search keeps its own records; none for a plain sweep.
+  // A search (config/search_spec.hpp), by strategy and seed: the point stands for the variants it
+  // will measure of one problem, chosen as it runs (plan/search_points.hpp); its params are the
+  // space's first variant, a stand-in for what every variant shares (the implementation, the
+  // problem). Part of the identity of each variant the search measures, so that each search keeps
+  // its own records; none for a plain sweep.
   std::optional<SearchTag> search;
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"
+#include "measure/stats.hpp"
 
 namespace convlab {
 namespace {
@@ -20,7 +21,27 @@ RunConditionsSeen conditions_of(const RunBlock& run) {
     seen.dirty = run.git->dirty;
   }
   seen.build_id = run.build_id();
+  seen.calibration = run.cpu_calibration;
   return seen;
+}
+
+// The largest difference of each figure between two known calibrations of `runs`.
+std::optional<CalibrationGap> largest_calibration_gap(const std::vector<RunConditionsSeen>& runs) {
+  std::optional<CalibrationGap> largest;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t j = i + 1; j < runs.size(); ++j) {
+      if (!runs[i].calibration || !runs[j].calibration) continue;
+      const auto gap = calibration_gap(*runs[i].calibration, *runs[j].calibration);
+      if (!gap) continue;
+      if (!largest) largest = CalibrationGap{};
+      largest->copy = std::max(largest->copy, gap->copy);
+      largest->fma = std::max(largest->fma, gap->fma);
+    }
+  return largest;
+}
+
+std::string percent_words(double fraction) {
+  return format_number(fraction * 100, 2) + " %";
 }
 
 // Whether the known values of `value` among `runs` are not all equal.
@@ -72,6 +93,11 @@ MixedRuns mixed_runs(const std::vector<const Record*>& records, const std::vecto
   // Tables keep machines apart, so only runs of one host are compared with each other.
   for (const auto& [host, host_runs] : by_host) {
     mixed.load_differs = mixed.load_differs || loads_differ(host_runs);
+    if (const auto gap = largest_calibration_gap(host_runs)) {
+      if (!mixed.calibration_gap) mixed.calibration_gap = CalibrationGap{};
+      mixed.calibration_gap->copy = std::max(mixed.calibration_gap->copy, gap->copy);
+      mixed.calibration_gap->fma = std::max(mixed.calibration_gap->fma, gap->fma);
+    }
     mixed.commit_differs =
         mixed.commit_differs ||
         known_values_differ(host_runs, [](const RunConditionsSeen& run) { return run.commit; });
@@ -95,6 +121,7 @@ std::string run_words(const RunConditionsSeen& run) {
   std::string words;
   const auto add = [&](const std::string& part) { words += (words.empty() ? "" : ", ") + part; };
   add(run.load ? "load " + format_fixed(*run.load, 2) : "load not recorded");
+  if (run.calibration) add(calibration_words(*run.calibration));
   if (run.commit)
     add("commit " + run.commit->substr(0, 7) + (run.dirty.value_or(false) ? "-dirty" : ""));
   if (!run.build_id.empty()) add("build " + run.build_id.substr(0, 8));
@@ -109,6 +136,9 @@ std::string mixed_runs_note(const MixedRuns& mixed) {
   std::string why;
   const auto add = [&](const char* part) { why += (why.empty() ? "" : "; ") + std::string(part); };
   if (mixed.load_differs) add("load average at the start differs by more than one core");
+  const std::string calibration =
+      mixed.calibration_differs() ? calibration_finding(*mixed.calibration_gap) : "";
+  if (!calibration.empty()) add(calibration.c_str());
   if (mixed.commit_differs) add("other commits");
   if (mixed.build_differs) add("other builds");
   std::string runs;
@@ -118,6 +148,89 @@ std::string mixed_runs_note(const MixedRuns& mixed) {
   if (mixed.runs.size() > shown)
     runs += "; and " + count_words(mixed.runs.size() - shown, "more run");
   return "Runs under different conditions (" + why + "): " + runs + ".";
+}
+
+}  // namespace convlab
+
+namespace convlab {
+
+std::string calibration_finding(const CalibrationGap& gap) {
+  return std::string(gap.apart() ? "another machine" : "the same machine") + " (calibration " +
+         percent_words(gap.headline()) + " apart: " + gap_words(gap) + ")";
+}
+
+namespace {
+
+// The median figures of a side's calibrated runs; nullopt when none recorded one.
+std::optional<CpuCalibration> side_calibration(const MixedRuns& side) {
+  std::vector<double> copy, fma;
+  int threads = 0;
+  for (const auto& run : side.runs)
+    if (run.calibration) {
+      copy.push_back(run.calibration->copy_bytes_per_s);
+      fma.push_back(run.calibration->fma_per_s);
+      threads = run.calibration->threads;
+    }
+  if (copy.empty()) return std::nullopt;
+  CpuCalibration calibration;
+  calibration.threads = threads;
+  calibration.copy_bytes_per_s = summarize(copy).median;
+  calibration.fma_per_s = summarize(fma).median;
+  return calibration;
+}
+
+// The distinct known values of a side, short, joined: "1a2b3c4d, 5e6f7a8b".
+template <typename Read>
+std::set<std::string> side_values(const MixedRuns& side, Read value) {
+  std::set<std::string> values;
+  for (const auto& run : side.runs)
+    if (const auto known = value(run)) values.insert(*known);
+  return values;
+}
+
+std::string joined_words(const std::set<std::string>& values) {
+  std::string text;
+  for (const auto& value : values) text += (text.empty() ? "" : ", ") + value;
+  return text;
+}
+
+std::optional<std::string> short_build(const RunConditionsSeen& run) {
+  if (run.build_id.empty()) return std::nullopt;
+  return run.build_id.substr(0, 8);
+}
+
+std::optional<std::string> short_commit(const RunConditionsSeen& run) {
+  if (!run.commit) return std::nullopt;
+  return run.commit->substr(0, 7) + (run.dirty.value_or(false) ? "-dirty" : "");
+}
+
+}  // namespace
+
+std::vector<std::string> differences_between(const MixedRuns& a, const MixedRuns& b) {
+  std::vector<std::string> found;
+  const auto compare_values = [&](const char* what, auto read) {
+    const auto in_a = side_values(a, read), in_b = side_values(b, read);
+    if (!in_a.empty() && !in_b.empty() && in_a != in_b)
+      found.push_back(std::string("another ") + what + " (A: " + joined_words(in_a) +
+                      "; B: " + joined_words(in_b) + ")");
+  };
+  compare_values("build", short_build);
+  compare_values("commit", short_commit);
+  const auto a_calibration = side_calibration(a), b_calibration = side_calibration(b);
+  if (a_calibration && b_calibration) {
+    if (const auto gap = calibration_gap(*a_calibration, *b_calibration))
+      found.push_back(calibration_finding(*gap) + ": A " + calibration_words(*a_calibration) +
+                      "; B " + calibration_words(*b_calibration));
+  } else if (a_calibration || b_calibration) {
+    found.push_back(std::string("the CPU calibration is not recorded by ") +
+                    (a_calibration ? "B" : "A") +
+                    "'s runs (made by a convlab that did not measure it): another machine "
+                    "cannot be told from another build");
+  }
+  std::vector<RunConditionsSeen> both = a.runs;
+  both.insert(both.end(), b.runs.begin(), b.runs.end());
+  if (loads_differ(both)) found.push_back("load at the start differs by more than one core");
+  return found;
 }
 
 }  // namespace convlab

@@ -313,6 +313,12 @@ void add_search_and_source(std::vector<NamedField>& fields) {
       return read(*r.search);
     };
   };
+  const auto search_seconds = [&search](std::optional<double> RecordSearch::*member) -> Read {
+    return search([member](const RecordSearch& s) -> std::optional<FieldValue> {
+      if (!(s.*member)) return std::nullopt;
+      return number_value(*(s.*member));
+    });
+  };
   const auto source = [](std::string SourceFacts::*member) -> Read {
     return [member](const Record& r) -> std::optional<FieldValue> {
       if (!r.source) return std::nullopt;
@@ -336,6 +342,12 @@ void add_search_and_source(std::vector<NamedField>& fields) {
          return number_value(*s.best_so_far_ms);
        }),
        "Best so far [ms]", "Best so far [ms]"},
+      {"search.elapsed_s", search_seconds(&RecordSearch::elapsed_s),
+       "Search time (compiles waited for and measurements) [s]", "Search time [s]"},
+      {"search.compile_s", search_seconds(&RecordSearch::compile_s), "Compile time [s]",
+       "Compile [s]"},
+      {"search.measure_s", search_seconds(&RecordSearch::measure_s), "Measuring time [s]",
+       "Measuring [s]"},
       {"source.path", source(&SourceFacts::path), "Kernel source", "Source"},
       {"source.sha256", source(&SourceFacts::sha256), "Kernel source SHA-256", "Source SHA-256"},
       {"source.compiler", source(&SourceFacts::compiler), "Compiler", "Compiler"},

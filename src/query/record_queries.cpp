@@ -12,10 +12,11 @@
 namespace convlab {
 namespace {
 
-// Fields that together define a point, in the order messages name them.
+// Fields that together define a point, in the order messages name them. Two searches that
+// measure one variant measure two points, each a step of its own search.
 const std::vector<std::string> kDefinitionFields = {
-    "implementation", "params",      "image.name",  "image.width", "image.height",
-    "image.channels", "kernel.name", "kernel.size", "border",      "output"};
+    "implementation", "params",      "image.name", "image.width", "image.height", "image.channels",
+    "kernel.name",    "kernel.size", "border",     "output",      "search.run"};
 
 std::string definition_part(const Record& record, const std::string& field) {
   if (field == "params") return record.params.dump();

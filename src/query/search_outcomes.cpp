@@ -1,5 +1,6 @@
 #include "query/search_outcomes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -10,7 +11,11 @@ namespace convlab {
 namespace {
 
 std::string problem_of(const Record& r) {
-  return r.image.name + " | " + r.kernel.name + " | " + r.border + " | " + r.output;
+  return r.image.name + ", " + r.kernel.name + ", " + r.border + ", " + r.output;
+}
+
+void add_seconds(std::optional<double>& sum, const std::optional<double>& seconds) {
+  if (seconds) sum = sum.value_or(0.0) + *seconds;
 }
 
 }  // namespace
@@ -45,6 +50,10 @@ std::vector<SearchOutcome> search_outcomes(const std::vector<Record>& records) {
       outcome.seed = r.search->seed;
     }
     ++outcome.measured;
+    add_seconds(outcome.compile_s, r.search->compile_s);
+    add_seconds(outcome.measure_s, r.search->measure_s);
+    if (r.search->elapsed_s)
+      outcome.elapsed_s = std::max(outcome.elapsed_s.value_or(0.0), *r.search->elapsed_s);
     if (r.usable() && (!outcome.best_ms || r.median_ms() < *outcome.best_ms)) {
       outcome.best_ms = r.median_ms();
       outcome.best_params = r.params;
@@ -62,6 +71,18 @@ std::vector<SearchOutcome> search_outcomes(const std::vector<Record>& records) {
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;
+}
+
+std::string params_words(const nlohmann::json& params) {
+  std::string text;
+  for (const auto& [name, value] : params.items()) {
+    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+    // [32,8] as [32, 8]
+    for (std::size_t at = shown.find(','); at != std::string::npos; at = shown.find(',', at + 2))
+      if (!value.is_string()) shown.insert(at + 1, " ");
+    text += (text.empty() ? "" : ", ") + name + "=" + shown;
+  }
+  return text;
 }
 
 }  // namespace convlab

@@ -508,6 +508,8 @@ std::string experiment_document_latex(const IndexExperiment& experiment) {
   out << "\\input{" << path_argument(experiment.section_path) << "}\n";
   if (experiment.gallery_path)
     out << "\\input{" << path_argument(*experiment.gallery_path) << "}\n";
+  if (experiment.history_path)
+    out << "\\FloatBarrier\n\\input{" << path_argument(*experiment.history_path) << "}\n";
   const std::vector<IndexPart> parts{IndexPart{"", "", false, {experiment}}};
   out << "\\FloatBarrier\n";
   write_machines(out, parts);

@@ -65,6 +65,8 @@ struct IndexExperiment {
   std::string title;
   std::string section_path;
   std::optional<std::string> gallery_path;
+  // The section of the experiment's history (convlab history), in a report of it alone.
+  std::optional<std::string> history_path;
   std::string config_path;  // configs/<name>.yaml as written, empty when gone
   std::vector<Provenance> provenance;
   VerificationSummary verification;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "impl/user/kernel_compiler.hpp"
 #include "plan/plan.hpp"
 #include "run/run_options.hpp"
 #include "run/schedule.hpp"
@@ -69,6 +70,8 @@ struct RunJob {
   std::vector<int> devices;  // --devices, resolved
   bool worker = false;       // a device worker: plain progress lines, no table, keys in part
   UnitFeed* feed = nullptr;  // where the units come from; null: the schedule, in order
+  // The first variant of each user's kernel, compiled before the run (run/plan_compiles.hpp).
+  CompileSummary compiled_first;
 };
 
 // What the device workers' files of a target held, once folded into it.

@@ -11,14 +11,13 @@ namespace convlab {
 namespace {
 
 std::size_t first_point(const WorkUnit& unit) {
-  return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  return unit.points.empty() ? unit.searches.front().point : unit.points.front();
 }
 
-// Every plan index a unit may measure: its points and its searches' variants.
+// Every plan index a unit may measure: its points and its searches' points.
 std::vector<std::size_t> unit_indices(const WorkUnit& unit) {
   std::vector<std::size_t> indices = unit.points;
-  for (const auto& search : unit.searches)
-    indices.insert(indices.end(), search.variants.begin(), search.variants.end());
+  for (const auto& search : unit.searches) indices.push_back(search.point);
   return indices;
 }
 

@@ -115,8 +115,7 @@ void HandOutSession::serve(int timeout_ms) {
 
 std::string HandOutSession::describe(std::size_t item) const {
   const WorkUnit& unit = job_.schedule.units[queue_.items()[item].units.front()];
-  const std::size_t first =
-      unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  const std::size_t first = unit.points.empty() ? unit.searches.front().point : unit.points.front();
   const Point& point = (*job_.plan)[first];
   const Config& config = *job_.config;
   return config.images[point.image].name + " | " + config.filters[point.filter].name + " | " +

@@ -11,14 +11,17 @@
 #include <tuple>
 
 #include "gallery/gallery.hpp"
+#include "measure/cpu_calibration.hpp"
 #include "measure/cpu_topology.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
 #include "measure/work_phases.hpp"
+#include "plan/skips.hpp"
 #include "run/devices.hpp"
 #include "run/interrupt.hpp"
 #include "run/observers.hpp"
 #include "run/phase_report.hpp"
+#include "run/plan_compiles.hpp"
 #include "run/plan_report.hpp"
 #include "run/point_executor.hpp"
 #include "run/recorder.hpp"
@@ -71,8 +74,8 @@ class LocalRun {
         config_(*job.config),
         plan_(*job.plan),
         recorder_(job.target.store(), config_.name, job.read_only),
-        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device, &clock_) {
-  }
+        executor_(config_, plan_, job.target.out_dir, job.target.path(), job.cuda_device, &clock_),
+        compiles_(config_, plan_, job.cuda_device, job.compiled_first) {}
 
   LocalOutcome execute() {
     clock_.add(WorkPhase::setup, process_age_seconds());
@@ -86,15 +89,15 @@ class LocalRun {
     std::vector<std::size_t> order;
     for (const auto& unit : job_.schedule.units) {
       order.insert(order.end(), unit.points.begin(), unit.points.end());
-      // A search's steps take the places of its first variants (IdentifiedPoint::progress_slot).
+      // A search's point takes a place per step (IdentifiedPoint::search_step).
       for (const auto& search : unit.searches)
-        order.insert(order.end(), search.variants.begin(),
-                     search.variants.begin() + static_cast<long>(search.budget));
+        order.insert(order.end(), std::max<std::size_t>(1, search.budget), search.point);
     }
     RunContext context;
     context.cuda_device = job_.cuda_device;
-    ProgressObserver progress(config_, plan_, order, planned_skips(config_, plan_, context),
-                              recorder_.results(), options_.force, progress_style());
+    skips_ = planned_skips(config_, plan_, context);
+    ProgressObserver progress(config_, plan_, order, skips_, recorder_.results(), options_.force,
+                              progress_style());
     progress_ = &progress;
     observers_.add(progress);
     observers_.add(counter_);
@@ -106,6 +109,7 @@ class LocalRun {
       throw;
     }
     observers_.done();
+    if (options_.verbosity != Verbosity::quiet && !job_.worker) compiles_.say(&std::cerr);
     if (config_.save_outputs) draw_gallery();
     RunCounts& counts = counter_.counts();
     counts.not_run =
@@ -145,15 +149,16 @@ class LocalRun {
     return style;
   }
 
-  bool any_cuda_point() const {
+  bool any_point_of(Family family) const {
     for (const auto& unit : job_.schedule.units) {
       for (std::size_t i : unit.points)
-        if (plan_[i].implementation->family == Family::cuda) return true;
+        if (plan_[i].implementation->family == family) return true;
       for (const auto& search : unit.searches)
-        if (plan_[search.variants.front()].implementation->family == Family::cuda) return true;
+        if (plan_[search.point].implementation->family == family) return true;
     }
     return false;
   }
+  bool any_cuda_point() const { return any_point_of(Family::cuda); }
 
   void start_run_block() {
     RunBlock run;
@@ -171,6 +176,10 @@ class LocalRun {
     run.conditions = run_conditions();
     run.measure = RunMeasure{config_.measure, config_.measure_overrides};
     if (any_cuda_point()) run.cuda = executor_.open_device();
+    // On the threads the CPU points run on, before any of them: compare and history tell
+    // another machine (or another state of this one) from another build by it.
+    if (const double seconds = cpu_calibration_budget(); seconds > 0 && any_point_of(Family::cpu))
+      run.cpu_calibration = calibrate_cpu(seconds);
     const bool speak = options_.verbosity != Verbosity::quiet && !job_.worker;
     // Said before the first point is measured, and only then: a run that keeps every point
     // measures nothing the load could disturb.
@@ -237,13 +246,12 @@ class LocalRun {
     for (const auto& point : points)
       if (!cuda(point.index)) return false;
     for (const auto& search : unit.searches)
-      for (std::size_t i : search.variants)
-        if (!cuda(i)) return false;
+      if (!cuda(search.point)) return false;
     return !points.empty() || !unit.searches.empty();
   }
 
   static std::size_t first_point(const WorkUnit& unit) {
-    return unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+    return unit.points.empty() ? unit.searches.front().point : unit.points.front();
   }
 
   // Every unit the feed gives, in its order (the schedule's, or a device worker's hand-out); a
@@ -282,6 +290,7 @@ class LocalRun {
       }
       if (!limit_reached && executor_.prepares_ahead() && only_cuda(unit, to_run))
         if (const WorkUnit* ahead = feed.after()) executor_.prepare_ahead(first_point(*ahead));
+      compile_ahead(to_run);
       if (unit.interleaved && to_run.size() > 1) {
         measure_group(to_run);
       } else {
@@ -303,8 +312,8 @@ class LocalRun {
 
   // Names the point and notes its digest and key, in the order the run reaches them (a device
   // worker's part block lists them).
-  IdentifiedPoint identify(std::size_t index) {
-    IdentifiedPoint point = executor_.identify(index);
+  IdentifiedPoint identify(std::size_t index) { return noted(executor_.identify(index)); }
+  IdentifiedPoint noted(IdentifiedPoint point) {
     digests_.push_back(point.digest);
     keys_.push_back(point.key);
     return point;
@@ -314,16 +323,17 @@ class LocalRun {
   // proposes them, or found in the results (a search run again continues where it stopped).
   // False when --max-points ended the run.
   bool walk_search(const SearchGroup& search, PointBudget& budget) {
-    SearchWalk walk(config_, plan_, search, options_.force);
+    SearchWalk walk(config_, plan_, search, job_.cuda_device);
     bool limit_reached = false;
-    walk.run([&](std::size_t index, int step, double best_before) -> std::optional<Record> {
-      IdentifiedPoint point = identify(index);
-      point.progress_slot = search.variants[static_cast<std::size_t>(step - 1)];
-      if (config_.save_outputs) note_gallery_item(plan_[index]);
+    walk.run([&](const Point& variant,
+                 const SearchWalk::Step& step) -> std::optional<SearchWalk::Measured> {
+      IdentifiedPoint point = noted(
+          executor_.identify_variant(search.point, variant, static_cast<std::size_t>(step.number)));
+      if (config_.save_outputs) note_gallery_item(variant);
       if (!options_.force && recorder_.has_ok_record(point.key)) {
         observers_.kept(point);
         recorder_.count_kept();
-        return *recorder_.record(point.key);
+        return SearchWalk::Measured{*recorder_.record(point.key), 0.0};
       }
       if (budget.exhausted()) {
         limit_reached = true;
@@ -333,18 +343,48 @@ class LocalRun {
       ++searched_;
       warn_before_measuring();
       observers_.starting({point});
+      const PhaseSeconds before = clock_.totals();
+      const auto start = std::chrono::steady_clock::now();
       Record record = executor_.measure({point}).front();
-      stamp_search_step(record, step, best_before, walk.objective_of(record));
+      // The problem's image and reference are made once for all its points: not the search's.
+      const PhaseSeconds made = clock_.totals() - before;
+      const double seconds =
+          std::max(0.0, seconds_since(start) - made[WorkPhase::image] - made[WorkPhase::reference]);
+      stamp_search_step(record, step, walk.objective_of(record), seconds);
       observers_.finished(point, record, true);
-      const Record stored = record;
+      SearchWalk::Measured measured{record, seconds};
       recorder_.store(std::move(record));
       observers_.recorded({point}, progress_->snapshot());
-      return stored;
+      return measured;
     });
     return !limit_reached;
   }
 
+  // Starts compiling the variants of users' kernels these points need, in their order; CPU points
+  // never share the cores with a compiler while they are timed, so their unit waits for all.
+  void compile_ahead(const std::vector<IdentifiedPoint>& points) {
+    if (!compiles_.any()) return;
+    std::vector<std::size_t> indices;
+    bool cpu = false;
+    for (const auto& point : points) {
+      if (point.index < skips_.size() && skips_[point.index]) continue;  // never prepared
+      indices.push_back(point.index);
+      cpu |= plan_[point.index].implementation->family != Family::cuda;
+    }
+    compiles_.start(indices);
+    if (cpu) wait_for_compiles(points);
+  }
+
+  // Waits for the points' compiles; the time goes to the prepare phase, where compiling a point
+  // not compiled ahead would go.
+  void wait_for_compiles(const std::vector<IdentifiedPoint>& points) {
+    if (!compiles_.any()) return;
+    const auto timed = clock_.time(WorkPhase::prepare);
+    for (const auto& point : points) compiles_.wait(point.index);
+  }
+
   void measure_group(const std::vector<IdentifiedPoint>& group) {
+    wait_for_compiles(group);
     warn_before_measuring();
     observers_.starting(group);
     std::vector<Record> records = executor_.measure(group);
@@ -408,6 +448,8 @@ class LocalRun {
   std::vector<std::string> noise_warnings_;  // to say before the first point measured
   Recorder recorder_;
   PointExecutor executor_;
+  PlanCompiles compiles_;
+  std::vector<std::optional<PlannedSkip>> skips_;  // known before the run, per plan point
   ObserverList observers_;
   ProgressObserver* progress_ = nullptr;
   RunCounter counter_;

@@ -33,7 +33,12 @@ ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point
                                    const ResultsFile& results, bool force, ProgressStyle style)
     : position_(plan.size(), 0), estimate_(estimated_plan_seconds(config, plan, skips)) {
   const MeasuredPoints measured = force ? MeasuredPoints() : MeasuredPoints(results);
-  for (std::size_t p = 0; p < order.size(); ++p) position_[order[p]] = p;
+  // A search's point stands in `order` once per place its steps take, from its first.
+  places_.assign(plan.size(), 0);
+  for (std::size_t p = order.size(); p-- > 0;) {
+    position_[order[p]] = p;
+    ++places_[order[p]];
+  }
   // A guess: the record key, which decides, needs the image bytes.
   cost_after_.assign(order.size() + 1, 0.0);
   for (std::size_t p = order.size(); p-- > 0;) {
@@ -44,7 +49,11 @@ ProgressObserver::ProgressObserver(const Config& config, const std::vector<Point
 }
 
 std::size_t ProgressObserver::position_of(const IdentifiedPoint& point) const {
-  return position_[point.progress_slot.value_or(point.index)];
+  if (point.search_step == 0) return position_[point.index];
+  // A search bounded by time alone may take more steps than its places: they share its last.
+  const std::size_t place =
+      std::min(point.search_step, std::max<std::size_t>(1, places_[point.index]));
+  return position_[point.index] + place - 1;
 }
 
 void ProgressObserver::kept(const IdentifiedPoint& point) {

@@ -65,7 +65,8 @@ class ProgressObserver : public RunObserver {
  private:
   std::size_t position_of(const IdentifiedPoint& point) const;
 
-  std::vector<std::size_t> position_;  // by plan index: its place in the order
+  std::vector<std::size_t> position_;  // by plan index: its (first) place in the order
+  std::vector<std::size_t> places_;    // by plan index: its places (a search: one per step)
   std::vector<double> estimate_;       // by plan index
   std::vector<double> cost_after_;     // by position: estimate of the points from there on
   std::unique_ptr<Progress> progress_;

@@ -8,7 +8,9 @@
 #include <tuple>
 
 #include "core/count_words.hpp"
+#include "core/number_text.hpp"
 #include "core/point_filter.hpp"
+#include "plan/search_points.hpp"
 #include "run/devices.hpp"
 #include "run/progress.hpp"
 #include "verify/verify.hpp"
@@ -143,10 +145,45 @@ std::string share_words(double part, double whole) {
 }
 }  // namespace
 
+namespace {
+
+// "30 variants after restrictions (counted exactly, of 32 in the grid)", "about 3.1e+14
+// variants after restrictions (estimated: ...; of 1e+15 in the grid)".
+std::string space_words(const SpaceSize& size) {
+  const std::string grid = size.combinations < 1e15 ? format_fixed(size.combinations, 0)
+                                                    : format_number(size.combinations, 3);
+  if (size.method == "no restrictions") return space_size_words(size);
+  return space_size_words(size) + " after restrictions (" + size.method + ", of " + grid +
+         " in the grid)";
+}
+
+std::string budget_words(const SearchSpec& spec, const SpaceSize& size, std::size_t problems) {
+  std::string words;
+  const std::size_t searches = problems * spec.strategies.size() * spec.seeds.size();
+  if (spec.budget) {
+    const double measured = std::min(double(*spec.budget), size.variants);
+    const double share = 100.0 * measured / size.variants;
+    words += "budget " + std::to_string(*spec.budget) + " per problem and search (" +
+             (size.exact ? "" : "about ") +
+             (share >= 0.1 ? format_fixed(share, 1) : format_number(share, 2)) +
+             " % of the space), " +
+             count_words(searches * static_cast<std::size_t>(measured), "variant") +
+             " to measure at most";
+  }
+  if (spec.max_seconds)
+    words += std::string(spec.budget ? " and " : "") + "at most " +
+             format_duration(*spec.max_seconds) +
+             " per problem and search (compiles waited for and measurements)";
+  if (!spec.budget && !spec.max_seconds) words += "every variant";
+  return words + " in " + count_words(problems, "problem");
+}
+
+}  // namespace
+
 std::vector<std::string> search_summary(const Config& config, const std::vector<Point>& plan) {
   std::vector<std::string> lines;
   for (const auto& sweep : config.implementations) {
-    if (!sweep.search || sweep.search->measures_everything()) continue;
+    if (!sweep.domain) continue;
     const SearchSpec& spec = *sweep.search;
     const Implementation* impl = &implementation_of(sweep);
     std::size_t problems = 0;
@@ -156,29 +193,16 @@ std::vector<std::string> search_summary(const Config& config, const std::vector<
           seen.insert({p.image, p.filter, p.border, p.output}).second)
         ++problems;
     if (problems == 0) continue;
-    std::size_t grid = 1;
-    for (const auto& [axis, values] : sweep.axes.items()) grid *= values.size();
-    const std::size_t space = sweep.combinations.size();
     std::string strategies;
     for (SearchStrategy s : spec.strategies)
       strategies += (strategies.empty() ? "" : ", ") + std::string(to_string(s));
     std::string line = "search " + sweep.name + " (" + strategies + "; " +
                        count_words(spec.seeds.size(), "seed") +
-                       "): " + count_words(space, "variant") + " after restrictions" +
-                       (grid != space ? " (" + std::to_string(grid) + " in the grid)" : "") + ", ";
-    if (spec.budget) {
-      const std::size_t measured = std::min<std::size_t>(*spec.budget, space);
-      line +=
-          "budget " + std::to_string(*spec.budget) + " per problem and search (" +
-          share_words(double(measured), double(space)) + " of the space), " +
-          count_words(problems * measured * spec.strategies.size() * spec.seeds.size(), "variant") +
-          " to measure at most in " + count_words(problems, "problem");
-    } else if (spec.max_seconds) {
-      line += "at most " + format_duration(*spec.max_seconds) +
-              " of measuring per problem and search, in " + count_words(problems, "problem");
-    } else {
-      line += "every variant of " + count_words(problems, "problem");
-    }
+                       "): " + space_words(sweep.domain->size) + ", " +
+                       budget_words(spec, sweep.domain->size, problems);
+    if (sweep.user)
+      line += "; each variant compiled as the search proposes it, " + std::to_string(spec.ahead) +
+              " ahead of the measurements";
     lines.push_back(line);
   }
   return lines;
@@ -196,7 +220,15 @@ void print_plan(const Config& config, const std::vector<Point>& plan,
   size_t to_run = 0, already = 0;
   for (size_t i = 0; i < plan.size(); ++i) {
     const Point& p = plan[i];
-    if (p.search) continue;  // summarised below
+    if (p.search) {  // summarised below; its cost is its budget's, or its time's
+      if (skips[i]) continue;
+      const auto budget = search_budget(config, p);
+      const auto& spec = *sweep_of(config, p)->search;
+      double seconds = budget ? estimates[i] * double(*budget) : *spec.max_seconds;
+      if (spec.max_seconds) seconds = std::min(seconds, *spec.max_seconds);
+      total_seconds += seconds;
+      continue;
+    }
     plain_skips.push_back(skips[i]);
     std::string params;
     for (const auto& [key, value] : p.params.items())
@@ -262,15 +294,11 @@ HostModel worker_model(const HostModel& machine, int workers) {
 
 double estimated_unit_seconds(const Config& config, const std::vector<Point>& plan,
                               const WorkUnit& unit, const HostModel& host) {
-  const std::size_t first =
-      unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  const std::size_t first = unit.points.empty() ? unit.searches.front().point : unit.points.front();
   double seconds = estimated_reference_seconds(config, plan[first], host);
   for (std::size_t i : unit.points) seconds += estimated_point_seconds(config, plan[i], host);
-  for (const auto& search : unit.searches) {
-    double all = 0.0;
-    for (std::size_t i : search.variants) all += estimated_point_seconds(config, plan[i], host);
-    seconds += all * double(search.budget) / double(search.variants.size());
-  }
+  for (const auto& search : unit.searches)
+    seconds += estimated_point_seconds(config, plan[search.point], host) * double(search.budget);
   return seconds;
 }
 

@@ -98,7 +98,22 @@ void PointExecutor::stamp_records_with(const RunBlock& run) {
 }
 
 IdentifiedPoint PointExecutor::identify(std::size_t index) {
-  const Point& point = plan_[index];
+  return name_point(index, plan_[index]);
+}
+
+IdentifiedPoint PointExecutor::identify_variant(std::size_t index, const Point& variant,
+                                                std::size_t step) {
+  IdentifiedPoint named = name_point(index, variant);
+  named.variant = variant;
+  named.search_step = step;
+  return named;
+}
+
+const Point& PointExecutor::point_of(const IdentifiedPoint& identified) const {
+  return identified.variant ? *identified.variant : plan_[identified.index];
+}
+
+IdentifiedPoint PointExecutor::name_point(std::size_t index, const Point& point) {
   IdentifiedPoint identified;
   identified.index = index;
   identified.description = describe_point(config_, point);
@@ -203,7 +218,7 @@ const Reference& PointExecutor::reference_for(const Point& point, const Problem&
 
 // A record naming the point, before anything runs.
 Record PointExecutor::new_record(const IdentifiedPoint& identified) {
-  const Point& point = plan_[identified.index];
+  const Point& point = point_of(identified);
   const Image& source = image(point.image);
   const Filter& filter = config_.filters[point.filter];
   Record record;
@@ -226,8 +241,13 @@ Record PointExecutor::new_record(const IdentifiedPoint& identified) {
   record.machine = machine_from_run(run_, point.implementation->family);
   if (impl.source_facts) record.source = impl.source_facts(problem_of(point), point.params);
   if (point.search)
-    record.search = RecordSearch{std::string(to_string(point.search->strategy)), point.search->seed,
-                                 0, std::nullopt};
+    record.search = RecordSearch{std::string(to_string(point.search->strategy)),
+                                 point.search->seed,
+                                 0,
+                                 std::nullopt,
+                                 std::nullopt,
+                                 std::nullopt,
+                                 std::nullopt};
   return record;
 }
 
@@ -271,7 +291,7 @@ std::vector<Record> PointExecutor::measure(const std::vector<IdentifiedPoint>& p
 }
 
 Record PointExecutor::measure_alone(const IdentifiedPoint& identified) {
-  const Point& point = plan_[identified.index];
+  const Point& point = point_of(identified);
   Record record = new_record(identified);
   std::unique_ptr<PreparedPoint> prepared = prepare_point(point, record);
   if (!prepared) return record;
@@ -301,7 +321,7 @@ std::vector<Record> PointExecutor::measure_interleaved(const std::vector<Identif
   std::vector<InterleavedPoint> timed;
   std::vector<std::size_t> timed_index;  // into group, per entry of timed
   for (std::size_t g = 0; g < group.size(); ++g) {
-    const Point& point = plan_[group[g].index];
+    const Point& point = point_of(group[g]);
     records.push_back(new_record(group[g]));
     prepared.push_back(prepare_point(point, records.back()));
     if (!prepared.back()) continue;
@@ -314,7 +334,7 @@ std::vector<Record> PointExecutor::measure_interleaved(const std::vector<Identif
   {
     const auto timing = clock_.time(WorkPhase::timing);
     for (std::size_t t = 0; t < timed.size(); ++t)
-      clocks_at_start.push_back(clock_sample(plan_[group[timed_index[t]].index]));
+      clocks_at_start.push_back(clock_sample(point_of(group[timed_index[t]])));
     time_interleaved(timed, interleave_seed(group.front().id));
   }
   for (std::size_t t = 0; t < timed.size(); ++t) {
@@ -325,7 +345,7 @@ std::vector<Record> PointExecutor::measure_interleaved(const std::vector<Identif
       record.reason = "error: " + *timed[t].error;
       continue;
     }
-    const Point& point = plan_[group[g].index];
+    const Point& point = point_of(group[g]);
     record.timing = timing_from(timed[t].samples);
     if (clocks_at_start[t])
       record.gpu_clocks = gpu_clocks_json(clocks_at_start[t], clock_sample(point));

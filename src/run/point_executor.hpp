@@ -43,6 +43,8 @@ class PointExecutor {
 
   // Names the point; loads its image when it is not the current one (the id hashes its bytes).
   IdentifiedPoint identify(std::size_t index);
+  // Names a variant of the search at plan point `index`, measured at `step` (from 1).
+  IdentifiedPoint identify_variant(std::size_t index, const Point& variant, std::size_t step);
   const Image& image(std::size_t image_index);
 
   // Measures one point, or the points of one problem together in shuffled rounds
@@ -61,6 +63,8 @@ class PointExecutor {
 
  private:
   Image load_image(const ImageSpec& spec) const;
+  const Point& point_of(const IdentifiedPoint& identified) const;
+  IdentifiedPoint name_point(std::size_t index, const Point& point);
   const Reference& reference_for(const Point& point, const Problem& problem);
   Record new_record(const IdentifiedPoint& point);
   Problem problem_of(const Point& point);

@@ -18,10 +18,25 @@
 namespace convlab {
 namespace {
 
+// A search chooses its variants' params as it runs (plan/search_points.hpp): a clause on one of
+// them would pick by the search's stand-in, so it is refused with what to do instead.
+void refuse_params_of_searches(const std::vector<Point>& plan, const PointFilter& filter) {
+  for (const Point& point : plan) {
+    if (!point.search) continue;
+    for (const FilterClause& clause : filter.clauses)
+      if (clause.field.rfind("params.", 0) == 0 && point.params.contains(clause.field.substr(7)))
+        throw RunArgumentError("--filter: " + clause.field + " would pick among the variants of " +
+                               point.implementation->name +
+                               "'s search, which it chooses as it runs; give the search a "
+                               "restriction instead (search.restrict, docs/search.md)");
+  }
+}
+
 // Checked before anything is written: a misspelt field or a filter that selects nothing is a
 // mistake, not an empty run.
 std::vector<Point> filtered_plan(const Config& config, std::vector<Point> plan,
                                  const PointFilter& filter) {
+  refuse_params_of_searches(plan, filter);
   std::vector<nlohmann::json> descriptions;
   for (const Point& p : plan) descriptions.push_back(describe_point(config, p));
   if (auto unknown = unknown_field(filter, descriptions))
@@ -89,7 +104,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
   for (const auto& unit : job.schedule.units) {
     for (std::size_t i : unit.points) points.push_back(plan[i]);
     for (const auto& search : unit.searches)  // summarised by print_plan
-      for (std::size_t i : search.variants) points.push_back(plan[i]);
+      points.push_back(plan[search.point]);
   }
   RunContext context;
   context.cuda_device = job.cuda_device;
@@ -109,11 +124,6 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
 
 int run_experiment(const RunOptions& options, Config config, std::vector<Point> plan) {
   if (options.filter) plan = filtered_plan(config, std::move(plan), *options.filter);
-  // Workers and shards find what the run that started them compiled; a compile error stops the
-  // run before its first point.
-  compile_users_kernels(
-      config, plan, options.cuda_device,
-      options.verbosity == Verbosity::quiet || options.worker >= 0 ? nullptr : &std::cerr);
 
   RunJob job;
   job.options = &options;
@@ -124,7 +134,10 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
   job.cuda_device = options.cuda_device;
   job.schedule = make_schedule(config, plan);
 
+  std::ostream* compile_log = options.verbosity == Verbosity::quiet ? nullptr : &std::cerr;
   if (options.slurm) {
+    // The jobs find every variant compiled; a compile error stops the run before its first point.
+    compile_users_kernels(config, plan, options.cuda_device, compile_log);
     SlurmBackend slurm;
     return slurm.execute(job);
   }
@@ -147,6 +160,17 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     if (job.devices.size() == 1) job.cuda_device = job.devices.front();
   }
   if (job.devices.size() > 1) job.schedule = split_by_family(config, plan, job.schedule);
+
+  if (options.worker < 0) {
+    if (job.devices.size() > 1) {
+      // The device workers find every variant compiled (a worker compiles nothing up front).
+      compile_users_kernels(config, plan, options.cuda_device, compile_log);
+    } else {
+      // The first variant of each kernel now, the rest ahead of their measurements.
+      job.compiled_first = compile_first_variants(config, plan, job.cuda_device);
+      if (options.dry_run) say_compiled(job.compiled_first, compile_log);
+    }
+  }
 
   if (options.dry_run) {
     print_dry_run(job, cut);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/sha256.hpp"
+#include "plan/search_points.hpp"
 #include "run/plan_report.hpp"
 
 namespace convlab {
@@ -33,51 +34,35 @@ std::int64_t whole_microseconds(double seconds) {
 
 // The points' estimates on no machine in particular (HostModel{}: the reference and verification
 // on 8 threads, as on a typical node), plus the reference their problem waits for; a search costs
-// its budget's share of its variants' estimates.
+// its budget times its point's estimate.
 std::int64_t unit_cost_us(const Config& config, const std::vector<Point>& plan,
                           const WorkUnit& unit) {
   const HostModel any_machine;
-  const std::size_t first =
-      unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front();
+  const std::size_t first = unit.points.empty() ? unit.searches.front().point : unit.points.front();
   double seconds = estimated_reference_seconds(config, plan[first], any_machine);
   for (std::size_t i : unit.points)
     seconds += estimated_point_seconds(config, plan[i], any_machine);
-  for (const SearchGroup& search : unit.searches) {
-    double all = 0.0;
-    for (std::size_t i : search.variants)
-      all += estimated_point_seconds(config, plan[i], any_machine);
-    seconds += all * static_cast<double>(search.budget) / search.variants.size();
-  }
+  for (const SearchGroup& search : unit.searches)
+    seconds += estimated_point_seconds(config, plan[search.point], any_machine) *
+               static_cast<double>(search.budget);
   return whole_microseconds(seconds);
 }
 
-const SearchSpec& search_of(const Config& config, const Point& point) {
-  for (const auto& sweep : config.implementations)
-    if (&implementation_of(sweep) == point.implementation) return *sweep.search;
-  throw std::logic_error("a searched point of an implementation without a search");
-}
-
-// Puts searched point `i` into the group of its implementation and search.
-void add_to_search(const Config& config, const std::vector<Point>& plan, std::size_t i,
-                   std::vector<SearchGroup>& groups) {
-  const Point& point = plan[i];
-  for (SearchGroup& group : groups) {
-    const Point& first = plan[group.variants.front()];
-    if (first.implementation == point.implementation && first.search == point.search) {
-      group.variants.push_back(i);
-      const SearchSpec& spec = search_of(config, point);
-      if (!spec.budget && !spec.max_seconds) group.budget = group.variants.size();
-      if (spec.budget) group.budget = std::min<std::size_t>(*spec.budget, group.variants.size());
-      if (spec.max_seconds) group.budget = group.variants.size();
-      return;
-    }
-  }
-  const SearchSpec& spec = search_of(config, point);
+// A search's point as a group: its budget, or the variants its time allows at nominal rates.
+SearchGroup search_group(const Config& config, const std::vector<Point>& plan, std::size_t i) {
+  const SearchSpec& spec = search_spec_of(config, plan[i]);
   SearchGroup group;
-  group.variants.push_back(i);
-  group.budget = 1;
+  group.point = i;
   group.max_seconds = spec.max_seconds;
-  groups.push_back(std::move(group));
+  if (const auto budget = search_budget(config, plan[i])) {
+    group.budget = *budget;
+  } else {
+    const double each = estimated_point_seconds(config, plan[i], HostModel{});
+    const double space = sweep_of(config, plan[i])->domain->size.variants;
+    group.budget = static_cast<std::size_t>(
+        std::clamp(std::ceil(*spec.max_seconds / std::max(each, 1e-6)), 1.0, std::min(space, 1e6)));
+  }
+  return group;
 }
 
 // Largest bundle first, each to the part with the least cost so far. Returns the part of each
@@ -149,7 +134,7 @@ Schedule make_schedule(const Config& config, const std::vector<Point>& plan) {
     unit.interleaved = config.measure.interleave;
     for (std::size_t i = begin; i < end; ++i) {
       if (plan[i].search)
-        add_to_search(config, plan, i, unit.searches);
+        unit.searches.push_back(search_group(config, plan, i));
       else
         unit.points.push_back(i);
     }
@@ -172,7 +157,7 @@ Schedule split_by_family(const Config& config, const std::vector<Point>& plan,
       for (std::size_t i : unit.points)
         if ((plan[i].implementation->family == Family::cuda) == gpu) part.points.push_back(i);
       for (const SearchGroup& search : unit.searches)
-        if ((plan[search.variants.front()].implementation->family == Family::cuda) == gpu)
+        if ((plan[search.point].implementation->family == Family::cuda) == gpu)
           part.searches.push_back(search);
       if (part.points.empty() && part.searches.empty()) continue;
       part.cost_us = unit_cost_us(config, plan, part);

@@ -25,12 +25,14 @@
 
 namespace convlab {
 
-// The variants of one search in one problem (config/search_spec.hpp): the search measures at
-// most `budget` of them, chosen as it goes.
+// One search of one problem (plan/search_points.hpp): it measures at most `budget` variants,
+// chosen as it goes.
 struct SearchGroup {
-  std::vector<std::size_t> variants;  // indices into the plan, in plan order
-  std::size_t budget = 0;             // variants it measures at most (the space's size without one)
-  std::optional<double> max_seconds;  // or: its measuring time
+  std::size_t point = 0;  // the search's point: an index into the plan
+  // The variants it measures at most; for a search bounded by max_seconds alone, the variants
+  // its time allows at nominal rates (the progress's estimate; it may measure more).
+  std::size_t budget = 0;
+  std::optional<double> max_seconds;  // and/or: its time
 };
 
 struct WorkUnit {

@@ -1,34 +1,50 @@
 #include "run/search_walk.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <stdexcept>
+#include <thread>
 
-#include "measure/stopwatch.hpp"
+#include "plan/kernel_variants.hpp"
+#include "plan/search_points.hpp"
 
 namespace convlab {
 namespace {
 
-const SearchSpec& spec_of(const Config& config, const Point& point) {
-  for (const auto& sweep : config.implementations)
-    if (&implementation_of(sweep) == point.implementation && sweep.search) return *sweep.search;
-  throw std::logic_error("a searched point of an implementation without a search");
-}
-
-std::vector<Params> params_of(const std::vector<Point>& plan, const SearchGroup& group) {
-  std::vector<Params> params;
-  for (std::size_t i : group.variants) params.push_back(plan[i].params);
-  return params;
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
 
 SearchWalk::SearchWalk(const Config& config, const std::vector<Point>& plan,
-                       const SearchGroup& group, bool)
-    : plan_(plan),
+                       const SearchGroup& group, int cuda_device)
+    : config_(config),
+      point_(plan[group.point]),
       group_(group),
-      spec_(spec_of(config, plan[group.variants.front()])),
-      tag_(*plan[group.variants.front()].search),
-      space_(make_search_space(params_of(plan, group))) {}
+      spec_(search_spec_of(config, point_)),
+      cuda_device_(cuda_device),
+      space_(search_space_of(config, point_)) {
+  if (kernel_variant(config_, point_, cuda_device_)) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    compiles_ = std::make_unique<CompilesAhead>(
+        std::min<unsigned>(cores, static_cast<unsigned>(spec_.ahead)));
+  }
+}
+
+SearchWalk::~SearchWalk() = default;
+
+Point SearchWalk::variant_point(const Coordinate& variant) const {
+  Point point = point_;
+  point.params = space_.params_of(variant);
+  return point;
+}
+
+std::string SearchWalk::compile_key(const Coordinate& variant) const {
+  std::string key;
+  for (int index : variant) key += std::to_string(index) + ",";
+  return key;
+}
 
 std::optional<double> SearchWalk::objective_of(const Record& record) const {
   if (!record.usable()) return std::nullopt;
@@ -38,37 +54,55 @@ std::optional<double> SearchWalk::objective_of(const Record& record) const {
 }
 
 void SearchWalk::run(const VariantRun& variant) {
-  auto strategy = make_strategy(tag_.strategy, space_, spec_, tag_.seed);
-  double measuring = 0.0;  // seconds spent measuring (found records cost nothing)
+  auto strategy = make_strategy(point_.search->strategy, space_, spec_, point_.search->seed);
+  double spent = 0.0;  // compiles waited for and measurements; found records cost nothing
   double best = std::numeric_limits<double>::infinity();
   bool ended = false;
   int step = 0;
-  const auto evaluate = [&](std::size_t v) -> std::optional<double> {
-    ++step;
-    Stopwatch clock;
-    const std::optional<Record> record = variant(group_.variants[v], step, best);
-    if (!record) {
+  SearchHooks hooks;
+  hooks.proposed = [&](const Coordinate& proposed) {
+    if (!compiles_) return;
+    if (auto request = kernel_variant(config_, variant_point(proposed), cuda_device_))
+      compiles_->start(compile_key(proposed), std::move(*request));
+  };
+  hooks.evaluate = [&](const Coordinate& proposed) -> std::optional<double> {
+    Step now;
+    now.number = ++step;
+    now.best_before = best;
+    if (compiles_) {
+      const auto waiting = std::chrono::steady_clock::now();
+      const CompileOutcome compiled = compiles_->wait(compile_key(proposed));
+      spent += seconds_since(waiting);
+      now.compile_seconds = compiled.seconds;
+      compiled_ += compiled.compiled;
+    }
+    now.seconds_before = spent;
+    std::optional<Measured> measured = variant(variant_point(proposed), now);
+    if (!measured) {
       ended = true;
       return std::nullopt;
     }
-    if (record->timing) measuring += clock.elapsed_seconds();
-    const std::optional<double> objective = objective_of(*record);
+    spent += measured->seconds;
+    const std::optional<double> objective = objective_of(measured->record);
     if (objective && *objective < best) best = *objective;
     return objective;
   };
-  const auto stop = [&] {
-    return ended || (group_.max_seconds && measuring >= *group_.max_seconds);
-  };
-  run_search(*strategy, group_.budget, evaluate, stop);
+  hooks.stop = [&] { return ended || (group_.max_seconds && spent >= *group_.max_seconds); };
+  const std::size_t budget =
+      search_budget(config_, point_).value_or(std::numeric_limits<std::size_t>::max());
+  run_search(*strategy, budget, static_cast<std::size_t>(spec_.ahead), hooks);
 }
 
-void stamp_search_step(Record& record, int step, double best_before,
-                       std::optional<double> objective) {
+void stamp_search_step(Record& record, const SearchWalk::Step& step,
+                       std::optional<double> objective, double measure_seconds) {
   if (!record.search) return;
-  record.search->step = step;
-  double best = best_before;
+  record.search->step = step.number;
+  double best = step.best_before;
   if (objective && *objective < best) best = *objective;
   if (std::isfinite(best)) record.search->best_so_far_ms = best;
+  record.search->compile_s = step.compile_seconds;
+  record.search->measure_s = measure_seconds;
+  record.search->elapsed_s = step.seconds_before + measure_seconds;
 }
 
 }  // namespace convlab

@@ -261,6 +261,10 @@ json to_json(const Record& r) {
                    {"step", r.search->step},
                    {"best_so_far_ms",
                     r.search->best_so_far_ms ? json(*r.search->best_so_far_ms) : json(nullptr)}};
+    for (const auto& [name, seconds] :
+         {std::pair{"compile_s", r.search->compile_s}, std::pair{"measure_s", r.search->measure_s},
+          std::pair{"elapsed_s", r.search->elapsed_s}})
+      if (seconds) j["search"][name] = *seconds;
   }
   return j;
 }
@@ -310,6 +314,10 @@ Record record_from_json(const json& j) {
     s.step = search.value("step", 0);
     if (search.contains("best_so_far_ms") && search["best_so_far_ms"].is_number())
       s.best_so_far_ms = search["best_so_far_ms"].get<double>();
+    for (auto [name, seconds] :
+         {std::pair{"compile_s", &s.compile_s}, std::pair{"measure_s", &s.measure_s},
+          std::pair{"elapsed_s", &s.elapsed_s}})
+      if (search.contains(name) && search[name].is_number()) *seconds = search[name].get<double>();
     r.search = s;
   }
   for (const auto& [name, value] : j.items())

@@ -89,6 +89,10 @@ struct RecordSearch {
   std::uint64_t seed = 0;
   int step = 0;
   std::optional<double> best_so_far_ms;  // null while no variant of the search ran
+  // Seconds: this variant's compile (0 when it came from the kernel cache or needs none) and its
+  // measurement, and the search's time up to the end of this step (the compiles it waited for and
+  // its measurements); absent in records of earlier versions.
+  std::optional<double> compile_s, measure_s, elapsed_s;
 };
 
 struct Record {

@@ -54,6 +54,10 @@ const std::vector<Field> kRunFields{
     {"cuda.calibration", Kind::object, false},
     {"cuda.calibration.copy_bytes_per_s", Kind::number, false},
     {"cuda.calibration.fma_per_s", Kind::number, false},
+    {"cpu_calibration", Kind::object, false},
+    {"cpu_calibration.threads", Kind::number, false},
+    {"cpu_calibration.copy_bytes_per_s", Kind::number, false},
+    {"cpu_calibration.fma_per_s", Kind::number, false},
     {"measure", Kind::object, false},
 };
 

@@ -49,6 +49,22 @@ RunConditions conditions_from_json(const json& j) {
           optional_of<std::string>(j, "cpu_governor_note")};
 }
 
+json to_json(const CpuCalibration& calibration) {
+  return {{"threads", calibration.threads},
+          {"copy_bytes_per_s", calibration.copy_bytes_per_s},
+          {"fma_per_s", calibration.fma_per_s},
+          {"seconds", calibration.seconds}};
+}
+
+CpuCalibration cpu_calibration_from_json(const json& j) {
+  CpuCalibration calibration;
+  calibration.threads = optional_of<int>(j, "threads").value_or(0);
+  calibration.copy_bytes_per_s = optional_of<double>(j, "copy_bytes_per_s").value_or(0.0);
+  calibration.fma_per_s = optional_of<double>(j, "fma_per_s").value_or(0.0);
+  calibration.seconds = optional_of<double>(j, "seconds").value_or(0.0);
+  return calibration;
+}
+
 json to_json(const RunMeasure& measure) {
   json j = measure_json(measure.defaults);
   for (const auto& [implementation, spec] : measure.per_implementation)
@@ -173,9 +189,9 @@ json with_kept(json typed, const json& kept) {
   return typed;
 }
 
-const char* const kRunFields[] = {"id",         "started", "finished", "interrupted", "config",
-                                  "host",       "build",   "cuda",     "argv",        "git",
-                                  "conditions", "measure", "phases"};
+const char* const kRunFields[] = {
+    "id",   "started", "finished", "interrupted", "config",          "host",    "build",
+    "cuda", "argv",    "git",      "conditions",  "cpu_calibration", "measure", "phases"};
 
 // The typed parts a run block of this version records (absent ones stay absent).
 // What the typed form of a block cannot hold is kept in run.unknown under the block's name.
@@ -193,6 +209,10 @@ void read_recorded(const json& j, RunBlock& run) {
   if (j.contains("conditions") && j["conditions"].is_object()) {
     run.conditions = conditions_from_json(j["conditions"]);
     keep("conditions", to_json(*run.conditions));
+  }
+  if (j.contains("cpu_calibration") && j["cpu_calibration"].is_object()) {
+    run.cpu_calibration = cpu_calibration_from_json(j["cpu_calibration"]);
+    keep("cpu_calibration", to_json(*run.cpu_calibration));
   }
   if (j.contains("measure") && j["measure"].is_object()) {
     run.measure = measure_from_json(j["measure"]);
@@ -254,6 +274,9 @@ json to_json(const RunBlock& run) {
   if (run.git) j["git"] = with_kept(to_json(*run.git), run.unknown.value("git", json()));
   if (run.conditions)
     j["conditions"] = with_kept(to_json(*run.conditions), run.unknown.value("conditions", json()));
+  if (run.cpu_calibration)
+    j["cpu_calibration"] =
+        with_kept(to_json(*run.cpu_calibration), run.unknown.value("cpu_calibration", json()));
   if (run.measure)
     j["measure"] = with_kept(to_json(*run.measure), run.unknown.value("measure", json()));
   if (run.phases)

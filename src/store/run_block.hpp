@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/cpu_calibration.hpp"
 #include "measure/measure_spec.hpp"
 #include "measure/provenance.hpp"
 #include "measure/run_conditions.hpp"
@@ -57,7 +58,8 @@ struct RunBlock {
   // Absent only in files of versions that did not record them.
   std::optional<std::vector<std::string>> argv;
   std::optional<GitFacts> git;
-  std::optional<RunConditions> conditions;  // of the machine when the run started
+  std::optional<RunConditions> conditions;        // of the machine when the run started
+  std::optional<CpuCalibration> cpu_calibration;  // measured when the run started
   std::optional<RunMeasure> measure;
   std::optional<RunPhases> phases;  // where the run's time went, written when it ends
   // Fields of other versions, kept as read: top-level ones, and under "git", "conditions" and

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "history/history_index.hpp"
 #include "report_test_support.hpp"
 
 namespace convlab {
@@ -111,6 +112,47 @@ TEST(ReportBuild, OneExperimentGivesAPdfOfItsOwn) {
   // The project report's parts are not there.
   for (const char* absent : {"Summary", "Contents", "What the seed claimed"})
     EXPECT_EQ(text.find(absent), std::string::npos) << "in the PDF: " << absent;
+}
+
+// With outputs/history_<name> beside it (convlab history run), the experiment's PDF has a section
+// of its history after the gallery.
+TEST(ReportBuild, OneExperimentWithAHistoryHasItsSection) {
+  for (const char* tool : {"gnuplot", "latexmk", "pdflatex", "pdftotext"})
+    if (!have(tool))
+      GTEST_SKIP() << tool << " is not installed (scripts/install-deps.sh report installs it)";
+  ScratchDirectory root("experiment-history-report");
+  copy_fixture_project(root.path());
+  // Three commits that measured what the fixture's results hold.
+  const fs::path history = root.path() / "outputs" / "history_fixture-demo";
+  HistoryIndex index;
+  index.experiment = "fixture-demo";
+  index.config_path = "configs/fixture-demo.yaml";
+  for (int i = 0; i < 3; ++i) {
+    const std::string id(40, "abc"[i]);
+    index.add_commits(
+        {{id, "Commit number " + std::to_string(i + 1),
+          "2026-01-0" + std::to_string(i + 1) + "T00:00:00+00:00", 1767225600LL + i * 86400}});
+    CommitRun run;
+    run.commit = id;
+    run.machine = {"fixture-0000abcd", "Fixture CPU", "Fixture CPU|fixture|"};
+    fs::create_directories(history / run.folder());
+    fs::copy_file(root.path() / "outputs" / "fixture-demo" / "results.json",
+                  history / run.results());
+    index.record(run);
+  }
+  write_history_index(history.string(), index);
+
+  const std::string build = "cd '" + root.path().string() +
+                            "' && '" CONVLAB_REPORT_SCRIPTS
+                            "/build-experiment-report.sh' '" CONVLAB_EXECUTABLE
+                            "' outputs/fixture-demo > build.log 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << read_file(root.path() / "build.log");
+  const fs::path pdf = root.path() / "outputs" / "fixture-demo" / "report.pdf";
+  const std::string text_file = (root.path() / "report.txt").string();
+  ASSERT_EQ(std::system(("pdftotext '" + pdf.string() + "' '" + text_file + "'").c_str()), 0);
+  const std::string text = read_file(text_file);
+  for (const char* expected : {"across commits", "Commit number 3", "No confirmed step"})
+    EXPECT_NE(text.find(expected), std::string::npos) << "missing from the PDF: " << expected;
 }
 
 // convlab report DIR builds the same PDF with the script of its source tree.
