@@ -139,6 +139,10 @@ if(CONVLAB_HTTPLIB_FOUND)
   add_executable(convlab_serve_load ${PROJECT_SOURCE_DIR}/bench/serve_load.cpp)
   target_link_libraries(convlab_serve_load PRIVATE convlab_serve)
   target_compile_options(convlab_serve_load PRIVATE ${CONVLAB_WARNINGS})
+  # From a save in the served page to its first new result (scripts/bench/save-to-result.sh).
+  add_executable(convlab_save_to_result EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/bench/save_to_result.cpp)
+  target_link_libraries(convlab_save_to_result PRIVATE convlab_serve)
+  target_compile_options(convlab_save_to_result PRIVATE ${CONVLAB_WARNINGS})
 endif()
 
 if(CONVLAB_BUILD_TESTS)
