@@ -34,9 +34,9 @@ TEST(BuildParts, TheTestBuildCompilesEveryCudaRung) {
     GTEST_SKIP() << "built without CUDA (no nvcc): no rung is compiled anywhere";
   const bool in_convlab = std::regex_search(version.output, std::regex("CUDA rungs: +built in"));
   const fs::path build = fs::path(CONVLAB_EXECUTABLE).parent_path();
-  const fs::path objects =
-      build / "CMakeFiles" / (in_convlab ? "convlab_engine.dir" : "convlab_cuda_rungs.dir") /
-      "src/impl/cuda";
+  const fs::path objects = build / "CMakeFiles" /
+                           (in_convlab ? "convlab_engine.dir" : "convlab_cuda_rungs.dir") /
+                           "src/impl/cuda";
   for (const std::string& rung : rungs)
     EXPECT_TRUE(fs::is_regular_file(objects / (rung + ".o")))
         << rung << " was not compiled into " << objects;

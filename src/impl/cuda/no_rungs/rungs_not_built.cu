@@ -19,12 +19,12 @@ bool npp_built() {
   return false;
 }
 
-#define CONVLAB_CUDA_RUNG_NOT_BUILT(stem, ...)                                                  \
-  std::optional<std::string> stem##_unsupported(const ProblemDesc&, const LaunchParams&, int) { \
-    return std::string(kRungsNotBuilt);                                                         \
-  }                                                                                             \
+#define CONVLAB_CUDA_RUNG_NOT_BUILT(stem, ...)                                                   \
+  std::optional<std::string> stem##_unsupported(const ProblemDesc&, const LaunchParams&, int) {  \
+    return std::string(kRungsNotBuilt);                                                          \
+  }                                                                                              \
   std::unique_ptr<KernelPlan> make_##stem##_plan(const ProblemDesc&, const LaunchParams&, int) { \
-    throw std::runtime_error(kRungsNotBuilt);                                                   \
+    throw std::runtime_error(kRungsNotBuilt);                                                    \
   }
 CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_RUNG_NOT_BUILT)
 #undef CONVLAB_CUDA_RUNG_NOT_BUILT
