@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "core/problem.hpp"
+#include "core/stopwatch.hpp"
 #include "filters/filter_library.hpp"
 #include "images/image_source.hpp"
-#include "measure/stopwatch.hpp"
 #include "reference/reference.hpp"
 #include "verify/verify.hpp"
 

@@ -6,7 +6,8 @@
 #   - every header the build compiled (the compiler's dependency files in the build directory, so
 #     optional parts such as OpenCV or NPP count exactly when they were built in);
 #   - the programs the build, the tests (the SLURM cluster's daemons and commands among them), the
-#     report and the notebook run, and the KaTeX files the notebook copies next to its pages;
+#     report and the notebook run, the KaTeX files the notebook copies next to its pages and the
+#     CodeMirror files `convlab watch --serve` copies beside them;
 #   - the photographs configs/*.yaml read from Debian packages.
 # Each file is mapped to its Debian package with dpkg -S; that package must be in the install lists
 # (scripts/install-deps.sh --list all) or in their Depends closure (apt-cache depends --recurse
@@ -142,9 +143,18 @@ for tool in g++ cmake make gnuplot latexmk pdflatex pdftotext pdfinfo xmllint ch
   fi
 done
 
-# Files convlab notebook copies beside its pages (src/app/notebook_command.cpp).
+# Files convlab notebook copies beside its pages (src/app/notebook_command.cpp), and the editor
+# convlab watch --serve copies beside them (src/app/editor_assets.cpp).
 for file in /usr/share/javascript/katex/katex.min.js /usr/share/javascript/katex/katex.min.css \
-            /usr/share/javascript/katex/fonts/KaTeX_Main-Regular.woff2; do
+            /usr/share/javascript/katex/fonts/KaTeX_Main-Regular.woff2 \
+            /usr/share/javascript/codemirror/lib/codemirror.js \
+            /usr/share/javascript/codemirror/lib/codemirror.css \
+            /usr/share/javascript/codemirror/mode/yaml/yaml.js \
+            /usr/share/javascript/codemirror/mode/clike/clike.js \
+            /usr/share/javascript/codemirror/mode/xml/xml.js \
+            /usr/share/javascript/codemirror/mode/markdown/markdown.js \
+            /usr/share/javascript/codemirror/addon/edit/matchbrackets.js \
+            /usr/share/javascript/codemirror/addon/selection/active-line.js; do
   if [[ -e "$file" ]]; then
     needs+=("notebook file|${file##*/}|$file|convlab notebook")
   else

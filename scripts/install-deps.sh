@@ -8,7 +8,8 @@
 #            validator the config schema tests compile against; in this group, as GoogleTest is,
 #            because `make build` compiles the tests)
 #   report - gnuplot, the TeX Live packages and fonts for make report, poppler-utils for its tests
-#   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook
+#   notebook - gnuplot (figures as SVG) and KaTeX (math) for make notebook, and CodeMirror (the
+#            editor of the cells of a page served by `convlab watch --serve`)
 #   test   - what make test needs beyond the build: headless Chromium and its WebDriver for the
 #            notebook's browser tests, xmllint for its well-formedness checks, and a one-node SLURM
 #            cluster for the SLURM test (munge, slurmctld, slurmd, slurm-client;
@@ -27,7 +28,7 @@ build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev lib
                 libopencv-dev libcmark-dev libcpp-httplib-dev libvalijson-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
-notebook_packages=(gnuplot-nox libjs-katex)
+notebook_packages=(gnuplot-nox libjs-katex libjs-codemirror)
 test_packages=(chromium chromium-driver libxml2-utils munge slurmctld slurmd slurm-client time)
 photo_packages=(opencv-doc)
 ci_packages=(debootstrap)

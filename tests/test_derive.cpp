@@ -123,4 +123,47 @@ TEST(Derive, SpeedupAgainstTheBaselineAndEfficiencyAgainstOneThreadOnOneMachine)
 }
 
 }  // namespace
+TEST(Derive, EfficiencyOfAUsersKernelDividesOnlyItsOwnVersionsOneThreadTime) {
+  // Version A measured at 1 and 2 threads, then an edited version B at 1 thread: A's efficiency
+  // at 2 threads takes A's T(1), never B's.
+  json a1 = record("mine", "cpu", 8.0, {{"threads", 1}});
+  json b1 = record("mine", "cpu", 2.0, {{"threads", 1}});
+  json a2 = record("mine", "cpu", 5.0, {{"threads", 2}});
+  a1["source"] = a2["source"] = {{"path", "k.c"}, {"sha256", "aaaa"}};
+  b1["source"] = {{"path", "k.c"}, {"sha256", "bbbb"}};
+  const ResultsFile results = file_with({a1, b1, a2});
+  EXPECT_DOUBLE_EQ(derived_of(results, 2)["efficiency"], 8.0 / (2 * 5.0));
+  EXPECT_DOUBLE_EQ(derived_of(results, 2)["speedup_vs_threads1"], 8.0 / 5.0);
+  // With included files, the snapshot's hash is the version.
+  json c1 = record("mine", "cpu", 4.0, {{"threads", 1}});
+  json c2 = record("mine", "cpu", 4.0, {{"threads", 2}});
+  c1["source"] = {{"path", "k.c"}, {"sha256", "aaaa"}, {"snapshot_sha256", "s1"}};
+  c2["source"] = {{"path", "k.c"}, {"sha256", "aaaa"}, {"snapshot_sha256", "s2"}};
+  EXPECT_FALSE(derived_of(file_with({c1, c2}), 1).contains("efficiency"));
+}
+
+TEST(Derive, ABaselineThatIsAUsersKernelIsItsCurrentVersion) {
+  // The baseline, a user's kernel, measured as A, edited to B and measured, then restored to A
+  // (the last run read A and measured nothing): speedups are against A.
+  ResultsFile results;
+  results.experiment = {{"name", "x"},
+                        {"baseline", {{"implementation", "mine"}, {"params", json::object()}}}};
+  for (const auto& [id, version] : {std::pair{"r1", "aaaa"}, {"r2", "bbbb"}, {"r3", "aaaa"}})
+    results.runs.push_back(run_block_from_json(
+        {{"id", id},
+         {"config", {{"sources", {{{"path", "k.c"}, {"sha256", version}, {"text", "x"}}}}}}}));
+  json a = record("mine", "cpu", 8.0);
+  json b = record("mine", "cpu", 1.0);
+  a["source"] = {{"path", "k.c"}, {"sha256", "aaaa"}};
+  b["source"] = {{"path", "k.c"}, {"sha256", "bbbb"}};
+  a["run_id"] = "r1";
+  b["run_id"] = "r2";
+  json other = record("openmp", "cpu", 2.0);
+  other["run_id"] = "r2";
+  for (const json& r : {a, b, other}) results.records.push_back(record_from_json(r));
+  derive_metrics(results);
+  EXPECT_DOUBLE_EQ(derived_of(results, 2)["speedup"], 8.0 / 2.0);
+  EXPECT_EQ(derived_of(results, 2)["baseline_key"], a["key"]);
+}
+
 }  // namespace convlab

@@ -9,12 +9,17 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
-#include "impl/user/kernel_compiler.hpp"
-#include "impl/user/kernel_source.hpp"
-#include "impl/user/source_snapshot.hpp"
+#include "core/number_text.hpp"
+#include "core/sha256.hpp"
 #include "test_support.hpp"
+#include "user_kernels/kernel_compiler.hpp"
+#include "user_kernels/kernel_host_channel.hpp"
+#include "user_kernels/kernel_host_client.hpp"
+#include "user_kernels/kernel_source.hpp"
+#include "user_kernels/source_snapshot.hpp"
 
 namespace convlab {
 namespace {
@@ -113,6 +118,55 @@ TEST_F(KernelSnapshot, AnEditedHeaderIsANewVariantMeasuredAgain) {
   EXPECT_TRUE(failed) << forced.output;
 }
 
+TEST_F(KernelSnapshot, ARestoredSourceIsShownWithItsOwnPointsNeverTheEditedOnes) {
+  // Measured (A), edited (B: ten times the work per value), measured, restored byte for byte: the
+  // third run keeps A's points and measures nothing. Every reader then shows A's numbers.
+  write_text(dir_ / "scale.h", "#define SCALE 1.0f\n");
+  const std::string slower =
+      std::string(kScaledKernel)
+          .replace(kScaledKernel.find("float sum = 0.f;"), 16,
+                   "float sum = 0.f; for (volatile int w = 0; w < 400; ++w) {}");
+  write_text(dir_ / "k.c", kScaledKernel);
+  write_config("  mine: {source: k.c, threads: [1, 2]}\n");
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  write_text(dir_ / "k.c", slower);
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  write_text(dir_ / "k.c", kScaledKernel);
+  ASSERT_EQ(convlab("run c.yaml --quiet").exit_code, 0);
+  std::map<std::string, std::map<int, json>> by_version;  // sha256 -> threads -> record
+  for (const json& record : records())
+    by_version[record["source"]["sha256"]][record["params"]["threads"].get<int>()] = record;
+  ASSERT_EQ(by_version.size(), 2u);
+  const std::string a = sha256_hex(kScaledKernel);
+  const std::string b = sha256_hex(slower);
+  const auto median = [&](const std::string& version, int threads) {
+    return by_version.at(version).at(threads)["timing"]["stats"]["median"].get<double>();
+  };
+  const std::string shown_a = format_number(median(a, 2), 4);
+  const std::string shown_b = format_number(median(b, 2), 4);
+  ASSERT_NE(shown_a, shown_b);
+
+  const auto best = convlab("show outputs/snap --best");
+  // A's two points, the fastest and the runner-up, whichever is which.
+  EXPECT_NE(best.output.find(shown_a), std::string::npos) << best.output;
+  EXPECT_NE(best.output.find(format_number(median(a, 1), 4)), std::string::npos) << best.output;
+  EXPECT_EQ(best.output.find(shown_b), std::string::npos) << best.output;
+  // --compare: A's efficiency at two threads, from A's own one-thread time.
+  const auto compare = convlab("show outputs/snap --compare params.threads");
+  const double efficiency = median(a, 1) / (2 * median(a, 2));
+  EXPECT_NE(compare.output.find("| " + format_number(efficiency, 3) + " |"), std::string::npos)
+      << compare.output;
+  EXPECT_NEAR(by_version.at(a).at(2)["derived"]["efficiency"].get<double>(), efficiency, 1e-12);
+  EXPECT_EQ(compare.output.find(shown_b), std::string::npos) << compare.output;
+  // The listing of every version keeps both, told apart by their short hashes.
+  const auto listing = convlab("show outputs/snap --all-versions");
+  for (const std::string& version : {a, b}) {
+    const std::string snapshot = by_version.at(version).at(1)["source"]["snapshot_sha256"];
+    EXPECT_NE(listing.output.find("| " + snapshot.substr(0, 12) + " |"), std::string::npos)
+        << listing.output;
+  }
+}
+
 TEST_F(KernelSnapshot, AFileSavedBetweenReadingAndCompilingIsNotCompiled) {
   // The snapshot is read, then the file on disk changes before the compile: the compile works
   // from the snapshot, so what is compiled is what is hashed.
@@ -164,6 +218,76 @@ TEST_F(KernelSnapshot, AReplacedArtefactIsCompiledAgainWithALineNamingItsEntry) 
       << run.output;
   EXPECT_NE(run.output.find("1 variant compiled"), std::string::npos) << run.output;
   for (const json& record : records()) EXPECT_EQ(record["status"], "ok") << record.dump();
+}
+
+TEST_F(KernelSnapshot, AnArtefactReplacedAfterItsCheckIsNeverLoaded) {
+  // convlab checked the entry and hands the host its path and recorded sha256; the file is
+  // replaced before the host reads it. The host hashes the bytes it read and loads those bytes,
+  // so the replacement is refused by name and none of its code runs.
+  ::setenv("CONVLAB_KERNEL_CACHE", cache_.c_str(), 1);
+  ::setenv("CONVLAB_KERNEL_HOST", CONVLAB_EXECUTABLE, 1);
+  write_text(dir_ / "k.c", kScaledKernel);
+  write_text(dir_ / "scale.h", "#define SCALE 1.0f\n");
+  const UserKernelSource source = read_kernel_source("mine", (dir_ / "k.c").string(), "k.c");
+  const CompiledVariant variant =
+      compile_variant({&source, Params::object(), {3, 3, OutputType::u8}, 0, {}});
+  const std::string compiled = read_text(variant.artifact);
+  const fs::path ran = dir_ / "planted-code-ran";
+  write_text(dir_ / "planted.c",
+             "#include <fcntl.h>\n#include <unistd.h>\n"
+             "__attribute__((constructor)) static void ran(void) {\n"
+             "  close(open(\"" +
+                 ran.string() +
+                 "\", O_CREAT | O_WRONLY, 0600));\n}\n"
+                 "int convlab_convolve(const void* p) { return p ? 0 : 1; }\n");
+  const auto planted = run_shell("cc -shared -fPIC -O1 planted.c -o planted.so", dir_);
+  ASSERT_EQ(planted.exit_code, 0) << planted.output;
+  fs::copy_file(dir_ / "planted.so", variant.artifact, fs::copy_options::overwrite_existing);
+
+  const std::vector<std::uint8_t> pixels(3 * 3 * 3, 100);
+  const SealedBuffer image(pixels.data(), pixels.size(), "test-image");
+  const std::vector<float> weights(9, 1.0f / 9);
+  const auto prepare = [&](int id, const SharedBuffer& output) {
+    return json{{"op", "prepare"},
+                {"family", "cpu"},
+                {"artifact", variant.artifact},
+                {"artifact_sha256", variant.artifact_sha256},
+                {"contract", to_json(variant.contract)},
+                {"ksize", 3},
+                {"weights", weights},
+                {"separable", false},
+                {"border", 0},
+                {"output", 0},
+                {"threads", 1},
+                {"device", 0},
+                {"l2_flush", false},
+                {"id", id},
+                {"output_bytes", output.size()}};
+  };
+  {
+    KernelHost host(Family::cpu);
+    host.request({{"op", "image"}, {"key", "k"}, {"width", 3}, {"height", 3}, {"channels", 3}},
+                 {image.fd()}, 30, 30);
+    const SharedBuffer output(pixels.size(), "test-output");
+    try {
+      host.request(prepare(1, output), {output.fd()}, 30, 30);
+      ADD_FAILURE() << "the replaced artefact was loaded";
+    } catch (const KernelHostError& error) {
+      EXPECT_NE(std::string(error.what())
+                    .find(variant.artifact + ": the compiled kernel is not the one the kernel "
+                                             "cache recorded"),
+                std::string::npos)
+          << error.what();
+    }
+    // The bytes recorded load, from the host's own copy, and compute the filter.
+    write_text(variant.artifact, compiled);
+    host.request(prepare(2, output), {output.fd()}, 30, 30);
+    host.request({{"op", "execute"}, {"id", 2}}, {}, 30, 30);
+    EXPECT_EQ(static_cast<const std::uint8_t*>(output.data())[13], 100);
+  }
+  ::unsetenv("CONVLAB_KERNEL_CACHE");
+  ::unsetenv("CONVLAB_KERNEL_HOST");
+  EXPECT_FALSE(fs::exists(ran)) << "the replaced artefact's code ran";
 }
 
 TEST_F(KernelSnapshot, EntriesArePrivateWhateverTheUmask) {

@@ -3,10 +3,10 @@
 // (which needs no GPU) wherever this build has it.
 #include <gtest/gtest.h>
 
-#include "impl/user/kernel_compiler.hpp"
-#include "impl/user/kernel_contract.hpp"
-#include "impl/user/kernel_source.hpp"
 #include "test_support.hpp"
+#include "user_kernels/kernel_compiler.hpp"
+#include "user_kernels/kernel_contract.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 namespace {

@@ -20,11 +20,11 @@
 
 #include "config/config.hpp"
 #include "config/config_error.hpp"
-#include "impl/user/kernel_compiler.hpp"
 #include "plan/search_replay.hpp"
 #include "plan/search_scores.hpp"
 #include "plan/search_strategy.hpp"
 #include "test_support.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 namespace convlab {
 namespace {

@@ -13,6 +13,9 @@
 #include <set>
 #include <sstream>
 
+#include "notebook/freshness.hpp"
+#include "query/other_versions.hpp"
+#include "query/record_queries.hpp"
 #include "store/derive.hpp"
 #include "store/source_versions.hpp"
 #include "test_support.hpp"
@@ -399,8 +402,8 @@ TEST(HeaderVersions, AnEditedHeaderIsAnotherVersionThatNeverMixes) {
   for (const auto& row : rows) {
     const int threads = row[1] == "threads=1" ? 1 : 2;
     EXPECT_TRUE(near(std::stod(row[6]), median_of[current][threads], 1e-3)) << show.output;
-    EXPECT_TRUE(near(std::stod(row[8]), median_of[current][1] / median_of[current][threads],
-                     kThreeDigits))
+    EXPECT_TRUE(
+        near(std::stod(row[8]), median_of[current][1] / median_of[current][threads], kThreeDigits))
         << show.output;
   }
   EXPECT_NE(show.output.find("another version of mine's source (" + other.substr(0, 12) +
@@ -505,6 +508,90 @@ TEST(CurrentVersion, DerivedMetricsRelateRecordsOfOneVersion) {
   EXPECT_DOUBLE_EQ(*file.records[3].derived.speedup, 40.0 / 30.0);
   EXPECT_DOUBLE_EQ(*file.records[2].derived.speedup, 1.0);
 }
+
+// Files whose runs kept no resolved config: the kernels' sources are known by their records.
+namespace restored {
+
+json record(const std::string& run, const std::string& version, int threads, double median) {
+  static int next = 0;
+  ++next;
+  return {{"key", "k" + std::to_string(next)},
+          {"point_id", "p" + std::to_string(next)},
+          {"run_id", run},
+          {"implementation", "mine"},
+          {"family", "cpu"},
+          {"params", {{"threads", threads}}},
+          {"image", {{"name", "i"}, {"sha256", "s"}, {"width", 8}, {"height", 4}, {"channels", 3}}},
+          {"kernel", {{"name", "g5"}, {"size", 5}}},
+          {"border", "zero"},
+          {"output", "u8"},
+          {"status", "ok"},
+          {"source", {{"path", "k.c"}, {"sha256", version}}},
+          {"timing", {{"stats", {{"median", median}}}}},
+          {"derived", json::object()},
+          {"machine", {{"cpu_model", "cpu"}, {"hostname", "h"}, {"host_id", "h"}}}};
+}
+
+json run(const std::string& id, const std::string& version) {
+  return {{"id", id},
+          {"config", {{"sources", {{{"path", "k.c"}, {"sha256", version}, {"text", "..."}}}}}}};
+}
+
+ResultsDocument document(const std::vector<json>& runs, const std::vector<json>& records) {
+  ResultsFile file;
+  file.experiment = {{"name", "t"}};
+  for (const json& block : runs) file.runs.push_back(run_block_from_json(block));
+  for (const json& r : records) file.records.push_back(record_from_json(r));
+  return results_document_of("t/results.json", std::move(file));
+}
+
+TEST(SourceVersions, ARestoredSourceShowsItsOwnPointsNotTheEditedOnes) {
+  // A measured at 1 and 2 threads; B (an edit) at 1 and 4; A restored: its run kept A's points
+  // and measured nothing.
+  const ResultsDocument results =
+      document({run("r1", "aaaa"), run("r2", "bbbb"), run("r3", "aaaa")},
+               {record("r1", "aaaa", 1, 8.0), record("r1", "aaaa", 2, 5.0),
+                record("r2", "bbbb", 1, 2.0), record("r2", "bbbb", 4, 1.0)});
+  for (const auto& points : {latest_ok_points(results), latest_points(results)}) {
+    ASSERT_EQ(points.size(), 2u);
+    for (const Record* point : points) {
+      EXPECT_EQ(point->source->sha256, "aaaa") << point->key;
+      EXPECT_EQ(point->run_id, "r1");
+    }
+  }
+}
+
+TEST(SourceVersions, TheLatestVersionIsCurrentAndOtherImplementationsAreUntouched) {
+  json builtin = record("r1", "", 1, 3.0);
+  builtin.erase("source");
+  builtin["implementation"] = "sequential";
+  builtin["params"] = json::object();
+  const ResultsDocument results =
+      document({run("r1", "aaaa"), run("r2", "bbbb")},
+               {record("r1", "aaaa", 1, 8.0), builtin, record("r2", "bbbb", 1, 2.0)});
+  const auto points = latest_ok_points(results);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0]->implementation, "sequential");
+  ASSERT_TRUE(points[1]->source.has_value());
+  EXPECT_EQ(points[1]->source->sha256, "bbbb");
+}
+
+TEST(SourceVersions, ThePageSaysHowManyRecordsOfOtherVersionsItLeavesOut) {
+  const ResultsDocument results =
+      document({run("r1", "aaaa"), run("r2", "bbbb"), run("r3", "aaaa")},
+               {record("r1", "aaaa", 1, 8.0), record("r1", "aaaa", 2, 5.0),
+                record("r2", "bbbb", 1, 2.0), record("r2", "bbbb", 4, 1.0)});
+  const std::vector<OtherVersions> others = other_versions_of(results);
+  ASSERT_EQ(others.size(), 1u);
+  EXPECT_EQ(others[0].records, 2u);
+  EXPECT_NE(other_versions_words(others).find("2 records of another version of mine's source"),
+            std::string::npos)
+      << other_versions_words(others);
+  EXPECT_TRUE(
+      other_versions_of(document({run("r1", "aaaa")}, {record("r1", "aaaa", 1, 8.0)})).empty());
+}
+
+}  // namespace restored
 
 }  // namespace
 }  // namespace convlab

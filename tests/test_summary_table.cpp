@@ -47,6 +47,21 @@ TEST(SummaryTable, SkippedPointsAreOneLinePerReasonMostFrequentFirst) {
       << text;
 }
 
+TEST(SummaryTable, TwoVersionsOfOneSourceAreToldApartByTheirShortHash) {
+  json a = record("mine", "ok", "", 2.0);
+  json b = record("mine", "ok", "", 1.0);
+  a["source"] = {{"path", "k.c"}, {"sha256", "aaaaaaaaaaaaaaaa"}};
+  b["source"] = {
+      {"path", "k.c"}, {"sha256", "bbbbbbbbbbbbbbbb"}, {"snapshot_sha256", "cccccccccccccccc"}};
+  std::ostringstream two, one;
+  print_summary_table({record_from_json(a), record_from_json(b)}, RunBlock{}, two);
+  EXPECT_NE(two.str().find("| params | source |"), std::string::npos) << two.str();
+  EXPECT_NE(two.str().find(" aaaaaaaaaaaa |"), std::string::npos) << two.str();
+  EXPECT_NE(two.str().find(" cccccccccccc |"), std::string::npos) << two.str();  // the snapshot's
+  print_summary_table({record_from_json(a), record_from_json(a)}, RunBlock{}, one);
+  EXPECT_EQ(one.str().find("source"), std::string::npos) << one.str();
+}
+
 TEST(SummaryTable, OnlySkippedPointsGiveNoEmptyTable) {
   std::ostringstream out;
   print_summary_table({record_from_json(record("npp", "skipped", "no CUDA device", 0))}, RunBlock{},

@@ -17,6 +17,9 @@
 #              (overhead-gpu, overhead-cpu: one of them)
 #   grid       configs/search_grid.yaml, its results and the strategies replayed on it
 #   examples   configs/own_kernels.yaml, its results and show --best
+#   isolation  what running users' kernels apart costs: scripts/bench/kernel-isolation.sh (per
+#              point, per call, per host, on this host's CPU) and scripts/gpu-machine/
+#              kernel-host-contexts.sh (the device memory of each kernel host's CUDA context)
 #   scale      scripts/gpu-machine/scale-check.sh: one GPU against all of them under each setting
 #              of the device workers (about 8 minutes; $OUT/scale/summary.md and scale-check.tgz)
 # Results are written to outputs/<name>/ as usual and copied to $OUT (results-<name>.json).
@@ -110,6 +113,12 @@ run_step() {  # one step, in this shell
       ;;
     examples)
       run_config own_kernels configs/own_kernels.yaml
+      ;;
+    isolation)
+      step isolation 400 bash -c "cmake --build '$BUILD' -j$(nproc) --target convlab_kernel_host_costs \
+        >/dev/null && scripts/bench/kernel-isolation.sh '$CONVLAB' -- 7 &&
+        scripts/gpu-machine/kernel-host-contexts.sh '$CONVLAB' 6"
+      cat "$OUT/isolation.txt" >>"$SUMMARY"
       ;;
     scale)
       step scale 570 scripts/gpu-machine/scale-check.sh "$BUILD" "$OUT/scale"

@@ -27,6 +27,7 @@ class Served : public LiveChannel {
     serve.root = options.root;
     serve.bind_address = options.bind_address;
     serve.port = options.port;
+    serve.actions = options.actions;
     server_ = std::make_unique<NotebookServer>(std::move(serve), events_);
     try {
       server_->start();

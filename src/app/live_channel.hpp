@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "serve/page_actions.hpp"
+
 namespace convlab {
 
 class LiveChannelError : public std::runtime_error {
@@ -21,6 +23,9 @@ struct LiveChannelOptions {
   std::string bind_address = "127.0.0.1";
   int port = 0;      // 0: a free one
   std::string root;  // the notebook folder
+  // What the page may ask of the watch besides its files (serve/page_actions.hpp); none: the
+  // served notebook is read only.
+  ActionHandler actions;
 };
 
 class LiveChannel {

@@ -10,8 +10,8 @@
 #include "core/closest_name.hpp"
 #include "core/message_text.hpp"
 #include "core/standard_output.hpp"
-#include "impl/user/nvrtc_compile.hpp"
-#include "run/kernel_host.hpp"
+#include "user_kernels/kernel_host.hpp"
+#include "user_kernels/nvrtc_compile.hpp"
 
 namespace {
 
@@ -41,9 +41,9 @@ int run_convlab(int argc, char** argv) {
   try {
     for (const CommandEntry& entry : command_table())
       if (entry.name == command) return entry.run(args, full);
-    // Not for users: the process a run starts to run users' own kernels in (impl/user).
+    // Not for users: the process a run starts to run users' own kernels in (user_kernels).
     if (command == "kernel-host") return run_kernel_host(args);
-    // Not for users either: NVRTC's process, bounded in time and memory (impl/user).
+    // Not for users either: NVRTC's process, bounded in time and memory (user_kernels).
     if (command == "nvrtc-compile") return run_nvrtc_compile_command(args);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << (args.empty() ? "" : " " + shortened_path(args[0]))

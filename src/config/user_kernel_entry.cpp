@@ -12,7 +12,7 @@
 #include "config/yaml_read.hpp"
 #include "core/file_io.hpp"
 #include "impl/registry.hpp"
-#include "impl/user/user_implementation.hpp"
+#include "user_kernels/user_implementation.hpp"
 
 namespace convlab {
 namespace {

@@ -1,11 +1,13 @@
 #include "core/file_watch.hpp"
 
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 
@@ -35,15 +37,26 @@ std::string folder_of(const std::filesystem::path& file) {
 FileWatch::FileWatch(const std::string& path) {
   fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (fd_ < 0) throw FileError(path + ": cannot watch: " + std::strerror(errno));
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   const std::vector<std::string> problems = watch({path});
-  if (!problems.empty()) {
+  if (!problems.empty() || wake_fd_ < 0) {
+    const std::string problem =
+        problems.empty() ? path + ": cannot watch: " + std::strerror(errno) : problems.front();
     ::close(fd_);
-    throw FileError(problems.front());
+    if (wake_fd_ >= 0) ::close(wake_fd_);
+    throw FileError(problem);
   }
 }
 
 FileWatch::~FileWatch() {
   ::close(fd_);
+  ::close(wake_fd_);
+}
+
+void FileWatch::wake() {
+  const std::uint64_t one = 1;
+  // A counter that is already readable stays so; nothing is lost when this write fails.
+  [[maybe_unused]] const ssize_t written = ::write(wake_fd_, &one, sizeof one);
 }
 
 std::vector<std::string> FileWatch::watch(const std::vector<std::string>& paths) {
@@ -101,7 +114,15 @@ std::vector<std::string> FileWatch::in_order(const std::set<std::string>& named)
 std::vector<std::string> FileWatch::wait_for_save(int quiet_ms) {
   std::set<std::string> named;
   while (named.empty()) {
-    readable(fd_, -1);
+    pollfd waits[2] = {{fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    if (::poll(waits, 2, -1) < 0 && errno != EINTR) break;
+    if (waits[1].revents & POLLIN) {
+      std::uint64_t count = 0;
+      [[maybe_unused]] const ssize_t taken = ::read(wake_fd_, &count, sizeof count);
+      drain(named);
+      if (named.empty()) return {};
+      break;
+    }
     drain(named);
   }
   while (readable(fd_, quiet_ms)) drain(named);

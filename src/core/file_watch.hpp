@@ -28,8 +28,12 @@ class FileWatch {
   const std::vector<std::string>& files() const { return files_; }
 
   // Blocks in poll() with no timeout until one of the files is saved, then until `quiet_ms` pass
-  // with no further event of the folders. Returns the files saved, in the order of files().
+  // with no further event of the folders. Returns the files saved, in the order of files(); empty
+  // when wake() ended the wait first.
   std::vector<std::string> wait_for_save(int quiet_ms = 100);
+  // Ends a wait_for_save of another thread (or the next one), so that the waiting thread can take
+  // a request that is not a save (a page that asks to measure a point again). Thread-safe.
+  void wake();
   // The files saved since the last wait or check; does not block.
   std::vector<std::string> saved();
   // Waits until `quiet_ms` pass with no event of the folders (the rest of a save's burst); returns
@@ -42,6 +46,7 @@ class FileWatch {
   std::vector<std::string> in_order(const std::set<std::string>& named) const;
 
   int fd_ = -1;
+  int wake_fd_ = -1;  // an eventfd that wake() makes readable
   std::vector<std::string> files_;
   // Watch descriptor -> the name of each file in that folder -> the file as given.
   std::map<int, std::map<std::string, std::string>> watched_;

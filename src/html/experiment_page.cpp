@@ -9,10 +9,12 @@
 #include "html/html_markdown.hpp"
 #include "html/html_text.hpp"
 #include "html/page_frame.hpp"
+#include "html/query_cell_html.hpp"
 #include "html/source_cell_html.hpp"
 #include "html/svg_sanitizer.hpp"
 #include "html/table_html.hpp"
 #include "html/yaml_highlight.hpp"
+#include "notebook/freshness.hpp"
 
 namespace convlab {
 namespace {
@@ -338,7 +340,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
   body += "</p>\n";
   if (context.live) body += live_top(*context.live);
   body += banner(notebook, context);
-  size_t figures = 0, tables = 0, sources = 0, omitted_cells = 0;
+  size_t figures = 0, tables = 0, sources = 0, omitted_cells = 0, queries = 0;
   for (const NotebookCell& c : notebook.cells) {
     std::visit(
         CellVisitor{
@@ -383,6 +385,11 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
             [&](const VerificationCell& verification) {
               body += cell("verification", "verification", "verification",
                            verification_html(verification));
+            },
+            [&](const QueryCell& query) {
+              const size_t index = queries++;
+              body += cell("query", "cell-query-" + std::to_string(index + 1), "query",
+                           query_cell_html(query, index));
             },
         },
         c);

@@ -37,6 +37,8 @@ struct LivePage {
 // The label of the error cell of a live page, as the page and its script write it.
 inline constexpr const char* kConfigErrorLabel = "config error";
 inline constexpr const char* kCompileErrorLabel = "kernel compile error";
+// A value or placement of the discussion that cannot be resolved (convlab watch --serve).
+inline constexpr const char* kDiscussionErrorLabel = "discussion error";
 
 struct PageContext {
   std::string assets = "assets";          // the assets folder relative to the page

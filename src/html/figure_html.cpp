@@ -231,6 +231,7 @@ HoverLayer hover_layer(const FigureData& data, const std::string& axes_text) {
       auto [it, added] = record_index.emplace(record, layer.records.size());
       if (added) layer.records.push_back(record_rows(*record));
       entry["record"] = it->second;
+      if (!record->point_id.empty()) entry["point"] = record->point_id;  // to measure it again
     }
     layer.markup +=
         "<circle class=\"hover-target\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) +

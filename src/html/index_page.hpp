@@ -25,6 +25,9 @@ struct IndexContext {
   std::string assets = "assets";
   std::string generator;
   bool katex = true;
+  // Served by convlab watch --serve: the page may connect to its server (a new experiment is made
+  // from it).
+  bool live = false;
 };
 
 std::string index_page(const std::vector<IndexEntry>& entries, const IndexContext& context);

@@ -34,6 +34,8 @@ std::string page_html(const PageFrame& frame, const std::string& body_html) {
   out += "<link rel=\"stylesheet\" href=\"" + assets + "/notebook.css\" />\n";
   if (frame.katex)
     out += "<script src=\"" + assets + "/katex/katex.min.js\" defer=\"defer\"></script>\n";
+  // A served page may be edited and run (editing.js); it runs before notebook.js, which starts it.
+  if (frame.live) out += "<script src=\"" + assets + "/editing.js\" defer=\"defer\"></script>\n";
   out += "<script src=\"" + assets + "/notebook.js\" defer=\"defer\"></script>\n";
   out += "</head>\n<body>\n<header class=\"topbar\"><nav>";
   if (frame.index_link.empty())

@@ -57,7 +57,14 @@ std::string table_html(const TableCell& table, size_t index) {
     out += header_cell(plot_text(bare_columns ? tic_of(column) : column.label), true);
   out += "</tr></thead>\n<tbody>\n";
   for (size_t r = 0; r < grid.rows.size(); ++r) {
-    out += "<tr><th scope=\"row\" data-sort=\"" + std::to_string(r) + "\">" +
+    // The points of the row, which a served page measures again on request.
+    std::string points;
+    for (const auto& cell : grid.cells[r])
+      if (cell && cell->record && !cell->record->point_id.empty())
+        points += (points.empty() ? "" : " ") + cell->record->point_id;
+    out += "<tr" +
+           (points.empty() ? std::string() : " data-points=\"" + html_escape(points) + "\"") +
+           "><th scope=\"row\" data-sort=\"" + std::to_string(r) + "\">" +
            html_escape(plot_text(grid.rows[r].label)) + "</th>";
     for (size_t c = 0; c < grid.cells[r].size(); ++c) {
       const auto& cell = grid.cells[r][c];

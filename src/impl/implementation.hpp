@@ -79,6 +79,10 @@ class PreparedPoint {
   // takes it instead of its own timing of execute(), which would count the round trip between the
   // processes. nullopt for everyone else.
   virtual std::optional<double> self_timed_ms() const { return std::nullopt; }
+  // True for a point that runs in a kernel host (a user's kernel): before every call of any other
+  // point, the kernel host that ran last is stopped, so that what its kernels left running takes
+  // no CPU from that call (measure/repetitions.cpp).
+  virtual bool runs_in_kernel_host() const { return false; }
 };
 
 // Params that no device can run on an image of a given shape, found at validation: the axis at
@@ -171,11 +175,15 @@ struct Implementation {
   // anything runs.
   std::function<std::optional<ParamsProblem>(const Params&, int width, int height, int channels)>
       impossible;
-  // A user's own kernel (impl/user): its source as the config names it and the text's SHA-256,
+  // A user's own kernel (user_kernels): its source as the config names it and the text's SHA-256,
   // part of every point's identity, so that an edited source is measured again; empty for
   // convlab's own implementations. source_facts gives what a record keeps of its variant.
   std::string source_path, source_sha256;
   std::function<std::optional<SourceFacts>(const Problem&, const Params&)> source_facts;
+  // Optional: called once a run has no more points of the implementation (and again, harmlessly,
+  // when the run ends): a user's kernel's host ends there, with every thread and process its
+  // kernels left running.
+  std::function<void()> finished;
 };
 
 }  // namespace convlab

@@ -97,6 +97,11 @@ std::vector<BuiltInPart> built_in_parts() {
 #else
   const bool cuda_built = false;
 #endif
+#ifdef CONVLAB_WITH_CUDA_RUNGS
+  const bool cuda_rungs_built = true;
+#else
+  const bool cuda_rungs_built = false;
+#endif
 #ifdef CONVLAB_WITH_NPP
   const bool npp_built = true;
 #else
@@ -104,6 +109,7 @@ std::vector<BuiltInPart> built_in_parts() {
 #endif
 #define CONVLAB_PEER_PART(folder, title) {#folder, title, folder##_built()},
   return {{"cuda", "CUDA", cuda_built},
+          {"cuda_rungs", "CUDA rungs", cuda_rungs_built},
           {"npp", "NPP", npp_built},
           CONVLAB_VENDOR_PEERS(CONVLAB_PEER_PART)};
 #undef CONVLAB_PEER_PART

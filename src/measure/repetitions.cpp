@@ -1,12 +1,18 @@
 #include "measure/repetitions.hpp"
 
-#include "measure/stopwatch.hpp"
+#include "core/stopwatch.hpp"
+#include "user_kernels/kernel_host_client.hpp"
 
 namespace convlab {
 
-// Restores what before_call set even when the call throws.
+// Restores what before_call set even when the call throws. A point that does not run in a kernel
+// host is called with every kernel host stopped: a thread a user's kernel left spinning does not
+// compete with it.
 struct CallScope {
-  explicit CallScope(PreparedPoint& point) : point_(point) { point_.before_call(); }
+  explicit CallScope(PreparedPoint& point) : point_(point) {
+    if (!point_.runs_in_kernel_host()) stop_running_kernel_host();
+    point_.before_call();
+  }
   ~CallScope() { point_.after_call(); }
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;

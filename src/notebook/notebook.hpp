@@ -13,6 +13,7 @@
 
 #include "figures/figure_data.hpp"
 #include "notebook/markdown.hpp"
+#include "notebook/query_cell.hpp"
 #include "notebook/run_summary.hpp"
 #include "query/results_document.hpp"
 #include "tables/summary_table.hpp"
@@ -147,7 +148,7 @@ struct RenderedFile {
 };
 
 using NotebookCell = std::variant<MarkdownCell, ConfigCell, SourceCell, RunCell, FigureCell,
-                                  TableCell, GalleryCell, VerificationCell, OmittedCell>;
+                                  TableCell, GalleryCell, VerificationCell, OmittedCell, QueryCell>;
 
 // One callable per cell type, for std::visit over a NotebookCell. A renderer names every
 // alternative by its type (no generic catch-all), so a cell type added to the variant without a

@@ -238,6 +238,8 @@ std::vector<size_t> placed_cells(const std::vector<NotebookCell>& cells, const C
       found = indices_of<SourceCell>(cells);
       missing = "no kernel source: the config names no kernel of its own (docs/own-kernels.md)";
       break;
+    case Kind::query:  // made where it is placed (place_cells), not found among the others
+      break;
   }
   if (found.empty())
     throw ResultsError(file + ":" + std::to_string(p.line) + ": " + placement_text(p) + ": " +
@@ -261,7 +263,8 @@ MarkdownCell discussion_part(const MarkdownCell& whole, size_t from, size_t to, 
 
 // The page as the discussion lays it out: after the description, its parts with the cells it
 // places between them; then every cell it does not place, in the order they had.
-void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion) {
+void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion,
+                 const ResultsDocument& results, const ValueContext& context) {
   std::vector<NotebookCell> others(std::make_move_iterator(notebook.cells.begin() + 1),
                                    std::make_move_iterator(notebook.cells.end()));
   notebook.cells.resize(1);
@@ -273,6 +276,11 @@ void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion) {
   };
   for (const PlacedCell& placed : discussion.document.placed) {
     add_part(placed.before);
+    if (placed.placement.kind == CellPlacement::Kind::query) {
+      notebook.cells.emplace_back(query_cell(placed.placement.name, results, context,
+                                             discussion.path, placed.placement.line));
+      continue;
+    }
     for (const size_t index : placed_cells(others, placed.placement, discussion.path)) {
       if (placed_at[index] != 0)
         throw ResultsError(discussion.path + ":" + std::to_string(placed.placement.line) + ": " +
@@ -289,12 +297,12 @@ void place_cells(ExperimentNotebook& notebook, MarkdownCell discussion) {
 }
 
 void add_discussion(ExperimentNotebook& notebook, const std::string& path,
-                    const ValueContext& context) {
+                    const ResultsDocument& results, const ValueContext& context) {
   MarkdownCell discussion = discussion_cell(path, context);
   if (discussion.document.placed.empty())
     notebook.cells.emplace_back(std::move(discussion));
   else
-    place_cells(notebook, std::move(discussion));
+    place_cells(notebook, std::move(discussion), results, context);
 }
 
 }  // namespace
@@ -417,7 +425,7 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
                        verification_by_implementation(results.file.records)});
   if (sources.invalid_config) note_invalid_config(notebook, *sources.invalid_config);
   if (sources.discussion && fs::exists(*sources.discussion))
-    add_discussion(notebook, *sources.discussion,
+    add_discussion(notebook, *sources.discussion, results,
                    ValueContext{points, latest_points(results), declared.derive});
   return notebook;
 }

@@ -1,6 +1,6 @@
 #include "notebook/source_cell.hpp"
 
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 namespace {

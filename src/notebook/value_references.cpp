@@ -187,7 +187,18 @@ class ProseScanner {
     advance_to(reference.end);
   }
 
-  // {{figure: NAME}}, {{table: NAME}} or one of the cells' own words.
+  // "query: --best ..." -> "--best ...": a comparison placed as a table (a query cell's).
+  static std::optional<std::string> query_placement(const std::string& content) {
+    const std::string word = placement_word(CellPlacement::Kind::query);
+    if (content.compare(0, word.size(), word) != 0) return std::nullopt;
+    const std::string rest = trimmed(content.substr(word.size()));
+    if (rest.empty() || rest[0] != ':') return std::nullopt;
+    const std::string query = trimmed(rest.substr(1));
+    if (query.compare(0, 2, "--") != 0) return std::nullopt;
+    return query;
+  }
+
+  // {{figure: NAME}}, {{table: NAME}}, {{query: --OPTION ...}} or one of the cells' own words.
   std::optional<CellPlacement> placement_of(const std::string& content,
                                             const ValueReference& reference) const {
     using Kind = CellPlacement::Kind;
@@ -199,6 +210,11 @@ class ProseScanner {
         placement.kind = kind;
         return placement;
       }
+    if (auto query = query_placement(content)) {
+      placement.kind = Kind::query;
+      placement.name = *query;
+      return placement;
+    }
     for (const Kind kind : {Kind::figure, Kind::table}) {
       const std::string word = placement_word(kind);
       if (content.compare(0, word.size(), word) != 0) continue;
@@ -349,6 +365,8 @@ const char* placement_word(CellPlacement::Kind kind) {
       return "gallery";
     case CellPlacement::Kind::sources:
       return "sources";
+    case CellPlacement::Kind::query:
+      return "query";
   }
   return "";
 }

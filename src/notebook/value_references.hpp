@@ -35,11 +35,12 @@ struct ValueReference {
 };
 
 // A cell of the notebook placed by a discussion: {{figure: NAME}}, {{table: NAME}}, {{config}},
-// {{run}}, {{verification}}, {{gallery}} or {{sources}}, each on a line of its own.
+// {{run}}, {{verification}}, {{gallery}}, {{sources}} or {{query: --compare params.X}}
+// (notebook/query_cell.hpp), each on a line of its own.
 struct CellPlacement {
-  enum class Kind { figure, table, config, run, verification, gallery, sources };
+  enum class Kind { figure, table, config, run, verification, gallery, sources, query };
   Kind kind = Kind::figure;
-  std::string name;   // figure and table: the declaration's name
+  std::string name;   // figure and table: the declaration's name; query: the query
   std::string query;  // the text between the braces, as written (for messages)
   int line = 0;
   size_t begin = 0;

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "impl/user/user_implementation.hpp"
 #include "plan/search_points.hpp"
+#include "user_kernels/user_implementation.hpp"
 
 namespace convlab {
 

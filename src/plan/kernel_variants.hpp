@@ -1,4 +1,4 @@
-// The compiled variants of users' kernels a plan needs (impl/user/kernel_compiler.hpp): one per
+// The compiled variants of users' kernels a plan needs (user_kernels/kernel_compiler.hpp): one per
 // implementation, params and problem facts its source mentions, in plan order, each once. A
 // search's point gives its stand-in, the first variant of its space, so that a source that does
 // not compile is found before anything runs; the variants a search measures are compiled as it
@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "impl/user/kernel_compiler.hpp"
 #include "plan/plan.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 namespace convlab {
 

@@ -149,8 +149,8 @@ std::vector<const Record*> filter_points(const std::vector<const Record*>& point
   std::string error;
   const auto filter = parse_point_filter(expression, &error);
   if (!filter)
-    throw ResultsError(context + ": invalid point filter '" + clipped(expression) + "': " +
-                       clipped(error, 2 * kQuotedValueBytes));
+    throw ResultsError(context + ": invalid point filter '" + clipped(expression) +
+                       "': " + clipped(error, 2 * kQuotedValueBytes));
   std::vector<const Record*> kept;
   for (const Record* record : points)
     if (record_matches(*filter, *record)) kept.push_back(record);

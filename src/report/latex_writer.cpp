@@ -8,9 +8,11 @@
 
 #include "core/count_words.hpp"
 #include "core/message_text.hpp"
+#include "notebook/freshness.hpp"
 #include "query/record_fields.hpp"
 #include "query/results_document.hpp"
 #include "report/latex_markdown.hpp"
+#include "report/query_cell_latex.hpp"
 #include "report/source_listing.hpp"
 
 namespace convlab {
@@ -292,6 +294,7 @@ void write_placed_cells(std::ostringstream& out, const ExperimentNotebook& noteb
                    },
                    [&](const GalleryCell& gallery) { out << gallery_latex(gallery); },
                    [&](const SourceCell& source) { write_source(out, source); },
+                   [&](const QueryCell& query) { out << query_cell_latex(query); },
                },
                notebook.cells[i]);
   }

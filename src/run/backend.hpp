@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "impl/user/kernel_compiler.hpp"
 #include "plan/plan.hpp"
 #include "run/run_options.hpp"
 #include "run/schedule.hpp"
@@ -28,6 +27,7 @@
 #include "store/part_block.hpp"
 #include "store/results_store.hpp"
 #include "store/run_block.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 namespace convlab {
 

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include "user_kernels/kernel_host_client.hpp"
+
 namespace convlab {
 namespace {
 
@@ -52,6 +54,8 @@ void say(const std::string& line) {
           std::string("interrupted; the results could not be brought up to date: ") + error.what();
     }
   }
+  // Users' kernels end with the run: their hosts, and whatever those started.
+  end_kernel_hosts_now();
   std::cout.flush();  // its writes are checked and buffered apart from C's stdout
   std::fflush(stdout);
   say("\n" + line);

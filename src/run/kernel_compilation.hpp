@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "impl/user/kernel_compiler.hpp"
 #include "plan/plan.hpp"
+#include "user_kernels/kernel_compiler.hpp"
 
 namespace convlab {
 

@@ -1,6 +1,6 @@
 #include "run/local_run.hpp"
 
-#include "impl/user/kernel_source.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +65,42 @@ class InterruptScope {
   ~InterruptScope() { clear_interrupt_handler(); }
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
+};
+
+// Implementations with a `finished` hook (users' kernels end their host there) are told once the
+// last unit of the schedule with a point of theirs has been walked, whatever order the feed gives
+// the units in; those a walk never finishes (a device worker's hand-out leaves units to others, or
+// --max-points ends the run) are told when the walk ends.
+class ImplementationEnds {
+ public:
+  ImplementationEnds(const std::vector<WorkUnit>& units, const std::vector<Point>& plan) {
+    for (const WorkUnit& unit : units) {
+      std::set<const Implementation*> in_unit;
+      for (std::size_t i : unit.points) in_unit.insert(plan[i].implementation);
+      for (const auto& search : unit.searches) in_unit.insert(plan[search.point].implementation);
+      for (const Implementation* implementation : in_unit) {
+        if (!implementation->finished) continue;
+        units_left_[implementation] += 1;
+        of_unit_[&unit].push_back(implementation);
+      }
+    }
+  }
+
+  void walked(const WorkUnit& unit) {
+    const auto found = of_unit_.find(&unit);
+    if (found == of_unit_.end()) return;
+    for (const Implementation* implementation : found->second)
+      if (--units_left_[implementation] == 0) implementation->finished();
+  }
+
+  void all() {
+    for (const auto& [implementation, left] : units_left_)
+      if (left > 0) implementation->finished();
+  }
+
+ private:
+  std::map<const Implementation*, std::size_t> units_left_;
+  std::map<const WorkUnit*, std::vector<const Implementation*>> of_unit_;
 };
 
 class LocalRun {
@@ -265,6 +301,7 @@ class LocalRun {
     PointBudget budget(options_.max_points);
     ScheduleFeed in_order(job_.schedule);
     UnitFeed& feed = job_.feed ? *job_.feed : in_order;
+    ImplementationEnds ends(job_.schedule.units, plan_);
     while (const WorkUnit* next = feed.next()) {
       const WorkUnit& unit = *next;
       const auto start = std::chrono::steady_clock::now();
@@ -305,10 +342,12 @@ class LocalRun {
         }
       problems_.push_back(
           problem_phases(unit, to_run.size() + searched_ - searched_before, start, before));
+      ends.walked(unit);
       if (limit_reached) break;
       feed.finished();
     }
     executor_.take_ahead();  // nothing is left running once the units are done
+    ends.all();
   }
 
   // Names the point and notes its digest and key, in the order the run reaches them (a device

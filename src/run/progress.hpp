@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "measure/stopwatch.hpp"
+#include "core/stopwatch.hpp"
 #include "run/hand_out.hpp"
 
 namespace convlab {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <thread>
 
+#include "core/stopwatch.hpp"
 #include "plan/kernel_variants.hpp"
 #include "plan/search_points.hpp"
 

@@ -69,6 +69,23 @@ std::string ConnectionStream::take_unread() {
   return unread;
 }
 
+std::optional<std::string> ConnectionStream::read_body(std::size_t length,
+                                                       Clock::time_point deadline) {
+  const std::size_t buffered = std::min(length, buffer_.size() - begin_);
+  std::string body = buffer_.substr(begin_, buffered);
+  begin_ += buffered;
+  // From here read() takes what is left of the body, and nothing more, before the deadline.
+  budget_ = length - body.size();
+  deadline_ = deadline;
+  char chunk[4096];
+  while (body.size() < length) {
+    const ssize_t got = read(chunk, std::min(sizeof chunk, length - body.size()));
+    if (got <= 0) return std::nullopt;
+    body.append(chunk, static_cast<std::size_t>(got));
+  }
+  return body;
+}
+
 bool ConnectionStream::is_readable() const {
   return begin_ < buffer_.size() || poll_for(POLLIN, limits_.read_timeout) > 0;
 }

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "serve/notebook_server.hpp"
@@ -26,6 +27,10 @@ class ConnectionStream : public httplib::Stream {
   bool peer_closed() const;
   // The bytes read but not taken by the request (the start of the next one), taken out.
   std::string take_unread();
+  // A request body of exactly `length` bytes, read before `deadline` (each wait also at most the
+  // read timeout) and never a byte past it; nullopt when it does not come whole in time.
+  std::optional<std::string> read_body(std::size_t length,
+                                       std::chrono::steady_clock::time_point deadline);
 
   bool is_readable() const override;
   bool is_writable() const override;

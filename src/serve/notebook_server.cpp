@@ -17,6 +17,8 @@
 #include <system_error>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "core/file_io.hpp"
 #include "serve/connection_room.hpp"
 #include "serve/connection_stream.hpp"
@@ -74,10 +76,16 @@ const char* reason_phrase(int status) {
       return "Not Found";
     case 405:
       return "Method Not Allowed";
+    case 411:
+      return "Length Required";
     case 413:
       return "Payload Too Large";
     case 414:
       return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
+    case 408:
+      return "Request Timeout";
     case 416:
       return "Range Not Satisfiable";
     case 503:
@@ -158,6 +166,7 @@ class NotebookServer::Impl : public httplib::Server {
   LiveEvents& events_;
   fs::path real_root_;
   std::string token_;
+  std::string csrf_token_;
   std::string cookie_name_;
   int port_ = 0;
 
@@ -168,6 +177,8 @@ class NotebookServer::Impl : public httplib::Server {
   void answer(const httplib::Request& req, httplib::Response& res);
   bool authorised(const httplib::Request& req, httplib::Response& res) const;
   void serve_file(const fs::path& file, httplib::Response& res);
+  void serve_action(const httplib::Request& req, const std::string& name, httplib::Response& res);
+  std::string refused_action(const httplib::Request& req, int& status) const;
   void serve_events(httplib::Response& res);
   bool write_events(StreamSlot& slot, httplib::DataSink& sink);
   void finish_headers(const httplib::Request& req, httplib::Response& res);
@@ -194,6 +205,7 @@ void NotebookServer::Impl::start_serving() {
   if (error || !fs::is_directory(real_root_))
     throw ServeError(options_.root.string() + ": not a folder, so there is no notebook to serve");
   token_ = options_.token.empty() ? random_token() : options_.token;
+  csrf_token_ = random_token();
   if (const std::string problem = token_problem(token_); !problem.empty())
     throw ServeError("serve token: " + problem);
   if (!is_numeric_address(options_.bind_address))
@@ -361,6 +373,9 @@ void NotebookServer::Impl::answer(const httplib::Request& req, httplib::Response
       (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0");
   const bool readable_method = req.method == "GET" || req.method == "HEAD";
   t_request.close_after = has_body || !readable_method;
+  const auto path = decoded_target_path(req.target);
+  const std::string prefix = kActionPrefix;
+  const bool action = options_.actions && path && path->compare(0, prefix.size(), prefix) == 0;
 
   if (req.get_header_value_count("Host") != 1)
     return set_text(res, 400, "a request needs exactly one Host header");
@@ -370,12 +385,12 @@ void NotebookServer::Impl::answer(const httplib::Request& req, httplib::Response
     return set_text(res, 403,
                     "the notebook's token is missing or wrong (open the URL printed "
                     "when the server started)");
+  if (action) return serve_action(req, path->substr(prefix.size()), res);
   if (!readable_method) {
     res.set_header("Allow", "GET, HEAD");
     return set_text(res, 405, "the notebook is read only: GET and HEAD");
   }
   if (has_body) return set_text(res, 400, "a GET or HEAD request has no body");
-  const auto path = decoded_target_path(req.target);
   if (!path) return set_text(res, 400, "the request target is not a path");
   if (*path == kEventsPath) return serve_events(res);
   const auto file = contained_regular_file(real_root_, *path);
@@ -386,6 +401,82 @@ void NotebookServer::Impl::answer(const httplib::Request& req, httplib::Response
   }
   if (!file) return set_text(res, 404, "no such file in the notebook");
   serve_file(*file, res);
+}
+
+// Why a POST action is refused before its body is read, with its status; empty when it may go on.
+// The token and the Host header were checked already.
+std::string NotebookServer::Impl::refused_action(const httplib::Request& req, int& status) const {
+  status = 403;
+  if (req.get_header_value_count("Origin") != 1 ||
+      !origin_names_server(req.get_header_value("Origin"), options_.bind_address, port_))
+    return "a request that changes something needs an Origin header naming this server";
+  if (req.has_header("Sec-Fetch-Site") && req.get_header_value("Sec-Fetch-Site") != "same-origin")
+    return "a request that changes something comes from the notebook's own pages";
+  if (req.get_header_value_count(kCsrfHeader) != 1 ||
+      !tokens_equal(req.get_header_value(kCsrfHeader), csrf_token_))
+    return std::string("the ") + kCsrfHeader + " header is missing or wrong (GET /_api/session)";
+  status = 415;
+  const std::string type = req.get_header_value("Content-Type");
+  if (type.compare(0, 16, "application/json") != 0 ||
+      (type.size() > 16 && type[16] != ';' && type[16] != ' '))
+    return "an action's body is application/json";
+  status = 411;
+  if (req.has_header("Transfer-Encoding") || req.get_header_value_count("Content-Length") != 1)
+    return "an action's body needs one Content-Length, and no Transfer-Encoding";
+  const std::string length = req.get_header_value("Content-Length");
+  status = 400;
+  if (length.empty() || length.size() > 12 ||
+      length.find_first_not_of("0123456789") != std::string::npos)
+    return "the Content-Length is not a number";
+  status = 413;
+  if (std::stoull(length) > options_.limits.max_request_body_bytes)
+    return "an action's body has at most " +
+           std::to_string(options_.limits.max_request_body_bytes) + " bytes";
+  return "";
+}
+
+// /_api/NAME: the session's CSRF token, answered here, or the command's handler. A POST is
+// admitted only once refused_action finds nothing; then its body is read, within its deadline.
+void NotebookServer::Impl::serve_action(const httplib::Request& req, const std::string& name,
+                                        httplib::Response& res) {
+  if (!is_action_name(name)) return set_text(res, 404, "no such action");
+  const bool post = req.method == "POST";
+  if (!post && req.method != "GET") {
+    res.set_header("Allow", "GET, POST");
+    return set_text(res, 405, "an action is GET or POST");
+  }
+  if (name == "session") {
+    if (post) {
+      res.set_header("Allow", "GET");
+      return set_text(res, 405, "the session is read with GET");
+    }
+    res.status = 200;
+    res.set_content(std::string("{\"csrf\":\"") + csrf_token_ + "\"}", "application/json");
+    return;
+  }
+  ActionRequest action{req.method, name, ""};
+  if (post) {
+    int status = 0;
+    const std::string refused = refused_action(req, status);
+    if (!refused.empty()) return set_text(res, status, refused);
+    const std::size_t length = std::stoull(req.get_header_value("Content-Length"));
+    auto body = t_request.connection->read_body(
+        length, Clock::now() + options_.limits.request_body_deadline);
+    if (!body) return set_text(res, 408, "the body did not arrive whole in time");
+    action.body = std::move(*body);
+  } else if (req.has_header("Transfer-Encoding") ||
+             (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0")) {
+    return set_text(res, 400, "a GET request has no body");
+  }
+  ActionAnswer answer;
+  try {
+    answer = options_.actions(action);
+  } catch (const std::exception& error) {
+    answer = {500, nlohmann::json{{"error", error.what()}}.dump(), ""};
+  }
+  if (!answer.allow.empty()) res.set_header("Allow", answer.allow);
+  res.status = answer.status;
+  res.set_content(answer.json, "application/json");
 }
 
 void NotebookServer::Impl::serve_file(const fs::path& file, httplib::Response& res) {
@@ -510,6 +601,10 @@ int NotebookServer::port() const {
 
 const std::string& NotebookServer::token() const {
   return impl_->token_;
+}
+
+const std::string& NotebookServer::csrf_token() const {
+  return impl_->csrf_token_;
 }
 
 std::string NotebookServer::url(const std::string& page) const {

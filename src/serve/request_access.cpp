@@ -67,6 +67,16 @@ bool host_names_server(const std::string& host_header, const std::string& bind_a
          is_ipv6_literal(name.substr(1, name.size() - 2));
 }
 
+bool origin_names_server(const std::string& origin_header, const std::string& bind_address,
+                         int port) {
+  const std::string scheme = "http://";
+  const std::string origin = lowercase(trimmed(origin_header));
+  if (origin.compare(0, scheme.size(), scheme) != 0) return false;
+  const std::string host = origin.substr(scheme.size());
+  if (host.find('/') != std::string::npos) return false;
+  return host_names_server(host, bind_address, port);
+}
+
 bool tokens_equal(std::string_view given, std::string_view expected) {
   // The length of the expected token is not secret (64 digits unless chosen); its digits are.
   unsigned difference = given.size() == expected.size() ? 0u : 1u;

@@ -15,6 +15,11 @@ namespace convlab {
 // every address (0.0.0.0 or ::), any IP literal is accepted too: only a host name can be rebound.
 bool host_names_server(const std::string& host_header, const std::string& bind_address, int port);
 
+// Whether an Origin header names this server as a page of it sends it: http://HOST:PORT, with a
+// HOST that host_names_server accepts. "null", another scheme, a path or a missing port do not.
+bool origin_names_server(const std::string& origin_header, const std::string& bind_address,
+                         int port);
+
 // Whether `address` is a wildcard address (0.0.0.0, ::) listening on every interface.
 bool is_wildcard_address(const std::string& address);
 

@@ -108,7 +108,8 @@ void derive_metrics(ResultsFile& results) {
     return nullptr;
   };
 
-  // threads = 1 records, keyed by problem, implementation and the other params.
+  // threads = 1 records, keyed by problem, implementation, the other params and, for a user's
+  // kernel, the version of its source: T(1) of one version never divides another's T(P).
   std::map<std::string, const Record*> single_thread;
   auto without_threads = [](const Record& record) {
     json params = record.params;

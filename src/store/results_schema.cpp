@@ -4,10 +4,10 @@
 #include <limits>
 #include <vector>
 
-#include "impl/user/kernel_source.hpp"
 #include "measure/provenance.hpp"
 #include "plan/point_description.hpp"
 #include "store/results_file.hpp"
+#include "user_kernels/kernel_source.hpp"
 
 namespace convlab {
 namespace {

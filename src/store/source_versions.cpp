@@ -5,20 +5,33 @@ namespace {
 
 using nlohmann::json;
 
-// The version of each user's kernel the run's config names, as the run compiled it.
-std::map<std::string, std::string> versions_in_run(const RunBlock& run) {
+// The source path each user's kernel reads: what the runs' configs name, else what its records
+// say (files whose runs kept no resolved config).
+std::map<std::string, std::string> source_paths(const ResultsFile& results) {
+  std::map<std::string, std::string> paths;
+  for (const Record& record : results.records)
+    if (record.source && !record.source->path.empty())
+      paths.emplace(record.implementation, record.source->path);
+  for (const RunBlock& run : results.runs) {
+    const json& resolved = run.resolved_config;
+    if (!resolved.is_object() || !resolved.contains("implementations")) continue;
+    const json& implementations = resolved["implementations"];
+    if (!implementations.is_object()) continue;
+    for (const auto& [name, entry] : implementations.items())
+      if (entry.is_object() && entry.contains("source") && entry["source"].is_string())
+        paths[name] = entry["source"].get<std::string>();
+  }
+  return paths;
+}
+
+// The version of each user's kernel the run compiled, by the sources it recorded.
+std::map<std::string, std::string> versions_in_run(
+    const RunBlock& run, const std::map<std::string, std::string>& paths) {
   std::map<std::string, std::string> versions;
-  const json& resolved = run.resolved_config;
-  if (!resolved.is_object() || !resolved.contains("implementations")) return versions;
-  const json& implementations = resolved["implementations"];
-  if (!implementations.is_object()) return versions;
-  for (const auto& [name, entry] : implementations.items()) {
-    if (!entry.is_object() || !entry.contains("source") || !entry["source"].is_string()) continue;
-    const std::string path = entry["source"].get<std::string>();
+  for (const auto& [name, path] : paths)
     for (const KernelSourceText& source : run.sources)
       if (source.path == path && !source_version(source).empty())
         versions[name] = source_version(source);
-  }
   return versions;
 }
 
@@ -40,8 +53,9 @@ SourceVersions::SourceVersions(const ResultsFile& results) {
     current_[record.implementation] = version;
   }
   // The runs, oldest first: the latest naming a kernel has the last word.
+  const std::map<std::string, std::string> paths = source_paths(results);
   for (const RunBlock& run : results.runs)
-    for (const auto& [implementation, version] : versions_in_run(run))
+    for (const auto& [implementation, version] : versions_in_run(run, paths))
       current_[implementation] = version;
 }
 

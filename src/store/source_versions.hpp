@@ -15,8 +15,9 @@
 namespace convlab {
 
 // The current version of a user's kernel is the version of its source that the latest run
-// naming the kernel compiled: runs in the file's order, each naming its kernels in its resolved
-// config and what it compiled of each in run.config.sources (KernelSourceText::version). A run
+// naming the kernel compiled: runs in the file's order, each naming its kernels' sources in its
+// resolved config (or, where it kept none, as the kernels' records name them) and what it compiled
+// of each in run.config.sources (KernelSourceText::version). A run
 // that found every point measured still names the version it compiled, so a source restored
 // byte for byte makes its earlier records current again. Where no run names a kernel (files of
 // versions that did not record sources), the current version is the one its records of the

@@ -1,6 +1,7 @@
 #include "tables/summary_table.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"

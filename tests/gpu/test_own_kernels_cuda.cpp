@@ -191,6 +191,35 @@ TEST_F(OwnKernelsCuda, AFaultingKernelFailsOnlyItsOwnPoints) {
     for (const json& record : by_name[good]) EXPECT_EQ(record["status"], "ok") << record.dump();
 }
 
+// A kernel that zeroes its input on the device before reading it fails its own points; the
+// implementations after it (a user's kernel in a host of its own, a rung) read the image as it is.
+TEST_F(OwnKernelsCuda, AKernelThatWritesItsInputFailsOnlyItsOwnPoints) {
+  write(dir_ / "zeroes.cu",
+        cuda_kernel("  for (int c = 0; c < p.channels; ++c)\n"
+                    "    ((unsigned char*)p.in)[y * p.in_pitch + x * p.channels + c] = 0;\n" +
+                    kCopyCentre));
+  write(dir_ / "good.cu", cuda_kernel(kCopyCentre));
+  write(dir_ / "c.yaml",
+        "name: own\n"
+        "images: [{type: generated, sizes: [[64, 48]], channels: 3, seed: 2}]\n"
+        "kernels: [{type: gaussian, size: [3, 5]}]\n"
+        "implementations:\n"
+        "  zeroes: {source: zeroes.cu}\n  good: {source: good.cu}\n"
+        "  cuda_global: {block: [32, 8]}\n"
+        "measure: {warmup: 1, min_reps: 2, max_reps: 2, max_seconds: 0.01}\n");
+  const Output run = convlab("run c.yaml --quiet");
+  EXPECT_EQ(run.exit_code, 1) << run.text;
+  std::map<std::string, std::vector<json>> by_name;
+  for (const json& record : records_of(dir_ / "outputs/own/results.json"))
+    by_name[record["implementation"]].push_back(record);
+  ASSERT_EQ(by_name["zeroes"].size(), 2u) << run.text;
+  for (const json& record : by_name["zeroes"]) EXPECT_EQ(record["status"], "failed");
+  for (const char* good : {"good", "cuda_global"}) {
+    ASSERT_EQ(by_name[good].size(), 2u) << good;
+    for (const json& record : by_name[good]) EXPECT_EQ(record["status"], "ok") << record.dump();
+  }
+}
+
 // compute-sanitizer follows the run into its kernel host and names the user's kernel, even where
 // the write lands in memory the kernel may touch and nothing faults.
 TEST_F(OwnKernelsCuda, ComputeSanitizerNamesAnOutOfBoundsWriteInAUserKernel) {

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "leftover_guard.hpp"
+
 namespace convlab::notebook_test {
 
 namespace fs = std::filesystem;
@@ -38,11 +40,11 @@ inline void write_file(const fs::path& path, const std::string& text) {
 }
 
 // A fresh directory under the system temporary directory, removed by the destructor.
+// A killed test leaves it behind no longer (leftover_guard.hpp), nor the processes handed to
+// stop_at_end.
 class Scratch {
  public:
-  explicit Scratch(const std::string& purpose) {
-    std::random_device random;
-    path_ = fs::temp_directory_path() / ("convlab-" + purpose + "-" + std::to_string(random()));
+  explicit Scratch(const std::string& purpose) : path_(fresh_path(purpose)), guard_(path_) {
     fs::create_directories(path_);
   }
   ~Scratch() {
@@ -50,9 +52,17 @@ class Scratch {
     fs::remove_all(path_, ignored);
   }
   const fs::path& path() const { return path_; }
+  // A process the test started that works in this folder: stopped with it however the test ends.
+  void stop_at_end(pid_t pid) { guard_.stop_at_end(pid); }
 
  private:
+  static fs::path fresh_path(const std::string& purpose) {
+    std::random_device random;
+    return fs::temp_directory_path() / ("convlab-" + purpose + "-" + std::to_string(random()));
+  }
+
   fs::path path_;
+  LeftoverGuard guard_;
 };
 
 struct CommandRun {

@@ -3,7 +3,9 @@
 // docs/images/:
 //   build/tests/notebook/convlab_notebook_tests --gtest_also_run_disabled_tests
 //     --gtest_filter='DocsScreenshots.*'
-// (the page half-way through a sweep comes from LiveBrowserTest: live-half-way.png).
+// (the page half-way through a sweep comes from LiveBrowserTest: live-half-way.png; the pages of
+// "Writing and running in the page" from PageEditing: editing-*.png, copied as
+// notebook-editing-*.png).
 #include <gtest/gtest.h>
 
 #include "notebook_test_support.hpp"

@@ -151,6 +151,7 @@ class LiveBrowserTest : public ::testing::Test {
       return false;
     }
     pid_ = std::stoi(read_file(dir() / "watch.pid"));
+    scratch_.stop_at_end(pid_);
     const std::string text = log();
     const size_t at = text.find("http://127.0.0.1:");
     if (at == std::string::npos) {

@@ -103,6 +103,7 @@ std::unique_ptr<Browser> Browser::start(int width, int height) {
     throw BrowserUnavailable("cannot make a temporary folder for the browser in " +
                              std::filesystem::temp_directory_path().string());
   browser->temp_folder_ = folder;
+  browser->guard_ = std::make_unique<LeftoverGuard>(folder);
   browser->log_file_ = folder + "/chromedriver.log";
   // The environment is made before fork: the child may call only async-signal-safe functions.
   std::vector<std::string> variables{"TMPDIR=" + folder};
@@ -114,6 +115,7 @@ std::unique_ptr<Browser> Browser::start(int width, int height) {
   const std::string port = "--port=" + std::to_string(browser->port_);
   const pid_t pid = ::fork();
   if (pid == 0) {
+    ::setpgid(0, 0);  // a process group of its own, which Chromium joins
     if (!std::freopen(browser->log_file_.c_str(), "w", stdout) ||
         !std::freopen(browser->log_file_.c_str(), "a", stderr))
       ::_exit(127);
@@ -122,7 +124,9 @@ std::unique_ptr<Browser> Browser::start(int width, int height) {
     ::_exit(127);
   }
   if (pid < 0) throw BrowserUnavailable("cannot start chromedriver");
+  ::setpgid(pid, pid);  // as the child does: set before either goes on
   browser->driver_pid_ = pid;
+  browser->guard_->stop_at_end(pid, true);
   // Ready within seconds, or not at all.
   httplib::Client client("127.0.0.1", browser->port_);
   client.set_connection_timeout(1);
@@ -172,6 +176,7 @@ Browser::~Browser() {
     int status = 0;
     ::waitpid(driver_pid_, &status, 0);
   }
+  guard_.reset();  // Chromium's processes that outlived chromedriver, and the folder
   std::error_code ignored;
   if (!temp_folder_.empty()) std::filesystem::remove_all(temp_folder_, ignored);
 }

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "leftover_guard.hpp"
+
 namespace convlab::notebook_test {
 
 class BrowserUnavailable : public std::runtime_error {
@@ -66,6 +68,9 @@ class Browser {
   int driver_pid_ = -1;
   std::string session_;
   std::string temp_folder_;  // TMPDIR of chromedriver and Chromium; holds log_file_
+  // Stops chromedriver's process group (Chromium is in it) and removes temp_folder_ however the
+  // test ends.
+  std::unique_ptr<LeftoverGuard> guard_;
   std::string log_file_;
   int width_ = 1280, height_ = 1000;
 };

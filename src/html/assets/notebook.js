@@ -4,6 +4,9 @@
 // written with textContent; no markup or script is ever built from data. Nothing is fetched,
 // except on a live page (convlab watch --serve): it follows the server's events and, when its
 // page changed, fetches the page again from the same server and puts the changed parts in place.
+// A live page whose server takes actions is also where the experiment is written and run
+// (editing(), below): its config, kernel sources and discussion are edited in cells and saved
+// (Ctrl-Enter), a sweep is stopped, a point measured again, the results queried.
 (function () {
   'use strict';
 
@@ -199,14 +202,31 @@
       var shown = null;
       var hide = function () {
         tooltip.hidden = true;
+        tooltip.classList.remove('pinned');
         shown = null;
       };
+      // A click on a point pins its tooltip (so that it can be read, copied or acted on); another
+      // click lets it go.
+      var pinned = function () { return tooltip.classList.contains('pinned'); };
+      svg.addEventListener('click', function (event) {
+        var target = nearestTarget(targets, event.clientX, event.clientY);
+        var was = pinned();
+        hide();
+        if (!target || (was && target === shown)) return;
+        show(target);
+        tooltip.classList.add('pinned');
+      });
       svg.addEventListener('mousemove', function (event) {
+        if (pinned()) return;
         var target = nearestTarget(targets, event.clientX, event.clientY);
         if (!target) return hide();
         if (target === shown) return;
+        show(target);
+      });
+      var show = function (target) {
         var point = data.points[Number(target.getAttribute('data-point'))];
         if (!point) return hide();
+        tooltip.setAttribute('data-point', target.getAttribute('data-point'));
         fillTooltip(tooltip, data, point);
         var others = coincident(targets, target).map(function (other) {
           var p = data.points[Number(other.getAttribute('data-point'))];
@@ -218,8 +238,10 @@
         }
         placeTooltip(tooltip, frame, target);
         shown = target;
+      };
+      frame.addEventListener('mouseleave', function () {
+        if (!pinned()) hide();
       });
-      frame.addEventListener('mouseleave', hide);
       each(svg.querySelectorAll('.key-entry'), function (entry) {
         var series = entry.getAttribute('data-series');
         entry.addEventListener('click', function () {
@@ -248,9 +270,17 @@
   // fetches it again and replaces each part of <main> whose markup changed; `error` shows the
   // config error, or the compiler's lines of a kernel, above the last good results. EventSource
   // reconnects by itself after a drop.
+  // The page's own parts; cells the script added (editors, queries: data-keep) are not among them
+  // and stay where they are.
+  function servedChildren(main) {
+    return Array.prototype.filter.call(main.children, function (child) {
+      return !child.hasAttribute('data-keep');
+    });
+  }
+
   function liveParts(main) {
     var parts = {};
-    each(main.children, function (child, index) {
+    servedChildren(main).forEach(function (child, index) {
       parts[child.id ? '#' + child.id : child.tagName + ':' + index] = child;
     });
     return parts;
@@ -287,6 +317,7 @@
     Object.keys(old).forEach(function (key) { main.removeChild(old[key]); });
     document.title = fresh.title;
     document.documentElement.setAttribute('data-live-updated', String(Date.now()));
+    document.dispatchEvent(new CustomEvent('convlab-page-replaced'));
   }
 
   function showError(message, label) {
@@ -310,7 +341,7 @@
 
   function followLive() {
     var meta = document.querySelector('meta[name="convlab-live"]');
-    if (!meta || typeof EventSource === 'undefined') return;
+    if (!meta || typeof EventSource === 'undefined') return null;
     var page = meta.getAttribute('content');
     var fetching = false, again = false;
     var refresh = function () {
@@ -353,9 +384,13 @@
       document.documentElement.classList.remove('live-lost');
       document.documentElement.classList.add('live');
     });
+    return { events: events, page: page };
   }
 
   document.documentElement.classList.add('scripted');
   setUp(document);
-  followLive();
+  var live = followLive();
+  if (live && window.location.protocol.indexOf('http') === 0 && window.convlabEditing) {
+    window.convlabEditing(live, { setUp: setUp, element: element, each: each });
+  }
 })();

@@ -93,7 +93,7 @@ std::optional<std::string> variant_unsupported(Variant variant, const ProblemDes
 std::unique_ptr<DeviceRun> prepare(Variant variant, const ProblemDesc& problem,
                                    const LaunchParams& params, int device, bool l2_flush);
 
-// A user's kernel (impl/user) as the device runs it: its compiled module (a cubin for this
+// A user's kernel (user_kernels) as the device runs it: its compiled module (a cubin for this
 // device's architecture) and the launch of each pass as its source declares it
 // (include/convlab/kernel.h).
 struct UserKernelPass {

@@ -1,4 +1,4 @@
-// A user's own kernel (impl/user, docs/own-kernels.md) on the device: not a rung, but run by the
+// A user's own kernel (src/user_kernels, docs/own-kernels.md) on the device: not a rung, but run by the
 // same point runner (point_runner.cu), so its upload, launches, download and event timing are
 // those of every rung. The module is a cubin NVRTC compiled for this device, loaded with the
 // runtime's library calls (cudaLibraryLoadData): convlab never links the driver library itself.
