@@ -11,6 +11,8 @@
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+using convlab::testing::CommandResult;
+using convlab::testing::run_convlab;
 
 namespace {
 

@@ -235,25 +235,25 @@ TEST_F(HandOutItems, AreTheCudaGroupsWholeWithTheirCostAndImage) {
   EXPECT_EQ(items[0].image, 0u);
   EXPECT_EQ(items[3].image, 1u);
   // Another plan (here: another filter) has another digest.
-  const std::string digest = hand_out_digest(config_, plan_, split_, items);
-  EXPECT_EQ(digest, hand_out_digest(config_, plan_, split_, hand_out_items(split_, plan_)));
+  const std::string digest = hand_out_digest(plan_, split_, items);
+  EXPECT_EQ(digest, hand_out_digest(plan_, split_, hand_out_items(split_, plan_)));
   Schedule fewer = split_;
   fewer.units.pop_back();
-  EXPECT_NE(digest, hand_out_digest(config_, plan_, fewer, hand_out_items(fewer, plan_)));
+  EXPECT_NE(digest, hand_out_digest(plan_, fewer, hand_out_items(fewer, plan_)));
 }
 
 TEST_F(HandOutItems, AResumedRunGivesAGroupToTheDeviceThatMeasuredMostOfIt) {
   const std::vector<HandOutItem> items = hand_out_items(split_, plan_);
   const auto digest_of = [&](std::size_t item, std::size_t k) {
     const WorkUnit& unit = split_.units[items[item].units[k / 2]];
-    return point_digest(describe_point(config_, plan_[unit.points[k % 2]]));
+    return plan_[unit.points[k % 2]].description.digest();
   };
   const std::vector<DevicePoint> measured = {
       {digest_of(0, 0), 3},   {digest_of(0, 1), 3}, {digest_of(0, 2), 1},  // group 0: device 3
       {digest_of(2, 0), 1},                                                // group 2: device 1
       {digest_of(3, 0), 7},  // a device this run does not use
       {"0123456789abcdef", 1}};
-  const auto pins = resume_pins(config_, plan_, split_, items, measured, {1, 3});
+  const auto pins = resume_pins(plan_, split_, items, measured, {1, 3});
   EXPECT_EQ(pins, (std::vector<std::pair<std::size_t, int>>{{0, 1}, {2, 0}}));
 }
 

@@ -158,8 +158,8 @@ TEST_F(KernelSnapshot, ARestoredSourceIsShownWithItsOwnPointsNeverTheEditedOnes)
       << compare.output;
   EXPECT_NEAR(by_version.at(a).at(2)["derived"]["efficiency"].get<double>(), efficiency, 1e-12);
   EXPECT_EQ(compare.output.find(shown_b), std::string::npos) << compare.output;
-  // The plain listing keeps both versions, told apart by their short hashes.
-  const auto listing = convlab("show outputs/snap");
+  // The listing of every version keeps both, told apart by their short hashes.
+  const auto listing = convlab("show outputs/snap --all-versions");
   for (const std::string& version : {a, b}) {
     const std::string snapshot = by_version.at(version).at(1)["source"]["snapshot_sha256"];
     EXPECT_NE(listing.output.find("| " + snapshot.substr(0, 12) + " |"), std::string::npos)

@@ -162,7 +162,7 @@ TEST_F(RunParts, ExecutorIdentifiesPointsAndMeasuresOneIntoARecord) {
   run.host = {{"cpu_model", "test CPU"}, {"hostname", "test"}};
   executor.stamp_records_with(run);
   const IdentifiedPoint first = executor.identify(0);
-  EXPECT_EQ(first.digest, point_digest(describe_point(config_, plan_[0])));
+  EXPECT_EQ(first.digest, plan_[0].description.digest());
   EXPECT_EQ(first.key, executor.identify(0).key);
   EXPECT_NE(first.key, executor.identify(1).key);
   const std::vector<Record> records = executor.measure({first});
@@ -172,7 +172,7 @@ TEST_F(RunParts, ExecutorIdentifiesPointsAndMeasuresOneIntoARecord) {
   EXPECT_EQ(records[0].point_id, first.id);
   EXPECT_EQ(records[0].run_id, "run-1");
   EXPECT_EQ(records[0].machine->cpu_model, "test CPU");
-  EXPECT_EQ(point_digest(describe_record(records[0])), first.digest);
+  EXPECT_EQ(records[0].description().digest(), first.digest);
   // A CUDA point on a machine without a device is skipped with the reason.
   const IdentifiedPoint cuda = executor.identify(2);
   ASSERT_EQ(plan_[2].implementation->family, Family::cuda);

@@ -55,7 +55,7 @@ TEST(SummaryTable, TwoVersionsOfOneSourceAreToldApartByTheirShortHash) {
       {"path", "k.c"}, {"sha256", "bbbbbbbbbbbbbbbb"}, {"snapshot_sha256", "cccccccccccccccc"}};
   std::ostringstream two, one;
   print_summary_table({record_from_json(a), record_from_json(b)}, RunBlock{}, two);
-  EXPECT_NE(two.str().find("| verdict | source |"), std::string::npos) << two.str();
+  EXPECT_NE(two.str().find("| params | source |"), std::string::npos) << two.str();
   EXPECT_NE(two.str().find(" aaaaaaaaaaaa |"), std::string::npos) << two.str();
   EXPECT_NE(two.str().find(" cccccccccccc |"), std::string::npos) << two.str();  // the snapshot's
   print_summary_table({record_from_json(a), record_from_json(a)}, RunBlock{}, one);

@@ -201,7 +201,7 @@ void print_comparisons(const CompareOutcome& outcome, const CompareOptions& opti
   for (const auto& c : outcome.comparisons)
     print("%-10.4f %-24s %12s %12s %9s  %s\n", c.ratio, c.verdict.c_str(),
           format_number(c.a_value, 4).c_str(), format_number(c.b_value, 4).c_str(),
-          format_number(c.test.p_value, 2).c_str(), describe_point(*c.b).c_str());
+          format_number(c.test.p_value, 2).c_str(), point_in_words(*c.b).c_str());
   const std::vector<double> ratios = all_ratios(outcome);
   const double overall = geometric_mean(ratios);
   print("\ngeometric mean of B/A: %s (%s) over %s\n", format_number(overall, 4).c_str(),
@@ -223,7 +223,7 @@ void print_comparisons(const CompareOutcome& outcome, const CompareOptions& opti
 }
 
 json comparison_json(const Comparison& c) {
-  return {{"point", describe_point(*c.b)},
+  return {{"point", point_in_words(*c.b)},
           {"implementation", c.b->implementation},
           {"params", c.b->params},
           {"image", c.b->image.name},

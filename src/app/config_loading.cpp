@@ -32,7 +32,7 @@ LoadedConfig load_and_check(const ConfigFile& file) {
   loaded.plan = expand_plan(config);
   // The values a figure's where asks for can be checked once the plan is known.
   check_where_values(root, YamlLocation{path, ""}, [&] {
-    std::vector<nlohmann::json> points;
+    std::vector<PointDescription> points;
     for (const Point& point : loaded.plan)
       for (auto& description : descriptions_of_values(config, point))
         points.push_back(std::move(description));

@@ -25,6 +25,7 @@
 #include "notebook/notebook_builder.hpp"
 #include "query/derived_columns.hpp"
 #include "query/mixed_runs.hpp"
+#include "query/other_versions.hpp"
 #include "query/param_comparison.hpp"
 #include "query/record_queries.hpp"
 #include "query/results_document.hpp"
@@ -281,6 +282,7 @@ struct FlatRequest {
   std::optional<std::string> compare;  // params.X
   std::optional<std::string> against;
   std::optional<std::string> vs;  // an implementation every other one is compared with
+  bool all_versions = false;
 };
 
 // csv and tsv hold numbers only: the note on runs under different conditions goes to stderr.
@@ -336,10 +338,25 @@ std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
   return {text.str(), table.rows.size()};
 }
 
-int export_flat(const std::string& results_path, const FlatRequest& request) {
+// The records of the table: the current version of each user's kernel, or every record with
+// --all-versions (the derived columns computed for the current version only).
+ResultsDocument flat_document(const std::string& results_path, const FlatRequest& request) {
   ResultsDocument results = load_results_document(results_path);
   // The config's derived columns are columns of their own (derive.NAME).
   compute_derived_columns(results, derived_columns_of(results, std::string("auto")));
+  if (!request.all_versions || results.other_versions.empty()) {
+    const std::string others = other_versions_words(other_versions_of(results));
+    if (!others.empty())
+      std::cerr << "convlab export: note: " << others << " (--all-versions lists them)\n";
+    return results;
+  }
+  ResultsDocument all = load_results_document(results_path, VersionScope::all);
+  copy_derived_columns(results, all);
+  return all;
+}
+
+int export_flat(const std::string& results_path, const FlatRequest& request) {
+  const ResultsDocument results = flat_document(results_path, request);
   std::string text;
   size_t rows = 0;
   try {
@@ -603,8 +620,12 @@ gnuplot's line.
              "efficiency too); csv and tsv add the flags and whether the runs' conditions differ",
              flat.compare)
       .value("--against", "VALUE",
-             "with --compare: the reference value of X (default: each group's first)",
-             flat.against);
+             "with --compare: the reference value of X (default: each group's first)", flat.against)
+      .flag("--all-versions",
+            "every record, also those of earlier versions of users' kernels, which are "
+            "otherwise left out (docs/own-kernels.md, \"Versions\"), with a column "
+            "source.version where two versions of one kernel are listed",
+            flat.all_versions);
   return line;
 }
 
@@ -613,10 +634,11 @@ std::string flat_options_disagree(const ExportArguments& given) {
   const FlatRequest& flat = given.flat;
   const ExportOptions& report = given.report;
   if (!given.format)
-    return flat.filter || flat.best || flat.by || flat.compare || flat.against || flat.vs
-               ? "--filter, --best, --by, --compare and --vs choose the rows of --format "
-                 "csv|md|tsv; the report export takes its points from the config's figures and "
-                 "tables"
+    return flat.filter || flat.best || flat.by || flat.compare || flat.against || flat.vs ||
+                   flat.all_versions
+               ? "--filter, --best, --by, --compare, --vs and --all-versions choose the rows of "
+                 "--format csv|md|tsv; the report export takes its points from the config's "
+                 "figures and tables"
                : "";
   if (report.figures || report.config || report.discussion)
     return "--format writes one table; --figures, --config and --discussion are for the report "
@@ -627,6 +649,9 @@ std::string flat_options_disagree(const ExportArguments& given) {
     return "--by pivots the winners table or makes the rows of --vs; give --best with it, or --vs";
   if (flat.compare && flat.best) return "--best and --compare are two tables; give one";
   if (flat.against && !flat.compare) return "--against names the reference value of --compare";
+  if (flat.all_versions && (flat.best || flat.compare || flat.vs))
+    return "--all-versions lists records; --best, --compare and --vs compute with the current "
+           "version of each kernel only";
   return "";
 }
 

@@ -11,6 +11,7 @@
 #include "notebook/notebook_builder.hpp"
 #include "query/derived_columns.hpp"
 #include "query/mixed_runs.hpp"
+#include "query/other_versions.hpp"
 #include "query/param_comparison.hpp"
 #include "query/record_fields.hpp"
 #include "query/record_queries.hpp"
@@ -19,7 +20,6 @@
 #include "query/winners.hpp"
 #include "store/results_file.hpp"
 #include "store/results_journal.hpp"
-#include "store/results_merge.hpp"
 #include "tables/param_comparison_writer.hpp"
 #include "tables/summary_table.hpp"
 #include "tables/versus_writer.hpp"
@@ -37,6 +37,7 @@ struct ShowOptions {
   std::optional<std::string> compare;  // params.X
   std::optional<std::string> against;
   std::optional<std::string> vs;  // an implementation every other one is compared with
+  bool all_versions = false;
 };
 
 bool is_params_field(const std::string& field) {
@@ -98,7 +99,13 @@ line per reason, the noisy points and the counts.
             "measured, the best and the step it came at, and where the file holds the full "
             "grid of the problem (same machine), the grid's best, the ratio and the share of "
             "the grid measured",
-            options.search);
+            options.search)
+      .flag("--all-versions",
+            "every record, also those of earlier versions of users' kernels, which are "
+            "otherwise left out (docs/own-kernels.md, \"Versions\"); where two versions of one "
+            "kernel are listed, a column gives each row's source version. Derived columns are "
+            "computed for the current version only",
+            options.all_versions);
   return line;
 }
 
@@ -115,6 +122,10 @@ std::optional<int> parse_show_options(const Arguments& args, ShowOptions& option
     return line.refuse(
         "--compare is a table of its own; give it without --best or --search (--best --by "
         "params.X ends with the same comparison)");
+  if (options.all_versions && (options.best || options.compare || options.search || options.vs))
+    return line.refuse(
+        "--all-versions lists records; --best, --compare, --search and --vs compute with the "
+        "current version of each kernel only");
   if (options.against && !options.compare && !(options.by && is_params_field(*options.by)))
     return line.refuse(
         "--against names the reference value of --compare params.X (or of --best --by "
@@ -122,10 +133,9 @@ std::optional<int> parse_show_options(const Arguments& args, ShowOptions& option
   return std::nullopt;
 }
 
-// The records with the config's derived columns (derive:) computed, when it declares any: from
-// the config on disk, else the copy in results.json when that one does not load.
-ResultsFile with_derived_columns(const std::string& file, const ResultsFile& results) {
-  ResultsDocument document = results_document_of(file, results);
+// The config's derived columns (derive:) computed on the document's records, when it declares
+// any: from the config on disk, else the copy in results.json when that one does not load.
+void add_derived_columns(ResultsDocument& document) {
   std::vector<DerivedColumn> columns;
   try {
     columns = derived_columns_of(document, std::string("auto"));
@@ -135,15 +145,23 @@ ResultsFile with_derived_columns(const std::string& file, const ResultsFile& res
               << "config declares them\n";
     columns = derived_columns_of(document, std::nullopt);
   }
-  if (columns.empty()) return results;
   compute_derived_columns(document, columns);
-  ResultsFile shown = results;
-  for (size_t i = 0; i < shown.records.size() && i < document.file.records.size(); ++i)
-    shown.records[i].computed = document.file.records[i].computed;
-  return shown;
 }
 
-void print_records(const ResultsFile& results, const std::vector<const Record*>& selected) {
+// The records to list: the current version's with their derived columns, or with
+// --all-versions every record, the derived columns of the current version's copied over.
+ResultsDocument shown_document(const std::string& file, const ResultsFile& results,
+                               bool all_versions) {
+  ResultsDocument current = results_document_of(file, results);
+  add_derived_columns(current);
+  if (!all_versions || current.other_versions.empty()) return current;
+  ResultsDocument all = results_document_of(file, results, VersionScope::all);
+  copy_derived_columns(current, all);
+  return all;
+}
+
+void print_records(const ResultsDocument& document, const std::vector<const Record*>& selected) {
+  const ResultsFile& results = document.file;
   std::vector<Record> records;
   for (const Record* record : selected) records.push_back(*record);
   const std::string name = results.experiment.value("name", "");
@@ -156,6 +174,8 @@ void print_records(const ResultsFile& results, const std::vector<const Record*>&
   if (!mixed.empty()) std::cout << "\n" << mixed << "\n";
   print_noisy_points(records, std::cout);
   std::cout << "\n" << status_counts_line(records) << "\n";
+  const std::string others = other_versions_words(other_versions_of(document));
+  if (!others.empty()) std::cout << "\n" << others << " (--all-versions lists them)\n";
 }
 
 // A cell of a Markdown table: a '|' in the text would start another cell.
@@ -281,10 +301,11 @@ int show_command(const Arguments& args) {
       return 2;
     }
     if (options.search) {
-      const ResultsFile results = read_results(file);
+      const ResultsDocument document = results_document_of(file, read_results(file));
       std::vector<const Record*> all;
-      for (const auto& record : results.records) all.push_back(&record);
-      print_searches(results, options.filter ? select_records(all, *options.filter, file) : all);
+      for (const auto& record : document.file.records) all.push_back(&record);
+      print_searches(document.file,
+                     options.filter ? select_records(all, *options.filter, file) : all);
       return 0;
     }
     if (options.best) {
@@ -299,11 +320,10 @@ int show_command(const Arguments& args) {
       print_versus(results_document_of(file, read_results(file)), options);
       return 0;
     }
-    const ResultsFile results = with_derived_columns(file, read_results(file));
-    refuse_repeated_points(results.records, file);
+    const ResultsDocument document = shown_document(file, read_results(file), options.all_versions);
     std::vector<const Record*> all;
-    for (const auto& record : results.records) all.push_back(&record);
-    print_records(results, options.filter ? select_records(all, *options.filter, file) : all);
+    for (const auto& record : document.file.records) all.push_back(&record);
+    print_records(document, options.filter ? select_records(all, *options.filter, file) : all);
     return 0;
   } catch (const ResultsFileError& error) {
     std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";

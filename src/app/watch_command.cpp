@@ -234,7 +234,7 @@ class Watcher : public RunObserver {
     std::set<std::string> digests;
     if (const auto shown = shown_->get().experiment)
       for (const Record& record : shown->results.file.records)
-        if (wanted.count(record.point_id)) digests.insert(point_digest(describe_record(record)));
+        if (wanted.count(record.point_id)) digests.insert(record.description().digest());
     if (!saved_ || !error_.empty()) {
       std::cerr << "convlab watch: nothing measured again: the config or a kernel has an error\n";
       return true;
@@ -248,8 +248,7 @@ class Watcher : public RunObserver {
     }
     std::vector<Point> again;
     for (const Point& point : loaded->plan)
-      if (digests.count(point_digest(describe_point(loaded->config, point))))
-        again.push_back(point);
+      if (digests.count(point.digest)) again.push_back(point);
     if (again.empty()) {
       std::cerr << "convlab watch: nothing measured again: the config as saved has none of the "
                 << ids.size() << " points the page named\n";

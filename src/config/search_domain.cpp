@@ -108,7 +108,7 @@ struct SearchRestrictions::Program {
 
 namespace {
 
-using Node = SearchRestrictions::Node;
+using RestrictionNode = SearchRestrictions::Node;
 
 // The numeric names of an axis: NAME (numbers, booleans) or NAME_X and NAME_Y (pairs, lower case
 // for a lower-case name), each a column of numbers per value.
@@ -153,13 +153,13 @@ struct Compiler {
   SearchRestrictions::Program& program;
 
   int add(const ExpressionNode& node) {
-    Node compiled;
+    RestrictionNode compiled;
     switch (node.kind) {
       case ExpressionNode::Kind::number:
         compiled.number = node.number;
         break;
       case ExpressionNode::Kind::name:
-        compiled.kind = Node::Kind::column;
+        compiled.kind = RestrictionNode::Kind::column;
         for (std::size_t a = 0; a < axes.size(); ++a)
           for (auto& [name, column] : numeric_names(axes[a]))
             if (name == node.text) {
@@ -170,11 +170,12 @@ struct Compiler {
             }
         break;
       case ExpressionNode::Kind::unary:
-        compiled.kind = node.text == "-" ? Node::Kind::negate : Node::Kind::logical_not;
+        compiled.kind =
+            node.text == "-" ? RestrictionNode::Kind::negate : RestrictionNode::Kind::logical_not;
         compiled.left = add(*node.children[0]);
         break;
       case ExpressionNode::Kind::binary:
-        compiled.kind = Node::Kind::binary;
+        compiled.kind = RestrictionNode::Kind::binary;
         compiled.code = operator_code(node.text);
         compiled.left = add(*node.children[0]);
         compiled.right = add(*node.children[1]);

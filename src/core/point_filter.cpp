@@ -70,23 +70,28 @@ bool clause_holds(const FilterClause& clause, const FilterLookup& lookup) {
   return left >= right;
 }
 
-// Dotted paths of every value in `node` (objects descend; lists such as a block pair are values).
-void collect_fields(const nlohmann::json& node, const std::string& prefix,
-                    std::vector<std::string>& fields) {
-  if (!node.is_object()) {
-    if (std::find(fields.begin(), fields.end(), prefix) == fields.end()) fields.push_back(prefix);
-    return;
-  }
-  for (const auto& [key, value] : node.items())
-    collect_fields(value, prefix.empty() ? key : prefix + "." + key, fields);
+}  // namespace
+
+void add_field_path(const std::string& path, std::vector<std::string>& paths) {
+  if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
 }
 
-}  // namespace
+void add_field_paths_of(const nlohmann::json& node, const std::string& prefix,
+                        std::vector<std::string>& paths) {
+  if (!node.is_object()) return add_field_path(prefix, paths);
+  for (const auto& [key, value] : node.items())
+    add_field_paths_of(value, prefix.empty() ? key : prefix + "." + key, paths);
+}
 
 std::optional<std::string> unknown_field(const PointFilter& filter,
                                          const std::vector<nlohmann::json>& points) {
   std::vector<std::string> fields;
-  for (const auto& point : points) collect_fields(point, "", fields);
+  for (const auto& point : points) add_field_paths_of(point, "", fields);
+  return unknown_field(filter, fields);
+}
+
+std::optional<std::string> unknown_field(const PointFilter& filter,
+                                         const std::vector<std::string>& fields) {
   for (const auto& clause : filter.clauses) {
     if (std::find(fields.begin(), fields.end(), clause.field) != fields.end()) continue;
     const std::string guess = closest_name(clause.field, fields);

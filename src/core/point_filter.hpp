@@ -45,13 +45,23 @@ struct FilterValue {
 using FilterLookup = std::function<std::optional<FilterValue>(std::string_view field)>;
 
 bool matches(const PointFilter& filter, const FilterLookup& lookup);
-// A point described as JSON (plan.hpp describe_point): fields are dotted paths into it.
+// A point described as JSON (PointDescription::to_json): fields are dotted paths into it.
 bool matches(const PointFilter& filter, const nlohmann::json& point);
 
 // The first clause field that none of `points` has, as a message with the closest field that
 // exists ("unknown field 'kernel.sise' (did you mean 'kernel.size'?)"); nullopt when all exist.
 std::optional<std::string> unknown_field(const PointFilter& filter,
                                          const std::vector<nlohmann::json>& points);
+// The same with the fields the points have, as dotted paths (add_field_paths_of).
+std::optional<std::string> unknown_field(const PointFilter& filter,
+                                         const std::vector<std::string>& paths);
+
+// The dotted path of every value in `node` below `prefix` (objects descend; lists such as a block
+// pair are values), appended to `paths` where new.
+void add_field_paths_of(const nlohmann::json& node, const std::string& prefix,
+                        std::vector<std::string>& paths);
+// `path` appended to `paths` unless it is there.
+void add_field_path(const std::string& path, std::vector<std::string>& paths);
 
 // The value at a dotted path (nullptr when absent); "x"/"y" and "0"/"1" index pairs such as
 // params.block = [x, y], and "[i]" suffixes index lists.

@@ -10,26 +10,25 @@
 namespace convlab {
 namespace {
 
-using nlohmann::json;
-
 // The values of `field` among the points, as filter text, in order of first appearance; empty
 // when no point has the field.
-std::vector<std::string> values_of(const std::vector<json>& points, const std::string& field) {
+std::vector<std::string> values_of(const std::vector<PointDescription>& points,
+                                   const std::string& field) {
   std::vector<std::string> values;
   for (const auto& point : points)
-    if (const json* value = find_field(point, field)) {
-      const std::string text = field_text(*value);
-      if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
-    }
+    if (const auto value = point.filter_value(field))
+      if (std::find(values.begin(), values.end(), value->text) == values.end())
+        values.push_back(value->text);
   return values;
 }
 
-bool some_point_has(const std::vector<json>& points, const std::string& field,
+bool some_point_has(const std::vector<PointDescription>& points, const std::string& field,
                     const std::string& value) {
   PointFilter one;
   one.clauses.push_back({field, "=", {value}});
-  return std::any_of(points.begin(), points.end(),
-                     [&](const json& point) { return matches(one, point); });
+  return std::any_of(points.begin(), points.end(), [&](const PointDescription& point) {
+    return matches(one, [&point](std::string_view path) { return point.filter_value(path); });
+  });
 }
 
 std::string listed(const std::vector<std::string>& values) {
@@ -43,21 +42,21 @@ std::string listed(const std::vector<std::string>& values) {
 // The plan's points, described once when the first clause needs them.
 class PlanPoints {
  public:
-  explicit PlanPoints(const std::function<std::vector<json>()>& make) : make_(make) {}
-  const std::vector<json>& get() {
+  explicit PlanPoints(const std::function<std::vector<PointDescription>()>& make) : make_(make) {}
+  const std::vector<PointDescription>& get() {
     if (!made_) points_ = make_(), made_ = true;
     return points_;
   }
 
  private:
-  const std::function<std::vector<json>()>& make_;
-  std::vector<json> points_;
+  const std::function<std::vector<PointDescription>()>& make_;
+  std::vector<PointDescription> points_;
   bool made_ = false;
 };
 
 void check_value(PlanPoints& plan, const std::string& field, const std::string& value,
                  const YAML::Node& node, const YamlLocation& at) {
-  const std::vector<json>& points = plan.get();
+  const std::vector<PointDescription>& points = plan.get();
   const std::vector<std::string> values = values_of(points, field);
   if (values.empty() || some_point_has(points, field, value)) return;
   // A number a letter away from another is no misspelling of it.
@@ -101,7 +100,7 @@ void check_where(const YAML::Node& owner, const YamlLocation& at, PlanPoints& po
 }  // namespace
 
 void check_where_values(const YAML::Node& config_root, const YamlLocation& top,
-                        const std::function<std::vector<json>()>& plan_points) {
+                        const std::function<std::vector<PointDescription>()>& plan_points) {
   if (!config_root.IsMap()) return;
   PlanPoints points(plan_points);
   for (const char* section : {"figures", "tables"}) {

@@ -5,10 +5,10 @@
 #pragma once
 
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "plan/point_description.hpp"
 
 namespace YAML {
 class Node;
@@ -16,11 +16,11 @@ class Node;
 
 namespace convlab {
 
-// `plan_points` gives the plan's points as plan.hpp describe_point describes them; it is called
-// only when a where: has a clause to check. Only `field=value` clauses are checked, for fields
-// the points have (a clause on median_ms or status is about results); throws ConfigError at the
-// value.
+// `plan_points` gives the plan's points as their descriptions (a search's point once per value
+// it may measure, plan/search_points.hpp descriptions_of_values); it is called only when a where:
+// has a clause to check. Only `field=value` clauses are checked, for fields the points have (a
+// clause on median_ms or status is about results); throws ConfigError at the value.
 void check_where_values(const YAML::Node& config_root, const YamlLocation& top,
-                        const std::function<std::vector<nlohmann::json>()>& plan_points);
+                        const std::function<std::vector<PointDescription>()>& plan_points);
 
 }  // namespace convlab

@@ -117,7 +117,7 @@ void add_points(History& history, const std::vector<ReadRun>& runs) {
         PointHistory point;
         point.panel = run.panel;
         point.definition = point_definition(*record);
-        point.point = describe_point(*record);
+        point.point = point_in_words(*record);
         point.problem = problem_words(*record);
         point.configuration = configuration_words(*record);
         point.implementation = record->implementation;

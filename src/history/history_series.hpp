@@ -34,7 +34,7 @@ struct CommitPoint {
 struct PointHistory {
   std::size_t panel = 0;
   std::string definition;     // point_definition: the same point whatever the build
-  std::string point;          // describe_point, for messages
+  std::string point;          // point_in_words, for messages
   std::string problem;        // image, kernel, border and output in words: a figure each
   std::string configuration;  // implementation and params in words: a line each
   std::string implementation;

@@ -126,9 +126,10 @@ std::string banner(const ExperimentNotebook& notebook, const PageContext& contex
     out +=
         "<div class=\"banner note\">The config these results were run from is not on disk any "
         "more: figures and tables are drawn as the copy in results.json declares them.</div>\n";
-  if (f.other_version_records > 0)
-    out +=
-        "<div class=\"banner note\">" + other_versions_words(f.other_version_records) + "</div>\n";
+  if (!notebook.other_versions.empty())
+    out += "<div class=\"banner note\"><strong>other versions:</strong> " +
+           html_escape(notebook.other_versions) +
+           " <code>convlab show --all-versions</code> lists them.</div>\n";
   if (f.unknown_commit)
     out +=
         "<div class=\"banner stale\" role=\"alert\"><strong>unknown revision:</strong> a run "

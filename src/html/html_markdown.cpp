@@ -98,7 +98,7 @@ class HtmlProse {
     }
     const ResolvedValue& v = values_[index];
     std::string title = reference_text(v.reference);
-    if (v.record) title += "\n" + describe_point(*v.record);
+    if (v.record) title += "\n" + point_in_words(*v.record);
     if (v.number) title += "\n= " + format_exact(*v.number);  // before its format rounded it
     out_ += "<span class=\"value\" title=\"" + html_escape(title) + "\">" + html_escape(v.text) +
             "</span>";

@@ -16,6 +16,8 @@ std::string source_cell_html(const SourceCell& source, size_t index) {
     out += std::string(i == 0 ? " &#183; implementation " : ", ") + "<code>" +
            html_escape(source.implementations[i]) + "</code>";
   out += "</p>\n<p class=\"hint\">The text the run compiled, as results.json keeps it.</p>\n";
+  if (!source.other_versions.empty())
+    out += "<p class=\"hint\">" + html_escape(source.other_versions) + "</p>\n";
   out += "<div class=\"code-block\">" + copy_button(text_id, "the source") +
          "<pre class=\"source\"><code id=\"" + text_id + "\">" + cpp_html(source.text) +
          "</code></pre></div>\n";

@@ -6,12 +6,10 @@
 #include <map>
 #include <set>
 
-#include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
 #include "plan/search_points.hpp"
 #include "store/record.hpp"
-#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -41,73 +39,60 @@ json measured_settings(json resolved) {
 }
 
 // What identifies a point across runs and builds: its description without the parts a later
-// version may spell differently.
-std::string point_identity(json description) {
+// version may spell differently, and the version of a user's kernel (the points of an edited
+// source are not measured).
+std::string point_identity(json description, const std::string& source_version) {
   description.erase("family");
   if (description.contains("kernel")) description["kernel"].erase("separable");
-  return description.dump();
+  return description.dump() + source_version;
 }
 
 constexpr size_t kUnmeasuredExamples = 10;
 
-// "cpu_direct strips=0 threads=1 | noise-2048x2048-c3-s7 | gaussian3 | replicate | u8"
-std::string point_words(const json& description) {
-  std::string params;
-  for (auto it = description["params"].begin(); it != description["params"].end(); ++it)
-    params += " " + it.key() + "=" + field_text(*it);
-  return description.value("implementation", "") + params + " | " +
-         description["image"].value("name", "") + " | " + description["kernel"].value("name", "") +
-         " | " + description.value("border", "") + " | " + description.value("output", "");
-}
-
 // A search's records, whatever variants it chose: counted by what they share with its point.
-std::string search_identity(json description, const std::string& source_sha256) {
-  description.erase("params");
-  return point_identity(std::move(description)) + source_sha256;
+std::string search_identity(PointDescription description) {
+  description.params = json::object();
+  return point_identity(description.to_json(), description.source_version);
 }
 
 // "annealing seed 1 of tunable | noise-4096 | gaussian7 | replicate | u8: 12 variants to go"
-std::string search_words(const json& description, std::size_t missing) {
-  const json& search = description["search"];
-  return search.value("strategy", "") + " seed " + std::to_string(search.value("seed", 0)) +
-         " of " + description.value("implementation", "") + " | " +
-         description["image"].value("name", "") + " | " + description["kernel"].value("name", "") +
-         " | " + description.value("border", "") + " | " + description.value("output", "") + ": " +
-         std::to_string(missing) + (missing == 1 ? " variant" : " variants") + " to go";
+std::string search_words(const PointDescription& point, std::size_t missing) {
+  return point.search->strategy + " seed " + std::to_string(point.search->seed) + " of " +
+         point.implementation + " | " + point.image.name + " | " + point.kernel.name + " | " +
+         point.border + " | " + point.output + ": " + std::to_string(missing) +
+         (missing == 1 ? " variant" : " variants") + " to go";
 }
 
 void count_unmeasured(const ResultsDocument& results, const ExperimentConfig& loaded,
                       Freshness& freshness) {
-  // A user's kernel is what its source says: the points of an edited source are not measured.
   std::set<std::string> recorded;
   std::map<std::string, std::size_t> searched;  // a search's variants measured
   for (const Record& record : results.file.records) {
-    const std::string version = record.source ? source_version(*record.source) : "";
-    recorded.insert(point_identity(describe_record(record)) + version);
-    if (record.search) ++searched[search_identity(describe_record(record), version)];
+    const PointDescription point = record.description();
+    recorded.insert(point_identity(point.to_json(), point.source_version));
+    if (point.search) ++searched[search_identity(point)];
   }
   freshness.unmeasured_known = true;
   freshness.planned_points = 0;
   for (const Point& point : loaded.plan) {
-    const json description = describe_point(*loaded.config, point);
+    const PointDescription& description = point.description;
     std::size_t missing = 0;
     if (point.search) {
       // A search bounded by time alone is measured once it has measured anything.
       const std::size_t planned = search_budget(*loaded.config, point).value_or(1);
-      const auto found =
-          searched.find(search_identity(description, point.implementation->source_sha256));
+      const auto found = searched.find(search_identity(description));
       const std::size_t measured = found == searched.end() ? 0 : found->second;
       freshness.planned_points += planned;
       missing = planned > measured ? planned - measured : 0;
     } else {
       ++freshness.planned_points;
-      missing = !recorded.count(point_identity(description) + point.implementation->source_sha256);
+      missing = !recorded.count(point_identity(point.described, description.source_version));
     }
     if (missing == 0) continue;
     freshness.unmeasured_points += missing;
     if (freshness.unmeasured_examples.size() < kUnmeasuredExamples)
       freshness.unmeasured_examples.push_back(point.search ? search_words(description, missing)
-                                                           : point_words(description));
+                                                           : description.label());
   }
 }
 
@@ -214,9 +199,6 @@ Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfi
   Freshness freshness;
   for (const RunBlock& run : results.measuring_runs())
     freshness.unknown_commit |= !(run.git && run.git->commit);
-  const auto versions = current_source_versions(results.file);
-  for (const Record& record : results.file.records)
-    freshness.other_version_records += of_current_version(record, versions) ? 0 : 1;
   if (!config) {
     freshness.config_gone = true;
     return freshness;
@@ -228,13 +210,6 @@ Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfi
   if (freshness.config_changed) assess_config_change(results, *config, freshness);
   assess_sources(results, *config, freshness);
   return freshness;
-}
-
-std::string other_versions_words(size_t records) {
-  return (records == 1 ? std::string("1 record") : std::to_string(records) + " records") +
-         " of other versions of your kernels' sources " + (records == 1 ? "is" : "are") +
-         " kept in results.json and left out of this page: every number here is of each source "
-         "as the latest run read it.";
 }
 
 }  // namespace convlab

@@ -21,7 +21,4 @@ std::optional<std::string> config_to_read(const std::optional<std::string>& requ
 // `config`: the config as it is now, read by the command (null when it is gone).
 Freshness assess_freshness(const ResultsDocument& results, const ExperimentConfig* config);
 
-// The note of a page whose results hold `records` records of other versions of its users' kernels.
-std::string other_versions_words(size_t records);
-
 }  // namespace convlab

@@ -52,6 +52,9 @@ struct SourceCell {
   std::string language;                      // "CUDA", "C++" or "C", by the file's extension
   std::vector<std::string> implementations;  // the config's names for it
   std::string text;
+  // What results.json holds of other versions of its implementations, left out of every table,
+  // figure and value (query/other_versions.hpp), in words; empty when it holds none.
+  std::string other_versions;
 };
 
 // Whether the results still describe the config on disk.
@@ -69,14 +72,11 @@ struct Freshness {
   std::vector<std::string> unmeasured_examples;  // the first few of them, in words
   std::string update_command;                    // what brings the results up to date
   bool unknown_commit = false;                   // some run recorded no commit
-  // Records of a user's source in a version other than its current one (the latest run's): kept
-  // in results.json, left out of every number on the page.
-  size_t other_version_records = 0;
 };
 
 // A point whose timing varied more than the notebook trusts without a second look.
 struct NoisyPoint {
-  std::string point;  // describe_point
+  std::string point;  // point_in_words
   double cv = 0.0;
 };
 
@@ -165,6 +165,9 @@ struct ExperimentNotebook {
   std::string title;
   std::string results_path;  // the results.json
   Freshness freshness;
+  // Flags a page whose results.json holds records of other versions of a user's kernel than the
+  // current one (query/other_versions.hpp), in words; empty when it holds none.
+  std::string other_versions;
   // In reading order: description, config, kernel sources, run, figures, tables, gallery,
   // verification, discussion. A discussion that places cells ({{figure: NAME}}) leads instead:
   // description, the discussion's parts with the cells it places between them, then the cells

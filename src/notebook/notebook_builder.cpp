@@ -18,6 +18,7 @@
 #include "notebook/gallery_cell.hpp"
 #include "notebook/search_table.hpp"
 #include "notebook/source_cell.hpp"
+#include "query/other_versions.hpp"
 #include "query/record_queries.hpp"
 
 namespace convlab {
@@ -103,7 +104,7 @@ RunCell run_cell(const ResultsDocument& results) {
     if (!record.timing) continue;
     ++cell.measured;
     const double cv = record.timing->compute.stats.cv;
-    if (cv > RunCell::kNoisyCv) cell.noisy.push_back({describe_point(record), cv});
+    if (cv > RunCell::kNoisyCv) cell.noisy.push_back({point_in_words(record), cv});
   }
   std::stable_sort(cell.noisy.begin(), cell.noisy.end(),
                    [](const NoisyPoint& a, const NoisyPoint& b) { return a.cv > b.cv; });
@@ -318,6 +319,21 @@ const MarkdownCell* ExperimentNotebook::markdown(MarkdownCell::Role role) const 
   return nullptr;
 }
 
+namespace {
+
+// Those of `others` whose implementation is one of `implementations`.
+std::vector<OtherVersions> others_of(const std::vector<OtherVersions>& others,
+                                     const std::vector<std::string>& implementations) {
+  std::vector<OtherVersions> kept;
+  for (const OtherVersions& other : others)
+    if (std::find(implementations.begin(), implementations.end(), other.implementation) !=
+        implementations.end())
+      kept.push_back(other);
+  return kept;
+}
+
+}  // namespace
+
 std::string experiment_name(const ResultsDocument& results) {
   return results.experiment_text("name", fs::path(results.directory).filename().string());
 }
@@ -387,7 +403,12 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
   ConfigCell config = config_cell(results, loaded);
   config.same_content = !notebook.freshness.config_changed;
   notebook.cells.emplace_back(std::move(config));
-  for (SourceCell& source : source_cells(results)) notebook.cells.emplace_back(std::move(source));
+  const std::vector<OtherVersions> others = other_versions_of(given);
+  notebook.other_versions = other_versions_words(others);
+  for (SourceCell& source : source_cells(results)) {
+    source.other_versions = other_versions_words(others_of(others, source.implementations));
+    notebook.cells.emplace_back(std::move(source));
+  }
   notebook.cells.emplace_back(run_cell(results));
 
   const auto points = latest_ok_points(results);

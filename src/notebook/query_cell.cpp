@@ -17,7 +17,7 @@
 namespace convlab {
 namespace {
 
-std::string trimmed(const std::string& text) {
+std::string stripped(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return "";
   return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
@@ -180,7 +180,7 @@ QueryCell value_cell(const std::string& query, const ValueContext& context, cons
 
 QueryCell answered_query(const std::string& written, const ResultsDocument& results,
                          const ValueContext& context, const std::string& file, int line) {
-  const std::string query = trimmed(written);
+  const std::string query = stripped(written);
   const std::string where =
       file + ":" + std::to_string(line) + ": {{query: " + clipped(query) + "}}: ";
   if (query.empty()) throw ResultsError(where + "the query is empty");

@@ -99,7 +99,7 @@ VerificationSummary summarize_verification(const std::vector<Record>& records) {
     if (record.status == Status::failed) {
       ++summary.failed;
       if (summary.failures.size() < 8)
-        summary.failures.push_back(describe_point(record) + ": " + reason);
+        summary.failures.push_back(point_in_words(record) + ": " + reason);
     }
     if (!record.verification) continue;
     const double error = record.verification->max_abs_error;
@@ -107,7 +107,7 @@ VerificationSummary summarize_verification(const std::vector<Record>& records) {
       summary.has_worst = true;
       summary.worst_abs_error = error;
       summary.worst_tolerance = record.verification->tolerance;
-      summary.worst_point = describe_point(record);
+      summary.worst_point = point_in_words(record);
     }
   }
   for (const auto& [reason, count] : skip_counts)

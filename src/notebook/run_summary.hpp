@@ -18,7 +18,7 @@ struct VerificationSummary {
   bool has_worst = false;
   double worst_abs_error = 0.0;
   double worst_tolerance = 0.0;
-  std::string worst_point;                // describe_point of the record with the largest error
+  std::string worst_point;                // point_in_words of the record with the largest error
   std::vector<std::string> failures;      // "point: reason", at most a few
   std::vector<std::string> skip_reasons;  // distinct reasons with counts
 };

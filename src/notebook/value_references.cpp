@@ -393,7 +393,7 @@ namespace {
       (matching.empty() ? "no ok point"
                         : std::to_string(matching.size()) + " ok points, it must match one");
   for (size_t i = 0; i < matching.size() && i < 5; ++i)
-    message += "\n  " + describe_point(*matching[i]);
+    message += "\n  " + point_in_words(*matching[i]);
   if (matching.size() > 5) message += "\n  ...";
   throw ResultsError(message);
 }
@@ -409,7 +409,7 @@ ResolvedValue resolve_query(const ValueReference& reference, const ValueContext&
   if (matching.size() != 1) several_points(where, matching);
   const auto value = field_value(*matching[0], reference.field);
   if (!value)
-    throw ResultsError(where + ": the point (" + describe_point(*matching[0]) + ") has no '" +
+    throw ResultsError(where + ": the point (" + point_in_words(*matching[0]) + ") has no '" +
                        reference.field + "'");
   ResolvedValue resolved{reference, "", matching[0], std::nullopt};
   resolved.text =
@@ -425,7 +425,7 @@ std::string query_listing(const Expression& expression, const ExpressionError& e
   std::string text;
   try {
     const auto points = query_points(records, query->filter);
-    for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + describe_point(*points[i]);
+    for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + point_in_words(*points[i]);
     if (points.size() > 5) text += "\n  ...";
   } catch (const ResultsError&) {
   }

@@ -1,11 +1,42 @@
 #include "plan/plan.hpp"
 
-#include "core/sha256.hpp"
-
 namespace convlab {
+namespace {
+
+// What the point is: its implementation's, image's and kernel's facts as the config gives them.
+PointDescription description_of(const Config& config, const Point& point) {
+  const ImageSpec& image = config.images[point.image];
+  const Filter& filter = config.filters[point.filter];
+  const Implementation& implementation = *point.implementation;
+  PointDescription description;
+  description.implementation = implementation.name;
+  description.family = family_name(implementation.family);
+  description.params = point.params;
+  description.image = {image.name, image.width, image.height, image.channels};
+  description.kernel = {filter.name, filter.type, filter.size, filter.separable};
+  description.border = to_string(point.border);
+  description.output = to_string(point.output);
+  if (point.search)
+    description.search =
+        DescribedSearch{std::string(to_string(point.search->strategy)), point.search->seed};
+  description.source_version = implementation.source_sha256;
+  return description;
+}
+
+}  // namespace
+
+void describe(const Config& config, Point& point) {
+  point.description = description_of(config, point);
+  point.described = point.description.to_json();
+  point.digest = point_digest(point.described);
+}
 
 std::vector<Point> expand_plan(const Config& config) {
   std::vector<Point> points;
+  const auto add = [&](Point point) {
+    describe(config, point);
+    points.push_back(std::move(point));
+  };
   for (size_t image = 0; image < config.images.size(); ++image)
     for (size_t filter = 0; filter < config.filters.size(); ++filter)
       for (Border border : config.borders)
@@ -16,42 +47,34 @@ std::vector<Point> expand_plan(const Config& config) {
               const Params first = sweep.domain->params_of(sweep.domain->first);
               for (SearchStrategy strategy : sweep.search->strategies)
                 for (std::uint64_t seed : sweep.search->seeds)
-                  points.push_back(
-                      {image, filter, border, output, impl, first, SearchTag{strategy, seed}});
+                  add({image,
+                       filter,
+                       border,
+                       output,
+                       impl,
+                       first,
+                       SearchTag{strategy, seed},
+                       {},
+                       {},
+                       {}});
               continue;
             }
             for (const Params& params : sweep.combinations)
-              points.push_back({image, filter, border, output, impl, params, std::nullopt});
+              add({image, filter, border, output, impl, params, std::nullopt, {}, {}, {}});
           }
   return points;
 }
 
-nlohmann::json describe_point(const Config& config, const Point& point) {
-  const ImageSpec& image = config.images[point.image];
-  const Filter& filter = config.filters[point.filter];
-  nlohmann::json description{{"implementation", point.implementation->name},
-                             {"family", family_name(point.implementation->family)},
-                             {"params", point.params},
-                             {"image",
-                              {{"name", image.name},
-                               {"width", image.width},
-                               {"height", image.height},
-                               {"channels", image.channels}}},
-                             {"kernel",
-                              {{"name", filter.name},
-                               {"type", filter.type},
-                               {"size", filter.size},
-                               {"separable", filter.separable}}},
-                             {"border", std::string(to_string(point.border))},
-                             {"output", std::string(to_string(point.output))}};
-  if (point.search)
-    description["search"] = {{"strategy", std::string(to_string(point.search->strategy))},
-                             {"seed", point.search->seed}};
-  return description;
+bool point_matches(const PointFilter& filter, const Point& point) {
+  return matches(
+      filter, [&point](std::string_view field) { return point.description.filter_value(field); });
 }
 
-std::string point_digest(const nlohmann::json& description) {
-  return sha256_hex(description.dump()).substr(0, 16);
+std::optional<std::string> unknown_plan_field(const PointFilter& filter,
+                                              const std::vector<Point>& plan) {
+  std::vector<std::string> paths;
+  for (const Point& point : plan) point.description.add_field_paths(paths);
+  return unknown_field(filter, paths);
 }
 
 double point_macs(const Config& config, const Point& point) {

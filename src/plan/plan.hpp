@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "impl/registry.hpp"
+#include "plan/point_description.hpp"
 
 namespace convlab {
 
@@ -25,18 +26,27 @@ struct Point {
   // problem). Part of the identity of each variant the search measures, so that each search keeps
   // its own records; none for a plain sweep.
   std::optional<SearchTag> search;
+  // What the point is, typed, made once with the plan: what filters and labels read.
+  PointDescription description;
+  // The description as JSON and its digest, made once with the plan, so that a run turns each
+  // point into JSON once: the point's id (record.point_id) is hashed from `described`, and
+  // shard, worker and hand-out files and the points already measured name it by `digest`.
+  nlohmann::json described;
+  std::string digest;
 };
 
 std::vector<Point> expand_plan(const Config& config);
 
-// The point as a JSON object with the fields a point filter and a record share:
-// implementation, family, params, image {name, width, height, channels}, kernel {name, type, size,
-// separable}, border, output; and search {strategy, seed} for a searched variant.
-nlohmann::json describe_point(const Config& config, const Point& point);
+// Fills the point's description, its JSON and its digest from its other fields: what expand_plan
+// does for each point, and a search for each variant it makes as it runs (a new `params`).
+void describe(const Config& config, Point& point);
 
-// 16 hex digits of the SHA-256 of a point description (describe_point, or describe_record of the
-// point's record): how shard and worker files list the points they plan, without the images.
-std::string point_digest(const nlohmann::json& description);
+// Whether the point filter keeps the point.
+bool point_matches(const PointFilter& filter, const Point& point);
+// The first field of `filter` that no point of `plan` has, as unknown_field words; nullopt when
+// every field exists.
+std::optional<std::string> unknown_plan_field(const PointFilter& filter,
+                                              const std::vector<Point>& plan);
 
 // Multiply-accumulates of the direct algorithm for the point.
 double point_macs(const Config& config, const Point& point);

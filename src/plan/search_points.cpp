@@ -39,14 +39,14 @@ std::optional<std::size_t> search_budget(const Config& config, const Point& poin
   return budget;
 }
 
-std::vector<nlohmann::json> descriptions_of_values(const Config& config, const Point& point) {
-  std::vector<nlohmann::json> descriptions{describe_point(config, point)};
+std::vector<PointDescription> descriptions_of_values(const Config& config, const Point& point) {
+  std::vector<PointDescription> descriptions{point.description};
   if (!point.search) return descriptions;
   for (const SearchAxis& axis : sweep_of(config, point)->domain->axes)
     for (const nlohmann::json& value : axis.values) {
       if (point.params.at(axis.name) == value) continue;
-      nlohmann::json other = descriptions.front();
-      other["params"][axis.name] = value;
+      PointDescription other = point.description;
+      other.params[axis.name] = value;
       descriptions.push_back(std::move(other));
     }
   return descriptions;

@@ -29,8 +29,8 @@ SearchSpace search_space_of(const Config& config, const Point& point);
 // the time is spent or the space used up).
 std::optional<std::size_t> search_budget(const Config& config, const Point& point);
 
-// The point's description (plan.hpp describe_point) and, for a search, one more per other value
-// of each param, so that a `where:` on any value the search may measure finds one.
-std::vector<nlohmann::json> descriptions_of_values(const Config& config, const Point& point);
+// The point's description (Point::description) and, for a search, one more per other value of
+// each param, so that a `where:` on any value the search may measure finds one.
+std::vector<PointDescription> descriptions_of_values(const Config& config, const Point& point);
 
 }  // namespace convlab

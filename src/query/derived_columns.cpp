@@ -35,7 +35,7 @@ std::string listed_points(const DerivedColumn& column, const ExpressionError& er
   if (!query) return "";
   const auto points = query_points(records, query->filter);
   std::string text;
-  for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + describe_point(*points[i]);
+  for (size_t i = 0; i < points.size() && i < 5; ++i) text += "\n  " + point_in_words(*points[i]);
   if (points.size() > 5) text += "\n  ...";
   if (points.size() > 1)
     text += "\n  (they differ in " + differing_point_fields(*points[0], *points[1]) + ")";
@@ -52,7 +52,7 @@ std::optional<double> value_for(const DerivedColumn& column, const Record& recor
     if (error.kind() == Kind::no_value || error.kind() == Kind::arithmetic) return std::nullopt;
     throw ResultsError(
         std::string(kDerivedColumnPrefix) + column.name + ": for the point " +
-        describe_point(record) + ": " + error.what() +
+        point_in_words(record) + ": " + error.what() +
         (error.kind() == Kind::several ? listed_points(column, error, records) : ""));
   }
 }

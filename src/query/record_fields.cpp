@@ -350,6 +350,12 @@ void add_search_and_source(std::vector<NamedField>& fields) {
        "Measuring [s]"},
       {"source.path", source(&SourceFacts::path), "Kernel source", "Source"},
       {"source.sha256", source(&SourceFacts::sha256), "Kernel source SHA-256", "Source SHA-256"},
+      {"source.version",
+       [](const Record& r) -> std::optional<FieldValue> {
+         if (!r.source) return std::nullopt;
+         return text_value(source_version(*r.source));
+       },
+       "Kernel source version", "Source version"},
       {"source.compiler", source(&SourceFacts::compiler), "Compiler", "Compiler"},
   };
   fields.insert(fields.end(), std::begin(named), std::end(named));

@@ -8,7 +8,6 @@
 #include "core/point_filter.hpp"
 #include "query/record_fields.hpp"
 #include "store/machine.hpp"
-#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -42,7 +41,7 @@ std::string point_definition(const Record& record) {
   return definition;
 }
 
-std::string describe_point(const Record& record) {
+std::string point_in_words(const Record& record) {
   std::string text = definition_part(record, "configuration");
   text += " | " + definition_part(record, "image.name") + " (" +
           definition_part(record, "image.size") + ", " + definition_part(record, "image.channels") +
@@ -54,9 +53,7 @@ std::string describe_point(const Record& record) {
 namespace {
 
 // One record per point definition and machine: the latest run's (by order in "runs", then by
-// position in "records") of those `counts` keeps. A record of a user's kernel whose version is
-// not the current one never enters: measurements of two versions of a source are never mixed,
-// and never picked one for the other.
+// position in "records") of those `counts` keeps.
 template <typename Counts>
 std::vector<const Record*> latest_records(const ResultsDocument& results, Counts counts) {
   std::map<std::string, size_t> run_order;
@@ -65,13 +62,14 @@ std::vector<const Record*> latest_records(const ResultsDocument& results, Counts
     const auto it = run_order.find(r->run_id);
     return it == run_order.end() ? size_t{0} : it->second;
   };
-  const std::map<std::string, std::string> versions = current_source_versions(results.file);
   std::vector<const Record*> points;
   std::map<std::string, size_t> position_of_definition;
   for (const Record& record : results.file.records) {
-    if (!counts(record) || !of_current_version(record, versions)) continue;
-    // The same point measured on two machines is two points.
-    const std::string definition = point_definition(record) + machine_key(record);
+    if (!counts(record)) continue;
+    // The same point measured on two machines is two points, and so are two versions of a
+    // user's kernel (where a document holds both: ResultsDocument::other_versions).
+    const std::string definition =
+        point_definition(record) + machine_key(record) + "\x1f" + record.source_version();
     const auto existing = position_of_definition.find(definition);
     if (existing == position_of_definition.end()) {
       position_of_definition[definition] = points.size();

@@ -17,11 +17,11 @@ namespace convlab {
 // point share it.
 std::string point_definition(const Record& record);
 // The same in words for messages and compare's listing.
-std::string describe_point(const Record& record);
+std::string point_in_words(const Record& record);
 
-// Records with status ok, one per point definition and machine: where several runs measured a
-// point on one machine, the record of the latest run (by order in "runs", then by position in
-// "records") wins; measurements of other machines are other points.
+// Records with status ok, one per point definition, machine and version of a user's kernel: where
+// several runs measured a point on one machine, the record of the latest run (by order in "runs",
+// then by position in "records") wins; measurements of other machines are other points.
 std::vector<const Record*> latest_ok_points(const ResultsDocument& results);
 // The latest record of each point and machine, whatever its status.
 std::vector<const Record*> latest_points(const ResultsDocument& results);

@@ -15,6 +15,7 @@
 #include "store/machine.hpp"
 #include "store/results_merge.hpp"
 #include "store/results_schema.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -94,6 +95,32 @@ void read_typed(const json& content, ResultsDocument& document) {
   file.gallery = content.value("gallery", json::array());
 }
 
+// The records of the scope stay in the file, the others are set aside; the metrics are derived
+// again where versions met (files written before derived metrics kept versions apart).
+void keep_versions(ResultsDocument& document, VersionScope scope) {
+  std::vector<Record>& records = document.file.records;
+  const SourceVersions versions(document.file);
+  if (std::all_of(records.begin(), records.end(),
+                  [&](const Record& record) { return versions.is_current(record); }))
+    return;
+  if (scope == VersionScope::current) {
+    std::vector<Record> current;
+    for (Record& record : records)
+      (versions.is_current(record) ? current : document.other_versions)
+          .push_back(std::move(record));
+    records = std::move(current);
+  }
+  attach_machines(records, document.file.runs);
+  derive_metrics(document.file);
+}
+
+// The document's records as every reader takes them: of the scope's versions, with machines.
+void prepare_records(ResultsDocument& document, VersionScope scope) {
+  keep_versions(document, scope);
+  attach_machine_identities(document.file);
+  refuse_repeated_points(document.file.records, document.path);
+}
+
 }  // namespace
 
 void attach_machine_identities(ResultsFile& file) {
@@ -126,15 +153,14 @@ std::string ResultsDocument::experiment_text(const char* key, const std::string&
   return experiment[key].get<std::string>();
 }
 
-ResultsDocument results_document_of(const std::string& path, ResultsFile file) {
+ResultsDocument results_document_of(const std::string& path, ResultsFile file, VersionScope scope) {
   ResultsDocument results;
   const std::filesystem::path at(path);
   results.path = at.generic_string();
   results.directory = at.parent_path().empty() ? "." : at.parent_path().generic_string();
   results.file = std::move(file);
   if (!results.file.runs.empty()) results.latest_run = results.file.runs.back();
-  attach_machine_identities(results.file);
-  refuse_repeated_points(results.file.records, results.path);
+  prepare_records(results, scope);
   return results;
 }
 
@@ -143,7 +169,7 @@ std::string results_file_of(const std::string& path) {
   return json_file ? path : path + "/results.json";
 }
 
-ResultsDocument load_results_document(const std::string& path) {
+ResultsDocument load_results_document(const std::string& path, VersionScope scope) {
   namespace fs = std::filesystem;
   fs::path file(path);
   std::error_code error;
@@ -154,8 +180,7 @@ ResultsDocument load_results_document(const std::string& path) {
   const json content = read_checked_json(results.path);
   try {
     read_typed(content, results);
-    attach_machine_identities(results.file);
-    refuse_repeated_points(results.file.records, results.path);
+    prepare_records(results, scope);
   } catch (const std::invalid_argument& error) {
     throw ResultsError(results.path + ": records: " + error.what());
   } catch (const ResultsFileError& error) {

@@ -26,12 +26,20 @@ class NoDataError : public ResultsError {
   using ResultsError::ResultsError;
 };
 
+// Which records a reader takes: those of the current version of each user's kernel
+// (store/source_versions.hpp), which everything computes with, or every record, for listings
+// that tell versions apart (convlab show and export --all-versions).
+enum class VersionScope { current, all };
+
 struct ResultsDocument {
   std::string path;       // the results.json itself
   std::string directory;  // where it lives: outputs/<name>
   // Every record has its machine, labelled for figures and tables (RecordMachine::label).
   ResultsFile file;
   std::optional<RunBlock> latest_run;  // "run": the run whose config the figures come from
+  // Records of earlier versions of users' kernels, set aside when loaded for the current
+  // version: results.json keeps them, nothing computes with them.
+  std::vector<Record> other_versions;
 
   // The runs that measured the records, oldest first (the latest alone in files listing none).
   std::vector<RunBlock> measuring_runs() const;
@@ -42,15 +50,18 @@ struct ResultsDocument {
 // `path` is a results.json or the directory holding one. Throws ResultsError naming the file when
 // it is missing, not JSON, of another schema version or of the wrong types. Every record gets its
 // machine (machine.hpp) with a label for figures and tables, and the derived metrics are
-// recomputed so that none relates two machines.
-ResultsDocument load_results_document(const std::string& path);
+// recomputed so that none relates two machines or two versions of a user's kernel. Records of
+// other versions than the current one go to `other_versions` unless `scope` is all.
+ResultsDocument load_results_document(const std::string& path,
+                                      VersionScope scope = VersionScope::current);
 
 // The results file a command is given: PATH when it ends in .json, else PATH/results.json.
 std::string results_file_of(const std::string& path);
 
 // A results file already read (read_results, which folds in a journal) as a document, with its
 // machines identified as load_results_document does.
-ResultsDocument results_document_of(const std::string& path, ResultsFile file);
+ResultsDocument results_document_of(const std::string& path, ResultsFile file,
+                                    VersionScope scope = VersionScope::current);
 
 // The part of loading that identifies machines and recomputes the metrics, on typed results.
 void attach_machine_identities(ResultsFile& results);

@@ -188,15 +188,14 @@ void write_section_heading(std::ostringstream& out, const ExperimentNotebook& no
         << "})";
   out << "}}\\par\n";
   const Freshness& fresh = notebook.freshness;
-  if (fresh.other_version_records > 0)
-    out << "\\noindent\\convlabnote{"
-        << latex_text(other_versions_words(fresh.other_version_records)) << "}\\par\n";
   if (fresh.unknown_commit)
     out << "\\noindent\\convlabflag{Measured from an unknown revision: the run recorded no "
            "commit.}\\par\n";
   if (!fresh.change_words.empty())
     out << "\\noindent" << (fresh.measured_settings_changed ? "\\convlabflag{" : "\\convlabnote{")
         << latex_text(fresh.change_words) << "}\\par\n";
+  if (!notebook.other_versions.empty())
+    out << "\\noindent\\convlabflag{" << latex_text(notebook.other_versions) << "}\\par\n";
   const MarkdownCell* description = notebook.markdown(MarkdownCell::Role::description);
   out << "\\smallskip\n\\noindent\\textbf{What was measured.} "
       << latex_text(description ? plain_text(description->document.blocks.empty()

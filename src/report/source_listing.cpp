@@ -71,7 +71,10 @@ std::string source_latex(const SourceCell& source) {
   for (size_t i = 0; i < source.implementations.size(); ++i)
     out += std::string(i == 0 ? ", implementation " : ", ") + "\\texttt{" +
            latex_text(source.implementations[i]) + "}";
-  return out + ")\\par\n" + listing(source.text);
+  out += ")\\par\n";
+  if (!source.other_versions.empty())
+    out += "\\noindent\\convlabnote{" + latex_text(source.other_versions) + "}\\par\n";
+  return out + listing(source.text);
 }
 
 std::string config_latex(const ConfigCell& config) {

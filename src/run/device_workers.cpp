@@ -398,8 +398,7 @@ int DeviceWorkersBackend::execute(const RunJob& job) {
             rows.push_back(*found->second);
         continue;
       }
-      const auto key =
-          files.key_of_digest.find(point_digest(describe_point(*job.config, (*job.plan)[i])));
+      const auto key = files.key_of_digest.find((*job.plan)[i].digest);
       const auto record =
           key == files.key_of_digest.end() ? by_key.end() : by_key.find(key->second);
       if (record == by_key.end()) {

@@ -166,12 +166,11 @@ std::vector<DevicePoint> device_points(const std::vector<Record>& records,
   for (const Record& record : records)
     if (record.is_cuda() && record.status == Status::ok && record.machine &&
         record.machine->gpu_index && record.machine->hostname == hostname)
-      points.push_back({point_digest(describe_record(record)), *record.machine->gpu_index});
+      points.push_back({record.description().digest(), *record.machine->gpu_index});
   return points;
 }
 
-std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
-                                                     const std::vector<Point>& plan,
+std::vector<std::pair<std::size_t, int>> resume_pins(const std::vector<Point>& plan,
                                                      const Schedule& schedule,
                                                      const std::vector<HandOutItem>& items,
                                                      const std::vector<DevicePoint>& measured,
@@ -180,7 +179,7 @@ std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
   for (std::size_t i = 0; i < items.size(); ++i)
     for (std::size_t u : items[i].units)
       for (std::size_t p : unit_indices(schedule.units[u]))
-        item_of_digest.emplace(point_digest(describe_point(config, plan[p])), i);
+        item_of_digest.emplace(plan[p].digest, i);
   std::map<std::size_t, std::map<int, std::size_t>> votes;  // item -> worker -> points
   for (const DevicePoint& point : measured) {
     const auto worker = std::find(devices.begin(), devices.end(), point.device);
@@ -198,13 +197,12 @@ std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
   return pins;
 }
 
-std::string hand_out_digest(const Config& config, const std::vector<Point>& plan,
-                            const Schedule& schedule, const std::vector<HandOutItem>& items) {
+std::string hand_out_digest(const std::vector<Point>& plan, const Schedule& schedule,
+                            const std::vector<HandOutItem>& items) {
   std::string text;
   for (const HandOutItem& item : items) {
     for (std::size_t u : item.units)
-      for (std::size_t p : unit_indices(schedule.units[u]))
-        text += point_digest(describe_point(config, plan[p])) + ",";
+      for (std::size_t p : unit_indices(schedule.units[u])) text += plan[p].digest + ",";
     text += ";";
   }
   return sha256_hex(text).substr(0, 16);

@@ -103,8 +103,7 @@ std::vector<DevicePoint> device_points(const std::vector<Record>& records,
 // The items with points in `measured` on one of `devices` (a stopped run's), each with the worker
 // (position in `devices`) whose device measured most of them: a resumed run gives them to the same
 // device, which keeps them instead of measuring them again on another.
-std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
-                                                     const std::vector<Point>& plan,
+std::vector<std::pair<std::size_t, int>> resume_pins(const std::vector<Point>& plan,
                                                      const Schedule& schedule,
                                                      const std::vector<HandOutItem>& items,
                                                      const std::vector<DevicePoint>& measured,
@@ -112,8 +111,8 @@ std::vector<std::pair<std::size_t, int>> resume_pins(const Config& config,
 
 // A digest of the items (their points' digests, group by group): a worker checks that it expanded
 // the same plan as the process that hands out the items.
-std::string hand_out_digest(const Config& config, const std::vector<Point>& plan,
-                            const Schedule& schedule, const std::vector<HandOutItem>& items);
+std::string hand_out_digest(const std::vector<Point>& plan, const Schedule& schedule,
+                            const std::vector<HandOutItem>& items);
 
 // What the hand-out would do with estimated times: each time a worker is free (the earliest first,
 // ties to the lower worker) it takes the item take() gives it, which lasts the item's seconds plus,

@@ -35,11 +35,11 @@ HandOutSession::HandOutSession(const RunJob& job)
     const std::vector<DevicePoint> measured =
         device_points(job.target.store().read().records, hostname);
     for (const auto& [item, worker] :
-         resume_pins(config, plan, job.schedule, queue_.items(), measured, job.devices))
+         resume_pins(plan, job.schedule, queue_.items(), measured, job.devices))
       queue_.pin(item, worker);
   }
-  server_ = std::make_unique<HandOutServer>(
-      queue_, hand_out_digest(config, plan, job.schedule, queue_.items()));
+  server_ =
+      std::make_unique<HandOutServer>(queue_, hand_out_digest(plan, job.schedule, queue_.items()));
   const HostModel worker = worker_model(this_machine_model(), workers);
   std::vector<double> item_seconds =
       estimated_item_seconds(config, plan, job.schedule, queue_.items(), worker);

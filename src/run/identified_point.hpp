@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -17,8 +16,7 @@ struct IdentifiedPoint {
   std::string label;      // "openmp threads=2 schedule=static | noise-16x16 | gaussian3 | ..."
   std::string id;         // what is measured, hashed (record.point_id)
   std::string key;        // the point on this build, machine and device (record.key)
-  std::string digest;     // of the description (plan.hpp point_digest)
-  nlohmann::json description;
+  std::string digest;     // of the point's description (PointDescription::digest)
   // A search's variant (plan/search_points.hpp) is no point of the plan: its point is here, and
   // it stands in the progress for the step it is (from 1) of the search's places; 0 for others.
   std::optional<Point> variant;

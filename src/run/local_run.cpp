@@ -471,10 +471,25 @@ class LocalRun {
     gallery_plan_.implementation = config_.gallery.implementation;
     std::vector<std::string> warnings;
     recorder_.draw_gallery([&](const ResultsFile& results) {
-      return build_gallery(results.records, job_.target.out_dir, gallery_plan_, results.gallery,
-                           warnings);
+      return build_gallery(this_version(results.records), job_.target.out_dir, gallery_plan_,
+                           results.gallery, warnings);
     });
     for (const auto& warning : warnings) std::cerr << "convlab: gallery: " << warning << "\n";
+  }
+
+  // The records but those of another version of a user's kernel than the one this run compiled
+  // (store/source_versions.hpp): the gallery never shows an output of an earlier version.
+  std::vector<Record> this_version(const std::vector<Record>& records) const {
+    std::map<std::string, std::string> compiled;
+    for (const Point& point : plan_)
+      compiled[point.description.implementation] = point.description.source_version;
+    std::vector<Record> kept;
+    for (const Record& record : records) {
+      const auto found = compiled.find(record.implementation);
+      if (found == compiled.end() || found->second == record.source_version())
+        kept.push_back(record);
+    }
+    return kept;
   }
 
   const RunJob& job_;

@@ -20,8 +20,10 @@ bool measured_here(const RunBlock& run) {
   return recorded.empty() || recorded == host_id();
 }
 
-std::string identity(const json& description, const json& measure, const std::string& source) {
-  return description.dump() + "\x1f" + measure.dump() + "\x1f" + source;
+// The point, the version of a user's kernel and the measure settings.
+std::string identity(const json& described, const std::string& source_version,
+                     const json& measure) {
+  return described.dump() + "\x1f" + measure.dump() + "\x1f" + source_version;
 }
 
 }  // namespace
@@ -49,19 +51,18 @@ MeasuredPoints::MeasuredPoints(const ResultsFile& results) {
   for (const auto& record : results.records) {
     const auto run = runs_here.find(record.run_id);
     if (record.status != Status::ok || run == runs_here.end()) continue;
+    const PointDescription point = record.description();
     measured_.insert(
-        identity(describe_record(record),
-                 point_measure_json(run->second->resolved_config, record.implementation),
-                 record.source ? source_version(*record.source) : ""));
+        identity(point.to_json(), point.source_version,
+                 point_measure_json(run->second->resolved_config, point.implementation)));
   }
 }
 
 bool MeasuredPoints::has(const Config& config, const Point& point) const {
   if (measured_.empty()) return false;
   const std::string& name = point.implementation->name;
-  return measured_.count(identity(describe_point(config, point),
-                                  point_measure_json(config.resolved, name),
-                                  point.implementation->source_sha256)) > 0;
+  return measured_.count(identity(point.described, point.description.source_version,
+                                  point_measure_json(config.resolved, name))) > 0;
 }
 
 MeasuredPoints measured_points_at(const std::string& path) {

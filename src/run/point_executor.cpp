@@ -23,23 +23,11 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string point_label(const json& description) {
-  std::string params;
-  for (const auto& [key, value] : description["params"].items())
-    params += " " + key + "=" + field_text(value);
-  return description["implementation"].get<std::string>() + params + " | " +
-         description["image"]["name"].get<std::string>() + " | " +
-         description["kernel"]["name"].get<std::string>() + " | " +
-         description["border"].get<std::string>() + " | " +
-         description["output"].get<std::string>();
-}
-
 // What is measured, hashed: a newer measurement of the same point replaces the older record.
-std::string point_id(const json& description, const Image& image, const Filter& filter,
-                     const json& measure, const Implementation& implementation) {
-  json defined = description;
+std::string point_id(json defined, const std::string& source_version, const Image& image,
+                     const Filter& filter, const json& measure) {
   // A user's kernel is what its source says: an edited source is another point.
-  if (!implementation.source_sha256.empty()) defined["source"] = implementation.source_sha256;
+  if (!source_version.empty()) defined["source"] = source_version;
   defined["image"]["sha256"] = image.sha256;
   defined["kernel"]["weights"] = filter.weights;
   defined["measure"] = measure;
@@ -116,12 +104,10 @@ const Point& PointExecutor::point_of(const IdentifiedPoint& identified) const {
 IdentifiedPoint PointExecutor::name_point(std::size_t index, const Point& point) {
   IdentifiedPoint identified;
   identified.index = index;
-  identified.description = describe_point(config_, point);
-  identified.label = point_label(identified.description);
-  identified.digest = point_digest(identified.description);
-  identified.id =
-      point_id(identified.description, image(point.image), config_.filters[point.filter],
-               measure_json_for(point), *point.implementation);
+  identified.label = point.description.label();
+  identified.digest = point.digest;
+  identified.id = point_id(point.described, point.description.source_version, image(point.image),
+                           config_.filters[point.filter], measure_json_for(point));
   // The point plus who measured it: results from another build, machine or device are never
   // taken for a measurement of this one, so such points are run again.
   json keyed{
@@ -305,7 +291,7 @@ Record PointExecutor::measure_alone(const IdentifiedPoint& identified) {
       if (clocks_at_start)
         record.gpu_clocks = gpu_clocks_json(clocks_at_start, clock_sample(point));
     }
-    verify_record(point, identified.description, *prepared, record);
+    verify_record(point, *prepared, record);
   } catch (const std::exception& error) {
     record.status = Status::failed;
     record.reason = std::string("error: ") + error.what();
@@ -349,15 +335,15 @@ std::vector<Record> PointExecutor::measure_interleaved(const std::vector<Identif
     record.timing = timing_from(timed[t].samples);
     if (clocks_at_start[t])
       record.gpu_clocks = gpu_clocks_json(clocks_at_start[t], clock_sample(point));
-    verify_record(point, group[g].description, *prepared[g], record);
+    verify_record(point, *prepared[g], record);
   }
   return records;
 }
 
 // Compares the point's output with the double reference (and saves it when asked); a difference
 // beyond the tolerance fails the record.
-void PointExecutor::verify_record(const Point& point, const json& description,
-                                  const PreparedPoint& prepared, Record& record) {
+void PointExecutor::verify_record(const Point& point, const PreparedPoint& prepared,
+                                  Record& record) {
   const Problem problem = problem_of(point);
   try {
     const Reference& reference = reference_for(point, problem);
@@ -371,7 +357,7 @@ void PointExecutor::verify_record(const Point& point, const json& description,
     record.verification = verification;
     if (config_.save_outputs) {
       const auto timed = clock_.time(WorkPhase::save);
-      record.saved_output = save_point_output(out_dir_, description, prepared.output());
+      record.saved_output = save_point_output(out_dir_, point.description, prepared.output());
     }
     if (!verification.ok) {
       record.status = Status::failed;

@@ -72,8 +72,7 @@ class PointExecutor {
   std::unique_ptr<PreparedPoint> prepare_point(const Point& point, Record& record);
   Record measure_alone(const IdentifiedPoint& point);
   std::vector<Record> measure_interleaved(const std::vector<IdentifiedPoint>& group);
-  void verify_record(const Point& point, const nlohmann::json& description,
-                     const PreparedPoint& prepared, Record& record);
+  void verify_record(const Point& point, const PreparedPoint& prepared, Record& record);
   std::optional<GpuClockSample> clock_sample(const Point& point) const;
   nlohmann::json measure_json_for(const Point& point) const;
 

@@ -37,24 +37,20 @@ void refuse_params_of_searches(const std::vector<Point>& plan, const PointFilter
 std::vector<Point> filtered_plan(const Config& config, std::vector<Point> plan,
                                  const PointFilter& filter) {
   refuse_params_of_searches(plan, filter);
-  std::vector<nlohmann::json> descriptions;
-  for (const Point& p : plan) descriptions.push_back(describe_point(config, p));
-  if (auto unknown = unknown_field(filter, descriptions))
+  if (auto unknown = unknown_plan_field(filter, plan))
     throw RunArgumentError("--filter: " + *unknown);
   std::vector<Point> kept;
-  for (size_t i = 0; i < plan.size(); ++i)
-    if (matches(filter, descriptions[i])) kept.push_back(plan[i]);
+  for (Point& point : plan)
+    if (point_matches(filter, point)) kept.push_back(std::move(point));
   if (kept.empty())
     throw RunArgumentError("no point of " + config.path + " matches --filter " + filter.text);
   return kept;
 }
 
-std::vector<std::string> digests_of(const Config& config, const std::vector<Point>& plan,
-                                    const Schedule& schedule) {
+std::vector<std::string> digests_of(const std::vector<Point>& plan, const Schedule& schedule) {
   std::vector<std::string> digests;
   for (const auto& unit : schedule.units)
-    for (std::size_t i : unit.points)
-      digests.push_back(point_digest(describe_point(config, plan[i])));
+    for (std::size_t i : unit.points) digests.push_back(plan[i].digest);
   return digests;
 }
 
@@ -152,7 +148,7 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     job.part->shard = options.shard;
     job.part->partition = cut->digest;
     job.part->shard_points = cut->points;
-    job.part->points = digests_of(config, plan, job.schedule);
+    job.part->points = digests_of(plan, job.schedule);
   }
 
   if (options.devices) {
@@ -191,7 +187,7 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
         if (unit.gpu) cuda_units.units.push_back(unit);
       job.schedule = std::move(cuda_units);
       std::vector<HandOutItem> items = hand_out_items(job.schedule, plan);
-      const std::string digest = hand_out_digest(config, plan, job.schedule, items);
+      const std::string digest = hand_out_digest(plan, job.schedule, items);
       hand_out = std::make_unique<HandOutClient>(options.hand_out_fd, job.schedule,
                                                  std::move(items), digest, prepare_ahead_enabled());
       job.feed = hand_out.get();
@@ -206,8 +202,7 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     job.part = part_for(options, config);
     job.part->device = device;
     // The points it reaches, named as it reaches them (run/local_run.hpp).
-    job.part->points =
-        hand_out ? std::vector<std::string>{} : digests_of(config, plan, job.schedule);
+    job.part->points = hand_out ? std::vector<std::string>{} : digests_of(plan, job.schedule);
     job.cuda_device = device;
     job.worker = true;
     InProcessBackend here;

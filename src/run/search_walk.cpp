@@ -38,6 +38,7 @@ SearchWalk::~SearchWalk() = default;
 Point SearchWalk::variant_point(const Coordinate& variant) const {
   Point point = point_;
   point.params = space_.params_of(variant);
+  describe(config_, point);
   return point;
 }
 

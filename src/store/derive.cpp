@@ -82,18 +82,26 @@ void derive_metrics(ResultsFile& results) {
   const json baseline = results.experiment.value("baseline", json::object());
   const std::string baseline_name = baseline.value("implementation", "");
   const json baseline_params = baseline.value("params", json::object());
+  // Records are related within one version of each user's kernel (source_versions.hpp): a
+  // record of an earlier version is compared with its own version's records of its own
+  // implementation, and with the current version of any other.
+  const SourceVersions versions(results);
+  const auto baseline_version = [&](const Record& record) {
+    return record.implementation == baseline_name ? record.source_version()
+                                                  : versions.current(baseline_name);
+  };
 
-  // Baseline records per problem and host, oldest first: a record is compared with the newest
-  // one measured on its machine, never with another machine's; a baseline that is a user's kernel
-  // only in its current version.
-  const std::map<std::string, std::string> versions = current_source_versions(results);
+  // Baseline records per problem, host and version, oldest first: a record is compared with the
+  // newest one measured on its machine, never with another machine's.
   std::map<std::string, std::vector<const Record*>> baselines;
   for (const auto& record : results.records)
     if (record.usable() && record.implementation == baseline_name &&
-        params_include(record.params, baseline_params) && of_current_version(record, versions))
-      baselines[problem_key(record) + "|" + host_key(record)].push_back(&record);
+        params_include(record.params, baseline_params))
+      baselines[problem_key(record) + "|" + host_key(record) + "|" + record.source_version()]
+          .push_back(&record);
   const auto baseline_of = [&](const Record& record) -> const Record* {
-    const auto found = baselines.find(problem_key(record) + "|" + host_key(record));
+    const auto found = baselines.find(problem_key(record) + "|" + host_key(record) + "|" +
+                                      baseline_version(record));
     if (found == baselines.end()) return nullptr;
     for (auto it = found->second.rbegin(); it != found->second.rend(); ++it)
       if (same_machine(record, **it)) return *it;
@@ -107,7 +115,7 @@ void derive_metrics(ResultsFile& results) {
     json params = record.params;
     params.erase("threads");
     return problem_key(record) + "|" + record.implementation + "|" + params.dump() + "|" +
-           machine_key(record) + "|" + source_version(record);
+           machine_key(record) + "|" + record.source_version();
   };
   for (const auto& record : results.records)
     if (record.usable() && threads_of(record) == 1)

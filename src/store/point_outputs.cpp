@@ -8,6 +8,7 @@
 #include "core/point_filter.hpp"
 #include "core/sha256.hpp"
 #include "images/image_source.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -23,26 +24,26 @@ std::string file_safe(const std::string& text) {
 
 }  // namespace
 
-std::string point_output_path(const nlohmann::json& description) {
-  const bool f32 = description["output"] == "f32";
-  std::string name = file_safe(description["image"]["name"].get<std::string>()) + "__" +
-                     file_safe(description["kernel"]["name"].get<std::string>()) + "__" +
-                     file_safe(description["border"].get<std::string>()) + "__" +
-                     file_safe(description["output"].get<std::string>()) + "__" +
-                     file_safe(description["implementation"].get<std::string>());
-  for (const auto& [axis, value] : description["params"].items())
+std::string point_output_path(const PointDescription& point) {
+  std::string name = file_safe(point.image.name) + "__" + file_safe(point.kernel.name) + "__" +
+                     file_safe(point.border) + "__" + file_safe(point.output) + "__" +
+                     file_safe(point.implementation);
+  for (const auto& [axis, value] : point.params.items())
     name += "__" + file_safe(axis) + "-" + file_safe(field_text(value));
-  return "images/outputs/" + name + (f32 ? ".pfm" : ".png");
+  // Each version of a user's kernel keeps its own output.
+  if (!point.source_version.empty())
+    name += "__source-" + file_safe(short_version(point.source_version));
+  return "images/outputs/" + name + (point.output == "f32" ? ".pfm" : ".png");
 }
 
-SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& description,
+SavedOutput save_point_output(const std::string& out_dir, const PointDescription& point,
                               const OutputView& output) {
-  const std::string relative = point_output_path(description);
+  const std::string relative = point_output_path(point);
   const std::string path = out_dir + "/" + relative;
   create_folders(std::filesystem::path(path).parent_path().string());
-  const int width = description["image"]["width"];
-  const int height = description["image"]["height"];
-  const int channels = description["image"]["channels"];
+  const int width = point.image.width;
+  const int height = point.image.height;
+  const int channels = point.image.channels;
   const bool f32 = output.type == OutputType::f32;
   if (f32)
     write_pfm(path, width, height, channels, output.f32());

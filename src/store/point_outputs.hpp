@@ -5,7 +5,6 @@
 // write_pfm). Paths are relative to the results folder; the record lists its file.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/output_view.hpp"
@@ -13,13 +12,13 @@
 
 namespace convlab {
 
-// The file a point's output goes to, from its description (plan/plan.hpp describe_point).
-std::string point_output_path(const nlohmann::json& description);
+// The file a point's output goes to.
+std::string point_output_path(const PointDescription& point);
 
 // Writes the output under out_dir; returns the file relative to out_dir, its format (png or pfm)
 // and the sha256 of the output values' bytes. Throws FileError (core/file_io.hpp) naming the file
 // when it cannot be written or something other than a regular file stands in its place.
-SavedOutput save_point_output(const std::string& out_dir, const nlohmann::json& description,
+SavedOutput save_point_output(const std::string& out_dir, const PointDescription& point,
                               const OutputView& output);
 
 }  // namespace convlab

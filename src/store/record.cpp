@@ -371,25 +371,18 @@ RecordTiming timing_from(const TimingSamples& samples) {
   return timing;
 }
 
-json describe_record(const Record& r) {
-  json description{{"implementation", r.implementation},
-                   {"family", r.family},
-                   {"params", r.params},
-                   {"image",
-                    {{"name", r.image.name},
-                     {"width", r.image.width},
-                     {"height", r.image.height},
-                     {"channels", r.image.channels}}},
-                   {"kernel",
-                    {{"name", r.kernel.name},
-                     {"type", r.kernel.type},
-                     {"size", r.kernel.size},
-                     {"separable", r.kernel.separable}}},
-                   {"border", r.border},
-                   {"output", r.output}};
-  if (r.search)
-    description["search"] = {{"strategy", r.search->strategy}, {"seed", r.search->seed}};
-  return description;
+PointDescription Record::description() const {
+  PointDescription d;
+  d.implementation = implementation;
+  d.family = family;
+  d.params = params;
+  d.image = {image.name, image.width, image.height, image.channels};
+  d.kernel = {kernel.name, kernel.type, kernel.size, kernel.separable};
+  d.border = border;
+  d.output = output;
+  if (search) d.search = DescribedSearch{search->strategy, search->seed};
+  d.source_version = source_version();
+  return d;
 }
 
 }  // namespace convlab

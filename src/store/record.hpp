@@ -16,6 +16,7 @@
 #include "measure/gpu_clocks.hpp"
 #include "measure/repetitions.hpp"
 #include "measure/stats.hpp"
+#include "plan/point_description.hpp"
 #include "verify/verify.hpp"
 
 namespace convlab {
@@ -124,6 +125,14 @@ struct Record {
     return std::nullopt;
   }
 
+  // The point the record measured (plan/point_description.hpp), read from its fields.
+  PointDescription description() const;
+  // The version of a user's kernel the record measured (SourceFacts::version); empty for the
+  // implementations built into convlab.
+  std::string source_version() const {
+    return source ? convlab::source_version(*source) : std::string();
+  }
+
   bool is_cuda() const { return family == "cuda"; }
   // Ok with timing: the record's times can be used.
   bool usable() const { return status == Status::ok && timing.has_value(); }
@@ -150,8 +159,5 @@ RecordTiming timing_from(const TimingSamples& samples);
 // null without both samples.
 nlohmann::json gpu_clocks_json(const std::optional<GpuClockSample>& start,
                                const std::optional<GpuClockSample>& end);
-
-// The fields of the point description (plan.hpp describe_point) read back from a record.
-nlohmann::json describe_record(const Record& record);
 
 }  // namespace convlab

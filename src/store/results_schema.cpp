@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "measure/provenance.hpp"
+#include "plan/point_description.hpp"
 #include "store/results_file.hpp"
 #include "user_kernels/kernel_source.hpp"
 
@@ -67,44 +68,54 @@ const std::vector<Field> kStatsFields{
     {"cv", Kind::number, false},    {"stddev", Kind::number, false},
 };
 
-const std::vector<Field> kRecordFields{
-    {"key", Kind::string, true},
-    {"point_id", Kind::string, false},
-    {"run_id", Kind::string, true},
-    {"implementation", Kind::string, true},
-    {"family", Kind::string, true},
-    {"factored", Kind::boolean, false},
-    {"params", Kind::object, true},
-    {"params.threads", Kind::number, false},
-    {"image", Kind::object, true},
-    {"image.name", Kind::string, true},
-    {"image.width", Kind::number, true},
-    {"image.height", Kind::number, true},
-    {"image.channels", Kind::number, true},
-    {"image.sha256", Kind::string, false},
-    {"image.source", Kind::string, false},
-    {"kernel", Kind::object, true},
-    {"kernel.name", Kind::string, true},
-    {"kernel.size", Kind::number, true},
-    {"kernel.type", Kind::string, false},
-    {"kernel.separable", Kind::boolean, false},
-    {"kernel.parameters", Kind::object, false},
-    {"border", Kind::string, true},
-    {"output", Kind::string, true},
-    {"status", Kind::string, true},
-    {"reason", Kind::string, false},
-    {"timing", Kind::object_or_null, false},
-    {"derived", Kind::object, false},
-    {"verification", Kind::object_or_null, false},
-    {"machine", Kind::object, false},
-    {"machine.cpu_model", Kind::string, false},
-    {"machine.hostname", Kind::string, false},
-    {"machine.host_id", Kind::string_or_null, false},
-    {"machine.gpu", Kind::string_or_null, false},
-    {"machine.gpu_driver", Kind::string_or_null, false},
-    {"machine.gpu_uuid", Kind::string_or_null, false},
-    {"machine.gpu_index", Kind::number, false},
-};
+Kind kind_of(PointFieldKind kind) {
+  switch (kind) {
+    case PointFieldKind::object:
+      return Kind::object;
+    case PointFieldKind::string:
+      return Kind::string;
+    case PointFieldKind::number:
+      return Kind::number;
+    case PointFieldKind::boolean:
+      return Kind::boolean;
+  }
+  return Kind::object;
+}
+
+// A record's fields: its own, and those of the point it measured (plan/point_description.hpp).
+std::vector<Field> record_fields() {
+  std::vector<Field> fields{
+      {"key", Kind::string, true},
+      {"point_id", Kind::string, false},
+      {"run_id", Kind::string, true},
+  };
+  for (const PointField& field : point_description_fields())
+    fields.push_back({field.path, kind_of(field.kind), field.required});
+  const std::vector<Field> own{
+      {"factored", Kind::boolean, false},
+      {"params.threads", Kind::number, false},
+      {"image.sha256", Kind::string, false},
+      {"image.source", Kind::string, false},
+      {"kernel.parameters", Kind::object, false},
+      {"status", Kind::string, true},
+      {"reason", Kind::string, false},
+      {"timing", Kind::object_or_null, false},
+      {"derived", Kind::object, false},
+      {"verification", Kind::object_or_null, false},
+      {"machine", Kind::object, false},
+      {"machine.cpu_model", Kind::string, false},
+      {"machine.hostname", Kind::string, false},
+      {"machine.host_id", Kind::string_or_null, false},
+      {"machine.gpu", Kind::string_or_null, false},
+      {"machine.gpu_driver", Kind::string_or_null, false},
+      {"machine.gpu_uuid", Kind::string_or_null, false},
+      {"machine.gpu_index", Kind::number, false},
+  };
+  fields.insert(fields.end(), own.begin(), own.end());
+  return fields;
+}
+
+const std::vector<Field> kRecordFields = record_fields();
 
 const std::vector<Field> kGalleryFields{
     {"image", Kind::string, true},

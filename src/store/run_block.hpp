@@ -44,6 +44,13 @@ struct KernelSourceText {
 // A source entry of run.config.sources as read back.
 KernelSourceText kernel_source_from_json(const nlohmann::json& source);
 
+// The version of the kernel the run compiled, as source_version (impl/implementation.hpp) names
+// it in the records: the snapshot's hash when the source includes files of its own, else the
+// source's.
+inline const std::string& source_version(const KernelSourceText& source) {
+  return source.version.empty() ? source.sha256 : source.version;
+}
+
 struct RunBlock {
   std::string id;
   std::string started;

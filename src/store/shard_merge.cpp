@@ -140,7 +140,7 @@ std::size_t missing_points(const ResultsFile& part_file) {
   if (!part_file.part) return 0;
   std::unordered_set<std::string> measured;
   for (const auto& record : part_file.records)
-    measured.insert(point_digest(describe_record(record)));
+    measured.insert(record.description().digest());
   const auto& planned = part_file.part->points;
   return static_cast<std::size_t>(
       std::count_if(planned.begin(), planned.end(),

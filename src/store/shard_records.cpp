@@ -69,7 +69,7 @@ class ForeignRecords {
  private:
   void check_record(const RecordAt& at, const std::unordered_set<std::string>& planned) {
     const Record& record = files_[at.file].results->records[at.index];
-    const std::string digest = point_digest(describe_record(record));
+    const std::string digest = record.description().digest();
     if (planned.count(digest) == 0) {
       const auto other = planned_by_.find(digest);
       refuse(at, point_words(record) + " is not one its shard plans (" +

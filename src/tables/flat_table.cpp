@@ -5,6 +5,7 @@
 
 #include "core/number_text.hpp"
 #include "query/record_fields.hpp"
+#include "store/source_versions.hpp"
 
 namespace convlab {
 namespace {
@@ -176,6 +177,9 @@ FlatTable flatten_records(const std::vector<Record>& records, FlatFormat format)
   add_keys(
       records, [](const Record& r) -> const json& { return r.params; }, "params", "params.",
       columns);
+  std::vector<const Record*> rows;
+  for (const Record& record : records) rows.push_back(&record);
+  if (versions_meet(rows)) columns.push_back({"source.version", "source.version"});
   columns.insert(columns.end(), image_kernel_columns().begin(), image_kernel_columns().end());
   add_keys(
       records, [](const Record& r) -> const json& { return r.kernel.parameters; },

@@ -52,28 +52,14 @@ std::vector<std::string> derived_columns(const std::vector<const Record*>& rows)
   return names;
 }
 
-// Whether the rows hold records of two versions of one user's source: then a column of short
-// source hashes tells them apart.
-bool two_versions_of_a_source(const std::vector<const Record*>& rows) {
-  std::map<std::string, std::string> version_of_path;
-  for (const Record* row : rows) {
-    if (!row->source) continue;
-    const auto [entry, added] = version_of_path.emplace(row->source->path, source_version(*row));
-    if (!added && entry->second != source_version(*row)) return true;
-  }
-  return false;
-}
-
 void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& context,
                 std::ostream& out) {
   const std::vector<std::string> derived = derived_columns(rows);
-  const bool versions = two_versions_of_a_source(rows);
-  out << "| implementation | params | image | kernel | border | output | median ms | CV % | "
-         "speedup | verdict |";
-  if (versions) out << " source |";
+  const bool versions = versions_meet(rows);
+  out << "| implementation | params | " << (versions ? "source | " : "")
+      << "image | kernel | border | output | median ms | CV % | speedup | verdict |";
   for (const auto& name : derived) out << " derive." << name << " |";
-  out << "\n|---|---|---|---|---|---|---:|---:|---:|---|";
-  if (versions) out << "---|";
+  out << "\n|---|---|" << (versions ? "---|" : "") << "---|---|---|---|---:|---:|---:|---|";
   for (size_t i = 0; i < derived.size(); ++i) out << "---:|";
   out << "\n";
   for (const Record* row : rows) {
@@ -81,9 +67,10 @@ void print_rows(const std::vector<const Record*>& rows, const SpeedupContext& co
     const std::string median = r.timing ? format_number(r.timing->compute.stats.median, 4) : "";
     const std::string cv = r.timing ? format_number(r.timing->compute.stats.cv * 100, 2) : "";
     const std::string speedup = speedup_cell(r, context);
-    out << "| " << point_words(r, " | ") << " | " << median << " | " << cv << " | " << speedup
-        << " | " << verdict(r) << " |";
-    if (versions) out << " " << source_version(r).substr(0, 12) << " |";
+    out << "| " << r.implementation << " | " << params_text(r.params) << " | ";
+    if (versions) out << (r.source ? short_version(r.source_version()) : "-") << " | ";
+    out << r.image.name << " | " << r.kernel.name << " | " << r.border << " | " << r.output << " | "
+        << median << " | " << cv << " | " << speedup << " | " << verdict(r) << " |";
     for (const auto& name : derived) {
       const auto value = r.computed_value(name);
       out << " " << (value ? format_number(*value, 4) : "") << " |";

@@ -24,7 +24,7 @@ namespace {
 
 // How long a keeper may take to end what is below it before it is killed with its own and its
 // server's process groups (a process leaving a CUDA context can take a while in the driver).
-constexpr double kEndSeconds = 40.0;
+constexpr double kKeeperEndSeconds = 40.0;
 
 // The most hosts of one family running at once in this process. A CUDA host holds a context on
 // its device (about half a GB of device memory), a CPU host a process with its loaded libraries;
@@ -202,7 +202,7 @@ void KernelHost::stop() {
     note_live(keeper_, -1);
     ::kill(keeper_, SIGTERM);  // the keeper kills the server, its group and all below
     int status = 0;
-    if (!wait_for_child(keeper_, kEndSeconds, &status)) {
+    if (!wait_for_child(keeper_, kKeeperEndSeconds, &status)) {
       ::kill(-keeper_, SIGKILL);
       while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
       }
@@ -247,7 +247,7 @@ nlohmann::json KernelHost::request(const nlohmann::json& body, const std::vector
     wait_for_the_end_if_ending();
     // The server ended: its keeper ends what is below it, then ends as the server did.
     int status = 0;
-    const bool ended = keeper_ > 0 && wait_for_child(keeper_, kEndSeconds, &status);
+    const bool ended = keeper_ > 0 && wait_for_child(keeper_, kKeeperEndSeconds, &status);
     if (ended) {
       note_live(keeper_, -1);
       keeper_ = -1;  // reaped: its number is no longer this host's to signal

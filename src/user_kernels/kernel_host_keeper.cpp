@@ -18,7 +18,7 @@ namespace {
 
 // How long a keeper waits for the processes below it to die once killed: a process leaving a
 // CUDA context can take a while in the driver.
-constexpr double kEndSeconds = 30.0;
+constexpr double kDescendantsEndSeconds = 30.0;
 
 sigset_t keeper_signals() {
   sigset_t signals;
@@ -79,7 +79,7 @@ ServerEnd keep(const std::function<int()>& serve, int close_after_start) {
       break;
     }
   }
-  end_descendants(kEndSeconds);
+  end_descendants(kDescendantsEndSeconds);
   return end;
 }
 
