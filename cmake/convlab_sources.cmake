@@ -70,7 +70,8 @@ target_compile_options(convlab_engine PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLA
 # "Build time"). -DCONVLAB_UNITY_BUILD=OFF compiles file by file. Compiled on their own: the CPU
 # implementations (src/impl/*.cpp), whose code generation is what is measured and must not depend on
 # the files batched beside them, and the files below, which define a name in an anonymous namespace
-# that a neighbour defines too.
+# that a neighbour defines too, or (gpu_clocks.cpp) whose class holds a type of its anonymous
+# namespace, which GCC warns about once the file is included in a batch (-Wsubobject-linkage).
 option(CONVLAB_UNITY_BUILD "Compile the C++ sources in batches" ON)
 set(CONVLAB_UNITY_BATCH 16 CACHE STRING "C++ files per batch of the unity build")
 set(CONVLAB_UNITY_ALONE
@@ -78,6 +79,7 @@ set(CONVLAB_UNITY_ALONE
   src/figures/figure_type_heatmap.cpp
   src/figures/figure_type_line.cpp
   src/figures/figure_type_stacked.cpp
+  src/measure/gpu_clocks.cpp
   src/query/record_fields.cpp
   src/query/search_outcomes.cpp
   src/query/versus.cpp

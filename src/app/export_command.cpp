@@ -402,7 +402,7 @@ IndexExperiment index_experiment(const ResultsDocument& results) {
                 << ": outside the folder the report is built in; the appendix leaves it out\n";
   }
   experiment.provenance = run_provenance(results.measuring_runs());
-  experiment.verification = summarize_verification(results.file.records);
+  experiment.verification = summarize_verification(results);
   return experiment;
 }
 

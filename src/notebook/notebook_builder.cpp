@@ -99,7 +99,7 @@ RunCell run_cell(const ResultsDocument& results) {
   cell.latest = latest_run_counts(results.file.records, latest);
   const json& measure = resolved_config(results).value("measure", json::object());
   if (measure.is_object()) settings_lines(measure, "", cell.measure);
-  cell.skip_reasons = summarize_verification(results.file.records).skip_reasons;
+  cell.skip_reasons = summarize_verification(results).skip_reasons;
   for (const Record& record : results.file.records) {
     if (!record.timing) continue;
     ++cell.measured;
@@ -421,7 +421,7 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
   GalleryCell gallery = gallery_cell(results);
   if (!gallery.groups.empty()) notebook.cells.emplace_back(std::move(gallery));
   notebook.cells.emplace_back(
-      VerificationCell{summarize_verification(results.file.records),
+      VerificationCell{summarize_verification(results),
                        verification_by_implementation(results.file.records)});
   if (sources.invalid_config) note_invalid_config(notebook, *sources.invalid_config);
   if (sources.discussion && fs::exists(*sources.discussion))

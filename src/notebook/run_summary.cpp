@@ -5,6 +5,7 @@
 
 #include "figures/figure_data.hpp"
 #include "query/record_fields.hpp"
+#include "query/record_queries.hpp"
 
 namespace convlab {
 namespace {
@@ -86,10 +87,11 @@ std::string format_bytes(double bytes) {
   return format_number(bytes, 3) + " " + units[unit];
 }
 
-VerificationSummary summarize_verification(const std::vector<Record>& records) {
+VerificationSummary summarize_verification(const ResultsDocument& results) {
   VerificationSummary summary;
   std::map<std::string, size_t> skip_counts;
-  for (const Record& record : records) {
+  for (const Record* latest : latest_points(results)) {
+    const Record& record = *latest;
     const std::string reason = record.reason.empty() ? "no reason given" : record.reason;
     if (record.status == Status::ok) ++summary.ok;
     if (record.status == Status::skipped) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "store/record.hpp"
+#include "query/results_document.hpp"
 #include "store/run_block.hpp"
 #include "tables/summary_table.hpp"
 
@@ -23,7 +24,9 @@ struct VerificationSummary {
   std::vector<std::string> skip_reasons;  // distinct reasons with counts
 };
 
-VerificationSummary summarize_verification(const std::vector<Record>& records);
+// The latest record of each point (and machine) of `results`, the current version of each user's
+// kernel: a point measured again, or by an edited then restored kernel, counts once.
+VerificationSummary summarize_verification(const ResultsDocument& results);
 
 // One machine and build a run used; runs on the same machine and build share a row.
 struct Provenance {
