@@ -93,6 +93,10 @@ set(CONVLAB_UNITY_ALONE
 list(TRANSFORM CONVLAB_UNITY_ALONE PREPEND ${PROJECT_SOURCE_DIR}/)
 file(GLOB CONVLAB_CPU_IMPLEMENTATION_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/impl/*.cpp)
 list(APPEND CONVLAB_UNITY_ALONE ${CONVLAB_CPU_IMPLEMENTATION_SOURCES})
+# CUDA sources (which CMake 3.31 and later also batches) each define their kernels' constants and
+# helpers in an anonymous namespace of their own, and are the rungs measured: never batched.
+file(GLOB_RECURSE CONVLAB_CUDA_UNITY_ALONE CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*.cu)
+list(APPEND CONVLAB_UNITY_ALONE ${CONVLAB_CUDA_UNITY_ALONE})
 set_source_files_properties(${CONVLAB_UNITY_ALONE} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 function(convlab_unity target)
   set_target_properties(${target} PROPERTIES UNITY_BUILD ${CONVLAB_UNITY_BUILD}
