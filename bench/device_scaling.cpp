@@ -94,7 +94,7 @@ int plan_mode(const std::vector<std::string>& args) {
       if (w < 0) continue;
       const WorkUnit& unit = split.units[u];
       const int image = static_cast<int>(
-          plan[unit.points.empty() ? unit.searches.front().variants.front() : unit.points.front()]
+          plan[unit.points.empty() ? unit.searches.front().point : unit.points.front()]
               .image);
       if (image != image_of_worker[w]) fixed_seconds[w] += setup[image];
       image_of_worker[w] = image;
@@ -245,7 +245,7 @@ std::map<std::string, std::string> verdicts_of(const std::string& dir) {
   for (const auto& record : read_results(results_path(dir)).records) {
     std::string verdict(to_string(record.status));
     if (record.verification) verdict += record.verification->ok ? " verified" : " not verified";
-    verdicts[point_digest(describe_record(record))] = verdict;
+    verdicts[record.description().digest()] = verdict;
   }
   return verdicts;
 }

@@ -88,7 +88,7 @@ Row check_run(const Config& config, const std::vector<Point>& plan,
   std::map<std::size_t, bool> skipped_at;  // plan index -> skipped
   for (const auto& record : results.records) {
     if (record.run_id != run.id) continue;
-    const auto found = index_of.find(point_digest(describe_record(record)));
+    const auto found = index_of.find(record.description().digest());
     if (found == index_of.end()) {
       ++row.unmatched;
       continue;
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
       const std::vector<Point> plan = expand_plan(config);
       std::map<std::string, std::size_t> index_of;
       for (std::size_t i = 0; i < plan.size(); ++i)
-        index_of[point_digest(describe_point(config, plan[i]))] = i;
+        index_of[plan[i].digest] = i;
       Row row = check_run(config, plan, index_of, results, run, then_speedup);
       if (row.points == 0 || row.measured <= 0) continue;
       const std::string unmatched =

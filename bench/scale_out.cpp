@@ -149,7 +149,7 @@ PlanFigures measure_plan(const std::string& convlab, const fs::path& dir, int ke
     std::vector<std::string> digests;
     for (const auto& unit : mine.units)
       for (std::size_t i : unit.points)
-        digests.push_back(point_digest(describe_point(loaded, expanded[i])));
+        digests.push_back(expanded[i].digest);
   });
 
   // The shard files, as the shards would write them.
@@ -199,7 +199,7 @@ PlanFigures measure_plan(const std::string& convlab, const fs::path& dir, int ke
                          filter.parameters};
         record.border = to_string(plan[i].border);
         record.output = to_string(plan[i].output);
-        if (point_digest(describe_record(record)) != point.digest) {
+        if (record.description().digest() != point.digest) {
           std::cerr << "a written record does not describe its point\n";
           std::exit(1);
         }
