@@ -247,6 +247,7 @@ Grid assemble(std::vector<Category> rows, const Grouping& row_grouping,
         cell.high = chosen->quartiles->second;
       }
       cell.record = chosen->record;
+      if (chosen->record != nullptr) cell.point_id = chosen->record->point_id;
       grid.cells[r][c] = cell;
     }
   }

@@ -32,6 +32,9 @@ struct Cell {
   // A table cell read as words rather than a number (a ratio with its verdict); `value` still
   // sorts it.
   std::string words{};
+  // That record's point id, kept by value: a table is written after the document its records
+  // belong to may be gone (a page made again from the notebook alone).
+  std::string point_id{};
 };
 
 struct Grid {

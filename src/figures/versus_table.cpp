@@ -33,7 +33,8 @@ std::vector<std::optional<Cell>> row_cells(const VersusRow& row) {
                          {},
                          {},
                          row.reference,
-                         format_number(row.reference->median_ms(), 4) + " ms"});
+                         format_number(row.reference->median_ms(), 4) + " ms",
+                         row.reference->point_id});
   else
     cells.emplace_back();
   for (const VersusCell& versus : row.cells) {
@@ -42,7 +43,8 @@ std::vector<std::optional<Cell>> row_cells(const VersusRow& row) {
       continue;
     }
     cells.push_back(
-        Cell{versus.ratio.value_or(0.0), {}, {}, versus.point, versus_cell_words(versus)});
+        Cell{versus.ratio.value_or(0.0), {}, {}, versus.point, versus_cell_words(versus),
+             versus.point->point_id});
   }
   return cells;
 }

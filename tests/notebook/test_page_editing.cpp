@@ -383,6 +383,7 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
   EXPECT_EQ(count("asked to measure 2 points again"), 1u) << log();
 
   // A point of the figure: a click pins its record, with a button that measures that one again.
+  const size_t results_before = count("convlab: results in");
   // (The page may be made again under the pointer as the last sweep ends: then it is clicked again.)
   bool pinned = false;
   EXPECT_TRUE(wait_until(
@@ -401,6 +402,10 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
       },
       30));
   EXPECT_TRUE(wait_until([&] { return count("asked to measure 1 point again") == 1; }, 60))
+      << log();
+  // The query below and the discussion's value must read the same records: the sweep that measures
+  // that point again ends first (otherwise its new record could land between the two).
+  EXPECT_TRUE(wait_until([&] { return count("convlab: results in") > results_before; }, 60))
       << log();
 
   // A query cell: a value, then placed in the discussion as a computed value.
