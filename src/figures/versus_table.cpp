@@ -42,9 +42,12 @@ std::vector<std::optional<Cell>> row_cells(const VersusRow& row) {
       cells.emplace_back();
       continue;
     }
-    cells.push_back(
-        Cell{versus.ratio.value_or(0.0), {}, {}, versus.point, versus_cell_words(versus),
-             versus.point->point_id});
+    cells.push_back(Cell{versus.ratio.value_or(0.0),
+                         {},
+                         {},
+                         versus.point,
+                         versus_cell_words(versus),
+                         versus.point->point_id});
   }
   return cells;
 }

@@ -60,8 +60,7 @@ std::string table_html(const TableCell& table, size_t index) {
     // The points of the row, which a served page measures again on request.
     std::string points;
     for (const auto& cell : grid.cells[r])
-      if (cell && !cell->point_id.empty())
-        points += (points.empty() ? "" : " ") + cell->point_id;
+      if (cell && !cell->point_id.empty()) points += (points.empty() ? "" : " ") + cell->point_id;
     out += "<tr" +
            (points.empty() ? std::string() : " data-points=\"" + html_escape(points) + "\"") +
            "><th scope=\"row\" data-sort=\"" + std::to_string(r) + "\">" +
