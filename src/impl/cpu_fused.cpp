@@ -46,6 +46,7 @@
 
 #include "impl/registry.hpp"
 #include "impl/strip_lines.hpp"
+#include "impl/three_tap_words.hpp"
 #include "impl/word_weights.hpp"
 
 namespace convlab {
@@ -266,6 +267,8 @@ class FusedPoint : public PreparedPoint {
       s.float_window.resize(ring_lines_);
       s.word_window.resize(ring_lines_);
     }
+    if (words_ && k == 3)
+      three_taps_.emplace(*words_, problem.border, in.channels, threads_, widest_tile(tiles_));
   }
 
   std::optional<PhaseTimes> execute() override {
@@ -273,7 +276,9 @@ class FusedPoint : public PreparedPoint {
         threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
         [this](RowRange strip, ColumnTile tile, int thread) {
           Scratch& s = scratch_[thread];
-          if (!words_)
+          if (three_taps_)
+            three_taps_->filter(problem_.input, strip, tile, out_, thread);
+          else if (!words_)
             filter_tile_for_size<FloatPath>(strip, tile, s, float_arithmetic());
           else if (words_->kind == WordWeights::Kind::exact)
             filter_tile_for_size<ExactWords>(strip, tile, s, word_arithmetic<ExactWords>());
@@ -378,6 +383,7 @@ class FusedPoint : public PreparedPoint {
   int strips_;
   HostOutput out_;
   std::optional<WordWeights> words_;  // 16-bit arithmetic, when the kernel and output allow it
+  std::optional<ThreeTapWords> three_taps_;  // K = 3 in 16-bit lanes: no ring (three_tap_words.hpp)
   int ring_lines_ = 0;
   int stride_ = 0;  // values per ring line
   std::vector<ColumnTile> tiles_;

@@ -1,0 +1,61 @@
+// cpu_fused's path for K = 3 in 16-bit lanes (u8 output, non-negative factors: word_weights.hpp).
+// At K = 3 the ring of row-filtered lines costs more than the taps: each value is widened into a
+// segment, row-filtered into the ring and read back for the column pass, three passes over the
+// caches for six multiply-adds. Here the image is walked down in column blocks of a few vectors
+// instead: an input row is widened as it is loaded (vpmovzxbw straight from the image), filtered
+// into registers, and the last two row-filtered rows of the block stay in registers for the
+// column pass, so nothing but the input and the output touches memory. The arithmetic is the one
+// word_sum models (the same bytes as the ring path), and for OpenCV's [1 2 1] x [1 2 1] / 16 (the
+// exact form with those weights) it is adds and shifts with no multiplication:
+//   h = x[-1] + 2 x[0] + x[+1] (at most 1020), out = (h[-1] + 2 h[0] + h[+1] + 8) >> 4
+// (at most 4088, no sum near 16 bits), the correctly rounded value of the reference.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/border.hpp"
+#include "core/types.hpp"
+#include "impl/cpu_output.hpp"
+#include "impl/strip_lines.hpp"
+#include "impl/word_weights.hpp"
+
+namespace convlab {
+
+class ThreeTapWords {
+ public:
+  // weights: a 16-bit form with three taps per factor. Scratch for `threads` threads and tiles
+  // up to `widest_tile` pixels.
+  ThreeTapWords(const WordWeights& weights, Border border, int channels, int threads,
+                int widest_tile);
+
+  // Output rows `strip`, pixels `tile` of `in` filtered into `out`, on per-thread scratch
+  // `thread`.
+  void filter(const Image& in, RowRange strip, ColumnTile tile, HostOutput& out, int thread);
+
+  // How the sums are formed: adds and shifts for [1 2 1] / 4 by [1 2 1] / 4, else products.
+  enum class Form { binomial, exact_products, fixed_point_products };
+  Form form() const { return form_; }
+
+  // Output rows walked per column block before the next block: the rows' input lines stay in
+  // the core's L1 while the blocks move along them.
+  static constexpr int kRowsPerChunk = 32;
+
+ private:
+  struct Scratch {
+    std::vector<std::uint16_t> segment;     // one converted row segment, for the edge blocks
+    std::vector<std::uint16_t> carry;       // two row-filtered rows per block, between chunks
+    std::vector<const std::uint8_t*> rows;  // input row of each virtual row of a chunk (or null)
+    std::vector<int> source_rows;           // its index (kOutsideImage: the zero border)
+  };
+  template <class Arithmetic>
+  void filter_with(const Arithmetic& a, const Image& in, RowRange strip, ColumnTile tile,
+                   HostOutput& out, Scratch& s) const;
+
+  Border border_;
+  WordWeights weights_;
+  Form form_;
+  std::vector<Scratch> scratch_;
+};
+
+}  // namespace convlab
