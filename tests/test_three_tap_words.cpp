@@ -103,10 +103,12 @@ size_t expect_model(const OutputView& out, const Image& image, const WordWeights
 TEST(ThreeTapWords, ComputesExactlyTheModelledArithmetic) {
   std::mt19937 rng(3);
   size_t compared = 0;
-  // Widths below, at and past one block of values and the vector width (with 1 and 3 channels);
-  // heights past one chunk of rows, so the row sums carried between chunks are used.
-  const std::vector<std::pair<int, int>> shapes{{1, 1},  {2, 3},   {5, 2},   {31, 7},  {43, 33},
-                                                {64, 1}, {87, 40}, {129, 5}, {300, 65}};
+  // Widths below, at and past one block of values (192 with AVX-512, 32 with AVX2) and the vector
+  // width, with 1 and 3 channels, so rows have edge blocks only, and whole blocks straight from
+  // the image between edge blocks and partial ones; heights past one chunk of rows (8), so the
+  // row sums carried between chunks are used.
+  const std::vector<std::pair<int, int>> shapes{{1, 1},  {2, 3},   {5, 2},   {31, 7},   {43, 33},
+                                                {64, 1}, {87, 40}, {129, 5}, {300, 65}, {520, 9}};
   for (const Kernel& k : three_tap_kernels()) {
     const auto w = word_weights(k.filter, OutputType::u8);
     ASSERT_TRUE(w);
@@ -140,7 +142,7 @@ TEST(ThreeTapWords, FusedRunsItOnStripsAndTiles) {
       for (const Params& params : {Params{{"threads", 3}, {"tile", 50}, {"strips", 7}},
                                    Params{{"threads", 2}, {"tile", 7}, {"stream", "always"}},
                                    Params{{"threads", 4}, {"strips", 70}}}) {
-        const Image image = pattern_image(301, 70, channels, 0, rng);
+        const Image image = pattern_image(521, 70, channels, 0, rng);
         const Problem problem{image, k.filter, Border::reflect, OutputType::u8};
         auto point = fused->prepare(problem, params, RunContext{});
         point->execute();
@@ -148,7 +150,7 @@ TEST(ThreeTapWords, FusedRunsItOnStripsAndTiles) {
                                  k.filter.name + " " + params.dump());
       }
   }
-  EXPECT_EQ(compared, 4u * 3 * (301 * 70) * 4);
+  EXPECT_EQ(compared, 4u * 3 * (521 * 70) * 4);
 }
 
 // OpenCV's K = 3 Gaussian: every value the correctly rounded reference, on every border.

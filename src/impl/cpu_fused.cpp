@@ -267,7 +267,7 @@ class FusedPoint : public PreparedPoint {
       s.float_window.resize(ring_lines_);
       s.word_window.resize(ring_lines_);
     }
-    if (words_ && k == 3)
+    if (words_ && k == 3 && ThreeTapWords::applies(*words_))
       three_taps_.emplace(*words_, problem.border, in.channels, threads_, widest_tile(tiles_));
   }
 
