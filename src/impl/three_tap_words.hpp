@@ -42,8 +42,8 @@ class ThreeTapWords {
 
   // Output rows walked per column block before the next block (the two row sums above the
   // chunk carried over, so a chunk costs no extra row work). Few rows keep the lines and pages a
-  // walk touches few: on the 2-core machine (one thread, RGB 2048^2) chunks of 32 rows took
-  // 2.4-2.7 ms, 16 rows 1.9-2.3, 8 rows 1.5-1.7, 4 and 6 about as 8.
+  // walk touches few: on the 2-core machine (one thread, RGB 2048^2, blocks of 2 vectors) chunks
+  // of 32 rows took 2.4-2.7 ms, 16 rows 1.9-2.3, 8 rows 1.5-1.7, 4 and 6 about as 8.
   static constexpr int kRowsPerChunk = 8;
 
  private:
