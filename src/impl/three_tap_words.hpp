@@ -2,11 +2,12 @@
 // At K = 3 the ring of row-filtered lines costs more than the taps: each value is widened into a
 // segment, row-filtered into the ring and read back for the column pass, three passes over the
 // caches for six multiply-adds. Here the image is walked down in column blocks of a few vectors
-// instead: an input row is widened as it is loaded (vpmovzxbw straight from the image), filtered
-// into registers, and the last two row-filtered rows of the block stay in registers for the
-// column pass, so nothing but the input and the output touches memory. The arithmetic is the one
-// word_sum models (the same bytes as the ring path), and for OpenCV's [1 2 1] x [1 2 1] / 16 (the
-// exact form with those weights) it is adds and shifts with no multiplication:
+// instead: an input row is loaded straight from the image and widened in registers (a vector of
+// bytes read as words and split into its even and odd bytes, no shuffle), row-filtered there, and
+// the last two row-filtered rows of the block stay in registers for the column pass, so nothing
+// but the input and the output touches memory (docs/cpu.md, "K = 3 without a ring").
+// The arithmetic is the one word_sum models (the same bytes as the ring path), and for OpenCV's
+// [1 2 1] x [1 2 1] / 16 (the exact form with those weights) it is adds and shifts, no product:
 //   h = x[-1] + 2 x[0] + x[+1] (at most 1020), out = (h[-1] + 2 h[0] + h[+1] + 8) >> 4
 // (at most 4088, no sum near 16 bits), the correctly rounded value of the reference.
 #pragma once
