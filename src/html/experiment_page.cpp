@@ -296,8 +296,9 @@ std::string figure_cell(const FigureCell& figure, const PageContext& context, si
   const std::string& name = figure.data.declaration.name;
   const DrawnFigure* drawn = find_drawn(context.figures, name);
   if (!drawn || drawn->state == DrawnFigure::State::not_drawn)
-    return cell("figure", id, "figure",
-                undrawn_figure_html(figure, index, drawn ? drawn->why : "not drawn"));
+    return cell(
+        "figure", id, "figure",
+        undrawn_figure_html(figure, index, drawn ? drawn->why : "no drawing of it was made"));
   std::string error = drawn->why;
   if (drawn->state == DrawnFigure::State::drawn) {
     try {
