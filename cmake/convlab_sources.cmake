@@ -27,6 +27,7 @@ file(GLOB CONVLAB_ENGINE_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/gallery/*.cpp
   ${PROJECT_SOURCE_DIR}/src/figures/*.cpp
   ${PROJECT_SOURCE_DIR}/src/notebook/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/drawing/*.cpp
   ${PROJECT_SOURCE_DIR}/src/report/*.cpp
   ${PROJECT_SOURCE_DIR}/src/html/*.cpp)
 

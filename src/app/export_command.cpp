@@ -8,18 +8,19 @@
 #include <set>
 #include <sstream>
 
-#include "app/child_processes.hpp"
 #include "app/commands.hpp"
-#include "app/figure_drawing.hpp"
 #include "app/file_writes.hpp"
 #include "config/config_error.hpp"
+#include "core/child_processes.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
 #include "core/message_text.hpp"
 #include "core/shell_quote.hpp"
+#include "drawing/figure_stage.hpp"
 #include "figures/figure_data.hpp"
 #include "figures/plot_writers.hpp"
 #include "images/image_source.hpp"
+#include "images/print_jpeg.hpp"
 #include "notebook/freshness.hpp"
 #include "notebook/history_notebook.hpp"
 #include "notebook/notebook_builder.hpp"
@@ -44,13 +45,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string relative_to(const fs::path& target, const fs::path& base) {
-  return fs::absolute(target)
-      .lexically_normal()
-      .lexically_relative(fs::absolute(base).lexically_normal())
-      .generic_string();
-}
 
 struct ExportOptions {
   std::string results;
@@ -81,81 +75,45 @@ struct ExportPaths {
   fs::path plots() const { return out / "plots"; }
 };
 
-// A figure of the report: where the section finds it, and its gnuplot drawing.
-struct ExportedFigure {
-  SectionFigure section;
-  FigureToDraw drawing;
-};
-
-// Writes the data files and gnuplot script of one figure (PDF and PNG for the report).
-ExportedFigure write_figure_files(const FigureData& data, const ExportPaths& paths) {
-  const std::string& name = data.declaration.name;
-  ExportedFigure figure;
-  FigureToDraw& drawing = figure.drawing;
-  drawing.name = name;
-  drawing.folder = paths.plots();
-  drawing.script = name + ".gp";
-  GnuplotOutputs outputs;
-  for (size_t p = 0; p < data.panels.size(); ++p) {
-    const std::string stem =
-        name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
-    const fs::path tsv = paths.out / "data" / (stem + ".tsv");
-    drawing.changed |= write_if_changed(tsv, figure_panel_tsv(data, p));
-    outputs.panel_data.push_back(relative_to(tsv, paths.plots()));
-    drawing.inputs.push_back(tsv);
-  }
-  outputs.pdf = relative_to(paths.figures / (name + ".pdf"), paths.plots());
-  outputs.png = relative_to(paths.figures / (name + ".png"), paths.plots());
-  drawing.outputs = {outputs.pdf, outputs.png};
-  drawing.changed |=
-      write_if_changed(paths.plots() / drawing.script, gnuplot_script(data, outputs));
-  const std::string merged =
-      merged_images_words(data.merged_images, data.declaration.reduce, "point");
-  figure.section =
-      SectionFigure{(paths.figures / (name + ".pdf")).generic_string(),
-                    data.declaration.title + "." + (merged.empty() ? "" : " " + merged),
-                    data.panels.size(), name, ""};
-  return figure;
+// Where the report stages one figure: its data under data/, its script under plots/, its PDF and
+// PNG in the figures folder, which the section names.
+FigurePlace report_figure_place(const std::string& name, const ExportPaths& paths) {
+  return {paths.out / "data", paths.plots(), paths.figures, name,
+          paths.figures.generic_string() + "/" + name + ".pdf"};
 }
 
 // The file listing the figures gnuplot could not draw, one line each, beside the section: the
 // report's build reads it to end with a message naming them. Gone when every figure is drawn.
 constexpr const char* kNotDrawnFile = "not-drawn.txt";
 
-// Draws the stale figures with gnuplot. Returns the figures not drawn, by name: why. Without
-// gnuplot every figure is scripted and none drawn; the report says so in each one's place.
-std::map<std::string, std::string> draw_figures(std::vector<FigureToDraw>& drawings,
-                                                const fs::path& export_dir, size_t* drawn) {
-  std::map<std::string, std::string> undrawn;
+// Draws the stale figures of the stage with gnuplot and returns them by name. Without gnuplot
+// every figure is scripted and none drawn; the report says so in each one's place.
+DrawnFigures draw_report_figures(FigureStage& stage, const fs::path& export_dir, size_t* drawn) {
+  if (!stage.can_draw() && stage.size() > 0)
+    std::cerr << "convlab export: gnuplot not found: the figures are scripted in "
+              << (export_dir / "plots").generic_string()
+              << " but not drawn; scripts/install-deps.sh report installs it\n";
+  *drawn = stage.draw();
   std::string listed;
-  if (!program_available("gnuplot")) {
-    if (!drawings.empty())
-      std::cerr << "convlab export: gnuplot not found: the figures are scripted in "
-                << (export_dir / "plots").generic_string()
-                << " but not drawn; scripts/install-deps.sh report installs it\n";
-    for (const FigureToDraw& drawing : drawings)
-      undrawn[drawing.name] = "gnuplot is not installed (scripts/install-deps.sh report)";
-  } else {
-    *drawn = draw_with_gnuplot(drawings);
-    for (const FigureToDraw& drawing : drawings)
-      if (!drawing.error.empty()) {
-        undrawn[drawing.name] = drawing.error;
-        listed += drawing.error + "\n";
-      }
-  }
+  for (const std::string& failure : stage.failures()) listed += failure + "\n";
   if (listed.empty())
     fs::remove(export_dir / kNotDrawnFile);
   else
     write_if_changed(export_dir / kNotDrawnFile, listed);
-  return undrawn;
+  return stage.figures();
 }
 
 // The figures gnuplot failed on, named last, and the exit status: 1 when there are any.
-int finish_export(const std::map<std::string, std::string>& undrawn, bool gnuplot) {
-  if (!gnuplot || undrawn.empty()) return 0;
-  for (const auto& [name, why] : undrawn)
-    std::cerr << "convlab export: " << why << "; the report shows an error box in its place\n";
-  std::cerr << "convlab export: " << count_words(undrawn.size(), "figure")
+int finish_export(const DrawnFigures& figures) {
+  size_t failed = 0;
+  for (const auto& [name, figure] : figures)
+    if (figure.state == DrawnFigure::State::failed) {
+      std::cerr << "convlab export: " << figure.why
+                << "; the report shows an error box in its place\n";
+      ++failed;
+    }
+  if (failed == 0) return 0;
+  std::cerr << "convlab export: " << count_words(failed, "figure")
             << " could not be drawn; everything else is written\n";
   return 1;
 }
@@ -183,12 +141,8 @@ std::string print_picture(const fs::path& png, const fs::path& out) {
   const fs::path jpeg = out / "gallery" / (png.stem().string() + ".jpg");
   require_owned_place(png.string());
   require_owned_place(jpeg.string());
-  if (fs::exists(jpeg) && fs::exists(png) && fs::last_write_time(jpeg) >= fs::last_write_time(png))
-    return jpeg.generic_string();
   try {
-    const Image image = load_image_file(png.string(), 3);
-    create_folders(jpeg.parent_path().string());
-    write_jpeg(jpeg.string(), image.width, image.height, image.channels, image.pixels.data(), 88);
+    update_print_jpeg(png.string(), jpeg.string());
     return jpeg.generic_string();
   } catch (const ImageFileError& error) {
     std::cerr << "convlab export: " << error.what() << "; the gallery shows the PNG\n";
@@ -219,10 +173,11 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
   for (const auto& note : notebook.notes) std::cerr << "convlab export: " << note << "\n";
 
   std::set<std::string> figure_names, table_names;
-  std::vector<FigureToDraw> drawings;
+  FigureStage stage(FigureMedium::report, program_available("gnuplot"));
   for (const FigureCell* figure : notebook.cells_of<FigureCell>()) {
-    drawings.push_back(write_figure_files(figure->data, paths).drawing);
-    figure_names.insert(figure->data.declaration.name);
+    const std::string& name = figure->data.declaration.name;
+    stage.prepare(figure->data, report_figure_place(name, paths));
+    figure_names.insert(name);
   }
   for (const TableCell* table : notebook.cells_of<TableCell>()) {
     write_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
@@ -232,10 +187,10 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
   remove_stale_exports(paths, figure_names, table_names);
 
   size_t drawn = 0;
-  const auto undrawn = draw_figures(drawings, paths.out, &drawn);
+  const DrawnFigures figures = draw_report_figures(stage, paths.out, &drawn);
 
   use_print_pictures(notebook, paths.out);
-  const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string(), undrawn};
+  const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string(), figures};
   std::set<std::string> written;
   for (const RenderedFile& file : experiment_latex(notebook, layout)) {
     write_if_changed(paths.out / file.path, file.content);
@@ -249,7 +204,7 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
             << count_words(table_names.size(), "table") << ", "
             << count_words(discussion ? discussion->values.size() : 0, "quoted value") << " -> "
             << paths.out.generic_string() << "\n";
-  return finish_export(undrawn, program_available("gnuplot"));
+  return finish_export(figures);
 }
 
 ExportPaths export_paths(const ExportOptions& options, const std::string& directory) {
@@ -431,9 +386,9 @@ std::vector<IndexPart> order_parts(const std::optional<ReportOutline>& outline,
 // The summary's figures: each draws the ok points of the experiments its `from` names.
 std::vector<SectionFigure> export_summary_figures(
     const ReportOutline& outline, const std::map<std::string, ResultsDocument>& documents,
-    const fs::path& generated, std::map<std::string, std::string>* undrawn) {
+    const fs::path& generated, DrawnFigures* drawn_figures) {
   std::vector<SectionFigure> figures;
-  std::vector<FigureToDraw> drawings;
+  FigureStage stage(FigureMedium::report, program_available("gnuplot"));
   const ExportPaths paths{generated / "export", generated / "figures"};
   std::set<std::string> names;
   for (const auto& declaration : outline.summary_figures) {
@@ -448,9 +403,11 @@ std::vector<SectionFigure> export_summary_figures(
     try {
       const FigureData data =
           extract_figure(declaration, points, "summary figure '" + declaration.name + "'");
-      ExportedFigure figure = write_figure_files(data, paths);
-      figures.push_back(figure.section);
-      drawings.push_back(std::move(figure.drawing));
+      stage.prepare(data, report_figure_place(declaration.name, paths));
+      const std::string merged =
+          merged_images_words(data.merged_images, data.declaration.reduce, "point");
+      figures.push_back({"", data.declaration.title + "." + (merged.empty() ? "" : " " + merged),
+                         data.panels.size(), declaration.name, ""});
       names.insert(declaration.name);
     } catch (const NoDataError& error) {
       std::cerr << "convlab export: " << error.what() << "; figure left out\n";
@@ -458,10 +415,12 @@ std::vector<SectionFigure> export_summary_figures(
   }
   remove_stale_exports(paths, names, {});
   size_t drawn = 0;
-  *undrawn = draw_figures(drawings, paths.out, &drawn);
-  for (SectionFigure& figure : figures)
-    if (const auto why = undrawn->find(figure.name); why != undrawn->end())
-      figure.error = why->second;
+  *drawn_figures = draw_report_figures(stage, paths.out, &drawn);
+  for (SectionFigure& figure : figures) {
+    const DrawnFigure& drawing = drawn_figures->at(figure.name);
+    figure.pdf_path = drawing.picture;
+    if (drawing.state != DrawnFigure::State::drawn) figure.error = drawing.why;
+  }
   return figures;
 }
 
@@ -505,15 +464,15 @@ int export_index(const IndexInputs& inputs) {
   if (inputs.outline) outline = load_report_outline(*inputs.outline);
   const fs::path generated = fs::path(inputs.index_file).parent_path();
   IndexFront front;
-  std::map<std::string, std::string> undrawn;
-  if (outline) front.figures = export_summary_figures(*outline, documents, generated, &undrawn);
+  DrawnFigures drawn;
+  if (outline) front.figures = export_summary_figures(*outline, documents, generated, &drawn);
   if (inputs.summary) {
     front.summary_path = (generated / "summary.tex").generic_string();
     write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
   write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
                    WriteTarget::named);
-  return finish_export(undrawn, program_available("gnuplot"));
+  return finish_export(drawn);
 }
 
 // Everything export's command line can ask for; which of them go together is checked after.

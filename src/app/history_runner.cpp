@@ -9,9 +9,9 @@
 #include <iostream>
 #include <thread>
 
-#include "app/child_processes.hpp"
 #include "app/config_loading.hpp"
 #include "config/config_error.hpp"
+#include "core/child_processes.hpp"
 #include "core/file_io.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"

@@ -12,10 +12,10 @@
 #include <set>
 #include <thread>
 
-#include "app/child_processes.hpp"
 #include "app/commands.hpp"
 #include "app/file_writes.hpp"
 #include "app/notebook_pages.hpp"
+#include "core/child_processes.hpp"
 #include "core/count_words.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
@@ -184,12 +184,9 @@ int make_notebook(const NotebookOptions& options) {
 
   // Figures of the pages to make, drawn by gnuplot side by side.
   std::size_t drawn = 0;
-  std::map<const Experiment*, std::vector<FigureWork>> work;
-  if (gnuplot) {
-    std::vector<const Experiment*> pages;
-    for (const Experiment& e : experiments) pages.push_back(&e);
-    work = draw_figures(pages, options.out, &drawn);
-  }
+  std::vector<const Experiment*> pages;
+  for (const Experiment& e : experiments) pages.push_back(&e);
+  std::map<const Experiment*, DrawnFigures> figures = draw_figures(pages, options.out, &drawn);
 
   PageSettings settings;
   settings.generator = generator_words();
@@ -198,7 +195,7 @@ int make_notebook(const NotebookOptions& options) {
   std::vector<std::string> failed_figures;
   for (const Experiment& e : experiments) {
     if (e.current) continue;
-    const WrittenPage page = write_experiment_page(e, work[&e], options, settings);
+    const WrittenPage page = write_experiment_page(e, figures[&e], options, settings);
     written += page.changed;
     for (const std::string& error : page.page.figure_errors)
       failed_figures.push_back(e.notebook.name + ": " + error);

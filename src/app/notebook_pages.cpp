@@ -4,17 +4,17 @@
 #include <iostream>
 #include <thread>
 
-#include "app/child_processes.hpp"
-#include "app/figure_drawing.hpp"
 #include "app/file_writes.hpp"
 #include "config/user_kernel_entry.hpp"
+#include "core/child_processes.hpp"
 #include "core/sha256.hpp"
-#include "figures/plot_writers.hpp"
+#include "drawing/figure_stage.hpp"
 #include "gallery/gallery.hpp"
 #include "html/html_text.hpp"
 #include "html/notebook_assets.hpp"
 #include "html/svg_sanitizer.hpp"
 #include "images/image_source.hpp"
+#include "images/print_jpeg.hpp"
 #include "measure/provenance.hpp"
 #include "notebook/history_notebook.hpp"
 #include "notebook/notebook_builder.hpp"
@@ -27,6 +27,11 @@ const char* const kKatexDirectory = "/usr/share/javascript/katex";
 namespace {
 
 namespace fs = std::filesystem;
+
+// The standalone SVG of a figure of a page, relative to the notebook folder.
+std::string notebook_figure_file(const std::string& experiment, const std::string& figure) {
+  return "figures/" + html_id(experiment) + "/" + html_id(figure) + ".svg";
+}
 
 std::string file_hash(const std::string& path) {
   return fs::exists(path) ? sha256_file_hex(path) : "none";
@@ -87,13 +92,7 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
         urls[source] = (folder / source_path.filename()).generic_string();
         return;
       }
-      if (!fs::exists(out / target) ||
-          fs::last_write_time(out / target) < fs::last_write_time(source)) {
-        const Image image = load_image_file(source, 3);
-        create_folders((out / target).parent_path().string());
-        write_jpeg((out / target).string(), image.width, image.height, image.channels,
-                   image.pixels.data(), kGalleryJpegQuality);
-      }
+      update_print_jpeg(source, (out / target).string());
       urls[source] = target.generic_string();
     } catch (const ImageFileError& error) {
       std::cerr << "convlab notebook: " << error.what()
@@ -110,27 +109,13 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
   return urls;
 }
 
-// The gnuplot drawing of one figure: its data and script written to the experiment's work folder.
-FigureToDraw prepare_figure(const FigureCell& figure, const fs::path& folder) {
-  const FigureData& data = figure.data;
-  const std::string name = html_id(data.declaration.name);
-  SvgOutputs outputs;
-  FigureToDraw drawing;
-  drawing.name = data.declaration.name;
-  drawing.folder = folder;
-  for (size_t p = 0; p < data.panels.size(); ++p) {
-    const std::string tsv =
-        name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "") + ".tsv";
-    drawing.changed |= write_if_changed(folder / tsv, figure_panel_tsv(data, p));
-    outputs.panel_data.push_back(tsv);
-    drawing.inputs.push_back(folder / tsv);
-  }
-  outputs.svg = name + ".svg";
-  outputs.axes = name + ".axes";
-  drawing.script = name + ".gp";
-  drawing.changed |= write_if_changed(folder / drawing.script, gnuplot_svg_script(data, outputs));
-  drawing.outputs = {outputs.svg, outputs.axes};
-  return drawing;
+// Where the notebook stages a figure of page `e`: its data, script and drawing in the experiment's
+// work folder, its standalone SVG beside the pages.
+FigurePlace notebook_figure_place(const Experiment& e, const FigureCell& figure,
+                                  const fs::path& out) {
+  const fs::path folder = out / ".build" / html_id(e.notebook.name);
+  return {folder, folder, folder, html_id(figure.data.declaration.name),
+          notebook_figure_file(e.notebook.name, figure.data.declaration.name)};
 }
 
 }  // namespace
@@ -186,8 +171,7 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
   e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&
                              read_text_file(stamp) == e.fingerprint + "\n");
   for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
-    e.figure_files.push_back("figures/" + html_id(name) + "/" +
-                             html_id(figure->data.declaration.name) + ".svg");
+    e.figure_files.push_back(notebook_figure_file(name, figure->data.declaration.name));
   return e;
 }
 
@@ -209,48 +193,35 @@ Experiment load_history_page(const std::string& dir, const NotebookPlace& place,
   e.current = !make_page || (fs::exists(place.out / e.file) && fs::exists(stamp) &&
                              read_text_file(stamp) == e.fingerprint + "\n");
   for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
-    e.figure_files.push_back("figures/" + html_id(e.notebook.name) + "/" +
-                             html_id(figure->data.declaration.name) + ".svg");
+    e.figure_files.push_back(notebook_figure_file(e.notebook.name, figure->data.declaration.name));
   return e;
 }
 
-std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
+std::map<const Experiment*, DrawnFigures> draw_figures(
     const std::vector<const Experiment*>& experiments, const fs::path& out, std::size_t* drawn) {
-  std::vector<FigureToDraw> drawings;
-  std::vector<const Experiment*> owners;
-  for (const Experiment* e : experiments) {
-    if (e->current) continue;
-    const fs::path folder = out / ".build" / html_id(e->notebook.name);
-    fs::create_directories(folder);
-    for (const FigureCell* figure : e->notebook.cells_of<FigureCell>()) {
-      drawings.push_back(prepare_figure(*figure, folder));
-      owners.push_back(e);
-    }
+  FigureStage stage(FigureMedium::notebook, program_available("gnuplot"));
+  for (std::size_t group = 0; group < experiments.size(); ++group) {
+    const Experiment& e = *experiments[group];
+    if (e.current) continue;
+    for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
+      stage.prepare(figure->data, notebook_figure_place(e, *figure, out), group);
   }
-  const std::size_t ran = draw_with_gnuplot(drawings);
-  std::map<const Experiment*, std::vector<FigureWork>> work;
-  for (std::size_t i = 0; i < drawings.size(); ++i) {
-    const FigureToDraw& drawing = drawings[i];
-    work[owners[i]].push_back(
-        {drawing.folder, drawing.outputs[0].string(), drawing.outputs[1].string(), drawing.error});
-  }
+  const std::size_t ran = stage.draw();
+  std::map<const Experiment*, DrawnFigures> figures;
+  for (std::size_t group = 0; group < experiments.size(); ++group)
+    if (!experiments[group]->current) figures[experiments[group]] = stage.figures(group);
   if (drawn) *drawn = ran;
-  return work;
+  return figures;
 }
 
-WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureWork>& figures,
+WrittenPage write_experiment_page(const Experiment& e, const DrawnFigures& figures,
                                   const NotebookPlace& place, const PageSettings& settings) {
   PageContext context;
   context.generator = settings.generator;
   context.build_id = build_id().substr(0, 12);
   context.katex = settings.katex;
-  context.figure_files = e.figure_files;
   context.live = settings.live;
-  for (const FigureWork& figure : figures)
-    context.figures.push_back(figure.error.empty()
-                                  ? DrawnFigure{read_text_file(figure.folder / figure.svg),
-                                                read_text_file(figure.folder / figure.axes), ""}
-                                  : DrawnFigure{"", "", figure.error});
+  context.figures = figures;
   context.pictures = copy_pictures(e, place.out);
   WrittenPage written;
   written.page = experiment_page(e.notebook, context);

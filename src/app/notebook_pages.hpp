@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "drawing/drawn_figures.hpp"
 #include "history/history_series.hpp"
 #include "html/experiment_page.hpp"
 #include "notebook/experiment_config.hpp"
@@ -68,18 +69,13 @@ std::string generator_words();
 // installed; false when it is not (math then shows as TeX).
 bool write_assets(const std::filesystem::path& out);
 
-// A figure as gnuplot drew it into the experiment's work folder, or why it could not.
-struct FigureWork {
-  std::filesystem::path folder;
-  std::string svg, axes;
-  std::string error;  // figure_failure_words (app/figure_drawing.hpp); empty when drawn
-};
-
-// Draws the figures of the pages that are not current, with gnuplot, several at a time; a figure
-// whose data and script did not change since the last drawing is not drawn again. Returns the
-// figures of each page and counts the drawings in `drawn`. A figure gnuplot cannot draw carries
-// its error: its page shows an error cell in its place, the other figures are drawn.
-std::map<const Experiment*, std::vector<FigureWork>> draw_figures(
+// Draws the figures of the pages that are not current through the figure stage
+// (drawing/figure_stage.hpp), with gnuplot, several at a time; a figure whose data and script did
+// not change since the last drawing is not drawn again. Returns the figures of each page by name
+// and counts the drawings in `drawn`. A figure gnuplot cannot draw carries its error: its page
+// shows an error cell in its place, the other figures are drawn. Without gnuplot each figure says
+// so in its place.
+std::map<const Experiment*, DrawnFigures> draw_figures(
     const std::vector<const Experiment*>& experiments, const std::filesystem::path& out,
     std::size_t* drawn = nullptr);
 
@@ -97,7 +93,7 @@ struct WrittenPage {
 // Renders an experiment's page with its drawn figures and writes it, with its standalone figures
 // and pictures. A static page records the inputs it was made from, so that an unchanged page is
 // not made again; a live one removes that record, so that `convlab notebook` makes it again.
-WrittenPage write_experiment_page(const Experiment& e, const std::vector<FigureWork>& figures,
+WrittenPage write_experiment_page(const Experiment& e, const DrawnFigures& figures,
                                   const NotebookPlace& place, const PageSettings& settings);
 
 }  // namespace convlab

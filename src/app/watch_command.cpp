@@ -22,7 +22,6 @@
 #include <set>
 #include <sstream>
 
-#include "app/child_processes.hpp"
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
 #include "app/editor_assets.hpp"
@@ -34,6 +33,7 @@
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
+#include "core/child_processes.hpp"
 #include "core/file_io.hpp"
 #include "core/file_watch.hpp"
 #include "core/sha256.hpp"
@@ -175,8 +175,7 @@ class Watcher : public RunObserver {
       : options_(options), channel_(channel), files_(files), actions_(actions) {
     fs::create_directories(options_.place.out);
     katex_ = write_assets(options_.place.out);
-    gnuplot_ = program_available("gnuplot");
-    if (!gnuplot_)
+    if (!program_available("gnuplot"))
       std::cerr << "convlab watch: gnuplot not found: figures are left out; "
                    "scripts/install-deps.sh notebook installs it\n";
     generator_ = generator_words();
@@ -516,8 +515,7 @@ class Watcher : public RunObserver {
       if (last_good_config)
         load.invalid_config = saved_.value_or(ConfigFile{options_.config_path, "", sha256_hex("")});
       Experiment e = load_experiment(out_dir_, options_.place, load);
-      auto figures = gnuplot_ ? draw_figures({&e}, options_.place.out)
-                              : std::map<const Experiment*, std::vector<FigureWork>>{};
+      auto figures = draw_figures({&e}, options_.place.out);
       PageSettings settings;
       settings.generator = generator_;
       settings.katex = katex_;
@@ -586,7 +584,7 @@ class Watcher : public RunObserver {
   bool discussion_error_ = false;            // the last render stopped at the discussion
   std::string editor_missing_;               // why the page has no CodeMirror, if it has none
   bool rendered_in_sweep_ = false;           // the sweep's first point made the page
-  bool katex_ = false, gnuplot_ = false;
+  bool katex_ = false;
   std::string generator_;
   std::string out_dir_, page_, error_;
   WatchError error_kind_ = WatchError::none;

@@ -15,6 +15,7 @@
 #include "gallery/gallery_render.hpp"
 #include "gallery/gallery_select.hpp"
 #include "images/image_source.hpp"
+#include "images/print_jpeg.hpp"
 #include "reference/reference.hpp"
 
 namespace convlab {
@@ -136,9 +137,7 @@ bool draw_picture(const std::string& out_dir, const json& entry, std::string& pr
       loaded->f32.empty() ? display_from_u8(loaded->u8) : display_from_f32(loaded->f32, mapping);
   if (level) *level = display.level;
   const std::string path = out_dir + "/" + gallery_display_path(entry);
-  create_folders(fs::path(path).parent_path().string());
-  write_jpeg(path, loaded->width, loaded->height, loaded->channels, display.pixels.data(),
-             kGalleryJpegQuality);
+  write_print_jpeg(path, loaded->width, loaded->height, loaded->channels, display.pixels.data());
   return true;
 }
 

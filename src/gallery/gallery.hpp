@@ -24,9 +24,6 @@ namespace convlab {
 // The display picture of a gallery entry ("display"; "output" in results of earlier versions).
 std::string gallery_display_path(const nlohmann::json& entry);
 
-// JPEG quality of the display pictures: print quality at the photographs' own resolution.
-constexpr int kGalleryJpegQuality = 88;
-
 struct GalleryItem {
   std::string image;  // the image's name
   Filter filter;

@@ -287,22 +287,26 @@ std::string notes_html(const ExperimentNotebook& notebook) {
   return out + "</ul>\n";
 }
 
-// A figure as drawn, or an error cell in its place when gnuplot failed or drew an SVG that is not
-// well-formed: that figure alone is lost, and the page names it.
+// A figure as drawn, looked up by its name, or an error cell in its place when gnuplot failed or
+// drew an SVG that is not well-formed: that figure alone is lost, and the page names it. Where
+// nothing ran (gnuplot is not installed) the cell says why instead of showing the figure.
 std::string figure_cell(const FigureCell& figure, const PageContext& context, size_t index,
                         CellWriter& cell, ExperimentPage& page) {
   const std::string id = "cell-figure-" + std::to_string(index + 1);
-  const DrawnFigure& drawn = context.figures[index];
-  std::string error = drawn.error;
-  if (error.empty()) {
+  const std::string& name = figure.data.declaration.name;
+  const DrawnFigure* drawn = find_drawn(context.figures, name);
+  if (!drawn || drawn->state == DrawnFigure::State::not_drawn)
+    return cell(
+        "figure", id, "figure",
+        undrawn_figure_html(figure, index, drawn ? drawn->why : "no drawing of it was made"));
+  std::string error = drawn->why;
+  if (drawn->state == DrawnFigure::State::drawn) {
     try {
-      const FigureHtml html = figure_html(figure, drawn, index);
-      if (index < context.figure_files.size())
-        page.figures.push_back({context.figure_files[index], html.standalone});
+      const FigureHtml html = figure_html(figure, *drawn, index);
+      if (!drawn->picture.empty()) page.figures.push_back({drawn->picture, html.standalone});
       return cell("figure", id, "figure", html.html);
     } catch (const SvgError& svg) {
-      error = "figure '" + figure.data.declaration.name +
-              "': gnuplot's SVG is not well-formed: " + svg.what();
+      error = "figure '" + name + "': gnuplot's SVG is not well-formed: " + svg.what();
     }
   }
   page.figure_errors.push_back(error);
@@ -363,16 +367,7 @@ ExperimentPage experiment_page(const ExperimentNotebook& notebook, const PageCon
               body += cell("run", "run", "run", run_html(run, notebook, context));
             },
             [&](const FigureCell& figure) {
-              const size_t index = figures++;
-              if (index < context.figures.size()) {
-                body += figure_cell(figure, context, index, cell, page);
-              } else {
-                body +=
-                    cell("figure", "cell-figure-" + std::to_string(index + 1), "figure",
-                         undrawn_figure_html(figure, index,
-                                             "gnuplot is not installed (scripts/install-deps.sh "
-                                             "notebook installs it)"));
-              }
+              body += figure_cell(figure, context, figures++, cell, page);
             },
             [&](const TableCell& table) {
               const size_t index = tables++;

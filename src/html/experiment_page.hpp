@@ -1,7 +1,8 @@
 // The HTML renderer of an experiment's notebook: one page, cell by cell (title and description,
 // the config with the command that re-runs it, the run, figures, tables, gallery, verification,
 // discussion), with the freshness of the results against the config on disk at the top. Figures
-// come as gnuplot drew them (figure_html.hpp); pictures as the files the notebook copied.
+// come as the figure stage drew them, looked up by name (drawing/drawn_figures.hpp); pictures as
+// the files the notebook copied.
 #pragma once
 
 #include <map>
@@ -43,10 +44,10 @@ inline constexpr const char* kDiscussionErrorLabel = "discussion error";
 struct PageContext {
   std::string assets = "assets";          // the assets folder relative to the page
   std::string index_link = "index.html";  // the index relative to the page
-  // One per figure cell, in order: what gnuplot drew, and where its standalone SVG goes relative
-  // to the page.
-  std::vector<DrawnFigure> figures;
-  std::vector<std::string> figure_files;
+  // The figure cells as the figure stage drew them, by declaration name: gnuplot's SVG, or why
+  // there is none, and where the standalone SVG goes relative to the page. A figure not there is
+  // shown as not drawn.
+  DrawnFigures figures;
   std::map<std::string, std::string> pictures;  // gallery file -> its URL relative to the page
   std::string generator;                        // "convlab 0.1.0 (build 1a2b3c4d5e6f)"
   std::string build_id;  // of the convlab writing the page, its first 12 characters
@@ -56,7 +57,7 @@ struct PageContext {
 
 struct ExperimentPage {
   std::string html;
-  std::vector<RenderedFile> figures;           // the standalone SVGs, paths as in figure_files
+  std::vector<RenderedFile> figures;           // the standalone SVGs, at their figures' pictures
   std::map<std::string, std::string> digests;  // cell id -> digest of its content
   std::vector<std::string> changed;            // ids of the cells whose digest changed (live only)
   // Figures shown as an error cell: gnuplot failed on them, or drew an SVG that is not

@@ -7,25 +7,19 @@
 
 #include <string>
 
+#include "drawing/drawn_figures.hpp"
 #include "notebook/notebook.hpp"
 
 namespace convlab {
-
-// What gnuplot made of a figure (figures/plot_writers.hpp gnuplot_svg_script).
-struct DrawnFigure {
-  std::string svg;   // gnuplot's SVG output
-  std::string axes;  // the axis ranges it printed, one line per panel
-  // Why gnuplot drew nothing, naming the figure and gnuplot's line; empty when it drew.
-  std::string error;
-};
 
 struct FigureHtml {
   std::string html;        // the cell's content: the figure, its caption and its data
   std::string standalone;  // the sanitised SVG as a file of its own (no hover layer)
 };
 
-// `index`: the figure's position on the page, which makes its ids unique there. Throws SvgError
-// when gnuplot's output is not well-formed.
+// `drawn`: the figure as the figure stage drew it (its svg and axes). `index`: the figure's
+// position on the page, which makes its ids unique there. Throws SvgError when gnuplot's output is
+// not well-formed.
 FigureHtml figure_html(const FigureCell& figure, const DrawnFigure& drawn, size_t index);
 // The same cell where gnuplot drew nothing: the caption, and why the figure is missing.
 std::string undrawn_figure_html(const FigureCell& figure, size_t index, const std::string& why);

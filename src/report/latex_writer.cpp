@@ -212,14 +212,15 @@ std::string table_path(const LatexLayout& layout, const TableCell& table) {
 // The figure's picture, or the error box that stands in its place.
 void write_figure_picture(std::ostringstream& out, const FigureData& data,
                           const LatexLayout& layout) {
-  const auto undrawn = layout.undrawn_figures.find(data.declaration.name);
-  if (undrawn != layout.undrawn_figures.end()) {
-    out << undrawn_figure_latex(data.declaration.name, undrawn->second);
+  const std::string& name = data.declaration.name;
+  const DrawnFigure* drawn = find_drawn(layout.figures, name);
+  if (drawn && drawn->state != DrawnFigure::State::drawn) {
+    out << undrawn_figure_latex(name, drawn->why);
     return;
   }
   const char* height = data.panels.size() > 2 ? "0.6" : "0.33";
   out << "\\includegraphics[width=\\linewidth,height=" << height << "\\textheight,keepaspectratio]{"
-      << path_argument(layout.figures_dir + "/" + data.declaration.name + ".pdf") << "}\n";
+      << path_argument(drawn ? drawn->picture : layout.figures_dir + "/" + name + ".pdf") << "}\n";
 }
 
 void write_figure_float(std::ostringstream& out, const FigureData& data, const LatexLayout& layout,

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "drawing/drawn_figures.hpp"
 #include "figures/figure_data.hpp"
 #include "notebook/notebook.hpp"
 
@@ -32,9 +33,10 @@ std::string table_latex(const TableData& table);
 struct LatexLayout {
   std::string export_dir;   // the section, tables and gallery (outputs/<name>/export)
   std::string figures_dir;  // the rendered figures (outputs/<name>/figures/<figure>.pdf)
-  // Figures gnuplot did not draw, by declaration name: why (naming gnuplot's line). Each stands
-  // as an error box where the figure would be; every other figure is drawn.
-  std::map<std::string, std::string> undrawn_figures{};
+  // The figures as the figure stage (drawing/figure_stage.hpp) left them, by declaration name:
+  // one it did not draw stands as an error box saying why (naming gnuplot's line); a drawn one
+  // is included from its picture, and one the stage was not given from figures_dir.
+  DrawnFigures figures{};
 };
 
 // The section of one experiment, \input by the report's index.

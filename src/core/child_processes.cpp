@@ -1,4 +1,4 @@
-#include "app/child_processes.hpp"
+#include "core/child_processes.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

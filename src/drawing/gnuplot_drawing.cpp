@@ -1,4 +1,4 @@
-#include "app/figure_drawing.hpp"
+#include "drawing/gnuplot_drawing.hpp"
 
 #include <algorithm>
 #include <regex>
@@ -6,8 +6,7 @@
 #include <system_error>
 #include <thread>
 
-#include "app/child_processes.hpp"
-#include "app/file_writes.hpp"
+#include "core/child_processes.hpp"
 #include "core/file_io.hpp"
 #include "core/message_text.hpp"
 
@@ -57,7 +56,7 @@ void remove_outputs(const FigureToDraw& figure) {
 
 std::string read_log(const fs::path& path) {
   try {
-    return read_text_file(path, kLogBytesRead);
+    return read_file(path.string(), kLogBytesRead);
   } catch (const FileError&) {
     return "";  // too long or gone: the message says where it is
   }

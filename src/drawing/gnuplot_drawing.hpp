@@ -1,9 +1,9 @@
-// Drawing figures with gnuplot, for the notebook (SVG) and for the report (PDF and PNG): each
-// figure's script, written beside its data, runs in its own folder, several at a time, and only
-// when it is stale. A figure gnuplot cannot draw costs that figure only: its outputs are removed,
-// so that nothing half-drawn or older stands for it, and its failure names the declaration and
-// gnuplot's line, for the error cell or box its page shows in its place and for the command's
-// message at the end.
+// Running gnuplot on the figures the figure stage prepared (figure_stage.hpp), for the notebook
+// (SVG) and for the report (PDF and PNG): each figure's script, written beside its data, runs in
+// its own folder, several at a time, and only when it is stale. A figure gnuplot cannot draw costs
+// that figure only: its outputs are removed, so that nothing half-drawn or older stands for it, and
+// its failure names the declaration and gnuplot's line, for the error cell or box its page shows in
+// its place and for the command's message at the end.
 #pragma once
 
 #include <cstddef>
