@@ -30,7 +30,7 @@
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
 #include "app/page_actions.hpp"
-#include "app/run_summary.hpp"
+#include "app/run_end_summary.hpp"
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
