@@ -11,7 +11,6 @@
 #include "app/child_processes.hpp"
 #include "app/commands.hpp"
 #include "app/figure_drawing.hpp"
-#include "app/file_writes.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
@@ -100,7 +99,7 @@ ExportedFigure write_figure_files(const FigureData& data, const ExportPaths& pat
     const std::string stem =
         name + (data.panels.size() > 1 ? "--panel" + std::to_string(p + 1) : "");
     const fs::path tsv = paths.out / "data" / (stem + ".tsv");
-    drawing.changed |= write_if_changed(tsv, figure_panel_tsv(data, p));
+    drawing.changed |= write_file_if_changed(tsv, figure_panel_tsv(data, p));
     outputs.panel_data.push_back(relative_to(tsv, paths.plots()));
     drawing.inputs.push_back(tsv);
   }
@@ -108,7 +107,7 @@ ExportedFigure write_figure_files(const FigureData& data, const ExportPaths& pat
   outputs.png = relative_to(paths.figures / (name + ".png"), paths.plots());
   drawing.outputs = {outputs.pdf, outputs.png};
   drawing.changed |=
-      write_if_changed(paths.plots() / drawing.script, gnuplot_script(data, outputs));
+      write_file_if_changed(paths.plots() / drawing.script, gnuplot_script(data, outputs));
   const std::string merged =
       merged_images_words(data.merged_images, data.declaration.reduce, "point");
   figure.section =
@@ -146,7 +145,7 @@ std::map<std::string, std::string> draw_figures(std::vector<FigureToDraw>& drawi
   if (listed.empty())
     fs::remove(export_dir / kNotDrawnFile);
   else
-    write_if_changed(export_dir / kNotDrawnFile, listed);
+    write_file_if_changed(export_dir / kNotDrawnFile, listed);
   return undrawn;
 }
 
@@ -225,8 +224,8 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
     figure_names.insert(figure->data.declaration.name);
   }
   for (const TableCell* table : notebook.cells_of<TableCell>()) {
-    write_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
-                     table_tsv(table->data));
+    write_file_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
+                          table_tsv(table->data));
     table_names.insert(table->data.declaration.name);
   }
   remove_stale_exports(paths, figure_names, table_names);
@@ -238,7 +237,7 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
   const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string(), undrawn};
   std::set<std::string> written;
   for (const RenderedFile& file : experiment_latex(notebook, layout)) {
-    write_if_changed(paths.out / file.path, file.content);
+    write_file_if_changed(paths.out / file.path, file.content);
     written.insert(file.path);
   }
   if (!written.count(kGalleryFile)) fs::remove(paths.out / kGalleryFile);
@@ -368,7 +367,7 @@ int export_flat(const std::string& results_path, const FlatRequest& request) {
     std::cout << text;
     return 0;
   }
-  write_if_changed(*request.out_file, text, WriteTarget::named);
+  write_file_if_changed(*request.out_file, text, WriteTarget::named);
   std::cerr << *request.out_file << ": " << rows
             << (request.best || request.compare || request.vs ? " rows" : " records") << "\n";
   return 0;
@@ -465,6 +464,9 @@ std::vector<SectionFigure> export_summary_figures(
   return figures;
 }
 
+// A summary is prose: anything larger is not one.
+constexpr std::size_t kMaxProseBytes = std::size_t(16) << 20;
+
 // The summary with its values resolved, in the generated folder beside the index.
 std::string resolved_summary(const std::string& summary_path,
                              const std::map<std::string, ResultsDocument>& documents) {
@@ -472,7 +474,7 @@ std::string resolved_summary(const std::string& summary_path,
   for (const auto& [name, document] : documents) points[name] = latest_ok_points(document);
   std::vector<std::string> warnings;
   const std::string text = resolve_summary(
-      read_text_file(summary_path, kMaxProseBytes), summary_path,
+      read_file(summary_path, kMaxProseBytes), summary_path,
       [&](const std::string& experiment) -> const std::vector<const Record*>* {
         const auto it = points.find(experiment);
         return it == points.end() ? nullptr : &it->second;
@@ -488,7 +490,7 @@ int export_document(const std::string& document_file, const std::string& results
   const ResultsDocument results = load_results_document(results_path);
   IndexExperiment experiment = index_experiment(results);
   experiment.history_path = history_section;
-  write_if_changed(document_file, experiment_document_latex(experiment), WriteTarget::named);
+  write_file_if_changed(document_file, experiment_document_latex(experiment), WriteTarget::named);
   return 0;
 }
 
@@ -509,10 +511,10 @@ int export_index(const IndexInputs& inputs) {
   if (outline) front.figures = export_summary_figures(*outline, documents, generated, &undrawn);
   if (inputs.summary) {
     front.summary_path = (generated / "summary.tex").generic_string();
-    write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
+    write_file_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
-  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
-                   WriteTarget::named);
+  write_file_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
+                        WriteTarget::named);
   return finish_export(undrawn, program_available("gnuplot"));
 }
 

@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "app/child_processes.hpp"
-#include "app/file_writes.hpp"
 #include "core/file_io.hpp"
 #include "core/message_text.hpp"
 
@@ -57,7 +56,7 @@ void remove_outputs(const FigureToDraw& figure) {
 
 std::string read_log(const fs::path& path) {
   try {
-    return read_text_file(path, kLogBytesRead);
+    return read_file(path, kLogBytesRead);
   } catch (const FileError&) {
     return "";  // too long or gone: the message says where it is
   }

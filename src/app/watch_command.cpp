@@ -26,7 +26,6 @@
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
 #include "app/editor_assets.hpp"
-#include "app/file_writes.hpp"
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
 #include "app/page_actions.hpp"
@@ -489,7 +488,7 @@ class Watcher : public RunObserver {
       (error_kind_ == WatchError::compile ? live.compile_error : live.config_error) = error_;
       context.live = live;
       const ExperimentPage written = experiment_page(notebook, context);
-      const bool changed = write_if_changed(options_.place.out / page_, written.html);
+      const bool changed = write_file_if_changed(options_.place.out / page_, written.html);
       last_digests_ = written.digests;
       write_index_when_missing(notebook, page_, "");
       channel_.publish("page", {{"page", page_}, {"changed", changed}, {"error", error_}});
@@ -573,7 +572,7 @@ class Watcher : public RunObserver {
     context.generator = generator_;
     context.katex = katex_;
     context.live = channel_.serving();  // a new experiment is made from it
-    write_if_changed(index, index_page({{&notebook, file, headline, "", 0}}, context));
+    write_file_if_changed(index, index_page({{&notebook, file, headline, "", 0}}, context));
   }
 
   const WatchOptions& options_;
