@@ -175,6 +175,16 @@ TEST_F(FileIo, AnUnchangedFileKeepsItsModificationTime) {
   EXPECT_EQ(testing::read_text(dir_ / "same.txt"), "changed");
 }
 
+TEST_F(FileIo, AWrittenFileGetsTheFoldersAboveIt) {
+  EXPECT_TRUE(write_file_if_changed(path("pages/figures/page.html"), "page"));
+  EXPECT_EQ(testing::read_text(dir_ / "pages" / "figures" / "page.html"), "page");
+  testing::write_text(dir_ / "blocked", "a file where a folder would go");
+  const std::string message =
+      refusal([&] { write_file_if_changed(path("blocked/page.html"), "page"); });
+  EXPECT_TRUE(contains(message, "blocked: is a regular file, not a folder")) << message;
+  EXPECT_EQ(testing::read_text(dir_ / "blocked"), "a file where a folder would go");
+}
+
 TEST_F(FileIo, AnOwnedFileMustBeARegularFileOrNothing) {
   const std::string pipe = fifo("pipe");
   fs::create_directories(dir_ / "folder");

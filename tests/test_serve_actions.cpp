@@ -1,5 +1,5 @@
-// The notebook server's actions (serve/page_actions.hpp, docs/notebook.md "Writing and running in
-// the page"), against a real server on the loopback address over raw sockets: a state-changing
+// The notebook server's actions (serve/action_requests.hpp, docs/notebook.md "Writing and running
+// in the page"), against a real server on the loopback address over raw sockets: a state-changing
 // request reaches the command's handler only with the token, a Host and an Origin that name the
 // server, the session's CSRF token, a JSON body of a bounded size given by its length and arriving
 // in time; every other request is answered without the handler, and without its body being read.

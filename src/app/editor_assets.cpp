@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 
-#include "app/file_writes.hpp"
 #include "core/file_io.hpp"
 
 namespace convlab {
@@ -33,7 +32,7 @@ std::string write_editor_assets(const fs::path& out) {
     for (const std::string file : files) {
       // lib/ is the package's; the page loads the editor from the folder itself.
       const std::string to = file.rfind("lib/", 0) == 0 ? file.substr(4) : file;
-      write_if_changed(out / kEditorAssets / to, read_file((from / file).string()));
+      write_file_if_changed(out / kEditorAssets / to, read_file((from / file).string()));
     }
   } catch (const std::exception& error) {
     return std::string("A plain text box: the editor could not be copied: ") + error.what();

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "app/commands.hpp"
-#include "app/file_writes.hpp"
 #include "config/config_error.hpp"
 #include "core/child_processes.hpp"
 #include "core/count_words.hpp"
@@ -99,7 +98,7 @@ DrawnFigures draw_report_figures(FigureStage& stage, const fs::path& export_dir,
   if (listed.empty())
     fs::remove(export_dir / kNotDrawnFile);
   else
-    write_if_changed(export_dir / kNotDrawnFile, listed);
+    write_file_if_changed(export_dir / kNotDrawnFile, listed);
   return stage.figures();
 }
 
@@ -180,8 +179,8 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
     figure_names.insert(name);
   }
   for (const TableCell* table : notebook.cells_of<TableCell>()) {
-    write_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
-                     table_tsv(table->data));
+    write_file_if_changed(paths.out / "tables" / (table->data.declaration.name + ".tsv"),
+                          table_tsv(table->data));
     table_names.insert(table->data.declaration.name);
   }
   remove_stale_exports(paths, figure_names, table_names);
@@ -193,7 +192,7 @@ int write_report_exports(ExperimentNotebook& notebook, const ExportPaths& paths)
   const LatexLayout layout{paths.out.generic_string(), paths.figures.generic_string(), figures};
   std::set<std::string> written;
   for (const RenderedFile& file : experiment_latex(notebook, layout)) {
-    write_if_changed(paths.out / file.path, file.content);
+    write_file_if_changed(paths.out / file.path, file.content);
     written.insert(file.path);
   }
   if (!written.count(kGalleryFile)) fs::remove(paths.out / kGalleryFile);
@@ -323,7 +322,7 @@ int export_flat(const std::string& results_path, const FlatRequest& request) {
     std::cout << text;
     return 0;
   }
-  write_if_changed(*request.out_file, text, WriteTarget::named);
+  write_file_if_changed(*request.out_file, text, WriteTarget::named);
   std::cerr << *request.out_file << ": " << rows
             << (request.best || request.compare || request.vs ? " rows" : " records") << "\n";
   return 0;
@@ -424,6 +423,9 @@ std::vector<SectionFigure> export_summary_figures(
   return figures;
 }
 
+// A summary is prose: anything larger is not one.
+constexpr std::size_t kMaxProseBytes = std::size_t(16) << 20;
+
 // The summary with its values resolved, in the generated folder beside the index.
 std::string resolved_summary(const std::string& summary_path,
                              const std::map<std::string, ResultsDocument>& documents) {
@@ -431,7 +433,7 @@ std::string resolved_summary(const std::string& summary_path,
   for (const auto& [name, document] : documents) points[name] = latest_ok_points(document);
   std::vector<std::string> warnings;
   const std::string text = resolve_summary(
-      read_text_file(summary_path, kMaxProseBytes), summary_path,
+      read_file(summary_path, kMaxProseBytes), summary_path,
       [&](const std::string& experiment) -> const std::vector<const Record*>* {
         const auto it = points.find(experiment);
         return it == points.end() ? nullptr : &it->second;
@@ -447,7 +449,7 @@ int export_document(const std::string& document_file, const std::string& results
   const ResultsDocument results = load_results_document(results_path);
   IndexExperiment experiment = index_experiment(results);
   experiment.history_path = history_section;
-  write_if_changed(document_file, experiment_document_latex(experiment), WriteTarget::named);
+  write_file_if_changed(document_file, experiment_document_latex(experiment), WriteTarget::named);
   return 0;
 }
 
@@ -468,9 +470,9 @@ int export_index(const IndexInputs& inputs) {
   if (outline) front.figures = export_summary_figures(*outline, documents, generated, &drawn);
   if (inputs.summary) {
     front.summary_path = (generated / "summary.tex").generic_string();
-    write_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
+    write_file_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
-  write_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
+  write_file_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
                    WriteTarget::named);
   return finish_export(drawn);
 }

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve/page_actions.hpp"
+#include "serve/action_requests.hpp"
 
 namespace convlab {
 
@@ -23,7 +23,7 @@ struct LiveChannelOptions {
   std::string bind_address = "127.0.0.1";
   int port = 0;      // 0: a free one
   std::string root;  // the notebook folder
-  // What the page may ask of the watch besides its files (serve/page_actions.hpp); none: the
+  // What the page may ask of the watch besides its files (serve/action_requests.hpp); none: the
   // served notebook is read only.
   ActionHandler actions;
 };

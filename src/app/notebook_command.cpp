@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "app/commands.hpp"
-#include "app/file_writes.hpp"
 #include "app/notebook_pages.hpp"
 #include "core/child_processes.hpp"
 #include "core/count_words.hpp"
+#include "core/file_io.hpp"
 #include "core/number_text.hpp"
 #include "core/sha256.hpp"
 #include "figures/plot_writers.hpp"
@@ -107,7 +107,7 @@ std::vector<std::string> earlier_sources(const fs::path& out) {
   for (const auto& entry : fs::directory_iterator(out / ".build")) {
     const fs::path source = entry.path() / "source";
     if (!fs::exists(source)) continue;
-    std::string dir = read_text_file(source);
+    std::string dir = read_file(source);
     while (!dir.empty() && dir.back() == '\n') dir.pop_back();
     if (fs::exists(fs::path(dir) / "results.json")) dirs.push_back(dir);
   }
@@ -211,7 +211,7 @@ int make_notebook(const NotebookOptions& options) {
   IndexContext index;
   index.generator = settings.generator;
   index.katex = katex;
-  write_if_changed(options.out / "index.html", index_page(entries, index));
+  write_file_if_changed(options.out / "index.html", index_page(entries, index));
 
   if (!options.quiet) {
     for (const Experiment& e : experiments)

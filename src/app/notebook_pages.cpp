@@ -4,9 +4,9 @@
 #include <iostream>
 #include <thread>
 
-#include "app/file_writes.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "core/child_processes.hpp"
+#include "core/file_io.hpp"
 #include "core/sha256.hpp"
 #include "drawing/figure_stage.hpp"
 #include "gallery/gallery.hpp"
@@ -88,7 +88,7 @@ std::map<std::string, std::string> copy_pictures(const Experiment& e, const fs::
     const fs::path target = folder / (source_path.stem().string() + ".jpg");
     try {
       if (source_path.extension() == ".jpg" || source_path.extension() == ".jpeg") {
-        write_if_changed(out / folder / source_path.filename(), read_text_file(source));
+        write_file_if_changed(out / folder / source_path.filename(), read_file(source));
         urls[source] = (folder / source_path.filename()).generic_string();
         return;
       }
@@ -128,16 +128,16 @@ std::string generator_words() {
 
 bool write_assets(const fs::path& out) {
   for (const NotebookAsset& asset : notebook_assets())
-    write_if_changed(out / "assets" / std::string(asset.name), std::string(asset.content));
+    write_file_if_changed(out / "assets" / std::string(asset.name), std::string(asset.content));
   const fs::path katex(kKatexDirectory);
   if (!fs::exists(katex / "katex.min.js")) return false;
   for (const char* file : {"katex.min.js", "katex.min.css"})
-    write_if_changed(out / "assets" / "katex" / file, read_text_file(katex / file));
+    write_file_if_changed(out / "assets" / "katex" / file, read_file(katex / file));
   // The style sheet names woff2, woff and ttf; browsers take the first, so woff2 is enough.
   for (const auto& font : fs::directory_iterator(katex / "fonts"))
     if (font.path().extension() == ".woff2")
-      write_if_changed(out / "assets" / "katex" / "fonts" / font.path().filename(),
-                       read_text_file(font.path()));
+      write_file_if_changed(out / "assets" / "katex" / "fonts" / font.path().filename(),
+                            read_file(font.path()));
   return true;
 }
 
@@ -169,7 +169,7 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
                                                        : std::nullopt);
   const fs::path stamp = options.out / ".build" / html_id(name) / "inputs.sha256";
   e.current = !make_page || (fs::exists(options.out / e.file) && fs::exists(stamp) &&
-                             read_text_file(stamp) == e.fingerprint + "\n");
+                             read_file(stamp) == e.fingerprint + "\n");
   for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
     e.figure_files.push_back(notebook_figure_file(name, figure->data.declaration.name));
   return e;
@@ -191,7 +191,7 @@ Experiment load_history_page(const std::string& dir, const NotebookPlace& place,
   e.fingerprint = sha256_hex(inputs);
   const fs::path stamp = place.out / ".build" / html_id(e.notebook.name) / "inputs.sha256";
   e.current = !make_page || (fs::exists(place.out / e.file) && fs::exists(stamp) &&
-                             read_text_file(stamp) == e.fingerprint + "\n");
+                             read_file(stamp) == e.fingerprint + "\n");
   for (const FigureCell* figure : e.notebook.cells_of<FigureCell>())
     e.figure_files.push_back(notebook_figure_file(e.notebook.name, figure->data.declaration.name));
   return e;
@@ -226,15 +226,15 @@ WrittenPage write_experiment_page(const Experiment& e, const DrawnFigures& figur
   WrittenPage written;
   written.page = experiment_page(e.notebook, context);
   for (const RenderedFile& figure : written.page.figures)
-    write_if_changed(place.out / figure.path, figure.content);
-  written.changed = write_if_changed(place.out / e.file, written.page.html);
+    write_file_if_changed(place.out / figure.path, figure.content);
+  written.changed = write_file_if_changed(place.out / e.file, written.page.html);
   const fs::path build = place.out / ".build" / html_id(e.notebook.name);
   // A page with a figure that failed is made again next time, and says so again.
   if (settings.live || !written.page.figure_errors.empty())
     fs::remove(build / "inputs.sha256");
   else
-    write_if_changed(build / "inputs.sha256", e.fingerprint + "\n");
-  write_if_changed(build / "source", e.results.directory + "\n");
+    write_file_if_changed(build / "inputs.sha256", e.fingerprint + "\n");
+  write_file_if_changed(build / "source", e.results.directory + "\n");
   return written;
 }
 

@@ -1,9 +1,9 @@
 // What the served page of `convlab watch --serve` may ask for, once the server admitted the request
-// (serve/page_actions.hpp: token, Host, Origin, CSRF token, size): the files of the experiment it
-// may edit with their text on disk, saving one of them, stopping the sweep, measuring points again,
-// a query on the results the page shows, a new experiment. The page never names a path: a file is
-// named by its key (config, source-1, ..., discussion), which this side maps to the file the
-// experiment names now, so that nothing but the experiment's own config, kernel sources and
+// (serve/action_requests.hpp: token, Host, Origin, CSRF token, size): the files of the experiment
+// it may edit with their text on disk, saving one of them, stopping the sweep, measuring points
+// again, a query on the results the page shows, a new experiment. The page never names a path: a
+// file is named by its key (config, source-1, ..., discussion), which this side maps to the file
+// the experiment names now, so that nothing but the experiment's own config, kernel sources and
 // discussion is ever written. Every save prints one line in the terminal.
 //
 // The watch loop (app/watch_command.cpp) tells it the experiment's files after each read of the
@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve/page_actions.hpp"
+#include "serve/action_requests.hpp"
 
 namespace convlab {
 

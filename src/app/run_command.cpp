@@ -3,7 +3,7 @@
 
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
-#include "app/run_summary.hpp"
+#include "app/run_end_summary.hpp"
 #include "config/config.hpp"
 #include "config/config_error.hpp"
 #include "core/file_io.hpp"

@@ -25,11 +25,10 @@
 #include "app/commands.hpp"
 #include "app/config_loading.hpp"
 #include "app/editor_assets.hpp"
-#include "app/file_writes.hpp"
 #include "app/live_channel.hpp"
 #include "app/notebook_pages.hpp"
 #include "app/page_actions.hpp"
-#include "app/run_summary.hpp"
+#include "app/run_end_summary.hpp"
 #include "config/config_error.hpp"
 #include "config/user_kernel_entry.hpp"
 #include "config/yaml_load.hpp"
@@ -488,7 +487,7 @@ class Watcher : public RunObserver {
       (error_kind_ == WatchError::compile ? live.compile_error : live.config_error) = error_;
       context.live = live;
       const ExperimentPage written = experiment_page(notebook, context);
-      const bool changed = write_if_changed(options_.place.out / page_, written.html);
+      const bool changed = write_file_if_changed(options_.place.out / page_, written.html);
       last_digests_ = written.digests;
       write_index_when_missing(notebook, page_, "");
       channel_.publish("page", {{"page", page_}, {"changed", changed}, {"error", error_}});
@@ -571,7 +570,7 @@ class Watcher : public RunObserver {
     context.generator = generator_;
     context.katex = katex_;
     context.live = channel_.serving();  // a new experiment is made from it
-    write_if_changed(index, index_page({{&notebook, file, headline, "", 0}}, context));
+    write_file_if_changed(index, index_page({{&notebook, file, headline, "", 0}}, context));
   }
 
   const WatchOptions& options_;

@@ -2,7 +2,6 @@
 // without running is checked in load_config, which throws ConfigError on the first problem.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -102,8 +101,5 @@ Config load_config(const ConfigFile& file, const ConfigSectionCheck& check_secti
 // looks at the file in several ways (the notebook) loads without reading it again.
 Config load_config(const ConfigFile& file, const YAML::Node& root,
                    const ConfigSectionCheck& check_sections = nullptr);
-
-// Bytes one point of this image needs at most (input, output, reference, CPU scratch).
-std::uint64_t bytes_needed_for_image(int width, int height, int channels);
 
 }  // namespace convlab

@@ -30,6 +30,12 @@ void require_map(const YAML::Node& node, const YamlLocation& where) {
   if (!node.IsMap()) where.fail(node, "expected a mapping (key: value, ...)");
 }
 
+YAML::Node require_key(const YAML::Node& map, const std::string& key, const YamlLocation& where) {
+  const YAML::Node node = map[key];
+  if (!node) where.fail(map, "missing required key '" + key + "'");
+  return node;
+}
+
 void require_known_keys(const YAML::Node& map, const YamlLocation& where,
                         const std::vector<std::string>& allowed) {
   require_map(map, where);

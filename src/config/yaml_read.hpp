@@ -15,6 +15,8 @@ namespace convlab {
 void require_known_keys(const YAML::Node& map, const YamlLocation& where,
                         const std::vector<std::string>& allowed);
 void require_map(const YAML::Node& node, const YamlLocation& where);
+// The value of `key` in `map`; fails at the map with "missing required key 'KEY'" without it.
+YAML::Node require_key(const YAML::Node& map, const std::string& key, const YamlLocation& where);
 
 long long read_integer(const YAML::Node& node, const YamlLocation& where);
 double read_number(const YAML::Node& node, const YamlLocation& where);

@@ -268,6 +268,8 @@ void write_file(const std::string& path, std::string_view content, WriteTarget t
 }
 
 bool write_file_if_changed(const std::string& path, std::string_view content, WriteTarget target) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty()) create_folders(folder.string());
   struct stat info {};
   const bool regular =
       ::lstat(path.c_str(), &info) == 0 &&

@@ -116,9 +116,11 @@ void write_file(const std::string& path, std::string_view content, WriteTarget t
                 Durability durability = Durability::closed);
 
 // Writes `content` unless a regular file at `path` holds it already, so that an unchanged file
-// keeps its modification time (make and figure renderers redo only what is stale); true when
-// written. A device or FIFO named by the user is written, never read.
-bool write_file_if_changed(const std::string& path, std::string_view content, WriteTarget target);
+// keeps its modification time (make, the figure renderer and the notebook redo only what is
+// stale); true when written. The folders above `path` are created where missing. A device or FIFO
+// named by the user is written, never read.
+bool write_file_if_changed(const std::string& path, std::string_view content,
+                           WriteTarget target = WriteTarget::owned);
 
 // A file appended to and kept open (the results journal, the file of rejected journal lines): a
 // regular file or nothing must stand at `path`; a link or anything else is refused before it is

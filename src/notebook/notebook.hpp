@@ -14,7 +14,7 @@
 #include "figures/figure_data.hpp"
 #include "notebook/markdown.hpp"
 #include "notebook/query_cell.hpp"
-#include "notebook/run_summary.hpp"
+#include "notebook/verification_and_provenance.hpp"
 #include "query/results_document.hpp"
 #include "tables/summary_table.hpp"
 

@@ -1,4 +1,4 @@
-// What a run ends with, handed to the summary the command prints (app/run_summary.hpp): run/
+// What a run ends with, handed to the summary the command prints (app/run_end_summary.hpp): run/
 // measures and records; how the end of a run looks on the terminal is the command's.
 #pragma once
 

@@ -55,7 +55,7 @@ struct RunOptions {
   // Told of the run's points besides the progress and the counts (convlab watch re-renders its
   // page after each); in-process runs only.
   std::vector<RunObserver*> observers;
-  // Prints the summary at the end of a run that is not quiet (app/run_summary.hpp); none: no
+  // Prints the summary at the end of a run that is not quiet (app/run_end_summary.hpp); none: no
   // summary.
   RunEndReport summary;
 };

@@ -3,8 +3,8 @@
 // only a Host header that names it (no DNS rebinding), answers GET and HEAD only and never
 // redirects, serves only regular files under the notebook folder (decided on whole components of
 // real paths), and holds no state a request can change. A command may give it actions
-// (serve/page_actions.hpp): POST requests that pass the CSRF, Origin and size checks besides. Pages
-// receive live updates from GET /_events as server-sent events published through LiveEvents.
+// (serve/action_requests.hpp): POST requests that pass the CSRF, Origin and size checks besides.
+// Pages receive live updates from GET /_events as server-sent events published through LiveEvents.
 // docs/notebook.md, "Serving the notebook", describes the model; tests/test_serve_security.cpp
 // tests each part of it.
 #pragma once
@@ -17,8 +17,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "serve/action_requests.hpp"
 #include "serve/live_events.hpp"
-#include "serve/page_actions.hpp"
 
 namespace convlab {
 
@@ -39,8 +39,8 @@ struct ServeLimits {
   int keep_alive_max_requests = 100;                    // requests on one connection
   std::size_t max_request_head_bytes = 16384;           // request line and headers together
   std::chrono::milliseconds heartbeat_interval{15000};  // a comment line on idle event streams
-  // An action's body (serve/page_actions.hpp): at most this many bytes, whole within the deadline
-  // from the end of its head; larger is 413 before a byte of it is read.
+  // An action's body (serve/action_requests.hpp): at most this many bytes, whole within the
+  // deadline from the end of its head; larger is 413 before a byte of it is read.
   std::size_t max_request_body_bytes = std::size_t{2} << 20;
   std::chrono::milliseconds request_body_deadline{10000};
 };
@@ -54,7 +54,7 @@ struct ServeOptions {
   // no header, so never the token. Called from the server's threads, one call at a time.
   std::function<void(const std::string&)> request_log;
   ServeLimits limits;
-  // What /_api/NAME does (serve/page_actions.hpp); none: the server is read only, every method
+  // What /_api/NAME does (serve/action_requests.hpp); none: the server is read only, every method
   // but GET and HEAD is 405 and /_api/ names nothing.
   ActionHandler actions;
 };
@@ -79,7 +79,7 @@ class NotebookServer {
   void stop();
   int port() const;
   const std::string& token() const;
-  // The session's CSRF token, which every state-changing action must carry (page_actions.hpp).
+  // The session's CSRF token, which every state-changing action must carry (action_requests.hpp).
   const std::string& csrf_token() const;
   // http://127.0.0.1:PORT/page?token=... (the bind address instead of 127.0.0.1 when one was
   // given, unless it is a wildcard address).

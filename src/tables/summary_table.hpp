@@ -21,8 +21,8 @@ namespace convlab {
 void print_summary_table(const std::vector<Record>& records, const RunBlock& run, std::ostream& out,
                          const std::vector<Record>* context = nullptr);
 
-// What a winners summary of a run (app/run_summary.hpp) leaves out of its table: failed points one
-// line each with the reason ("failed: openmp threads=2 | ... : outside tolerance ..."), skipped
+// What a winners summary of a run (app/run_end_summary.hpp) leaves out of its table: failed points
+// one line each with the reason ("failed: openmp threads=2 | ... : outside tolerance ..."), skipped
 // points one line per reason, then the GPU of the run block, as print_summary_table ends.
 void print_unranked_points(const std::vector<Record>& records, const RunBlock& run,
                            std::ostream& out);

@@ -2,15 +2,15 @@
 // <stem>_unsupported and make_<stem>_plan (kernel_plan.cuh) and reads its axes from LaunchParams
 // into a struct of its own, plus one row here; the rest follows from the row: the Variant value
 // (device_calls.hpp), the device dispatch (point_runner.cu) and the registration with its name,
-// axes, launch shape, requirements and description (registration.cpp).
+// axes, launch shape, requirements and description (cuda_implementations.cpp).
 //
 //   ROW(stem, name, axes, threads, step_x, step_y, traits, description)
 //
 // axes: the keys of its axes in the catalogue of cuda_axes.cpp, space-separated (layout and streams
 // follow for every rung). threads, step_x, step_y: how a launch covers the image, for configs that
-// cannot launch on any device (launch_shape.hpp). traits: a function of registration.cpp, what the
-// rung needs of a problem beyond the device (rank-1 kernels, NPP's border and output) and how it
-// counts its arithmetic.
+// cannot launch on any device (launch_shape.hpp). traits: a function of cuda_implementations.cpp,
+// what the rung needs of a problem beyond the device (rank-1 kernels, NPP's border and output) and
+// how it counts its arithmetic.
 #pragma once
 
 #define CONVLAB_CUDA_RUNGS(ROW)                                                                    \

@@ -1,4 +1,4 @@
-#include "serve/page_actions.hpp"
+#include "serve/action_requests.hpp"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "app/run_summary.hpp"
+#include "app/run_end_summary.hpp"
 
 #include <iostream>
 #include <optional>

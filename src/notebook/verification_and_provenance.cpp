@@ -1,4 +1,4 @@
-#include "notebook/run_summary.hpp"
+#include "notebook/verification_and_provenance.hpp"
 
 #include <algorithm>
 #include <map>
