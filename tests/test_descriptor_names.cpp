@@ -18,6 +18,7 @@
 
 #include "filters/filter_descriptor.hpp"
 #include "impl/registry.hpp"
+#include "source_scan.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -102,28 +103,27 @@ std::vector<std::string> filter_type_names() {
   return names;
 }
 
-TEST(DescriptorNames, OnlyTheDescriptorsNameAnImplementation) {
+// The check of the source tree: nothing found outside `folder`, and no allowed entry left over.
+template <size_t N>
+void expect_only_the_descriptors(const std::string& folder, const std::string& pattern,
+                                 const AllowedName (&allowed)[N], const std::string& what) {
   std::vector<std::string> unused;
-  const auto found =
-      names_outside(CONVLAB_SOURCE_TREE "/src", "impl", quoted_name(implementation_names()),
-                    kAllowedImplementationNames, &unused);
-  EXPECT_TRUE(found.empty()) << "move what depends on the implementation into its descriptor "
-                                "(src/impl/):\n"
+  const auto found = names_outside(CONVLAB_SOURCE_TREE "/src", folder, pattern, allowed, &unused);
+  EXPECT_TRUE(found.empty()) << "move what depends on the " << what << " into its descriptor (src/"
+                             << folder << "/):\n"
                              << testing::joined(found);
-  EXPECT_TRUE(unused.empty()) << "allowed names no file holds any more:\n"
+  EXPECT_TRUE(unused.empty()) << "allowed entries no file needs any more:\n"
                               << testing::joined(unused);
 }
 
+TEST(DescriptorNames, OnlyTheDescriptorsNameAnImplementation) {
+  expect_only_the_descriptors("impl", quoted_name(implementation_names()),
+                              kAllowedImplementationNames, "implementation");
+}
+
 TEST(DescriptorNames, OnlyTheDescriptorsCompareAFilterType) {
-  std::vector<std::string> unused;
-  const auto found =
-      names_outside(CONVLAB_SOURCE_TREE "/src", "filters", type_comparison(filter_type_names()),
-                    kAllowedFilterComparisons, &unused);
-  EXPECT_TRUE(found.empty()) << "move what depends on the filter type into its descriptor "
-                                "(src/filters/):\n"
-                             << testing::joined(found);
-  EXPECT_TRUE(unused.empty()) << "allowed comparisons no file holds any more:\n"
-                              << testing::joined(unused);
+  expect_only_the_descriptors("filters", type_comparison(filter_type_names()),
+                              kAllowedFilterComparisons, "filter type");
 }
 
 // The checks find what they are there to find, in C++ and in the notebook's script, and leave

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "figures/figure_types.hpp"
+#include "source_scan.hpp"
 #include "test_support.hpp"
 
 namespace convlab {

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,22 +67,6 @@ std::string read_text(const std::filesystem::path& path);
 // Each line followed by a newline, for a failure message that lists what a check found.
 std::string joined(const std::vector<std::string>& lines);
 void write_text(const std::filesystem::path& path, const std::string& text);
-
-// A line of a source tree that a check found: its file (relative to the tree), number and text,
-// and what the first group of the pattern that took part in the match matched.
-struct SourceLine {
-  std::string file;
-  int number = 0;
-  std::string text;
-  std::string matched;
-  std::string where() const;  // "file:number: text"
-};
-// Every line of the C++ sources and the notebook's script and style under `src` whose code (the
-// line without its // comment) the regular expression `pattern` finds, outside the files `allowed`
-// accepts (by their path under `src`).
-std::vector<SourceLine> source_lines_matching(
-    const std::filesystem::path& src, const std::string& pattern,
-    const std::function<bool(const std::filesystem::path&)>& allowed);
 
 // The opens of one file by any process, as the kernel reports them (inotify's IN_OPEN on its
 // folder, by name): a read counts whichever function or process makes it, and a file replaced by
