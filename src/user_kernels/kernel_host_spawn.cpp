@@ -17,21 +17,12 @@
 #include <vector>
 
 #include "user_kernels/kernel_host_keeper.hpp"
+#include "user_kernels/machine_cpus.hpp"
 
 extern char** environ;
 
 namespace convlab {
 namespace {
-
-// Every CPU of the machine: a host's OpenMP threads spread over the cores the run may use, not
-// only the core the calling thread happens to be pinned to (the mask a child inherits).
-cpu_set_t machine_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  const long count = sysconf(_SC_NPROCESSORS_CONF);
-  for (long cpu = 0; cpu < count && cpu < CPU_SETSIZE; ++cpu) CPU_SET(cpu, &set);
-  return set;
-}
 
 // Runs `fork_child` on a thread that lasts as long as the process. A parent-death signal is sent
 // when the *thread* that forked the child ends, not the process: a host forked from a thread

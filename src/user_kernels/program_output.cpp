@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -12,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "user_kernels/machine_cpus.hpp"
+
 extern char** environ;
 
 namespace convlab {
@@ -20,8 +23,9 @@ namespace {
 // The child between fork and exec: only async-signal-safe calls. Reports a failure to start
 // through `report` (close-on-exec, so a successful exec closes it unwritten).
 [[noreturn]] void become_program(const char* path, char* const* argv, const ProgramLimits& limits,
-                                 int output, int report) {
+                                 const cpu_set_t& cpus, int output, int report) {
   ::setpgid(0, 0);  // a group of its own: a timeout kills the compiler and what it started
+  ::sched_setaffinity(0, sizeof cpus, &cpus);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -106,8 +110,10 @@ ProgramOutput run_program(const std::vector<std::string>& argv, const ProgramLim
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   const std::string path = program_path(argv.at(0));
+  // Compilers run side by side on the cores the measuring thread leaves, not on its one core.
+  const cpu_set_t cpus = compiler_cpus();
   const pid_t pid = ::fork();
-  if (pid == 0) become_program(path.c_str(), args.data(), limits, output[1], report[1]);
+  if (pid == 0) become_program(path.c_str(), args.data(), limits, cpus, output[1], report[1]);
   ::close(output[1]);
   ::close(report[1]);
   if (pid < 0) {
