@@ -115,14 +115,14 @@ inline std::optional<UnmetNeed> unless_separable(const Problem& problem) {
 // Where a user's own kernel came from and how it was compiled, as each of its records keeps it
 // (docs/results-schema.md, records[].source).
 struct SourceFacts {
-  std::string path;    // as the config names it, relative to the config's folder
-  std::string sha256;  // of the source text
+  std::string path;      // as the config names it, relative to the config's folder
+  std::string sha256;    // of the source text
   // The files it includes, relative to its folder, with their sha256; with any, the version
   // (source_snapshot.hpp) that tells edits of them apart, else empty (the version is sha256).
   std::vector<std::pair<std::string, std::string>> includes;
   std::string snapshot_sha256;
   std::string header_sha256;  // include/convlab/kernel.h as compiled with it
-  std::string language;       // "cuda", "c++" or "c"
+  std::string language;  // "cuda", "c++" or "c"
   std::string compiler, compiler_version;
   std::vector<std::string> flags;
   std::vector<std::pair<std::string, std::string>> defines;  // the variant's macros
