@@ -1,5 +1,6 @@
 #include "source_scan.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -57,6 +58,9 @@ std::vector<SourceLine> source_lines_matching(
       found.push_back({relative.generic_string(), number, line, matched});
     }
   }
+  // In the order of the files' paths, whatever order the directory lists them in.
+  std::stable_sort(found.begin(), found.end(),
+                   [](const SourceLine& a, const SourceLine& b) { return a.file < b.file; });
   return found;
 }
 

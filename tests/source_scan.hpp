@@ -20,7 +20,7 @@ struct SourceLine {
 };
 // Every line of the C++ sources and the notebook's script and style under `src` whose code (the
 // line without its // comment) the regular expression `pattern` finds, outside the files `allowed`
-// accepts (by their path under `src`).
+// accepts (by their path under `src`), in the order of their paths.
 std::vector<SourceLine> source_lines_matching(
     const std::filesystem::path& src, const std::string& pattern,
     const std::function<bool(const std::filesystem::path&)>& allowed);
