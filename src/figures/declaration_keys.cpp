@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-const json kString = {{"type", "string"}};
+const json kStringSchema = {{"type", "string"}};
 const json kField = {{"type", "string"},
                      {"description",
                       "a record field (docs/report.md lists them), e.g. "
@@ -27,7 +27,7 @@ json where() {
   const json values = {
       {"anyOf", json::array({value, {{"type", "array"}, {"minItems", 1}, {"items", value}}})}};
   return {
-      {"anyOf", json::array({kString, {{"type", "object"}, {"additionalProperties", values}}})}};
+      {"anyOf", json::array({kStringSchema, {{"type", "object"}, {"additionalProperties", values}}})}};
 }
 
 json reduce() {
@@ -75,7 +75,7 @@ const std::vector<std::string>& cell_reduce_names() {
 
 const ConfigKeys& overlay_keys() {
   static const ConfigKeys keys{
-      {"label", "the line's name in the legend", true, kString},
+      {"label", "the line's name in the legend", true, kStringSchema},
       {"y", "the field drawn", true, kField},
       {"where", "which points it draws", false, where()},
       {"reduce", "how the points of one x are reduced (default min)", false, reduce()},
@@ -86,7 +86,7 @@ const ConfigKeys& overlay_keys() {
 const ConfigKeys& figure_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default figure-N)", false, kStem},
-      {"title", "the figure's title (default from y and x)", false, kString},
+      {"title", "the figure's title (default from y and x)", false, kStringSchema},
       {"type", figure_type_choices(), false, schema::string_enum(figure_type_words())},
       {"x", "the field along the horizontal axis", true, kField},
       {"y",
@@ -104,8 +104,8 @@ const ConfigKeys& figure_keys() {
            figure_type_names(&FigureTypeRules::error_bars, "and") + ")",
        false,
        {{"type", "boolean"}}},
-      {"x_label", "the x axis label (default from the field)", false, kString},
-      {"y_label", "the y axis label (default from the field)", false, kString},
+      {"x_label", "the x axis label (default from the field)", false, kStringSchema},
+      {"y_label", "the y axis label (default from the field)", false, kStringSchema},
       {"reduce", "how several points of one cell are reduced (default single: refuse)", false,
        reduce()},
       {"log", "logarithmic axes: x, y, xy, none or a list of x and y", false, log_axes()},
@@ -120,7 +120,7 @@ const ConfigKeys& figure_keys() {
 const ConfigKeys& table_keys() {
   static const ConfigKeys keys{
       {"name", "file name stem (default table-N)", false, kStem},
-      {"title", "the table's title", false, kString},
+      {"title", "the table's title", false, kStringSchema},
       {"rows", "one row per value combination of these fields (required without vs)", false,
        fields()},
       {"columns", "one column per value combination of these fields (required without vs)", false,
@@ -129,7 +129,7 @@ const ConfigKeys& table_keys() {
       {"vs",
        "instead of rows, columns and value: every other implementation against this one, per "
        "problem, its ratio and Mann-Whitney verdict (as convlab show --vs)",
-       false, kString},
+       false, kStringSchema},
       {"by", "with vs: one row per value of this field instead of per problem", false, kField},
       {"where", "which points are shown", false, where()},
       {"digits", "significant digits (default 3)", false, schema::integer(1, 17)},

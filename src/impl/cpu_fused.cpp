@@ -29,6 +29,11 @@
 //   and K = 11 in floats, and the float path costs about 1.55 times the 16-bit path at the same K
 //   (docs/cpu.md, "Where the time goes"); now both run in 16-bit lanes. Kernels with a negative
 //   weight and f32 output keep float arithmetic.
+// - K = 3 on the 16-bit path has no ring at all (three_tap_words.hpp): column blocks walked down
+//   the image with the two previous row sums in registers, bytes split into even and odd words
+//   without shuffles, OpenCV's [1 2 1] Gaussian in adds and shifts. At three taps the ring's
+//   passes through the caches cost more than the arithmetic: one thread, RGB 2048^2, 2.7-2.8 ms
+//   -> 1.4-1.5 ms (docs/cpu.md, "K = 3 without a ring").
 // - Portable: the vector types follow the target (AVX-512BW, AVX2, SSE2; a plain loop elsewhere),
 //   chosen at compile time (-march=native unless CONVLAB_NATIVE_ARCH is off), the same source on
 //   each; only the conversions and the high-half multiply use intrinsics, each with a fallback.
@@ -46,6 +51,7 @@
 
 #include "impl/registry.hpp"
 #include "impl/strip_lines.hpp"
+#include "impl/three_tap_words.hpp"
 #include "impl/word_weights.hpp"
 
 namespace convlab {
@@ -266,6 +272,8 @@ class FusedPoint : public PreparedPoint {
       s.float_window.resize(ring_lines_);
       s.word_window.resize(ring_lines_);
     }
+    if (words_ && k == 3 && ThreeTapWords::applies(*words_))
+      three_taps_.emplace(*words_, problem.border, in.channels, threads_, widest_tile(tiles_));
   }
 
   std::optional<PhaseTimes> execute() override {
@@ -273,7 +281,9 @@ class FusedPoint : public PreparedPoint {
         threads_, strips_, problem_.input.height, problem_.filter.size, tiles_,
         [this](RowRange strip, ColumnTile tile, int thread) {
           Scratch& s = scratch_[thread];
-          if (!words_)
+          if (three_taps_)
+            three_taps_->filter(problem_.input, strip, tile, out_, thread);
+          else if (!words_)
             filter_tile_for_size<FloatPath>(strip, tile, s, float_arithmetic());
           else if (words_->kind == WordWeights::Kind::exact)
             filter_tile_for_size<ExactWords>(strip, tile, s, word_arithmetic<ExactWords>());
@@ -378,6 +388,7 @@ class FusedPoint : public PreparedPoint {
   int strips_;
   HostOutput out_;
   std::optional<WordWeights> words_;  // 16-bit arithmetic, when the kernel and output allow it
+  std::optional<ThreeTapWords> three_taps_;  // K = 3 in 16-bit lanes: no ring (three_tap_words.hpp)
   int ring_lines_ = 0;
   int stride_ = 0;  // values per ring line
   std::vector<ColumnTile> tiles_;
@@ -394,7 +405,8 @@ Implementation make_cpu_fused_implementation() {
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
       "4 rows at a time (no image-sized intermediate); u8 with non-negative weights in 16-bit "
-      "integers (exact for small dyadic weights, else fixed point within a proven bound)";
+      "integers (exact for small dyadic weights, else fixed point within a proven bound); K=3 "
+      "there without a ring: column blocks walked down with the row sums in registers";
   impl.factored = true;
   impl.axes = strip_axes();
   impl.unmet_need = [](const Problem& problem, const Params&) { return unless_separable(problem); };

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/border.hpp"
@@ -121,6 +122,12 @@ inline void widen(const std::uint8_t* src, std::uint16_t* dst, int n, int shift)
   for (; i + lanes::kWordWidth <= n; i += lanes::kWordWidth)
     lanes::store(dst + i, lanes::load_u8_words(src + i) << shift);
   for (; i < n; ++i) dst[i] = static_cast<std::uint16_t>(src[i] << shift);
+}
+
+// Bytes as they are (cpu_fused's K = 3 path widens them itself).
+inline void widen(const std::uint8_t* src, std::uint8_t* dst, int n, int shift) {
+  (void)shift;
+  std::memcpy(dst, src, n);
 }
 
 // Converts input row `y`, pixels [first, first + count) -- which may reach outside the image by

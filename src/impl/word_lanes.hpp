@@ -55,6 +55,34 @@ inline Words load_u8_words(const std::uint8_t* p) {
 #endif
 }
 
+// 2 kWordWidth bytes as they lie in memory, each word holding two neighbouring bytes (the first in
+// its low half: x86 and every other target here are little-endian), and back. Splitting a word
+// into its low byte (v & 0xFF) and high byte (v >> 8) widens the even and the odd bytes with one
+// operation each and no shuffle; joining them (low | high << 8) narrows them back in order.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "words split into bytes by position");
+inline Words load_byte_pairs(const std::uint8_t* p) {
+  Words v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Streamed past the caches when p is aligned for it (see lanes::store_u8); end with
+// lanes::stream_fence().
+inline void store_byte_pairs(std::uint8_t* p, Words v, bool stream) {
+#if defined(__AVX512BW__)
+  if (stream && reinterpret_cast<std::uintptr_t>(p) % 64 == 0)
+    return _mm512_stream_si512(reinterpret_cast<__m512i*>(p), reinterpret_cast<__m512i>(v));
+#elif defined(__AVX2__)
+  if (stream && reinterpret_cast<std::uintptr_t>(p) % 32 == 0)
+    return _mm256_stream_si256(reinterpret_cast<__m256i*>(p), reinterpret_cast<__m256i>(v));
+#elif defined(__SSE2__)
+  if (stream && reinterpret_cast<std::uintptr_t>(p) % 16 == 0)
+    return _mm_stream_si128(reinterpret_cast<__m128i*>(p), reinterpret_cast<__m128i>(v));
+#endif
+  (void)stream;
+  std::memcpy(p, &v, sizeof v);
+}
+
 // The high half of each 32-bit product a * b (vpmulhuw): floor(a b / 2^16), for fixed-point
 // weights in units of 2^-16.
 inline Words mulhi(Words a, Words b) {
