@@ -6,13 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <regex>
-#include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "figures/figure_types.hpp"
+#include "source_scan.hpp"
 #include "test_support.hpp"
 
 namespace convlab {
@@ -29,31 +27,22 @@ bool is_descriptor_file(const fs::path& relative) {
 
 // A name in quotes on either side of ==, !=, === or !==, after `case` or as the argument of
 // compare(): `type == "heatmap"`, `'bars' !== kind`, `case 'line':`.
-std::regex comparison_of(const std::vector<std::string>& names) {
+std::string comparison_of(const std::vector<std::string>& names) {
   std::string alternatives;
   for (const auto& name : names) alternatives += (alternatives.empty() ? "" : "|") + name;
   const std::string quoted = "[\"'](" + alternatives + ")[\"']";
-  return std::regex("[=!]==?\\s*" + quoted + "|" + quoted + "\\s*[=!]==?|case\\s+" + quoted +
-                    "|compare\\(\\s*" + quoted);
+  return "[=!]==?\\s*" + quoted + "|" + quoted + "\\s*[=!]==?|case\\s+" + quoted +
+         "|compare\\(\\s*" + quoted;
 }
 
 // Every line of the C++ sources and the notebook's assets under `src` that compares a value with
 // one of `names` outside the descriptors' files, as "file:line: text".
 std::vector<std::string> type_name_comparisons(const fs::path& src,
                                                const std::vector<std::string>& names) {
-  static const std::set<std::string> kScanned = {".cpp", ".hpp", ".cu", ".cuh", ".js", ".css"};
-  const std::regex comparison = comparison_of(names);
   std::vector<std::string> found;
-  for (const auto& entry : fs::recursive_directory_iterator(src)) {
-    if (!entry.is_regular_file() || !kScanned.count(entry.path().extension().string())) continue;
-    const fs::path relative = fs::relative(entry.path(), src);
-    if (is_descriptor_file(relative)) continue;
-    std::istringstream text(testing::read_text(entry.path()));
-    std::string line;
-    for (int number = 1; std::getline(text, line); ++number)
-      if (std::regex_search(line, comparison))
-        found.push_back(relative.generic_string() + ":" + std::to_string(number) + ": " + line);
-  }
+  for (const auto& line :
+       testing::source_lines_matching(src, comparison_of(names), is_descriptor_file))
+    found.push_back(line.where());
   return found;
 }
 

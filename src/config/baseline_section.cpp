@@ -46,9 +46,10 @@ BaselineSpec parse_baseline(const YAML::Node& root, const std::vector<Implementa
   BaselineSpec baseline;
   const YAML::Node node = root["baseline"];
   if (!node) {
-    const auto sequential = std::find_if(sweeps.begin(), sweeps.end(),
-                                         [](const auto& s) { return s.name == "sequential"; });
-    baseline.implementation = sequential != sweeps.end() ? "sequential" : sweeps.front().name;
+    const auto by_default = std::find_if(sweeps.begin(), sweeps.end(), [](const auto& s) {
+      return implementation_of(s).baseline_by_default;
+    });
+    baseline.implementation = (by_default != sweeps.end() ? *by_default : sweeps.front()).name;
     return baseline;
   }
   if (node.IsScalar()) {

@@ -4,43 +4,18 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 #include "core/number_text.hpp"
+#include "impl/registry.hpp"
 
 namespace convlab {
 namespace {
 
-struct ImplementationStyle {
-  const char* colour;
-  int point_type;
-};
-
-// CPU rungs in blues and greens, CUDA rungs in warm colours, the peers (NPP, OpenCV) in black and
-// greys: the same in every figure.
-const std::map<std::string, ImplementationStyle>& implementation_styles() {
-  static const std::map<std::string, ImplementationStyle> styles = {
-      {"sequential", {"#7F7F7F", 4}},
-      {"openmp", {"#56B4E9", 5}},
-      {"cpu_rows", {"#0072B2", 7}},
-      {"cpu_separable", {"#009E73", 9}},
-      {"cpu_fused", {"#00543C", 11}},
-      {"cpu_direct", {"#1F3A93", 13}},
-      {"opencv_filter2d", {"#000000", 6}},
-      {"opencv_sepfilter2d", {"#555555", 8}},
-      {"opencv_gaussianblur", {"#999999", 10}},
-      {"cuda_global", {"#E69F00", 5}},
-      {"cuda_constant", {"#B8860B", 13}},
-      {"cuda_shared", {"#D55E00", 7}},
-      {"cuda_separable", {"#CC79A7", 9}},
-      {"cuda_regblock", {"#882255", 11}},
-      {"cuda_fused", {"#7B2FBE", 15}},
-      {"cuda_tensor", {"#E41A1C", 3}},
-      {"cuda_streaming", {"#A6761D", 1}},
-      {"cuda_tensor_separable", {"#FF7F00", 2}},
-      {"npp", {"#000000", 12}},
-  };
-  return styles;
+// The appearance of a registered implementation (its descriptor's colour and point type, the
+// same in every figure), or null for a name that is none (a user's kernel, a series of threads).
+const Appearance* appearance_of(const std::string& implementation) {
+  const Implementation* registered = find_implementation(implementation);
+  return registered && registered->appearance ? &*registered->appearance : nullptr;
 }
 
 // For series that are not implementations (threads, kernels, tiles): Okabe-Ito, then a few more.
@@ -222,9 +197,8 @@ size_t x_tic_lines(const FigureData& figure, const Grid& grid) {
 SeriesStyle series_style(const FigureData& figure, size_t row) {
   const auto& rows = first_grid(figure).rows;
   const Category& category = rows.at(row);
-  const auto& styles = implementation_styles();
-  const auto known = styles.find(category.implementation);
-  if (known == styles.end())
+  const Appearance* known = appearance_of(category.implementation);
+  if (known == nullptr)
     return {kColours[row % std::size(kColours)], kPointTypes[row % std::size(kPointTypes)], 1};
   // The variant's rank among the rows of the same implementation picks the dash.
   int variant = 0, variants = 0;
@@ -234,12 +208,12 @@ SeriesStyle series_style(const FigureData& figure, size_t row) {
       ++variants;
     }
   if (!figure.declaration.shade_variants || variants < 2)
-    return {known->second.colour, known->second.point_type, 1 + variant % 5};
+    return {known->colour, known->point_type, 1 + variant % 5};
   // Shades from the implementation's colour to near black, and a point type each, so that four
   // thread counts of one implementation are four lines a reader tells apart.
   const double dark = 0.7 * variant / (variants - 1);
-  return {shade(known->second.colour, dark),
-          kPointTypes[(variant + row_index_of(known->second.point_type)) % std::size(kPointTypes)],
+  return {shade(known->colour, dark),
+          kPointTypes[(variant + row_index_of(known->point_type)) % std::size(kPointTypes)],
           1 + variant % 5};
 }
 

@@ -1,7 +1,8 @@
 // What every figure type shares when it writes gnuplot: text quoting, tics, the data layout of
 // series figures (line, bars, stacked) and the style of a series. An implementation keeps one
-// colour and point type in every figure of the report, so a reader learns them once; the variants
-// of one implementation in a figure (block shapes, tiles) differ by line style.
+// colour and point type in every figure of the report, its descriptor's (Appearance,
+// impl/implementation.hpp), so a reader learns them once; the variants of one implementation in a
+// figure (block shapes, tiles) differ by line style.
 #pragma once
 
 #include <sstream>
@@ -46,7 +47,8 @@ struct SeriesStyle {
   int dash_type = 1;
 };
 // The style of grid row `row`: its implementation's colour and point, a dash per variant of that
-// implementation in the figure; rows that name no implementation take colours in order.
+// implementation in the figure; rows that name no registered implementation (a user's kernel,
+// threads) take colours in order.
 SeriesStyle series_style(const FigureData& figure, size_t row);
 
 // Series figures (line, bars, stacked): one data line per x; columns x, x_label, then per grid

@@ -74,6 +74,10 @@ struct FilterDescriptor {
   std::function<std::optional<FilterProblem>(const FilterRequest&)> check;
   // Optional: the display name; empty: type, size, then -s<sigma>, -t<sigma2>, -n (normalize).
   std::function<std::string(const FilterRequest&)> display_name;
+  // True for a derivative along one axis (Prewitt, Sobel): the gallery shows its f32 output signed
+  // around mid-grey, since the sign says which way brightness changes. Other filters are shown by
+  // their weights: a zero-sum filter's magnitude, any other's u8 output (gallery_render.hpp).
+  bool gallery_signed = false;
 
   const FilterParameter* parameter(const std::string& key) const;
   bool takes(const std::string& key) const { return parameter(key) != nullptr; }

@@ -18,6 +18,12 @@ FilterDescriptor fixed_3x3(const std::string& type, const std::string& summary,
   return d;
 }
 
+// A derivative along one axis, shown signed in the gallery.
+FilterDescriptor shown_signed(FilterDescriptor descriptor) {
+  descriptor.gallery_signed = true;
+  return descriptor;
+}
+
 }  // namespace
 
 FilterDescriptor make_sharpen_filter() {
@@ -35,13 +41,13 @@ FilterDescriptor make_laplacian_filter() {
 }
 
 FilterDescriptor make_prewitt_x_filter() {
-  return fixed_3x3("prewitt_x", "Prewitt x derivative (right minus left)",
-                   {-1, 0, 1, -1, 0, 1, -1, 0, 1});
+  return shown_signed(fixed_3x3("prewitt_x", "Prewitt x derivative (right minus left)",
+                                {-1, 0, 1, -1, 0, 1, -1, 0, 1}));
 }
 
 FilterDescriptor make_prewitt_y_filter() {
-  return fixed_3x3("prewitt_y", "Prewitt y derivative (below minus above)",
-                   {-1, -1, -1, 0, 0, 0, 1, 1, 1});
+  return shown_signed(fixed_3x3("prewitt_y", "Prewitt y derivative (below minus above)",
+                                {-1, -1, -1, 0, 0, 0, 1, 1, 1}));
 }
 
 FilterDescriptor make_emboss_filter() {

@@ -22,6 +22,7 @@ FilterDescriptor sobel(const std::string& type, const std::string& summary, bool
   d.type = type;
   d.summary = summary;
   d.min_size = 3;
+  d.gallery_signed = true;
   d.parameters = {size_parameter(0), normalize_parameter()};
   d.build = [along_x](const FilterRequest& request, nlohmann::json&, std::vector<double>&) {
     const auto [smooth, derivative] = sobel_factors(request.size);

@@ -11,6 +11,7 @@
 #include "config/config.hpp"
 #include "core/file_io.hpp"
 #include "core/sha256.hpp"
+#include "filters/filter_descriptor.hpp"
 #include "filters/filter_library.hpp"
 #include "gallery/gallery_render.hpp"
 #include "gallery/gallery_select.hpp"
@@ -46,6 +47,12 @@ ImageSpec image_spec_from(const nlohmann::json& entry) {
   return spec;
 }
 
+// A filter type given by its weights (a custom kernel).
+bool takes_matrix(const std::string& type) {
+  const FilterDescriptor* descriptor = find_filter_type(type);
+  return descriptor && descriptor->takes("matrix");
+}
+
 Filter filter_from(const nlohmann::json& kernel) {
   FilterRequest request;
   request.type = kernel.value("type", "");
@@ -57,7 +64,7 @@ Filter filter_from(const nlohmann::json& kernel) {
   request.normalize = parameters.value("normalize", false);
   if (parameters.contains("matrix")) {
     request.matrix = parameters["matrix"].get<std::vector<std::vector<double>>>();
-  } else if (request.type == "custom" && kernel.contains("weights")) {
+  } else if (takes_matrix(request.type) && kernel.contains("weights")) {
     // Configs resolved by earlier versions kept the weights instead of the matrix.
     const auto weights = kernel["weights"].get<std::vector<double>>();
     for (int row = 0; row < request.size; ++row)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "filters/filter_descriptor.hpp"
+
 namespace convlab {
 namespace {
 
@@ -43,9 +45,8 @@ std::optional<GalleryMapping> parse_gallery_mapping(const std::string& text) {
 }
 
 GalleryMapping gallery_mapping_for(const Filter& filter) {
-  const bool derivative = filter.type == "prewitt_x" || filter.type == "prewitt_y" ||
-                          filter.type == "sobel_x" || filter.type == "sobel_y";
-  if (derivative) return GalleryMapping::signed_stretch;
+  const FilterDescriptor* descriptor = find_filter_type(filter.type);
+  if (descriptor && descriptor->gallery_signed) return GalleryMapping::signed_stretch;
   double weight_sum = 0.0;
   for (float w : filter.weights) weight_sum += w;
   return std::fabs(weight_sum) < 1e-6 ? GalleryMapping::magnitude_stretch

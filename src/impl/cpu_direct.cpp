@@ -186,7 +186,7 @@ Implementation make_cpu_direct_implementation() {
   Implementation impl;
   impl.name = "cpu_direct";
   impl.family = Family::cpu;
-  impl.thread_pool = "openmp";
+  impl.thread_pool = kOpenMpThreadPool;
   impl.description =
       "direct KxK: per-thread strips, ring of K+3 converted lines, 4 output rows x 64 values of "
       "sums in registers, K unrolled for 3..11";

@@ -401,7 +401,7 @@ Implementation make_cpu_fused_implementation() {
   Implementation impl;
   impl.name = "cpu_fused";
   impl.family = Family::cpu;
-  impl.thread_pool = "openmp";
+  impl.thread_pool = kOpenMpThreadPool;
   impl.description =
       "rank-1 kernels: per-thread strips, row pass into a ring of K+3 lines, column pass from it "
       "4 rows at a time (no image-sized intermediate); u8 with non-negative weights in 16-bit "

@@ -69,7 +69,7 @@ Implementation make_cpu_rows_implementation() {
   Implementation impl;
   impl.name = "cpu_rows";
   impl.family = Family::cpu;
-  impl.thread_pool = "openmp";
+  impl.thread_pool = kOpenMpThreadPool;
   impl.description =
       "float rows with pre-applied border, register-blocked vectorised multiply-adds, OpenMP";
   impl.axes = openmp_axes();

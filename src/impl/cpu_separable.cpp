@@ -75,7 +75,7 @@ Implementation make_cpu_separable_implementation() {
   Implementation impl;
   impl.name = "cpu_separable";
   impl.family = Family::cpu;
-  impl.thread_pool = "openmp";
+  impl.thread_pool = kOpenMpThreadPool;
   impl.description = "rank-1 kernels as a row pass then a column pass in float, OpenMP";
   impl.factored = true;
   impl.axes = openmp_axes();

@@ -135,13 +135,35 @@ inline const std::string& source_version(const SourceFacts& source) {
   return source.snapshot_sha256.empty() ? source.sha256 : source.snapshot_sha256;
 }
 
+// How readers see an implementation, the same on every page: its words in prose and table cells
+// ("CUDA shared memory"), and its colour and point type in every figure. CPU rungs take blues and
+// greens, CUDA rungs warm colours, the vendor peers black and greys. A user's kernel has none: its
+// words are made from its name and its colour is the next of the figure's (query/, figures/).
+struct Appearance {
+  std::string words;
+  std::string colour;  // "#rrggbb"
+  int point_type = 7;  // gnuplot's pt
+};
+
+// The thread pool of the implementations whose `threads` are OpenMP threads.
+inline constexpr const char* kOpenMpThreadPool = "openmp";
+
 struct Implementation {
   std::string name;
   Family family = Family::cpu;
-  // The pool its `threads` run on ("openmp", "opencv"), empty for none. Idle workers of a pool
-  // spin for a while after a call; interleaved timing warns when one problem mixes pools.
+  // The pool its `threads` run on (kOpenMpThreadPool, "opencv"), empty for none. Idle workers of a
+  // pool spin for a while after a call; interleaved timing warns when one problem mixes pools.
   std::string thread_pool;
   std::string description;
+  // Set for convlab's own implementations (their registry row or registration); empty for a
+  // user's kernel.
+  std::optional<Appearance> appearance;
+  // The implementation a config's speedups are measured over when it names no baseline and
+  // sweeps this one (else its first implementation).
+  bool baseline_by_default = false;
+  // Multiply-accumulates per second per thread, only for the plan's estimate of a CPU point's
+  // duration (run/plan_report.cpp); a CUDA point's rate is its family's.
+  double estimated_macs_per_thread_second = 8e9;
   // True when the algorithm does 2K multiply-adds per value (separable passes) instead of K^2;
   // roofline fractions then use that count.
   bool factored = false;

@@ -29,8 +29,9 @@ Implementation make_openmp_implementation() {
   Implementation impl;
   impl.name = "openmp";
   impl.family = Family::cpu;
-  impl.thread_pool = "openmp";
+  impl.thread_pool = kOpenMpThreadPool;
   impl.description = "the sequential loops, image rows shared among OpenMP threads";
+  impl.estimated_macs_per_thread_second = 0.7e9;  // the sequential loops
   impl.axes = openmp_axes();
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();

@@ -1,12 +1,23 @@
 #include "impl/registry.hpp"
 
+#include <utility>
+
 #include "impl/vendor_peers.hpp"
 
 namespace convlab {
+namespace {
+
+Implementation appearing(Implementation implementation, Appearance appearance) {
+  implementation.appearance = std::move(appearance);
+  return implementation;
+}
+
+}  // namespace
 
 const std::vector<Implementation>& implementation_registry() {
   static const std::vector<Implementation> registry = [] {
-#define CONVLAB_CPU_MADE(row) make_##row##_implementation(),
+#define CONVLAB_CPU_MADE(row, words, colour, point_type) \
+  appearing(make_##row##_implementation(), {words, colour, point_type}),
     std::vector<Implementation> all{CONVLAB_CPU_IMPLEMENTATIONS(CONVLAB_CPU_MADE)};
 #undef CONVLAB_CPU_MADE
 #define CONVLAB_PEER_MADE(folder, title) \

@@ -21,6 +21,8 @@ Implementation make_sequential_implementation() {
   impl.name = "sequential";
   impl.family = Family::cpu;
   impl.description = "naive nested loops on one thread, border rule applied per tap";
+  impl.baseline_by_default = true;
+  impl.estimated_macs_per_thread_second = 0.7e9;  // a tap's border rule, per multiply-add
   impl.unsupported = [](const Problem&, const Params&, const RunContext&) {
     return std::optional<std::string>();
   };

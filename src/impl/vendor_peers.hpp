@@ -3,11 +3,12 @@
 //   PEER(folder, title)
 //
 // A new peer is its folder src/impl/<folder>/ (its registration *.cpp, defining the three functions
-// below; peers/*.cpp, the only files that include the vendor's headers; not_built/*.cpp, standing
-// in without the library), its find module cmake/peers/Find<folder>.cmake (cmake/vendor_peers.cmake
-// builds every folder that has one), and its row here. The registry lists its implementations,
-// and the build facts say whether it was built (run.build.<folder>_built, `convlab list`) and which
-// version (run.build.<folder>_version). NPP, a CUDA peer, is a row of impl/cuda/rungs.hpp instead.
+// below and giving each implementation its Appearance; peers/*.cpp, the only files that include
+// the vendor's headers; not_built/*.cpp, standing in without the library), its find module
+// cmake/peers/Find<folder>.cmake (cmake/vendor_peers.cmake builds every folder that has one), and
+// its row here. The registry lists its implementations, and the build facts say whether it was
+// built (run.build.<folder>_built, `convlab list`) and which version (run.build.<folder>_version).
+// NPP, a CUDA peer, is a row of impl/cuda/rungs.hpp instead.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/point_filter.hpp"
+#include "impl/registry.hpp"
 
 namespace convlab {
 namespace {
@@ -94,7 +95,9 @@ std::optional<FieldValue> json_value(const json* node) {
   return value;
 }
 
-std::string words_for_implementation(const std::string& name) {
+// The words of a name that has no descriptor (a user's kernel): its parts between underscores,
+// each abbreviation spelled as readers know it ("my_avx2_rows": "My AVX2 rows").
+std::string words_made_from_name(const std::string& name) {
   static const std::map<std::string, std::string> token_words = {{"cuda", "CUDA"},
                                                                  {"openmp", "OpenMP"},
                                                                  {"omp", "OpenMP"},
@@ -124,6 +127,13 @@ std::string words_for_implementation(const std::string& name) {
   }
   if (!words.empty() && words[0] >= 'a' && words[0] <= 'z') words[0] = words[0] - 'a' + 'A';
   return words;
+}
+
+// An implementation in words: its descriptor's for convlab's own, else made from its name.
+std::string words_for_implementation(const std::string& name) {
+  const Implementation* registered = find_implementation(name);
+  if (registered && registered->appearance) return registered->appearance->words;
+  return words_made_from_name(name);
 }
 
 std::string words_for_param(const std::string& axis, const json& value) {

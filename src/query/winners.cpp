@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "filters/filter_descriptor.hpp"
 #include "query/record_fields.hpp"
 #include "query/speedup_gap.hpp"
 #include "store/machine.hpp"
@@ -175,13 +176,15 @@ struct GroupPart {
   std::string key;    // what tells groups apart
 };
 
-// The kernel without its size: its type and the parameters the config gave (the default sigma
-// follows the size, so it is left out).
+// The kernel without its size: its type, its name where the type is told apart by one (a custom
+// kernel's) and the parameters the config gave (the default sigma follows the size, so it is left
+// out).
 std::string kernel_family(const Record& record) {
   json parameters = record.kernel.parameters;
   if (parameters.is_object()) parameters.erase("default_sigma");
-  const std::string custom = record.kernel.type == "custom" ? record.kernel.name : "";
-  return record.kernel.type + "|" + custom + "|" + parameters.dump();
+  const FilterDescriptor* type = find_filter_type(record.kernel.type);
+  const std::string name = type && type->takes("name") ? record.kernel.name : "";
+  return record.kernel.type + "|" + name + "|" + parameters.dump();
 }
 
 std::string image_without(const Record& record, const std::string& field) {

@@ -18,18 +18,17 @@
 namespace convlab {
 namespace {
 
-// Nominal multiply-accumulate rates (per second) used only to estimate durations. Threads beyond
-// `logical_cpus` add nothing (0: no cap). CUDA: 4 TMAC/s, the rate at which the committed H200
-// and H100 runs' kernels went on average (direct and separable rungs alike, counting 2K
-// multiply-adds per value for a factored implementation on a separable kernel).
+// Nominal multiply-accumulate rates (per second) used only to estimate durations. CPU: the
+// implementation's own per thread; threads beyond `logical_cpus` add nothing (0: no cap). CUDA: 4
+// TMAC/s, the rate at which the committed H200 and H100 runs' kernels went on average (direct and
+// separable rungs alike, counting 2K multiply-adds per value for a factored implementation on a
+// separable kernel).
 double nominal_rate(const Point& point, unsigned logical_cpus) {
-  const std::string& name = point.implementation->name;
   const double threads_asked = std::max(1.0, point.params.value("threads", 1.0));
   const double threads =
       logical_cpus == 0 ? threads_asked : std::min(threads_asked, double(logical_cpus));
   if (point.implementation->family == Family::cuda) return 4e12;
-  if (name == "sequential" || name == "openmp") return 0.7e9 * threads;
-  return 8e9 * threads;
+  return point.implementation->estimated_macs_per_thread_second * threads;
 }
 
 // Around a CUDA point's kernels every repetition also copies the image in and the output out

@@ -87,13 +87,18 @@ void close_shard(const RunJob& job, const ShardIndex& shard, bool quiet) {
     std::cerr << "convlab merge: " << line << "\n";
 }
 
-// The backend for the job: device workers for several devices, otherwise this process.
+// The backend for the job, the one place it is chosen: SLURM array tasks for `convlab slurm`,
+// device workers for several devices, otherwise this process (a plain run, one shard, one device
+// worker).
 std::unique_ptr<Backend> backend_for(const RunJob& job) {
-  if (job.devices.size() > 1) return std::make_unique<DeviceWorkersBackend>();
+  if (job.options->slurm) return std::make_unique<SlurmBackend>();
+  if (job.devices.size() > 1 && job.options->worker < 0)
+    return std::make_unique<DeviceWorkersBackend>();
   return std::make_unique<InProcessBackend>();
 }
 
-void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
+void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut,
+                   const BackendTraits& backend) {
   const Config& config = *job.config;
   const std::vector<Point>& plan = *job.plan;
   std::vector<Point> points;
@@ -113,7 +118,7 @@ void print_dry_run(const RunJob& job, const std::optional<ShardCut>& cut) {
   if (!job.devices.empty())
     print_device_split(config, plan, job.schedule, job.devices,
                        !job.options->dry_run || job.options->devices->all, std::cout);
-  std::cout << "\nbackend: " << describe(backend_for(job)->traits()) << "\n";
+  std::cout << "\nbackend: " << describe(backend) << "\n";
 }
 
 }  // namespace
@@ -129,14 +134,6 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
   job.target = {out_dir, out_dir, "results.json", LockUse::required};
   job.cuda_device = options.cuda_device;
   job.schedule = make_schedule(config, plan);
-
-  std::ostream* compile_log = options.verbosity == Verbosity::quiet ? nullptr : &std::cerr;
-  if (options.slurm) {
-    // The jobs find every variant compiled; a compile error stops the run before its first point.
-    compile_users_kernels(config, plan, options.cuda_device, compile_log);
-    SlurmBackend slurm;
-    return slurm.execute(job);
-  }
 
   std::optional<ShardCut> cut;
   if (options.shard) {
@@ -157,9 +154,13 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
   }
   if (job.devices.size() > 1) job.schedule = split_by_family(config, plan, job.schedule);
 
+  const std::unique_ptr<Backend> backend = backend_for(job);
+  const BackendTraits traits = backend->traits();
+  std::ostream* compile_log = options.verbosity == Verbosity::quiet ? nullptr : &std::cerr;
   if (options.worker < 0) {
-    if (job.devices.size() > 1) {
-      // The device workers find every variant compiled (a worker compiles nothing up front).
+    if (traits.parallel) {
+      // The device workers and SLURM's tasks find every variant compiled (they compile nothing up
+      // front); a compile error stops the run before its first point.
       compile_users_kernels(config, plan, options.cuda_device, compile_log);
     } else {
       // The first variant of each kernel now, the rest ahead of their measurements.
@@ -169,7 +170,7 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
   }
 
   if (options.dry_run) {
-    print_dry_run(job, cut);
+    print_dry_run(job, cut, traits);
     return 0;
   }
 
@@ -205,13 +206,14 @@ int run_experiment(const RunOptions& options, Config config, std::vector<Point> 
     job.part->points = hand_out ? std::vector<std::string>{} : digests_of(plan, job.schedule);
     job.cuda_device = device;
     job.worker = true;
-    InProcessBackend here;
-    return here.execute(job);
+    return backend->execute(job);
   }
 
+  // Handed to a scheduler (SLURM): this process opens and folds no results file.
+  if (!traits.measures_here) return backend->execute(job);
   if (options.shard) open_shard_file(job, config.name);
   fold_worker_files(job.target);
-  const int status = backend_for(job)->execute(job);
+  const int status = backend->execute(job);
   if (options.shard) close_shard(job, *options.shard, options.verbosity == Verbosity::quiet);
   return status;
 }

@@ -254,7 +254,7 @@ Implementation make_user_implementation(std::shared_ptr<const UserKernelSource> 
   Implementation impl;
   impl.name = source->implementation;
   impl.family = is_cuda(*source) ? Family::cuda : Family::cpu;
-  impl.thread_pool = is_cuda(*source) ? "" : "openmp";
+  impl.thread_pool = is_cuda(*source) ? "" : kOpenMpThreadPool;
   impl.description = "your own kernel, " + source->config_path + " (" +
                      std::string(to_string(source->language)) + ", sha256 " +
                      source->version.substr(0, 12) + ")";

@@ -112,14 +112,22 @@ RungTraits npp_traits() {
 struct CudaRung {
   Variant variant;
   const char* name;
+  Appearance appearance;
   const char* axes;  // keys of cuda_axes.cpp's catalogue
   LaunchShape shape;
   RungTraits (*traits)();
   const char* description;
 };
 
-#define CONVLAB_CUDA_HOST_RUNG(stem, name, axes, threads, step_x, step_y, traits, description) \
-  {Variant::stem, name, axes, {threads, step_x, step_y}, traits, description},
+#define CONVLAB_CUDA_HOST_RUNG(stem, name, words, colour, point_type, axes, threads, step_x, \
+                               step_y, traits, description)                                  \
+  CudaRung{Variant::stem,                                                                    \
+           name,                                                                             \
+           Appearance{words, colour, point_type},                                            \
+           axes,                                                                             \
+           LaunchShape{threads, step_x, step_y},                                             \
+           traits,                                                                           \
+           description},
 const CudaRung kCudaRungs[] = {CONVLAB_CUDA_RUNGS(CONVLAB_CUDA_HOST_RUNG)};
 #undef CONVLAB_CUDA_HOST_RUNG
 
@@ -185,6 +193,7 @@ Implementation make_cuda_implementation(const CudaRung& rung) {
   impl.name = rung.name;
   impl.family = Family::cuda;
   impl.description = rung.description;
+  impl.appearance = rung.appearance;
   impl.factored = traits.factored;  // roofline counts 2K multiply-adds per value
   impl.factored_rank1_only = traits.factored && !traits.rank1_only;
   impl.arithmetic = traits.arithmetic;

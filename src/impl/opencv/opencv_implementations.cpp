@@ -62,12 +62,14 @@ double gaussianblur_u8_tolerance(const Problem& problem) {
   return 1.0 + 127.5 * moved;
 }
 
-Implementation make_peer(std::string name, Function function, std::string description) {
+Implementation make_peer(std::string name, Appearance appearance, Function function,
+                         std::string description) {
   Implementation impl;
   impl.name = std::move(name);
   impl.family = Family::cpu;
   impl.thread_pool = "opencv";
   impl.description = std::move(description);
+  impl.appearance = std::move(appearance);
   impl.factored = function != Function::filter2d;
   impl.axes = {{"threads", AxisKind::integer, "cv::setNumThreads", 1, {}, 1, 1024}};
   if (function == Function::gaussianblur) impl.u8_tolerance = gaussianblur_u8_tolerance;
@@ -94,12 +96,13 @@ Implementation make_peer(std::string name, Function function, std::string descri
 
 std::vector<Implementation> make_opencv_implementations() {
   return {
-      make_peer("opencv_filter2d", Function::filter2d,
+      make_peer("opencv_filter2d", {"OpenCV filter2d", "#000000", 6}, Function::filter2d,
                 "OpenCV cv::filter2D (peer; any kernel, direct or DFT as OpenCV chooses)"),
-      make_peer("opencv_sepfilter2d", Function::sepfilter2d,
+      make_peer("opencv_sepfilter2d", {"OpenCV sepfilter2d", "#555555", 8}, Function::sepfilter2d,
                 "OpenCV cv::sepFilter2D with convlab's column and row factors (peer; rank-1 "
                 "kernels)"),
-      make_peer("opencv_gaussianblur", Function::gaussianblur,
+      make_peer("opencv_gaussianblur", {"OpenCV gaussianblur", "#999999", 10},
+                Function::gaussianblur,
                 "OpenCV cv::GaussianBlur with the same K and sigma (peer; Gaussian kernels, u8 "
                 "in fixed point)"),
   };
