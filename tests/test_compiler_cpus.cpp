@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -81,6 +82,26 @@ TEST(CompilerCpus, AProgramStartedFromAPinnedThreadRunsOnTheOtherCores) {
   cpu_set_t wanted = cpus;
   CPU_AND(&wanted, &wanted, &allowed);  // a cpuset keeps the child within it
   EXPECT_TRUE(CPU_EQUAL(&seen, &wanted)) << "child CPUs " << list << ", wanted " << expected.str();
+}
+
+// OpenMP's binding, set by convlab for its CPU rungs, would pin a compiler that loads OpenMP (the
+// NVRTC child is convlab itself) to the first core of its set: a program started by run_program
+// never gets it.
+TEST(CompilerCpus, AProgramStartedDoesNotInheritOpenMpBinding) {
+  const char* bind = std::getenv("OMP_PROC_BIND");
+  const char* places = std::getenv("OMP_PLACES");
+  const std::string saved_bind = bind ? bind : "", saved_places = places ? places : "";
+  setenv("OMP_PROC_BIND", "close", 1);
+  setenv("OMP_PLACES", "cores", 1);
+  setenv("CONVLAB_TEST_KEPT_VARIABLE", "kept", 1);
+  const ProgramOutput out = run_program({"env"}, 10.0);
+  bind ? setenv("OMP_PROC_BIND", saved_bind.c_str(), 1) : unsetenv("OMP_PROC_BIND");
+  places ? setenv("OMP_PLACES", saved_places.c_str(), 1) : unsetenv("OMP_PLACES");
+  unsetenv("CONVLAB_TEST_KEPT_VARIABLE");
+  ASSERT_EQ(out.exit_code, 0) << out.output << out.failure;
+  EXPECT_EQ(out.output.find("OMP_PROC_BIND="), std::string::npos) << out.output;
+  EXPECT_EQ(out.output.find("OMP_PLACES="), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("CONVLAB_TEST_KEPT_VARIABLE=kept"), std::string::npos) << out.output;
 }
 
 TEST(CompilerCpus, AProgramStartedFromAnUnpinnedThreadRunsOnEveryCore) {

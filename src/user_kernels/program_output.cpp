@@ -22,8 +22,9 @@ namespace {
 
 // The child between fork and exec: only async-signal-safe calls. Reports a failure to start
 // through `report` (close-on-exec, so a successful exec closes it unwritten).
-[[noreturn]] void become_program(const char* path, char* const* argv, const ProgramLimits& limits,
-                                 const cpu_set_t& cpus, int output, int report) {
+[[noreturn]] void become_program(const char* path, char* const* argv, char* const* environment,
+                                 const ProgramLimits& limits, const cpu_set_t& cpus, int output,
+                                 int report) {
   ::setpgid(0, 0);  // a group of its own: a timeout kills the compiler and what it started
   ::sched_setaffinity(0, sizeof cpus, &cpus);
   sigset_t none;
@@ -42,7 +43,7 @@ namespace {
   }
   if (error == 0 && !limits.folder.empty() && ::chdir(limits.folder.c_str()) != 0) error = errno;
   if (error == 0) {
-    ::execve(path, argv, environ);
+    ::execve(path, argv, environment);
     error = errno;
   }
   [[maybe_unused]] const ssize_t written = ::write(report, &error, sizeof error);
@@ -73,6 +74,19 @@ void collect_output(int fd, pid_t pid, const ProgramLimits& limits, ProgramOutpu
       result.output.append(buffer,
                            std::min<std::size_t>(got, limits.max_output - result.output.size()));
   }
+}
+
+// This process's environment without OpenMP's binding (OMP_PROC_BIND, OMP_PLACES), which convlab
+// sets for its CPU rungs: a program started with it that loads OpenMP (NVRTC's child is convlab)
+// pins its main thread to the first core it may use, and every compiler would take turns on it.
+std::vector<std::string> environment_unbound() {
+  std::vector<std::string> kept;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string text = *entry;
+    if (text.rfind("OMP_PROC_BIND=", 0) == 0 || text.rfind("OMP_PLACES=", 0) == 0) continue;
+    kept.push_back(text);
+  }
+  return kept;
 }
 
 // argv[0] as execvp would find it, looked up before fork: execvp is not async-signal-safe.
@@ -110,10 +124,15 @@ ProgramOutput run_program(const std::vector<std::string>& argv, const ProgramLim
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   const std::string path = program_path(argv.at(0));
+  std::vector<std::string> environment = environment_unbound();
+  std::vector<char*> variables;
+  for (auto& variable : environment) variables.push_back(variable.data());
+  variables.push_back(nullptr);
   // Compilers run side by side on the cores the measuring thread leaves, not on its one core.
   const cpu_set_t cpus = compiler_cpus();
   const pid_t pid = ::fork();
-  if (pid == 0) become_program(path.c_str(), args.data(), limits, cpus, output[1], report[1]);
+  if (pid == 0)
+    become_program(path.c_str(), args.data(), variables.data(), limits, cpus, output[1], report[1]);
   ::close(output[1]);
   ::close(report[1]);
   if (pid < 0) {
