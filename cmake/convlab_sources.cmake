@@ -74,7 +74,7 @@ target_compile_options(convlab_engine PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLA
 # that a neighbour defines too, or (gpu_clocks.cpp) whose class holds a type of its anonymous
 # namespace, which GCC warns about once the file is included in a batch (-Wsubobject-linkage).
 option(CONVLAB_UNITY_BUILD "Compile the C++ sources in batches" ON)
-set(CONVLAB_UNITY_BATCH 16 CACHE STRING "C++ files per batch of the unity build")
+set(CONVLAB_UNITY_BATCH 32 CACHE STRING "C++ files per batch of the unity build")
 set(CONVLAB_UNITY_ALONE
   src/core/file_io.cpp
   src/figures/figure_type_heatmap.cpp

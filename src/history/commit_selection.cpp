@@ -6,7 +6,7 @@
 namespace convlab {
 namespace {
 
-constexpr char kField = '\x1f';
+constexpr char kFieldSeparator = '\x1f';
 
 void check_revision(const std::string& revision, const std::string& argument) {
   if (revision.empty()) throw HistoryError("COMMITS: '" + argument + "' names an empty revision");
@@ -70,7 +70,7 @@ HistoryCommit commit_from_show_line(const std::string& line) {
   std::vector<std::string> fields;
   std::size_t start = 0;
   for (int i = 0; i < 3; ++i) {
-    const std::size_t end = line.find(kField, start);
+    const std::size_t end = line.find(kFieldSeparator, start);
     if (end == std::string::npos)
       throw HistoryError("git show printed an unexpected line: " + line);
     fields.push_back(line.substr(start, end - start));
