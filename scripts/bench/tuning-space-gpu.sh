@@ -22,11 +22,11 @@
 # compile is done; a part stops cleanly (its records kept) at TUNING_SPACE_LIMIT seconds (default
 # 420), and the same part run again measures only what is missing.
 #
-# Measured: on an H200 host of 16 cores the build took 140 s; NVRTC alone takes 0.26 s (the
-# smallest variant) to 1.4-1.6 s (15 to 28 outputs a thread) on the 2-core development machine
-# under load. A part of 864 variants is then about a minute or two of compiles on 15 threads,
-# overlapping about 0.1 s a point of measuring (4 calls with their copies, verification of
-# 16.7 M floats, the record): eighths fit a call of 10 minutes with the build, quarters should.
+# Measured on an H200 host of 16 cores: the build takes 108-140 s; with the compiles on the cores
+# the measuring thread leaves, the run measures about 7 variants a second (334 in 50 s; NVRTC
+# 0.26-1.6 s a variant, 15 at a time, a point 0.023 s of measuring): the whole space, 1/1, is
+# about 16 minutes, which two calls in a row on the same (warm) machine hold, the second
+# resuming the first; eighths fit a call each with the build.
 set -euo pipefail
 ROOT=$(pwd)
 OUT=${OUT:?set OUT to the folder whose files come back}
