@@ -142,18 +142,20 @@ std::vector<const Record*> selected_points(const ResultsDocument& results,
   }
 }
 
-// The points of B matched with the same point measured on the same machine in A.
+// The points of B matched with the same point measured on the same machine in A: the same host
+// and, for GPU points, the same GPU model, whichever device of that model (a GPU machine lent
+// for a session is another device of one model each time), as a results file keeps them.
 CompareOutcome compare_points(const ResultsDocument& a, const ResultsDocument& b,
                               const CompareOptions& options) {
   CompareOutcome outcome;
   std::map<std::string, const Record*> a_points;
   for (const Record* record : selected_points(a, options)) {
-    a_points[point_definition(*record) + machine_key(*record)] = record;
+    a_points[point_definition(*record) + machine_model_key(*record)] = record;
     outcome.a_machines.insert(machine_label(*record, true));
   }
   for (const Record* record : selected_points(b, options)) {
     outcome.b_machines.insert(machine_label(*record, true));
-    const auto match = a_points.find(point_definition(*record) + machine_key(*record));
+    const auto match = a_points.find(point_definition(*record) + machine_model_key(*record));
     if (match == a_points.end()) {
       ++outcome.only_in_b;
       continue;

@@ -220,6 +220,38 @@ class Compare : public ::testing::Test {
   ScratchDirectory dir_{"compare"};
 };
 
+// The fixture's points as CUDA points measured on GPU `uuid` of model `gpu`.
+std::string results_on_gpu(const std::filesystem::path& folder, const std::string& gpu,
+                           const std::string& uuid) {
+  auto results = nlohmann::json::parse(read_file(fixture_results()));
+  for (auto& record : results["records"]) {
+    record["family"] = "cuda";
+    record["machine"]["gpu"] = gpu;
+    record["machine"]["gpu_driver"] = "13.0";
+    record["machine"]["gpu_uuid"] = uuid;
+  }
+  write_file(folder / "results.json", results.dump());
+  return folder.string();
+}
+
+// Two sessions on a lent GPU machine get two devices of one model: their points compare, as a
+// results file keeps one record of a point per host and GPU model. Another model does not match.
+TEST_F(Compare, GpuPointsOfTwoDevicesOfOneModelCompare) {
+  const std::string a = results_on_gpu(dir_.path() / "a", "NVIDIA H200", "GPU-1111");
+  const std::string b = results_on_gpu(dir_.path() / "b", "NVIDIA H200", "GPU-2222");
+  const std::string other = results_on_gpu(dir_.path() / "c", "NVIDIA H100", "GPU-3333");
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(compare_command({a, b}), 0);
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("32 points compared on median_ms"), std::string::npos) << out;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  compare_command({a, other});
+  out = testing::internal::GetCapturedStdout();
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.find("32 points compared"), std::string::npos) << out;
+}
+
 TEST_F(Compare, SameResultsPass) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(compare_command({fixture_results().string(), fixture_results().string()}), 0);
