@@ -12,6 +12,7 @@
 #include <set>
 
 #include "app/commands.hpp"
+#include "app/metric_option.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
 #include "core/message_text.hpp"
@@ -106,13 +107,8 @@ code's.
              [&](const std::string& text) { options.threshold = parse_percentage(text); })
       .value("--alpha", "P", "significance level, 0.05 by default",
              [&](const std::string& text) { options.alpha = parse_probability(text); })
-      .value("--metric", "FIELD", "median_ms (default), end_to_end_ms, h2d_ms or d2h_ms",
-             [&](const std::string& text) {
-               if (!field_has_quartiles(text))
-                 throw ArgumentValueError(
-                     "not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
-               options.metric = text;
-             })
+      .value("--metric", "FIELD", kMetricOptionHelp,
+             [&](const std::string& text) { options.metric = checked_metric(text); })
       .value("--filter", "EXPR",
              "only the points matching EXPR (as convlab run --filter), in A and in B; a filter "
              "that matches no point of A or of B is an error",

@@ -6,6 +6,7 @@
 
 #include "app/commands.hpp"
 #include "app/history_runner.hpp"
+#include "app/metric_option.hpp"
 #include "core/count_words.hpp"
 #include "core/file_io.hpp"
 #include "core/number_text.hpp"
@@ -95,13 +96,8 @@ CommandLine read_command_line(const std::string& name, const std::string& descri
              [&](const std::string& text) { options.steps.threshold = parse_percentage(text); })
       .value("--alpha", "P", "the Mann-Whitney test's level, 0.05 by default",
              [&](const std::string& text) { options.steps.alpha = parse_probability(text); })
-      .value("--metric", "FIELD", "median_ms (default), end_to_end_ms, h2d_ms or d2h_ms",
-             [&](const std::string& text) {
-               if (!field_has_quartiles(text))
-                 throw ArgumentValueError(
-                     "not a timed field (median_ms, end_to_end_ms, h2d_ms, d2h_ms)");
-               options.metric = text;
-             })
+      .value("--metric", "FIELD", kMetricOptionHelp,
+             [&](const std::string& text) { options.metric = checked_metric(text); })
       .value("--since", "COMMIT",
              "only steps at this commit of the history (an id or its first digits) or later",
              options.since);

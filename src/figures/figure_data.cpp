@@ -689,4 +689,12 @@ std::string TableData::value_text(size_t column, double value) const {
   return format_number(value, declaration.digits);
 }
 
+Category text_category(const std::string& label) {
+  Category category;
+  category.key = {label};
+  category.label = label;
+  category.tic = label;
+  return category;
+}
+
 }  // namespace convlab

@@ -24,6 +24,9 @@ struct Category {
   std::string implementation;
 };
 
+// A category that is its label alone (key, label and tic): a row or column of a table of words.
+Category text_category(const std::string& label);
+
 struct Cell {
   double value = 0.0;
   std::optional<double> low;  // q1 / q3 when error bars were asked for

@@ -9,14 +9,6 @@
 namespace convlab {
 namespace {
 
-Category text_category(const std::string& label) {
-  Category category;
-  category.key = {label};
-  category.label = label;
-  category.tic = label;
-  return category;
-}
-
 // What the rows are named by: "problem" or the fields of their labels.
 std::string row_header(const VersusTable& table) {
   if (table.rows.empty()) return "";

@@ -26,8 +26,12 @@ bool is_boolean(const std::string& text) {
   return false;
 }
 
-// Where a comment starts in `text` (a # at the start or after a space, outside quotes).
-size_t comment_start(const std::string& text) {
+enum class Scan { go_on, found, stop };
+
+// The first position of `text` outside quotes at which `look` says found, or npos (also when it
+// says stop). Quotes open anywhere, or only as the first character (a quoted key).
+template <typename Look>
+size_t first_unquoted(const std::string& text, bool quote_first_only, Look look) {
   char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -35,10 +39,23 @@ size_t comment_start(const std::string& text) {
       if (c == quote) quote = 0;
       continue;
     }
-    if (c == '"' || c == '\'') quote = c;
-    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) return i;
+    if ((c == '"' || c == '\'') && (!quote_first_only || i == 0)) {
+      quote = c;
+      continue;
+    }
+    const Scan seen = look(i);
+    if (seen == Scan::found) return i;
+    if (seen == Scan::stop) break;
   }
   return std::string::npos;
+}
+
+// Where a comment starts in `text` (a # at the start or after a space, outside quotes).
+size_t comment_start(const std::string& text) {
+  return first_unquoted(text, false, [&](size_t i) {
+    const bool comment = text[i] == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t');
+    return comment ? Scan::found : Scan::go_on;
+  });
 }
 
 // A scalar with the space around it kept outside its span.
@@ -93,21 +110,12 @@ std::string value(const std::string& text) {
 
 // The key of "key: value" (quoted keys included), or npos.
 size_t key_colon(const std::string& text) {
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
+  return first_unquoted(text, true, [&](size_t i) {
     const char c = text[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if ((c == '"' || c == '\'') && i == 0) {
-      quote = c;
-      continue;
-    }
-    if (c == '[' || c == '{') return std::string::npos;
-    if (c == ':' && (i + 1 == text.size() || text[i + 1] == ' ')) return i;
-  }
-  return std::string::npos;
+    if (c == '[' || c == '{') return Scan::stop;
+    const bool colon = c == ':' && (i + 1 == text.size() || text[i + 1] == ' ');
+    return colon ? Scan::found : Scan::go_on;
+  });
 }
 
 std::string line_html(const std::string& line, int& block_indent) {

@@ -10,14 +10,6 @@ const std::vector<std::string> kColumns{
     "measuring [s]",         "search time [s]", "grid best [ms]", "found / grid",
     "share of the grid [%]", "grid variants"};
 
-Category text_category(const std::string& label) {
-  Category category;
-  category.key = {label};
-  category.label = label;
-  category.tic = label;
-  return category;
-}
-
 std::string row_label(const SearchOutcome& outcome) {
   std::string label = outcome.implementation + ", " + outcome.strategy + " seed " +
                       std::to_string(outcome.seed) + " | " + outcome.problem;
