@@ -127,6 +127,14 @@ std::optional<std::string> read_file_if_present(const std::string& path, std::si
   return std::move(read.bytes);
 }
 
+ssize_t read_some(int fd, char* into, std::size_t size) {
+  ssize_t got;
+  do {
+    got = ::read(fd, into, size);
+  } while (got < 0 && errno == EINTR);
+  return got;
+}
+
 DescriptorRead read_descriptor(int fd, std::size_t max_bytes) {
   DescriptorRead read;
   // A file's size is known: its bytes get one allocation, not a doubling string's (which holds up

@@ -57,6 +57,10 @@ struct DescriptorRead {
 };
 DescriptorRead read_descriptor(int fd, std::size_t max_bytes = kNoSizeLimit);
 
+// One read(2) of up to `size` bytes, retried when a signal interrupts it: the bytes read (0 at the
+// end), or -1 with errno set.
+ssize_t read_some(int fd, char* into, std::size_t size);
+
 // A descriptor open for reading on the regular file at `path`, with read_file_if_present's checks
 // (a missing file is a FileError too); the caller closes it. For readers that stream a file.
 int open_regular_file(const std::string& path, Links links = Links::follow);

@@ -36,10 +36,7 @@ struct GzipReader::State {
 
   // More compressed bytes into `input`; false at the end of the file.
   bool refill() {
-    ssize_t got;
-    do {
-      got = ::read(fd, input.data(), input.size());
-    } while (got < 0 && errno == EINTR);
+    const ssize_t got = read_some(fd, reinterpret_cast<char*>(input.data()), input.size());
     if (got < 0) throw FileError(path + ": cannot read (" + std::strerror(errno) + ")");
     stream.next_in = input.data();
     stream.avail_in = static_cast<uInt>(got);

@@ -49,10 +49,7 @@ class ResultsText : public std::streambuf {
 
  private:
   ssize_t plain() {
-    ssize_t got;
-    do {
-      got = ::read(fd_, piece_.data(), piece_.size());
-    } while (got < 0 && errno == EINTR);
+    const ssize_t got = read_some(fd_, piece_.data(), piece_.size());
     if (got < 0) throw ResultsFileError(path_ + ": cannot read (" + std::strerror(errno) + ")");
     return got;
   }
