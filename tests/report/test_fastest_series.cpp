@@ -1,7 +1,8 @@
 // A figure's best: series (figures/fastest_series.hpp) on results made by hand: the fastest point
 // per x chosen by its time whatever the figure draws, ties, a fastest point without the value,
-// failed points, the implementations set aside, one panel per GPU; overlays of a constant; the
-// declarations' checks; and the figure of configs/npp_peer.yaml drawn from the committed results.
+// failed points, the implementations set aside, one panel per GPU; overlays of a constant; and the
+// figure of configs/npp_peer.yaml drawn from the committed results (test_declarations.cpp reads
+// and refuses the declarations).
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -11,7 +12,6 @@
 #include <map>
 
 #include "app/commands.hpp"
-#include "config/config_error.hpp"
 #include "figures/declarations.hpp"
 #include "figures/fastest_series.hpp"
 #include "figures/figure_data.hpp"
@@ -45,33 +45,26 @@ struct Point {
   bool tensor = false;
 };
 
+// What every record of these tests shares: a 64x64 noise image, a Gaussian, one host.
+const char* const kRecordTemplate = R"({
+  "params": {}, "run_id": "r1", "border": "replicate", "output": "u8", "derived": {},
+  "image": {"name": "noise-64x64-c1-s1", "source": "generated:noise seed=1", "sha256": "ab",
+            "width": 64, "height": 64, "channels": 1},
+  "kernel": {"type": "gaussian", "separable": true, "parameters": {}},
+  "machine": {"cpu_model": "Test CPU", "hostname": "box", "host_id": "h1"}})";
+
 json record_json(const Point& p) {
-  json r{{"implementation", p.implementation},
-         {"family", p.family},
-         {"params", json::object()},
-         {"run_id", "r1"},
-         {"factored", p.factored},
-         {"image",
-          {{"name", "noise-64x64-c1-s1"},
-           {"source", "generated:noise seed=1"},
-           {"sha256", "ab"},
-           {"width", 64},
-           {"height", 64},
-           {"channels", 1}}},
-         {"kernel",
-          {{"name", "gaussian" + std::to_string(p.k)},
-           {"type", "gaussian"},
-           {"size", p.k},
-           {"separable", true},
-           {"parameters", json::object()}}},
-         {"border", "replicate"},
-         {"output", "u8"},
-         {"status", p.status},
-         {"reason", p.status == "ok" ? "" : "values beyond the tolerance"},
-         {"timing",
-          {{"samples_ms", {p.median}}, {"stats", {{"median", p.median}}}, {"repetitions", 1}}},
-         {"derived", json::object()},
-         {"machine", {{"cpu_model", "Test CPU"}, {"hostname", "box"}, {"host_id", "h1"}}}};
+  json r = json::parse(kRecordTemplate);
+  r["implementation"] = p.implementation;
+  r["family"] = p.family;
+  r["factored"] = p.factored;
+  r["kernel"]["name"] = "gaussian" + std::to_string(p.k);
+  r["kernel"]["size"] = p.k;
+  r["status"] = p.status;
+  r["reason"] = p.status == "ok" ? "" : "values beyond the tolerance";
+  r["timing"]["samples_ms"] = {p.median};
+  r["timing"]["stats"]["median"] = p.median;
+  r["timing"]["repetitions"] = 1;
   if (p.family == "cuda") r["machine"]["gpu"] = p.gpu;
   if (p.tensor) r["arithmetic"] = "tensor_fp16";
   return r;
@@ -225,58 +218,6 @@ TEST(FastestSeries, AnOverlayValueIsDrawnAtEveryX) {
   const auto& values = data.panels[0].overlays[0].values;
   ASSERT_EQ(values.size(), 2u);
   for (const auto& value : values) EXPECT_EQ(value, std::optional<double>(1.5));
-}
-
-ReportDeclarations parse(const std::string& yaml) {
-  return parse_report_declarations(YAML::Load(yaml), YamlLocation{"configs/x.yaml", ""});
-}
-
-std::string error_of(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
-TEST(FastestSeries, DeclarationsReadBestAndConstantOverlays) {
-  const auto declared = parse(
-      "figures:\n"
-      "  - {name: a, x: kernel.name, y: median_ms, best: true}\n"
-      "  - {name: b, type: bars, x: kernel.name, y: median_ms, series: configuration,\n"
-      "     best: {label: quickest, except: npp}}\n"
-      "  - {name: c, x: kernel.name, y: median_ms, best: false,\n"
-      "     overlay: [{label: goal, value: 1.5}]}\n");
-  ASSERT_EQ(declared.figures.size(), 3u);
-  ASSERT_TRUE(declared.figures[0].best.has_value());
-  EXPECT_EQ(declared.figures[0].best->label, "Fastest");
-  EXPECT_TRUE(declared.figures[0].best->except.empty());
-  EXPECT_EQ(declared.figures[0].series, std::vector<std::string>{"implementation"});
-  EXPECT_EQ(declared.figures[1].best->label, "quickest");
-  EXPECT_EQ(declared.figures[1].best->except, std::vector<std::string>{"npp"});
-  EXPECT_EQ(declared.figures[1].series, std::vector<std::string>{"configuration"});
-  EXPECT_FALSE(declared.figures[2].best.has_value());
-  EXPECT_TRUE(declared.figures[2].series.empty());
-  ASSERT_EQ(declared.figures[2].overlays.size(), 1u);
-  EXPECT_EQ(declared.figures[2].overlays[0].value, std::optional<double>(1.5));
-
-  for (const auto& [yaml, expected] : std::vector<std::pair<std::string, std::string>>{
-           {"{x: kernel.name, y: median_ms, best: {label: \"\"}}",
-            "figures[0].best.label: expected a label"},
-           {"{x: kernel.name, y: median_ms, best: {except: []}}",
-            "figures[0].best.except: expected at least one name"},
-           {"{type: stacked, x: kernel.name, y: [h2d_ms, median_ms], best: true}",
-            "figures[0].best: best is for type: line or bars, not for type: stacked"},
-           {"{x: kernel.name, y: median_ms, overlay: [{label: g, value: 1.5, y: median_ms}]}",
-            "figures[0].overlay[0].y: an overlay with value is that number at every x"},
-           {"{x: kernel.name, y: median_ms, overlay: [{label: g, value: .nan}]}",
-            "figures[0].overlay[0].value: expected a number"},
-       }) {
-    const std::string error = error_of("figures:\n  - " + yaml + "\n");
-    EXPECT_NE(error.find("configs/x.yaml:2:"), std::string::npos) << error;
-    EXPECT_NE(error.find(expected), std::string::npos) << yaml << "\n" << error;
-  }
 }
 
 // The figure of configs/npp_peer.yaml drawn from the committed results: each point is the
