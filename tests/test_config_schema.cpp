@@ -460,6 +460,33 @@ TEST(ConfigSchema, EveryReduceAndLogValueOfADeclarationIsAccepted) {
   }
 }
 
+// best: (true, or a label and the implementations it sets aside) and an overlay of a constant, on
+// the two types that take them: the schema and the reader accept them alike.
+TEST(ConfigSchema, ABestSeriesAndAConstantOverlayAreAccepted) {
+  json config = minimal_config();
+  config["implementations"]["openmp"] = {{"threads", {1, 2}}};
+  config["figures"] = {
+      {{"name", "a"}, {"x", "kernel.name"}, {"y", "median_ms"}, {"best", true}},
+      {{"name", "b"},
+       {"type", "bars"},
+       {"x", "kernel.name"},
+       {"y", "median_ms"},
+       {"best", {{"label", "fastest"}, {"except", {"sequential"}}}},
+       {"overlay", {{{"label", "goal"}, {"value", 1.5}}}}},
+      {{"name", "c"},
+       {"x", "kernel.name"},
+       {"y", "median_ms"},
+       {"best", {{"except", "sequential"}}},
+       {"overlay",
+        {{{"label", "sequential"}, {"y", "median_ms"}, {"where", "implementation=sequential"}}}}}};
+  EXPECT_EQ(committed_schema_validator().errors(config), "");
+  EXPECT_EQ(load_errors(config, "best-and-goal"), "");
+  // An overlay with both y and value is refused by both.
+  config["figures"][1]["overlay"][0]["y"] = "median_ms";
+  EXPECT_NE(committed_schema_validator().errors(config), "");
+  EXPECT_NE(load_errors(config, "goal-and-y"), "");
+}
+
 // x and y default for a convergence figure (the search's step and best so far): the schema takes
 // one without them, as the reader does, and refuses a line figure without them.
 TEST(ConfigSchema, AConvergenceFigureMayLeaveOutXAndY) {
@@ -506,6 +533,10 @@ const std::vector<std::pair<std::string, std::string>> kStructuralMistakes{
     {"unknown_schedule", "a choice axis value that is not one of its choices"},
     {"gallery_unknown_key", "a gallery key besides implementation"},
     {"figure_unknown_key", "a figure key that is not one of the figure keys"},
+    {"figure_best_unknown_key", "a key of best besides label and except"},
+    {"figure_best_not_boolean", "best that is a word, neither true or false nor a map"},
+    {"overlay_value_not_a_number", "an overlay's value that is a word"},
+    {"overlay_without_y_or_value", "an overlay with neither y nor value"},
     {"missing_name", "the required key name left out"},
     {"channels_two", "channels other than 1 or 3"},
     {"kernel_size_even", "an even kernel size"},

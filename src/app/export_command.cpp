@@ -403,8 +403,7 @@ std::vector<SectionFigure> export_summary_figures(
       const FigureData data =
           extract_figure(declaration, points, "summary figure '" + declaration.name + "'");
       stage.prepare(data, report_figure_place(declaration.name, paths));
-      const std::string merged =
-          merged_images_words(data.merged_images, data.declaration.reduce, "point");
+      const std::string merged = merged_images_words(data);
       figures.push_back({"", data.declaration.title + "." + (merged.empty() ? "" : " " + merged),
                          data.panels.size(), declaration.name, ""});
       names.insert(declaration.name);
@@ -473,7 +472,7 @@ int export_index(const IndexInputs& inputs) {
     write_file_if_changed(front.summary_path, resolved_summary(*inputs.summary, documents));
   }
   write_file_if_changed(inputs.index_file, index_latex(front, order_parts(outline, experiments)),
-                   WriteTarget::named);
+                        WriteTarget::named);
   return finish_export(drawn);
 }
 

@@ -26,8 +26,8 @@ json where() {
   const json value = {{"type", json::array({"string", "number", "boolean"})}};
   const json values = {
       {"anyOf", json::array({value, {{"type", "array"}, {"minItems", 1}, {"items", value}}})}};
-  return {
-      {"anyOf", json::array({kStringSchema, {{"type", "object"}, {"additionalProperties", values}}})}};
+  return {{"anyOf",
+           json::array({kStringSchema, {{"type", "object"}, {"additionalProperties", values}}})}};
 }
 
 json reduce() {
@@ -58,6 +58,19 @@ json declaration_object(const ConfigKeys& keys) {
   return object;
 }
 
+// An overlay: y (with where and reduce), or value.
+json overlay_object() {
+  json object = declaration_object(overlay_keys());
+  object["oneOf"] =
+      json::array({{{"required", json::array({"y"})}}, {{"required", json::array({"value"})}}});
+  return object;
+}
+
+// best: true, or a map of its label and the implementations it leaves out.
+json best_schema() {
+  return {{"anyOf", json::array({{{"type", "boolean"}}, declaration_object(best_keys())})}};
+}
+
 // A table: rows, columns and value, or vs (every implementation against one).
 json table_object() {
   json object = declaration_object(table_keys());
@@ -76,9 +89,26 @@ const std::vector<std::string>& cell_reduce_names() {
 const ConfigKeys& overlay_keys() {
   static const ConfigKeys keys{
       {"label", "the line's name in the legend", true, kStringSchema},
-      {"y", "the field drawn", true, kField},
+      {"y", "the field drawn (required without value)", false, kField},
       {"where", "which points it draws", false, where()},
       {"reduce", "how the points of one x are reduced (default min)", false, reduce()},
+      {"value",
+       "instead of y, where and reduce: this number at every x (a goal)",
+       false,
+       {{"type", "number"}}},
+  };
+  return keys;
+}
+
+const ConfigKeys& best_keys() {
+  static const ConfigKeys keys{
+      {"label", "the series' name in the legend (default Fastest)", false, kStringSchema},
+      {"except",
+       "implementations left out of the fastest, each drawn as series of its own (a vendor "
+       "library beside the fastest of the others)",
+       false,
+       {{"anyOf", json::array({kStringSchema,
+                               {{"type", "array"}, {"minItems", 1}, {"items", kStringSchema}}})}}},
   };
   return keys;
 }
@@ -110,9 +140,15 @@ const ConfigKeys& figure_keys() {
        reduce()},
       {"log", "logarithmic axes: x, y, xy, none or a list of x and y", false, log_axes()},
       {"overlay",
-       "reference lines over a line figure",
+       "reference lines over a figure of type " +
+           figure_type_names(&FigureTypeRules::overlays, "or"),
        false,
-       {{"type", "array"}, {"items", declaration_object(overlay_keys())}}},
+       {{"type", "array"}, {"items", overlay_object()}}},
+      {"best",
+       "one series of the fastest point (lowest median_ms) per x, for " +
+           figure_type_names(&FigureTypeRules::best, "and") +
+           ": true, or {label, except}; series then parts the implementations of except",
+       false, best_schema()},
   };
   return keys;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "config/yaml_read.hpp"
 #include "core/point_filter.hpp"
 #include "figures/declaration_keys.hpp"
 #include "query/record_fields.hpp"
@@ -68,6 +69,10 @@ std::vector<std::string> field_free_names(const YAML::Node& node, const YamlLoca
   if (node.size() == 0) where.fail(node, "expected at least one name");
   for (size_t i = 0; i < node.size(); ++i) names.push_back(scalar(node[i], where.index(i)));
   return names;
+}
+
+bool mentions_field(const std::vector<std::string>& fields, const std::string& field) {
+  return std::find(fields.begin(), fields.end(), field) != fields.end();
 }
 
 bool boolean(const YAML::Node& node, const YamlLocation& where) {
@@ -229,13 +234,23 @@ void parse_error_bars(const YAML::Node& node, const YamlLocation& where,
                 figure.y[0] + "'");
 }
 
+// An overlay draws a field of some points (y, where, reduce) or one number at every x (value).
 OverlayDeclaration parse_overlay(const YAML::Node& node, const YamlLocation& where) {
-  if (!node.IsMap()) where.fail(node, "an overlay is a map with label, y and where");
+  if (!node.IsMap()) where.fail(node, "an overlay is a map with label, and y and where or value");
   reject_unknown_keys(node, where, key_names(overlay_keys()));
-  for (const char* required : {"label", "y"})
-    if (!node[required]) where.fail(node, std::string("missing key '") + required + "'");
+  if (!node["label"]) where.fail(node, "missing key 'label'");
   OverlayDeclaration overlay;
   overlay.label = scalar(node["label"], where.child("label"));
+  if (node["value"]) {
+    for (const char* drawn : {"y", "where", "reduce"})
+      if (node[drawn])
+        where.child(drawn).fail(node[drawn], std::string("an overlay with value is that number at "
+                                                         "every x; it draws no field, so no ") +
+                                                 drawn);
+    overlay.value = read_number(node["value"], where.child("value"));
+    return overlay;
+  }
+  if (!node["y"]) where.fail(node, "missing key 'y' (the field drawn) or 'value' (a number)");
   overlay.y = field_name(node["y"], where.child("y"));
   if (node["where"]) overlay.where = parse_where(node["where"], where.child("where"));
   if (node["reduce"]) overlay.reduce = parse_reduce(node["reduce"], where.child("reduce"));
@@ -247,10 +262,40 @@ void parse_overlays(const YAML::Node& node, const YamlLocation& where, FigureDec
   if (!list) return;
   const YamlLocation at = where.child("overlay");
   if (!figure.type->rules.overlays)
-    at.fail(list, "overlays are drawn on type: line, not on " + type_words(figure));
+    at.fail(list,
+            "overlays are drawn on type: " + figure_type_names(&FigureTypeRules::overlays, "or") +
+                ", not on " + type_words(figure));
   if (!list.IsSequence()) at.fail(list, "expected a list of overlays");
   for (size_t i = 0; i < list.size(); ++i)
     figure.overlays.push_back(parse_overlay(list[i], at.index(i)));
+}
+
+// best: true, or {label, except}: the fastest point per x as one series. The implementations of
+// except keep the figure's series (implementation when it names none); those series may not part
+// machines, since the fastest of one machine is never set against another's.
+void parse_best(const YAML::Node& node, const YamlLocation& where, FigureDeclaration& figure) {
+  const YAML::Node best = node["best"];
+  if (!best) return;
+  const YamlLocation at = where.child("best");
+  if (!figure.type->rules.best)
+    at.fail(best, "best is for type: " + figure_type_names(&FigureTypeRules::best, "or") +
+                      ", not for " + type_words(figure));
+  BestDeclaration declaration;
+  if (best.IsMap()) {
+    reject_unknown_keys(best, at, key_names(best_keys()));
+    if (best["label"]) declaration.label = scalar(best["label"], at.child("label"));
+    if (declaration.label.empty()) at.child("label").fail(best["label"], "expected a label");
+    if (best["except"]) declaration.except = field_free_names(best["except"], at.child("except"));
+  } else if (!boolean(best, at)) {
+    return;
+  }
+  if (mentions_field(figure.series, "machine"))
+    where.child("series").fail(node["series"],
+                               "with best, series parts the implementations of best.except, and "
+                               "never machines: the fastest of one machine is not set against "
+                               "another's (leave machine to panel)");
+  if (figure.series.empty()) figure.series = {"implementation"};
+  figure.best = declaration;
 }
 
 FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where, size_t index,
@@ -284,6 +329,7 @@ FigureDeclaration parse_figure(const YAML::Node& node, const YamlLocation& where
   if (node["y_label"]) figure.y_label = scalar(node["y_label"], where.child("y_label"));
   if (node["reduce"]) figure.reduce = parse_reduce(node["reduce"], where.child("reduce"));
   parse_overlays(node, where, figure);
+  parse_best(node, where, figure);
   if (summary) {
     if (!node["from"]) where.fail(node, "missing key 'from' (the experiments it draws)");
     figure.from = field_free_names(node["from"], where.child("from"));

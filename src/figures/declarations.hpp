@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,22 @@ namespace convlab {
 enum class CellReduce { single, min, max, mean };
 
 // A reference line drawn over a line figure, e.g. the hardware floor: the value of `y` of the
-// points `where` selects, one per x (reduced as `reduce` says), in grey without markers.
+// points `where` selects, one per x (reduced as `reduce` says), in grey without markers; or, with
+// `value`, that number at every x (a goal).
 struct OverlayDeclaration {
   std::string label;
   std::string y;
   std::string where;
   CellReduce reduce = CellReduce::min;
+  std::optional<double> value;
+};
+
+// best: one series of the fastest point (lowest median_ms) per x of each panel, among the points
+// `where` selects but those of the implementations `except` names, which keep series of their
+// own (a vendor library beside the fastest of convlab's).
+struct BestDeclaration {
+  std::string label = "Fastest";
+  std::vector<std::string> except;
 };
 
 struct FigureDeclaration {
@@ -46,6 +57,7 @@ struct FigureDeclaration {
   std::string y_label;
   CellReduce reduce = CellReduce::single;
   std::vector<OverlayDeclaration> overlays;
+  std::optional<BestDeclaration> best;
   // The report's front matter only: the experiments whose points the figure draws together.
   std::vector<std::string> from;
   // Default figures only: the variants of one implementation (threads, schedules, tiles) get

@@ -23,6 +23,11 @@ namespace {
 // tile): such points stay in the figure, that part of their label left out.
 const char* const kMissingValue = "\u2013";
 
+// The key of a LeadRow, which no field's text can be: it starts with a control character.
+const char* const kLeadRowKey =
+    "\x1f"
+    "lead";
+
 struct Grouping {
   std::vector<std::string> fields;
   // Per field: value text -> rank used for ordering.
@@ -262,19 +267,26 @@ Grid value_grid(const std::vector<const Record*>& records,
                 const std::vector<std::string>& row_fields,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
-                const std::string& context) {
-  const Grouping row_grouping = make_grouping(row_fields, records);
-  const Grouping column_grouping = make_grouping(column_fields, records);
+                const std::string& context, const LeadRow* lead) {
+  const bool rows_are_values = value_fields.size() > 1 || row_fields.empty();
+  if (lead && rows_are_values) lead = nullptr;  // documented: a lead row needs row fields
+  std::vector<const Record*> every = records;
+  if (lead) every.insert(every.end(), lead->records.begin(), lead->records.end());
+  Grouping row_grouping = make_grouping(row_fields, records);
+  const Grouping column_grouping = make_grouping(column_fields, every);
   std::vector<Category> rows, columns;
   std::vector<Entry> entries;
-  for (const Record* record : records) {
+  for (size_t i = 0; i < every.size(); ++i) {
+    const Record* record = every[i];
     const auto column = category_of(*record, column_grouping);
     if (!column) continue;
     for (size_t v = 0; v < value_fields.size(); ++v) {
       const auto value = field_value(*record, value_fields[v]);
       if (!value || !value->numeric) continue;
       std::optional<Category> row;
-      if (value_fields.size() > 1) {
+      if (i >= records.size()) {
+        row = Category{{kLeadRowKey}, lead->label, lead->label, false, 0.0, ""};
+      } else if (value_fields.size() > 1) {
         row = Category{{value_fields[v]}, stack_part_words(value_fields[v]), "", false, 0.0, ""};
       } else if (row_fields.empty()) {
         row = Category{{value_fields[v]}, field_title(value_fields[v]), "", false, 0.0, ""};
@@ -290,7 +302,8 @@ Grid value_grid(const std::vector<const Record*>& records,
   // Stack parts keep the declared order; make_grouping over no fields would rank nothing.
   Grouping value_order{{"value"}, {{}}};
   for (size_t v = 0; v < value_fields.size(); ++v) value_order.ranks[0][value_fields[v]] = v;
-  const bool rows_are_values = value_fields.size() > 1 || row_fields.empty();
+  // The lead row goes before every other.
+  if (lead) row_grouping.ranks[0][kLeadRowKey] = -std::numeric_limits<double>::infinity();
   return assemble(rows, rows_are_values ? value_order : row_grouping, columns, column_grouping,
                   entries, reduce, context);
 }
@@ -433,6 +446,7 @@ void relabel(std::vector<Grid*> grids, const std::vector<std::string>& fields, b
   for (Grid* grid : grids) {
     auto& categories = rows ? grid->rows : grid->columns;
     for (size_t i = 0; i < categories.size(); ++i) {
+      if (is_lead_row(categories[i])) continue;
       const Record* record = nullptr;
       for (size_t j = 0; record == nullptr && j < (rows ? grid->columns.size() : grid->rows.size());
            ++j) {
@@ -513,6 +527,10 @@ OverlayLine overlay_line(const OverlayDeclaration& overlay,
                          const std::vector<const Record*>& records, const std::string& x_field,
                          const Grid& grid, const std::string& context) {
   OverlayLine line{overlay.label, {}, false};
+  if (overlay.value) {
+    line.values.assign(grid.columns.size(), *overlay.value);
+    return line;
+  }
   const auto selected = filter_points(records, overlay.where, context + ": overlay");
   for (const auto& column : grid.columns) {
     std::vector<double> values;
@@ -667,17 +685,38 @@ TableData extract_table(const TableDeclaration& declared,
   return data;
 }
 
-std::string merged_images_words(const std::vector<std::string>& images, CellReduce reduce,
-                                const std::string& what) {
-  if (images.empty()) return "";
-  static const char* const kReduce[] = {"single", "min", "max", "mean"};
+namespace {
+
+// "Each point is the <how> over 3 images (a, b and c), which it does not tell apart."
+std::string images_reduced_words(const std::vector<std::string>& images, const std::string& how,
+                                 const std::string& what) {
   const size_t shown = std::min<size_t>(images.size(), 4);
   std::string names;
   for (size_t i = 0; i < shown; ++i)
     names += (i == 0 ? "" : i + 1 == images.size() ? " and " : ", ") + images[i];
   if (shown < images.size()) names += " and " + std::to_string(images.size() - shown) + " more";
-  return "Each " + what + " is the " + kReduce[static_cast<int>(reduce)] + " over " +
-         std::to_string(images.size()) + " images (" + names + "), which it does not tell apart.";
+  return "Each " + what + " is the " + how + " over " + std::to_string(images.size()) +
+         " images (" + names + "), which it does not tell apart.";
+}
+
+}  // namespace
+
+std::string merged_images_words(const std::vector<std::string>& images, CellReduce reduce,
+                                const std::string& what) {
+  if (images.empty()) return "";
+  static const char* const kReduce[] = {"single", "min", "max", "mean"};
+  return images_reduced_words(images, kReduce[static_cast<int>(reduce)], what);
+}
+
+std::string merged_images_words(const FigureData& figure) {
+  const FigureDeclaration& declaration = figure.declaration;
+  if (figure.merged_images.empty() || !declaration.best || declaration.reduce != CellReduce::single)
+    return merged_images_words(figure.merged_images, declaration.reduce, "point");
+  return images_reduced_words(figure.merged_images, "fastest", "point");
+}
+
+bool is_lead_row(const Category& row) {
+  return row.key.size() == 1 && row.key[0] == kLeadRowKey;
 }
 
 std::string TableData::cell_text(size_t column, const Cell& cell) const {

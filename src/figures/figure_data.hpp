@@ -98,21 +98,35 @@ struct TableData {
   std::string cell_text(size_t column, const Cell& cell) const;
 };
 
+// A row of points chosen apart from the row fields, drawn first under its label (the fastest
+// point per x of a figure with best:, fastest_series.hpp). Its points fall on one cell each.
+struct LeadRow {
+  std::string label;
+  std::vector<const Record*> records;
+};
+
+// Whether a grid's row is a LeadRow: its label is its own, never rebuilt from its points' fields.
+bool is_lead_row(const Category& row);
+
 // The grid of `value_fields` against `column_fields`: one row per value field (the parts of a
 // stacked bar) when there are several or no row fields, else one row per value combination of
-// `row_fields`. Cells with several points are reduced as `reduce` says (single: an error naming
-// how they differ). Figure types build their panels with it.
+// `row_fields`, after `lead` when there is one (with a single value field and row fields). Cells
+// with several points are reduced as `reduce` says (single: an error naming how they differ).
+// Figure types build their panels with it.
 Grid value_grid(const std::vector<const Record*>& records,
                 const std::vector<std::string>& row_fields,
                 const std::vector<std::string>& value_fields,
                 const std::vector<std::string>& column_fields, bool quartiles, CellReduce reduce,
-                const std::string& context);
+                const std::string& context, const LeadRow* lead = nullptr);
 
 // What a caption or a warning says of images reduced together: "Each point is the min over 3
 // images (a, b and c), which it does not tell apart." `what`: "point" or "cell". Empty when
 // `images` is.
 std::string merged_images_words(const std::vector<std::string>& images, CellReduce reduce,
                                 const std::string& what);
+// The same for a figure's points: "the fastest" where best: chose among points of several images
+// and no reduce is declared.
+std::string merged_images_words(const FigureData& figure);
 
 // `context` names the declaration in errors, e.g. "results.json: figure 'time-by-size'".
 FigureData extract_figure(const FigureDeclaration& declaration,

@@ -1,4 +1,5 @@
-// type: bars — clustered bars, one per series at each category of x, optional q1..q3 error bars.
+// type: bars — clustered bars, one per series at each category of x, optional q1..q3 error bars
+// and overlay lines (a goal).
 // type: stacked (figure_type_stacked.cpp) shares the histogram set-up below.
 #include "figures/declarations.hpp"
 #include "figures/figure_types.hpp"
@@ -11,6 +12,8 @@ namespace {
 FigureTypeRules bars_rules() {
   FigureTypeRules rules;
   rules.error_bars = true;
+  rules.best = true;
+  rules.overlays = true;
   return rules;
 }
 
@@ -43,6 +46,8 @@ void plot_bars_panel(PanelPlot& plot) {
              << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
     separator = ", \\\n     ";
   }
+  // An overlay lies at the clusters' centres, the x of the data file (0, 1, ...).
+  separator = write_overlay_clauses(plot, separator);
   end_plot(plot, *separator != '\0');
 }
 

@@ -12,6 +12,7 @@ FigureTypeRules convergence_rules() {
   FigureTypeRules rules = line_figure_type().rules;
   rules.error_bars = false;
   rules.overlays = false;
+  rules.best = false;
   rules.log_x = true;
   rules.default_x = "search.step";
   rules.default_y = "search.best_so_far_ms";

@@ -61,14 +61,7 @@ void plot_line_panel(PanelPlot& plot) {
         << (plot.titled ? " title " + quoted(grid.rows[r].label) : " notitle");
     separator = ", \\\n     ";
   }
-  const auto& overlays = figure.panels[plot.panel].overlays;
-  for (size_t o = 0; o < overlays.size(); ++o) {
-    const auto& values = overlays[o].values;
-    if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
-      continue;
-    out << separator << overlay_clause(figure, o, plot.data, plot.titled);
-    separator = ", \\\n     ";
-  }
+  separator = write_overlay_clauses(plot, separator);
   end_plot(plot, *separator != '\0');
 }
 
@@ -77,6 +70,7 @@ FigureTypeRules line_rules() {
   rules.log_x = true;
   rules.error_bars = true;
   rules.overlays = true;
+  rules.best = true;
   rules.numeric_x = true;
   return rules;
 }

@@ -1,6 +1,10 @@
 #include "figures/figure_types.hpp"
 
+#include <algorithm>
+
+#include "figures/fastest_series.hpp"
 #include "figures/figure_data.hpp"
+#include "figures/plot_style.hpp"
 
 namespace convlab {
 
@@ -62,8 +66,21 @@ std::string figure_type_names(bool FigureTypeRules::*feature, std::string_view c
 
 Grid series_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
                  const std::string& context) {
+  if (declaration.best) return fastest_series_grid(declaration, records, context);
   return value_grid(records, declaration.series, declaration.y, {declaration.x},
                     declaration.error_bars, declaration.reduce, context);
+}
+
+const char* write_overlay_clauses(PanelPlot& plot, const char* separator) {
+  const auto& overlays = plot.figure.panels[plot.panel].overlays;
+  for (size_t o = 0; o < overlays.size(); ++o) {
+    const auto& values = overlays[o].values;
+    if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+      continue;
+    plot.out << separator << overlay_clause(plot.figure, o, plot.data, plot.titled);
+    separator = ", \\\n     ";
+  }
+  return separator;
 }
 
 void end_plot(PanelPlot& plot, bool any_clause) {

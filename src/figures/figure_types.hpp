@@ -29,6 +29,7 @@ struct FigureTypeRules {
   bool log_y = true;        // a logarithmic y axis
   bool error_bars = false;  // q1..q3 error bars
   bool overlays = false;    // overlay: reference lines such as the hardware floor
+  bool best = false;        // best: a series of the fastest point per x (a series_grid type)
   bool numeric_x = false;   // x positions are the values themselves when every x is a number
   // Points of several problems (image, kernel, border, output) are drawn in a panel each, by the
   // problem fields they differ in, unless the declaration places those fields itself.
@@ -82,6 +83,11 @@ constexpr FigureInteraction series_interaction(
           "Hover a point for its record; click a key entry to hide its series."};
 }
 
+// Adds the clauses of the panel's overlays that have a value in it (gnuplot would only warn about
+// the others) to its plot command, after the clauses `separator` follows ("" when none yet);
+// returns the separator for what follows.
+const char* write_overlay_clauses(PanelPlot& plot, const char* separator);
+
 // Ends a panel's plot command, with its key entries; `any_clause` false: nothing was drawn, and
 // a plot of nothing keeps the command whole.
 void end_plot(PanelPlot& plot, bool any_clause);
@@ -103,7 +109,8 @@ struct FigureTypeDescriptor {
   FigureInteraction interaction;
 };
 
-// Shared by line and bars: one row per series against x, with quartiles when error bars are asked.
+// Shared by line and bars: one row per series against x, with quartiles when error bars are asked;
+// with best:, the fastest point per x first (fastest_series.hpp).
 Grid series_grid(const FigureDeclaration& declaration, const std::vector<const Record*>& records,
                  const std::string& context);
 

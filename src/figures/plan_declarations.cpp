@@ -87,10 +87,10 @@ void try_on_plan(const YAML::Node& node, const YamlLocation& at, Extract extract
   }
 }
 
-// A table's vs names an implementation of the config: results without its points are the results'
-// to explain, a name the config lacks is a mistake to refuse now.
-void check_versus_implementation(const YAML::Node& node, const YamlLocation& at,
-                                 const std::string& name, const std::vector<Record>& records) {
+// A table's vs and a figure's best.except name implementations of the config: results without
+// their points are the results' to explain, a name the config lacks is a mistake to refuse now.
+void check_implementation_name(const YAML::Node& node, const YamlLocation& at,
+                               const std::string& name, const std::vector<Record>& records) {
   std::vector<std::string> names;
   for (const Record& record : records)
     if (std::find(names.begin(), names.end(), record.implementation) == names.end())
@@ -116,12 +116,11 @@ std::vector<std::string> check_declarations_on_plan(const YAML::Node& config_roo
   // A cell that reduces points of several images into one says so in its caption; here, before
   // the run, the config's author hears it too.
   const auto warn_merged = [&](const YamlLocation& at, const YAML::Node& node,
-                               const std::vector<std::string>& images, CellReduce reduce,
-                               const std::string& what) {
-    if (images.empty()) return;
+                               const std::string& words) {
+    if (words.empty()) return;
     const YAML::Mark mark = node.Mark();
     warnings.push_back(at.file + ":" + std::to_string(mark.line + 1) + ": " + at.key_path + ": " +
-                       merged_images_words(images, reduce, what) +
+                       words +
                        " Add image.name to series or panel (or narrow where) to draw them apart.");
   };
   const std::vector<Record> records = planned_records(config, plan);
@@ -130,20 +129,29 @@ std::vector<std::string> check_declarations_on_plan(const YAML::Node& config_roo
   for (size_t i = 0; i < declared.figures.size(); ++i) {
     const FigureDeclaration& figure = declared.figures[i];
     const YamlLocation at = top.child("figures").index(i);
+    if (figure.best)
+      for (size_t e = 0; e < figure.best->except.size(); ++e) {
+        const YAML::Node except = config_root["figures"][i]["best"]["except"];
+        check_implementation_name(except.IsSequence() ? except[e] : except,
+                                  except.IsSequence() ? at.child("best").child("except").index(e)
+                                                      : at.child("best").child("except"),
+                                  figure.best->except[e], records);
+      }
     try_on_plan(config_root["figures"][i], at, [&] {
       const FigureData data = extract_figure(figure, points, "figure '" + figure.name + "'");
-      warn_merged(at, config_root["figures"][i], data.merged_images, figure.reduce, "point");
+      warn_merged(at, config_root["figures"][i], merged_images_words(data));
     });
   }
   for (size_t i = 0; i < declared.tables.size(); ++i) {
     const TableDeclaration& table = declared.tables[i];
     if (!table.vs.empty())
-      check_versus_implementation(config_root["tables"][i]["vs"],
-                                  top.child("tables").index(i).child("vs"), table.vs, records);
+      check_implementation_name(config_root["tables"][i]["vs"],
+                                top.child("tables").index(i).child("vs"), table.vs, records);
     const YamlLocation at = top.child("tables").index(i);
     try_on_plan(config_root["tables"][i], at, [&] {
       const TableData data = extract_table(table, points, "table '" + table.name + "'");
-      warn_merged(at, config_root["tables"][i], data.grid.merged_images, table.reduce, "cell");
+      warn_merged(at, config_root["tables"][i],
+                  merged_images_words(data.grid.merged_images, table.reduce, "cell"));
     });
   }
   return warnings;

@@ -114,8 +114,7 @@ RunCell run_cell(const ResultsDocument& results) {
 // What a caption adds when cells reduced the points of several images into one (reduce: min over
 // photographs the figure does not tell apart): " Each point is the min over 3 images (...)".
 std::string merged_images_note(const FigureData& data) {
-  const std::string words =
-      merged_images_words(data.merged_images, data.declaration.reduce, "point");
+  const std::string words = merged_images_words(data);
   return words.empty() ? "" : " " + words;
 }
 
@@ -420,9 +419,8 @@ ExperimentNotebook build_notebook(const ResultsDocument& given, const NotebookSo
     notebook.cells.emplace_back(std::move(*searches));
   GalleryCell gallery = gallery_cell(results);
   if (!gallery.groups.empty()) notebook.cells.emplace_back(std::move(gallery));
-  notebook.cells.emplace_back(
-      VerificationCell{summarize_verification(results),
-                       verification_by_implementation(results.file.records)});
+  notebook.cells.emplace_back(VerificationCell{
+      summarize_verification(results), verification_by_implementation(results.file.records)});
   if (sources.invalid_config) note_invalid_config(notebook, *sources.invalid_config);
   if (sources.discussion && fs::exists(*sources.discussion))
     add_discussion(notebook, *sources.discussion, results,

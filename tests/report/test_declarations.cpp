@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+
 #include "config/config_error.hpp"
 #include "figures/declarations.hpp"
 
@@ -100,6 +102,47 @@ TEST(ReportDeclarations, RejectsInconsistentDeclarations) {
   EXPECT_NE(error_of("figures:\n  - {x: image.width, y: median_ms, where: \"kernel.size\"}\n")
                 .find("figures[0].where: invalid point filter"),
             std::string::npos);
+}
+
+// best: true or {label, except} (series defaults to implementation), an overlay of a constant;
+// and what is refused, at the key.
+TEST(ReportDeclarations, BestAndConstantOverlays) {
+  const auto declared = parse(
+      "figures:\n"
+      "  - {name: a, x: kernel.name, y: median_ms, best: true}\n"
+      "  - {name: b, type: bars, x: kernel.name, y: median_ms, series: configuration,\n"
+      "     best: {label: quickest, except: npp}}\n"
+      "  - {name: c, x: kernel.name, y: median_ms, best: false,\n"
+      "     overlay: [{label: goal, value: 1.5}]}\n");
+  ASSERT_EQ(declared.figures.size(), 3u);
+  ASSERT_TRUE(declared.figures[0].best.has_value());
+  EXPECT_EQ(declared.figures[0].best->label, "Fastest");
+  EXPECT_TRUE(declared.figures[0].best->except.empty());
+  EXPECT_EQ(declared.figures[0].series, std::vector<std::string>{"implementation"});
+  EXPECT_EQ(declared.figures[1].best->label, "quickest");
+  EXPECT_EQ(declared.figures[1].best->except, std::vector<std::string>{"npp"});
+  EXPECT_EQ(declared.figures[1].series, std::vector<std::string>{"configuration"});
+  EXPECT_FALSE(declared.figures[2].best.has_value());
+  EXPECT_TRUE(declared.figures[2].series.empty());
+  ASSERT_EQ(declared.figures[2].overlays.size(), 1u);
+  EXPECT_EQ(declared.figures[2].overlays[0].value, std::optional<double>(1.5));
+
+  for (const auto& [yaml, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"{x: kernel.name, y: median_ms, best: {label: \"\"}}",
+            "figures[0].best.label: expected a label"},
+           {"{x: kernel.name, y: median_ms, best: {except: []}}",
+            "figures[0].best.except: expected at least one name"},
+           {"{type: stacked, x: kernel.name, y: [h2d_ms, median_ms], best: true}",
+            "figures[0].best: best is for type: line or bars, not for type: stacked"},
+           {"{x: kernel.name, y: median_ms, overlay: [{label: g, value: 1.5, y: median_ms}]}",
+            "figures[0].overlay[0].y: an overlay with value is that number at every x"},
+           {"{x: kernel.name, y: median_ms, overlay: [{label: g, value: .nan}]}",
+            "figures[0].overlay[0].value: expected a number"},
+       }) {
+    const std::string error = error_of("figures:\n  - " + yaml + "\n");
+    EXPECT_NE(error.find("configs/x.yaml:2:"), std::string::npos) << error;
+    EXPECT_NE(error.find(expected), std::string::npos) << yaml << "\n" << error;
+  }
 }
 
 TEST(ReportDeclarations, JsonDeclarationsReportTheResultsKeyPath) {
