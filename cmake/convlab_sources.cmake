@@ -64,6 +64,15 @@ target_link_libraries(convlab_engine PUBLIC ${CONVLAB_YAML_TARGET} nlohmann_json
                                             ${CMAKE_DL_LIBS}
                                             OpenMP::OpenMP_CXX Threads::Threads)
 target_compile_options(convlab_engine PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${CONVLAB_WARNINGS}>)
+# zlib reads results files kept gzip-compressed (core/gzip_reader.hpp); without it such a file is
+# refused with the reason, and everything else works.
+find_package(ZLIB QUIET)
+if(ZLIB_FOUND)
+  target_link_libraries(convlab_engine PUBLIC ZLIB::ZLIB)
+  target_compile_definitions(convlab_engine PUBLIC CONVLAB_WITH_ZLIB=1)
+else()
+  message(STATUS "zlib not found: compressed results files (results.json.gz) cannot be read")
+endif()
 
 # A unity build: the C++ files of a target compiled in batches of CONVLAB_UNITY_BATCH, so that the
 # headers every file includes (nlohmann/json above all) are parsed and their templates generated

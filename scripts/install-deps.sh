@@ -25,7 +25,7 @@
 set -euo pipefail
 
 build_packages=(g++ make cmake pkg-config libyaml-cpp-dev nlohmann-json3-dev libstb-dev libgtest-dev
-                libopencv-dev libcmark-dev libcpp-httplib-dev libvalijson-dev)
+                libopencv-dev libcmark-dev libcpp-httplib-dev libvalijson-dev zlib1g-dev)
 report_packages=(gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
                  texlive-fonts-recommended lmodern poppler-utils)
 notebook_packages=(gnuplot-nox libjs-katex libjs-codemirror)

@@ -215,7 +215,7 @@ ExportPaths export_paths(const ExportOptions& options, const std::string& direct
 // An experiment's results, or the history folder of one (convlab history run): its section of
 // the experiment's report.
 int export_experiment(const ExportOptions& options) {
-  if (holds_history(options.results) && !fs::exists(fs::path(options.results) / "results.json")) {
+  if (holds_history(options.results) && !holds_results_file(options.results)) {
     const History history = load_history(options.results);  // the cells' records point into it
     ExperimentNotebook notebook = build_history_notebook(history, {});
     return write_report_exports(notebook, export_paths(options, options.results));

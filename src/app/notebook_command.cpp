@@ -44,12 +44,13 @@ struct NotebookOptions : NotebookPlace {
   bool quiet = false;
 };
 
-// Every outputs/*/ holding a results.json, or a history.json (convlab history run).
+// Every outputs/*/ holding a results.json (or results.json.gz), or a history.json (convlab
+// history run).
 std::vector<std::string> default_results() {
   std::vector<std::string> dirs;
   if (!fs::is_directory("outputs")) return dirs;
   for (const auto& entry : fs::directory_iterator("outputs"))
-    if (fs::exists(entry.path() / "results.json") || holds_history(entry.path().string()))
+    if (holds_results_file(entry.path().string()) || holds_history(entry.path().string()))
       dirs.push_back(entry.path().generic_string());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -109,7 +110,7 @@ std::vector<std::string> earlier_sources(const fs::path& out) {
     if (!fs::exists(source)) continue;
     std::string dir = read_file(source);
     while (!dir.empty() && dir.back() == '\n') dir.pop_back();
-    if (fs::exists(fs::path(dir) / "results.json")) dirs.push_back(dir);
+    if (holds_results_file(dir)) dirs.push_back(dir);
   }
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -153,7 +154,7 @@ int make_notebook(const NotebookOptions& options) {
     ExperimentLoad load;
     load.make_page = make_page;
     // A folder of a history alone is its page; one with results is the experiment's.
-    Experiment e = holds_history(dir) && !fs::exists(fs::path(dir) / "results.json")
+    Experiment e = holds_history(dir) && !holds_results_file(dir)
                        ? load_history_page(dir, options, make_page)
                        : load_experiment(dir, options, load);
     if (!files.insert(e.file).second)

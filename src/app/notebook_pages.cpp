@@ -146,7 +146,7 @@ Experiment load_experiment(const std::string& dir, const NotebookPlace& options,
   const bool make_page = load.make_page;
   Experiment e;
   if (load.with_journal) {
-    const std::string path = (fs::path(dir) / "results.json").generic_string();
+    const std::string path = stored_results_path((fs::path(dir) / "results.json").generic_string());
     e.results = results_document_of(path, read_results(path));
   } else {
     e.results = load_results_document(dir);

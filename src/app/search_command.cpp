@@ -60,9 +60,9 @@ void parse_budgets(const std::string& text, SearchOptions& options) {
 double parse_share(const std::string& text) {
   char* end = nullptr;
   const double share = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !(share > 0.0 && share < 1.0))
+  if (end == text.c_str() || *end != '\0' || !(share > 0.0 && share <= 1.0))
     throw ArgumentValueError("'" + text.substr(0, 64) +
-                             "' is not a share between 0 and 1, e.g. 0.95");
+                             "' is not a share above 0 and at most 1, e.g. 0.95");
   return share;
 }
 
@@ -98,7 +98,7 @@ docs/search.md explains the table.
              [&](const std::string& text) { parse_budgets(text, options); })
       .value("--cutoff", "P",
              "the range ends where a random search has come P of the way from the space's median "
-             "to its optimum (default 0.95)",
+             "to its optimum (default 0.95; 1 scores the whole range)",
              [&](const std::string& text) { options.cutoff = parse_share(text); })
       .value("--trace", "FILE", "every step as TSV: problem, strategy, seed, step, best_so_far_ms",
              options.trace);

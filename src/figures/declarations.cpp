@@ -570,6 +570,13 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
     time.x = image;
     if (field_varies(records, "kernel.name")) time.panel = {"kernel.name"};
   }
+  // A line a variant reads up to a few dozen; thousands (a tuning space measured whole) are a
+  // smear that gnuplot takes minutes to draw. There, each implementation's fastest variant.
+  if (distinct_texts(records, "configuration").size() > kMostDefaultSeries) {
+    time.series.front() = "implementation";
+    time.reduce = CellReduce::min;
+    time.title += ", the fastest variant of each implementation";
+  }
   std::vector<FigureDeclaration> figures = {time};
 
   const bool any_speedup = std::any_of(records.begin(), records.end(), [](const Record* record) {

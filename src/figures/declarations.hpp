@@ -96,8 +96,10 @@ ReportDeclarations parse_report_declarations(const nlohmann::json& resolved_conf
 // Declarations for a config that declares none: median time and speedup, one line per
 // configuration, against the axis that varies most: kernel size (one panel per kernel type, and
 // per image where images vary) when sizes vary at least as much as images, else the image (by
-// name for photographs, by size for generated images; one panel per kernel). And a median-time
-// table per kernel, its columns the images as the figures name them.
+// name for photographs, by size for generated images; one panel per kernel). Beyond
+// kMostDefaultSeries configurations, one line per implementation, its fastest variant at each x.
+// And a median-time table per kernel, its columns the images as the figures name them.
+constexpr std::size_t kMostDefaultSeries = 32;
 std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>& records);
 std::vector<TableDeclaration> default_tables(const std::vector<const Record*>& records);
 

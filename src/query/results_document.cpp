@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/file_io.hpp"
+#include "core/gzip_reader.hpp"
 #include "query/record_queries.hpp"
 #include "store/derive.hpp"
 #include "store/machine.hpp"
@@ -46,9 +47,14 @@ json read_checked_json(const std::string& path) {
   try {
     // Its size is looked at first: a file too large for memory is refused by name, up front.
     struct stat info {};
-    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+    const bool present = ::stat(path.c_str(), &info) == 0;
+    if (present && S_ISREG(info.st_mode))
       check_results_file_size(path, static_cast<std::uint64_t>(info.st_size));
-    text = read_file_if_present(path);  // a FIFO or a device is refused before it is read
+    // A FIFO or a device is refused before it is read; a compressed file is bounded as it inflates.
+    if (present && is_gzip_path(path))
+      text = read_gzip_file(path, kMaxResultsFileBytes);
+    else
+      text = read_file_if_present(path);
   } catch (const FileError& error) {
     throw ResultsError(error.what());
   } catch (const ResultsFileError& error) {
@@ -165,8 +171,9 @@ ResultsDocument results_document_of(const std::string& path, ResultsFile file, V
 }
 
 std::string results_file_of(const std::string& path) {
-  const bool json_file = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return json_file ? path : path + "/results.json";
+  const std::string plain = plain_results_path(path);
+  const bool json_file = plain.size() >= 5 && plain.compare(plain.size() - 5, 5, ".json") == 0;
+  return json_file ? path : stored_results_path(path + "/results.json");
 }
 
 ResultsDocument load_results_document(const std::string& path, VersionScope scope) {
@@ -175,7 +182,7 @@ ResultsDocument load_results_document(const std::string& path, VersionScope scop
   std::error_code error;
   if (fs::is_directory(file, error)) file /= "results.json";
   ResultsDocument results;
-  results.path = file.generic_string();
+  results.path = fs::path(stored_results_path(file.string())).generic_string();
   results.directory = file.parent_path().empty() ? "." : file.parent_path().generic_string();
   const json content = read_checked_json(results.path);
   try {

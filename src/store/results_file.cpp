@@ -6,11 +6,13 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <istream>
 #include <optional>
 #include <streambuf>
 
 #include "core/file_io.hpp"
+#include "core/gzip_reader.hpp"
 #include "store/derive.hpp"
 #include "store/machine.hpp"
 #include "store/results_journal.hpp"
@@ -28,17 +30,15 @@ struct Descriptor {
 // The bytes of an open results file as the parser asks for them, a piece at a time, each looked
 // at first (JsonTextScan): a file is never held whole, and nothing nested too deep or a run of
 // white space the parser would keep reaches it.
+// A compressed file's bytes are decompressed on the way (`gzip`, when given).
 class ResultsText : public std::streambuf {
  public:
-  ResultsText(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ResultsText(int fd, std::string path, GzipReader* gzip)
+      : fd_(fd), path_(std::move(path)), gzip_(gzip) {}
 
  protected:
   int_type underflow() override {
-    ssize_t got;
-    do {
-      got = ::read(fd_, piece_.data(), piece_.size());
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) throw ResultsFileError(path_ + ": cannot read (" + std::strerror(errno) + ")");
+    const ssize_t got = gzip_ ? decompressed() : plain();
     if (got == 0) return traits_type::eof();
     const std::string problem = scan_.take({piece_.data(), static_cast<std::size_t>(got)});
     if (!problem.empty())
@@ -48,8 +48,26 @@ class ResultsText : public std::streambuf {
   }
 
  private:
+  ssize_t plain() {
+    ssize_t got;
+    do {
+      got = ::read(fd_, piece_.data(), piece_.size());
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) throw ResultsFileError(path_ + ": cannot read (" + std::strerror(errno) + ")");
+    return got;
+  }
+
+  ssize_t decompressed() {
+    try {
+      return static_cast<ssize_t>(gzip_->read(piece_.data(), piece_.size()));
+    } catch (const FileError& error) {
+      throw ResultsFileError(std::string(error.what()) + "; move it away to start afresh");
+    }
+  }
+
   int fd_;
   std::string path_;
+  GzipReader* gzip_;
   std::array<char, 1 << 16> piece_{};
   JsonTextScan scan_{kMaxResultsNesting, kMaxResultsWhiteSpace};
 };
@@ -78,11 +96,20 @@ int open_results(const std::string& path) {
   }
 }
 
-ResultsFile read_results_file(const std::string& path) {
+ResultsFile read_results_file(const std::string& asked) {
   ResultsFile results;
+  const std::string path = stored_results_path(asked);
   const int fd = open_results(path);
   if (fd < 0) return results;
   const Descriptor closing{fd};
+  std::optional<GzipReader> gzip;
+  if (is_gzip_path(path)) {
+    try {
+      gzip.emplace(fd, path, kMaxResultsFileBytes);
+    } catch (const FileError& error) {
+      throw ResultsFileError(error.what());
+    }
+  }
   // Records and run blocks are checked and made typed as the parser finishes each one, and their
   // JSON is dropped: a file of 100,000 records never exists as one document. A problem of one is
   // reported after the schema version was found to be this one.
@@ -118,7 +145,7 @@ ResultsFile read_results_file(const std::string& path) {
     return false;
   };
   nlohmann::json document;
-  ResultsText text(fd, path);
+  ResultsText text(fd, path, gzip ? &*gzip : nullptr);
   std::istream stream(&text);
   try {
     document = nlohmann::json::parse(stream, take_items);
@@ -154,9 +181,26 @@ ResultsFile read_results_file(const std::string& path) {
 
 }  // namespace
 
+std::string plain_results_path(const std::string& path) {
+  return is_gzip_path(path) ? path.substr(0, path.size() - 3) : path;
+}
+
+std::string stored_results_path(const std::string& path) {
+  struct stat info {};
+  if (is_gzip_path(path) || ::lstat(path.c_str(), &info) == 0 || errno != ENOENT) return path;
+  const std::string compressed = path + ".gz";
+  return ::lstat(compressed.c_str(), &info) == 0 ? compressed : path;
+}
+
+bool holds_results_file(const std::string& folder) {
+  const std::string path = (std::filesystem::path(folder) / "results.json").string();
+  std::error_code error;
+  return std::filesystem::exists(stored_results_path(path), error);
+}
+
 ResultsFile read_results(const std::string& path, std::vector<RejectedLine>* rejected) {
   ResultsFile results = read_results_file(path);
-  const std::string journal_path = journal_path_for(path);
+  const std::string journal_path = journal_path_for(plain_results_path(path));
   JournalContents journal = read_journal_contents(journal_path);
   warn_of_rejected_lines(journal_path, journal.rejected);
   if (rejected) *rejected = std::move(journal.rejected);

@@ -39,6 +39,16 @@ struct RejectedLine;  // results_journal.hpp
 // read. Journal lines that cannot be read are skipped with a warning on stderr naming their line
 // (results_journal.hpp); `rejected`, when given, receives them.
 ResultsFile read_results(const std::string& path, std::vector<RejectedLine>* rejected = nullptr);
+
+// Results kept compressed: a results.json may stand as results.json.gz (`gzip results.json`),
+// which every reader reads as the plain file (core/gzip_reader.hpp); writers refuse to add to it
+// (ResultsStore). The file that holds `path`'s results: `path` when anything stands there, else
+// path + ".gz" when that does, else `path`.
+std::string stored_results_path(const std::string& path);
+// Whether `folder` holds a results file, plain or compressed.
+bool holds_results_file(const std::string& folder);
+// `path` without a final ".gz": the name of the plain file, which names the journal and the lock.
+std::string plain_results_path(const std::string& path);
 nlohmann::json to_json(const ResultsFile& results);
 nlohmann::json records_json(const std::vector<Record>& records);
 // The text write_results_atomically writes, to_json(results).dump(1) and a newline, handed to

@@ -26,6 +26,16 @@ bool is_temporary_name(const std::string& name, const std::string& prefix) {
          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A results file kept compressed is read, never added to: writing results.json beside it would
+// leave two files, and compressing again is the user's choice.
+void refuse_compressed_only(const std::string& results_path) {
+  const std::string stored = stored_results_path(results_path);
+  if (stored != results_path)
+    throw ResultsFileError(stored +
+                           ": a compressed results file, which convlab reads but does not add "
+                           "to; decompress it first (gzip -dk), or choose another --out");
+}
+
 void create_folder(const std::string& out_dir) {
   try {
     create_folders(out_dir);
@@ -103,6 +113,7 @@ ResultsFile ResultsStore::read() const {
   } catch (const FileError& error) {
     throw ResultsFileError(std::string(error.what()) + "; choose another --out");
   }
+  refuse_compressed_only(results_path_);
   std::error_code error;
   if (!fs::is_directory(out_dir_, error) || ::access(out_dir_.c_str(), W_OK) != 0)
     return read_results(results_path_);  // nobody can be writing here with convlab
@@ -119,12 +130,14 @@ ResultsFile ResultsStore::read() const {
 }
 
 void ResultsStore::append(const std::vector<JournalLine>& lines) const {
+  refuse_compressed_only(results_path_);
   create_folder(out_dir_);
   const ResultsLock lock(lock_path_, lock_use_);
   append_journal(journal_path_, lines);
 }
 
 ResultsFile ResultsStore::compact() const {
+  refuse_compressed_only(results_path_);
   create_folder(out_dir_);
   const ResultsLock lock(lock_path_, lock_use_);
   remove_stale_temporaries(out_dir_, file_name_);
@@ -142,6 +155,7 @@ ResultsFile ResultsStore::compact() const {
 }
 
 ResultsFile ResultsStore::update(const std::function<void(ResultsFile&)>& change) const {
+  refuse_compressed_only(results_path_);
   create_folder(out_dir_);
   const ResultsLock lock(lock_path_, lock_use_);
   remove_stale_temporaries(out_dir_, file_name_);

@@ -46,6 +46,9 @@ class ResultsStore {
   const std::string& results_path() const { return results_path_; }
   const std::string& journal_path() const { return journal_path_; }
 
+  // Every method refuses, with a ResultsFileError naming it, a folder whose results stand
+  // compressed (results.json.gz and no results.json): those are read-only to convlab.
+  //
   // The file as it is now (empty when the folder or file does not exist yet). In a folder this
   // process can write, what stands where results.json, the journal and the file of rejected
   // journal lines go must be a regular file or nothing (a FIFO, a directory or a link is refused

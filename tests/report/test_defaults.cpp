@@ -21,6 +21,14 @@ namespace {
 
 using report_test::fixture_results;
 
+// How many configurations (implementation and params) the points hold.
+std::size_t distinct_texts_count(const std::vector<const Record*>& points) {
+  std::set<std::string> configurations;
+  for (const Record* point : points)
+    configurations.insert(point->implementation + point->params.dump());
+  return configurations.size();
+}
+
 class Defaults : public ::testing::Test {
  protected:
   void SetUp() override { results_ = load_results_document(fixture_results().string()); }
@@ -67,6 +75,37 @@ TEST_F(Defaults, PhotographsAreNamedAndOneKernelSizeKeepsTheImageOnX) {
     if (point->kernel.size == 7) generated_sevens.push_back(point);
   EXPECT_EQ(default_figures(generated_sevens)[0].name, "time-by-size");
   EXPECT_EQ(default_figures(generated_sevens)[0].x, "image.size");
+}
+
+TEST_F(Defaults, ThousandsOfVariantsAreDrawnAsEachImplementationsFastest) {
+  // The fixture's points made variants of a tuned kernel: a line each up to the limit, then one
+  // line per implementation at its fastest variant.
+  std::vector<Record> variants;
+  for (const Record* point : points())
+    for (std::size_t v = 0; v < kMostDefaultSeries; ++v) {
+      Record variant = *point;
+      variant.params["tile"] = static_cast<int>(v);
+      variants.push_back(variant);
+    }
+  std::vector<const Record*> some;
+  for (const Record& variant : variants)
+    if (variant.params["tile"].get<int>() < 2) some.push_back(&variant);
+  std::vector<const Record*> all;
+  for (const Record& variant : variants) all.push_back(&variant);
+  ASSERT_LE(distinct_texts_count(some), kMostDefaultSeries);
+  ASSERT_GT(distinct_texts_count(all), kMostDefaultSeries);
+  EXPECT_EQ(default_figures(some)[0].series.front(), "configuration");
+  const auto figures = default_figures(all);
+  EXPECT_EQ(figures[0].series.front(), "implementation");
+  EXPECT_EQ(figures[0].reduce, CellReduce::min);
+  EXPECT_EQ(figures[0].title,
+            "Median time by kernel size, the fastest variant of each implementation");
+  EXPECT_EQ(figures[1].title,
+            "Speedup over the baseline by kernel size, the fastest variant of each implementation");
+  const FigureData data = extract_figure(figures[0], all, "default");
+  std::set<std::string> implementations;
+  for (const Record* point : points()) implementations.insert(point->implementation);
+  EXPECT_EQ(data.panels[0].grid.rows.size(), implementations.size());
 }
 
 TEST_F(Defaults, VariantsOfOneImplementationAreToldApartInADefaultFigure) {
