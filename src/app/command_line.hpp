@@ -116,6 +116,13 @@ double parse_percentage(const std::string& text);
 double parse_probability(const std::string& text);
 // A value that cannot be empty (a folder name).
 StoreValue non_empty_into(std::string& target);
+// A whole number from min to max (parse_whole_number), into an integer of any width.
+template <typename Integer>
+StoreValue whole_number_into(Integer& target, long min, long max) {
+  return [&target, min, max](const std::string& text) {
+    target = static_cast<Integer>(parse_whole_number(text, min, max));
+  };
+}
 // A value read by a parser that says why it refuses: std::optional<T> parse(text, &reason).
 template <typename T, typename Parse>
 StoreValue parsed_into(std::optional<T>& target, Parse parse) {

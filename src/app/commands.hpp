@@ -2,6 +2,7 @@
 // the process exit code: 0 success, 1 a failed point or regression, 2 bad input or usage.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -52,6 +53,10 @@ int watch_command(const Arguments& args, const Arguments& full_argv);
 // Loads options.config_path and runs it (run/runner.hpp); a bad config, results file or argument
 // is reported as "convlab COMMAND: ..." with exit status 2.
 int run_loaded_config(const RunOptions& options, const std::string& command);
+
+// An error that stops `command`: "convlab COMMAND: MESSAGE" on stderr, a line's worth of each line
+// of the message (core/message_text.hpp); returns 2.
+int report_command_error(const std::string& command, const std::exception& error);
 
 // In the catch block of a command that reads configs and results (export, notebook): the error on
 // stderr, a config's or results' as it is, another after "convlab COMMAND: " (and `path`, when

@@ -328,8 +328,7 @@ int compare_command(const std::vector<std::string>& args) {
     std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const FileError& error) {
-    std::cerr << "convlab compare: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("compare", error);
   } catch (const std::exception& error) {
     std::string files;
     for (const auto& path : paths) files += path + ": ";

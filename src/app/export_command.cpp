@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/commands.hpp"
+#include "app/table_choice.hpp"
 #include "config/config_error.hpp"
 #include "core/child_processes.hpp"
 #include "core/count_words.hpp"
@@ -227,16 +228,9 @@ int export_experiment(const ExportOptions& options) {
 }
 
 // What --format writes: every record (or those --filter keeps), or the winners table.
-struct FlatRequest {
+struct FlatRequest : TableChoice {
   FlatFormat format = FlatFormat::csv;
   std::optional<std::string> out_file;
-  std::optional<PointFilter> filter;
-  bool best = false;
-  std::optional<std::string> by;
-  std::optional<std::string> compare;  // params.X
-  std::optional<std::string> against;
-  std::optional<std::string> vs;  // an implementation every other one is compared with
-  bool all_versions = false;
 };
 
 // csv and tsv hold numbers only: the note on runs under different conditions goes to stderr.
@@ -250,22 +244,17 @@ std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
                                          const FlatRequest& request) {
   std::ostringstream text;
   if (request.best || request.compare || request.vs) {
-    std::vector<const Record*> points = latest_ok_points(results);
-    if (request.filter) points = select_records(points, *request.filter, results.path);
+    const std::vector<const Record*> points = request.chosen_points(results);
     if (request.vs) {
-      VersusOptions options;
-      options.against = *request.vs;
-      options.by = request.by;
-      const VersusTable table = compare_with_implementation(points, results.file.runs, options);
+      const VersusTable table =
+          compare_with_implementation(points, results.file.runs, request.versus_options());
       write_versus(table, request.format, text);
       note_mixed_runs(table.runs, request.format);
       return {text.str(), versus_flat_table(table, request.format).rows.size()};
     }
     if (request.compare) {
-      ParamComparisonOptions options;
-      options.against = request.against;
-      const ParamComparison comparison =
-          compare_param_values(points, results.file.runs, *request.compare, options);
+      const ParamComparison comparison = compare_param_values(
+          points, results.file.runs, *request.compare, request.comparison_options());
       write_param_comparison(comparison, request.format, text);
       note_mixed_runs(comparison.runs, request.format);
       return {text.str(), param_comparison_flat_table(comparison, request.format).rows.size()};
@@ -281,11 +270,8 @@ std::pair<std::string, size_t> flat_text(const ResultsDocument& results,
     note_mixed_runs(winners.runs, request.format);
     return {text.str(), winners.rows.size()};
   }
-  std::vector<const Record*> all;
-  for (const Record& record : results.file.records) all.push_back(&record);
   std::vector<Record> records;
-  for (const Record* record :
-       request.filter ? select_records(all, *request.filter, results.path) : all)
+  for (const Record* record : request.chosen_records(results, results.path))
     records.push_back(*record);
   const FlatTable table = flatten_records(records, request.format);
   write_flat_table(table, request.format, text);
@@ -643,27 +629,6 @@ int export_command(const std::vector<std::string>& args) {
   } catch (const std::exception&) {
     return report_reading_error("export", options.results);
   }
-}
-
-int report_reading_error(const std::string& command, const std::string& path) {
-  const std::string prefix = "convlab " + command + ": ";
-  std::string message;
-  try {
-    throw;
-  } catch (const ConfigError& error) {
-    message = error.what();
-  } catch (const ResultsError& error) {
-    message = error.what();
-  } catch (const FileError& error) {
-    message = prefix + error.what();
-  } catch (const fs::filesystem_error& error) {
-    message = prefix + error.what();
-  } catch (const std::exception& error) {
-    message = prefix + (path.empty() ? "" : path + ": ") + error.what();
-  }
-  // A line's worth of each line: a path of any length does not make a message of its length.
-  std::cerr << bounded_message(message) << "\n";
-  return 2;
 }
 
 }  // namespace convlab

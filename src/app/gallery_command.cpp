@@ -2,7 +2,6 @@
 
 #include "app/commands.hpp"
 #include "core/file_io.hpp"
-#include "core/message_text.hpp"
 #include "gallery/gallery.hpp"
 #include "store/results_file.hpp"
 
@@ -38,11 +37,9 @@ int gallery_command(const Arguments& args) {
                    "to show the implementations' outputs\n";
     return 0;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab gallery: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("gallery", error);
   } catch (const FileError& error) {
-    std::cerr << "convlab gallery: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("gallery", error);
   }
 }
 

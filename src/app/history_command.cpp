@@ -55,9 +55,7 @@ where its convlab stopped.
       .positional({"COMMITS", "", true, true,
                    [&](const std::string& text) { options.commits.push_back(text); }})
       .value("--every", "N", "every Nth commit, counted back from the newest (kept)",
-             [&](const std::string& text) {
-               options.every = static_cast<int>(parse_whole_number(text, 1, 1000000));
-             })
+             whole_number_into(options.every, 1, 1000000))
       .value("--out", "DIR", "the history folder (default: outputs/history_<name>)",
              non_empty_into(options.out))
       .value("--repo", "DIR", "the git repository of the commits (default: here)",
@@ -71,9 +69,7 @@ where its convlab stopped.
       .flag("--no-inherit", "configure with --cmake-arg alone, not this build's arguments",
             [&](const std::string&) { options.inherit_cmake_args = false; })
       .value("--jobs", "N", "parallel build jobs (default: the logical CPUs)",
-             [&](const std::string& text) {
-               options.jobs = static_cast<unsigned>(parse_whole_number(text, 1, 4096));
-             })
+             whole_number_into(options.jobs, 1, 4096))
       .flag("--retry-failed", "build and run again the commits recorded as failed",
             options.retry_failed);
   return line;

@@ -1,7 +1,6 @@
 #include <iostream>
 
 #include "app/commands.hpp"
-#include "core/message_text.hpp"
 #include "store/results_file.hpp"
 #include "store/shard_merge.hpp"
 
@@ -31,8 +30,7 @@ only those. The last shard to complete does this merge itself.
   try {
     summary = merge_shards(out_dir);
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab merge: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("merge", error);
   }
   std::size_t merged_files = 0;
   for (const auto& shard : summary.shards)

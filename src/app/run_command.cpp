@@ -60,9 +60,7 @@ already measured with the same build on the same machine are kept, not re-run.
              "DIR/results.json once every shard is done (convlab merge; docs/scale-out.md)",
              parsed_into(options.shard, parse_shard))
       .value("--max-points", "N", "stop after running N points (the rest can be resumed later)",
-             [&](const std::string& text) {
-               options.max_points = parse_whole_number(text, 0, LONG_MAX);
-             })
+             whole_number_into(options.max_points, 0, LONG_MAX))
       .flag("--table",
             "end with every point's row (median, CV, speedup, verdict) instead of the fastest "
             "implementation of each problem (convlab show --best; convlab show DIR prints every "
@@ -80,14 +78,10 @@ already measured with the same build on the same machine are kept, not re-run.
             "worker its own; always recorded in results.json run.phases)",
             options.phases)
       .value("--worker", "K", "(used by --devices) run as the K-th device worker",
-             [&](const std::string& text) {
-               options.worker = static_cast<int>(parse_whole_number(text, 0, INT_MAX));
-             })
+             whole_number_into(options.worker, 0, INT_MAX))
       .value("--hand-out", "FD",
              "(used by --devices) take problems one at a time from the socket FD",
-             [&](const std::string& text) {
-               options.hand_out_fd = static_cast<int>(parse_whole_number(text, 3, INT_MAX));
-             });
+             whole_number_into(options.hand_out_fd, 3, INT_MAX));
   return line;
 }
 
@@ -118,14 +112,11 @@ int run_loaded_config(const RunOptions& options, const std::string& command) {
     std::cerr << bounded_message(error.what()) << "\n";
     return 2;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error(command, error);
   } catch (const FileError& error) {
-    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error(command, error);
   } catch (const RunArgumentError& error) {
-    std::cerr << "convlab " << command << ": " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error(command, error);
   } catch (const std::bad_alloc&) {
     std::cerr << "convlab " << command << ": " << shortened_path(options.config_path)
               << ": out of memory\n";

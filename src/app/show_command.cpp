@@ -3,18 +3,17 @@
 
 #include "app/command_line.hpp"
 #include "app/commands.hpp"
+#include "app/table_choice.hpp"
 #include "config/config_error.hpp"
 #include "core/count_words.hpp"
 #include "core/message_text.hpp"
 #include "core/number_text.hpp"
-#include "core/point_filter.hpp"
 #include "notebook/notebook_builder.hpp"
 #include "query/derived_columns.hpp"
 #include "query/mixed_runs.hpp"
 #include "query/other_versions.hpp"
 #include "query/param_comparison.hpp"
 #include "query/record_fields.hpp"
-#include "query/record_queries.hpp"
 #include "query/search_outcomes.hpp"
 #include "query/versus.hpp"
 #include "query/winners.hpp"
@@ -28,16 +27,10 @@
 namespace convlab {
 namespace {
 
-struct ShowOptions {
+// The table (app/table_choice.hpp), or with --search what every search found.
+struct ShowOptions : TableChoice {
   std::string path;
-  std::optional<PointFilter> filter;
-  bool best = false;
   bool search = false;
-  std::optional<std::string> by;
-  std::optional<std::string> compare;  // params.X
-  std::optional<std::string> against;
-  std::optional<std::string> vs;  // an implementation every other one is compared with
-  bool all_versions = false;
 };
 
 bool is_params_field(const std::string& field) {
@@ -219,19 +212,6 @@ void print_searches(const ResultsFile& results, const std::vector<const Record*>
   }
 }
 
-std::vector<const Record*> chosen_points(const ResultsDocument& document,
-                                         const ShowOptions& options) {
-  std::vector<const Record*> points = latest_ok_points(document);
-  if (options.filter) points = select_records(points, *options.filter, document.path);
-  return points;
-}
-
-ParamComparisonOptions comparison_options(const ShowOptions& options) {
-  ParamComparisonOptions chosen;
-  chosen.against = options.against;
-  return chosen;
-}
-
 // --best --by params.X: after the pivot, how each implementation's values of X compare, where
 // one has two of them (a pivot row of one implementation cannot say).
 void print_configurations_after_pivot(const ResultsDocument& document,
@@ -239,7 +219,7 @@ void print_configurations_after_pivot(const ResultsDocument& document,
                                       const ShowOptions& options) {
   try {
     const ParamComparison comparison =
-        compare_param_values(points, document.file.runs, *options.by, comparison_options(options));
+        compare_param_values(points, document.file.runs, *options.by, options.comparison_options());
     std::cout << "\n## The values of " << *options.by
               << " of each implementation against each other (as --compare " << *options.by
               << ")\n\n";
@@ -250,7 +230,7 @@ void print_configurations_after_pivot(const ResultsDocument& document,
 }
 
 void print_best(const ResultsDocument& document, const ShowOptions& options) {
-  const std::vector<const Record*> points = chosen_points(document, options);
+  const std::vector<const Record*> points = options.chosen_points(document);
   const std::string name = document.experiment_text("name", "");
   std::cout << "# " << document.experiment_text("title", name) << " (" << name
             << "): the fastest of " << count_words(points.size(), "ok point") << "\n\n";
@@ -264,9 +244,9 @@ void print_best(const ResultsDocument& document, const ShowOptions& options) {
 }
 
 void print_comparison(const ResultsDocument& document, const ShowOptions& options) {
-  const std::vector<const Record*> points = chosen_points(document, options);
+  const std::vector<const Record*> points = options.chosen_points(document);
   const ParamComparison comparison = compare_param_values(
-      points, document.file.runs, *options.compare, comparison_options(options));
+      points, document.file.runs, *options.compare, options.comparison_options());
   const std::string name = document.experiment_text("name", "");
   std::cout << "# " << document.experiment_text("title", name) << " (" << name
             << "): " << *options.compare << " of each implementation, from "
@@ -275,11 +255,9 @@ void print_comparison(const ResultsDocument& document, const ShowOptions& option
 }
 
 void print_versus(const ResultsDocument& document, const ShowOptions& options) {
-  const std::vector<const Record*> points = chosen_points(document, options);
-  VersusOptions versus;
-  versus.against = *options.vs;
-  versus.by = options.by;
-  const VersusTable table = compare_with_implementation(points, document.file.runs, versus);
+  const std::vector<const Record*> points = options.chosen_points(document);
+  const VersusTable table =
+      compare_with_implementation(points, document.file.runs, options.versus_options());
   const std::string name = document.experiment_text("name", "");
   std::cout << "# " << document.experiment_text("title", name) << " (" << name
             << "): every implementation against " << *options.vs
@@ -302,10 +280,7 @@ int show_command(const Arguments& args) {
     }
     if (options.search) {
       const ResultsDocument document = results_document_of(file, read_results(file));
-      std::vector<const Record*> all;
-      for (const auto& record : document.file.records) all.push_back(&record);
-      print_searches(document.file,
-                     options.filter ? select_records(all, *options.filter, file) : all);
+      print_searches(document.file, options.chosen_records(document, file));
       return 0;
     }
     if (options.best) {
@@ -321,19 +296,14 @@ int show_command(const Arguments& args) {
       return 0;
     }
     const ResultsDocument document = shown_document(file, read_results(file), options.all_versions);
-    std::vector<const Record*> all;
-    for (const auto& record : document.file.records) all.push_back(&record);
-    print_records(document, options.filter ? select_records(all, *options.filter, file) : all);
+    print_records(document, options.chosen_records(document, file));
     return 0;
   } catch (const ResultsFileError& error) {
-    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("show", error);
   } catch (const ResultsError& error) {
-    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("show", error);
   } catch (const ConfigError& error) {
-    std::cerr << "convlab show: " << bounded_message(error.what()) << "\n";
-    return 2;
+    return report_command_error("show", error);
   }
 }
 

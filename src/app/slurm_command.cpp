@@ -18,11 +18,7 @@ Every shard writes its own file, so nothing depends on file locks of the cluster
        "",
        "0 written (and submitted), 2 bad config or arguments, or --submit "
        "without sbatch"});
-  const auto count = [](int& target) {
-    return [&target](const std::string& text) {
-      target = static_cast<int>(parse_whole_number(text, 1, 1000000));
-    };
-  };
+  const auto count = [](int& target) { return whole_number_into(target, 1, 1000000); };
   line.positional("CONFIG", options.config_path)
       .value("--shards", "N", "number of array tasks (shards), at least 1", count(slurm.shards))
       .value("--partition", "P", "#SBATCH --partition", slurm.partition)

@@ -51,6 +51,13 @@ int write_all(int fd, const char* data, std::size_t size) {
   return 0;
 }
 
+// Cuts the file back to `size` bytes, retrying when interrupted. Returns 0 or the errno.
+int truncate_to(int fd, off_t size) {
+  while (::ftruncate(fd, size) != 0)
+    if (errno != EINTR) return errno;
+  return 0;
+}
+
 // Opens what `path` names for reading without blocking, and checks once open that it is a regular
 // file: the path may have been replaced since it was looked at.
 int open_regular_for_reading(const std::string& path, Links links) {
@@ -325,8 +332,14 @@ void AppendFile::write(std::string_view text) {
   struct stat before {};
   const bool sized = ::fstat(fd_, &before) == 0;
   if (const int code = write_all(fd_, text.data(), text.size())) {
-    if (sized) (void)::ftruncate(fd_, before.st_size);  // no partial line stays behind
-    throw FileError(path_ + ": write error: " + reason(code));
+    // The write failed already: cutting the file back to its size before it, so that no partial
+    // line stays behind, is a best effort. Where it cannot be done the message says so.
+    std::string undone;
+    if (!sized)
+      undone = "; a partial line may stay at its end";
+    else if (const int cut = truncate_to(fd_, before.st_size))
+      undone = "; a partial line may stay at its end (cutting it back: " + reason(cut) + ")";
+    throw FileError(path_ + ": write error: " + reason(code) + undone);
   }
 }
 

@@ -130,7 +130,8 @@ bool write_file_if_changed(const std::string& path, std::string_view content,
 // regular file or nothing must stand at `path`; a link or anything else is refused before it is
 // opened for writing. Writes, the flush to disk and the close are checked, each failure a
 // FileError "PATH: write error: REASON"; a write that fails part way is undone (the file is cut
-// back to its size before it), so that no partial line stays. Appenders hold a lock of their own.
+// back to its size before it), so that no partial line stays, and where that cannot be done the
+// message says a partial line may stay. Appenders hold a lock of their own.
 class AppendFile {
  public:
   explicit AppendFile(std::string path);

@@ -415,13 +415,6 @@ YAML::Node to_yaml(const json& value) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
-bool varies(const std::vector<const Record*>& records, const std::string& field) {
-  std::set<std::string> values;
-  for (const Record* record : records)
-    if (const auto value = field_value(*record, field)) values.insert(value->text);
-  return values.size() > 1;
-}
-
 bool any_search(const std::vector<const Record*>& records) {
   return std::any_of(records.begin(), records.end(),
                      [](const Record* record) { return record->search.has_value(); });
@@ -460,7 +453,7 @@ bool kernel_size_names_kernel(const std::vector<const Record*>& records) {
 std::vector<std::string> configuration_fields(const std::vector<const Record*>& records) {
   std::vector<std::string> fields = {"configuration"};
   for (const char* extra : {"border", "output", "image.channels"})
-    if (varies(records, extra)) fields.emplace_back(extra);
+    if (field_varies(records, extra)) fields.emplace_back(extra);
   return fields;
 }
 
@@ -616,12 +609,12 @@ std::vector<FigureDeclaration> default_figures(const std::vector<const Record*>&
     time.title = "Median time by kernel size";
     time.x = "kernel.size";
     for (const std::string& panel : {std::string("kernel.type"), image})
-      if (varies(records, panel)) time.panel.push_back(panel);
+      if (field_varies(records, panel)) time.panel.push_back(panel);
   } else {
     time.name = image == "image.size" ? "time-by-size" : "time-by-image";
     time.title = image == "image.size" ? "Median time by image size" : "Median time by image";
     time.x = image;
-    if (varies(records, "kernel.name")) time.panel = {"kernel.name"};
+    if (field_varies(records, "kernel.name")) time.panel = {"kernel.name"};
   }
   // A line a variant reads up to a few dozen; thousands (a tuning space measured whole) are a
   // smear that gnuplot takes minutes to draw. There, each implementation's fastest variant.

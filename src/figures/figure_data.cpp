@@ -325,15 +325,8 @@ bool mentions(const std::vector<std::string>& fields, const std::string& field) 
   return std::find(fields.begin(), fields.end(), field) != fields.end();
 }
 
-bool spans(const std::vector<const Record*>& points, const std::string& field) {
-  std::set<std::string> values;
-  for (const Record* record : points)
-    if (const auto value = field_value(*record, field)) values.insert(value->text);
-  return values.size() > 1;
-}
-
 bool spans_machines(const std::vector<const Record*>& points) {
-  return spans(points, "machine");
+  return field_varies(points, "machine");
 }
 
 // A figure type that draws one problem's points per panel (FigureTypeRules::panel_per_problem):
@@ -341,7 +334,7 @@ bool spans_machines(const std::vector<const Record*>& points) {
 void add_problem_panels(const std::vector<const Record*>& points, FigureDeclaration& declaration) {
   if (!declaration.type->rules.panel_per_problem) return;
   for (const char* field : {"image.name", "kernel.name", "border", "output"})
-    if (spans(points, field) && !mentions(declaration.panel, field) &&
+    if (field_varies(points, field) && !mentions(declaration.panel, field) &&
         !mentions(declaration.series, field) && declaration.x != field)
       declaration.panel.push_back(field);
 }

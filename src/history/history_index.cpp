@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/file_io.hpp"
+#include "store/run_block.hpp"
 
 namespace convlab {
 namespace {
@@ -78,13 +79,6 @@ class Fields {
   std::string path_;
   const std::string& file_;
 };
-
-json to_json(const CpuCalibration& calibration) {
-  return {{"threads", calibration.threads},
-          {"copy_bytes_per_s", calibration.copy_bytes_per_s},
-          {"fma_per_s", calibration.fma_per_s},
-          {"seconds", calibration.seconds}};
-}
 
 CpuCalibration calibration_from(const Fields& fields) {
   CpuCalibration calibration;

@@ -87,11 +87,7 @@ std::vector<GroupPoints> gather_groups(const std::vector<const Record*>& points,
 }
 
 std::vector<std::string> ordered_values(const GroupPoints& group) {
-  std::vector<std::string> order = group.order;
-  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
-    return field_sorts_before(group.values.at(a).value, group.values.at(b).value);
-  });
-  return order;
+  return sorted_by_field_value(group.order, group.values);
 }
 
 // The row against the reference: ratio, test and verdict.

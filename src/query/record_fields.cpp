@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "core/point_filter.hpp"
 #include "impl/registry.hpp"
@@ -596,6 +597,13 @@ std::optional<FieldValue> field_value(const Record& record, std::string_view fie
   if (const FreeFormPart* free = free_form_part(field))
     return json_value(find_field(free->part(record), field.substr(free->prefix.size())));
   return json_value(find_field(record.unknown, field));
+}
+
+bool field_varies(const std::vector<const Record*>& records, std::string_view field) {
+  std::set<std::string> values;
+  for (const Record* record : records)
+    if (const auto value = field_value(*record, field)) values.insert(value->text);
+  return values.size() > 1;
 }
 
 namespace {

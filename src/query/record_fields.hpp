@@ -6,6 +6,7 @@
 // gpu_clocks.X and fields of other versions) are looked up by path in their JSON.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,16 @@ bool is_derived_column(std::string_view field);
 // The order of values in tables: by sort key or number where both have one, values with one
 // before values without, others as they came (a stable sort keeps their order of appearance).
 bool field_sorts_before(const FieldValue& a, const FieldValue& b);
+// `keys` in that order, those of equal place as they came; `entries.at(key).value` is the
+// FieldValue of each (a map of a table's rows).
+template <typename Entries>
+std::vector<std::string> sorted_by_field_value(std::vector<std::string> keys,
+                                               const Entries& entries) {
+  std::stable_sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
+    return field_sorts_before(entries.at(a).value, entries.at(b).value);
+  });
+  return keys;
+}
 
 // Whether `field` names something records can carry. On false, *suggestion holds the closest known
 // name, or is empty when none is close.
@@ -43,6 +54,8 @@ bool is_known_field(std::string_view field, std::string* suggestion);
 
 // The field's value in `record`, or nullopt when the record lacks it (a CPU record has no h2d_ms).
 std::optional<FieldValue> field_value(const Record& record, std::string_view field);
+// Whether `records` hold more than one value of `field` (records without it not counted).
+bool field_varies(const std::vector<const Record*>& records, std::string_view field);
 
 // The interquartile range of a timing shorthand (median_ms -> q1..q3 of timing.stats); nullopt for
 // fields without samples.

@@ -280,11 +280,7 @@ bool rows_merge_problems(const std::vector<GroupPoints>& groups) {
 
 // Rows in the field's order (field_sorts_before).
 std::vector<std::string> ordered_rows(const GroupPoints& group) {
-  std::vector<std::string> order = group.row_order;
-  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
-    return field_sorts_before(group.rows.at(a).value, group.rows.at(b).value);
-  });
-  return order;
+  return sorted_by_field_value(group.row_order, group.rows);
 }
 
 PivotRow pivot_row(const PivotCellPoints& points, const std::vector<std::string>& implementations,

@@ -6,6 +6,14 @@
 #include "store/results_schema.hpp"
 
 namespace convlab {
+
+nlohmann::json to_json(const CpuCalibration& calibration) {
+  return {{"threads", calibration.threads},
+          {"copy_bytes_per_s", calibration.copy_bytes_per_s},
+          {"fma_per_s", calibration.fma_per_s},
+          {"seconds", calibration.seconds}};
+}
+
 namespace {
 
 using json = nlohmann::json;
@@ -47,13 +55,6 @@ RunConditions conditions_from_json(const json& j) {
   return {optional_of<std::vector<double>>(j, "load_average"),
           optional_of<std::string>(j, "cpu_governor"),
           optional_of<std::string>(j, "cpu_governor_note")};
-}
-
-json to_json(const CpuCalibration& calibration) {
-  return {{"threads", calibration.threads},
-          {"copy_bytes_per_s", calibration.copy_bytes_per_s},
-          {"fma_per_s", calibration.fma_per_s},
-          {"seconds", calibration.seconds}};
 }
 
 CpuCalibration cpu_calibration_from_json(const json& j) {
@@ -198,30 +199,19 @@ const char* const kRunFields[] = {
 void read_recorded(const json& j, RunBlock& run) {
   if (j.contains("argv") && j["argv"].is_array())
     run.argv = optional_of<std::vector<std::string>>(j, "argv");
-  const auto keep = [&](const char* name, const json& typed) {
-    json kept = not_reproduced(j[name], typed);
+  // A block read where the file has it as an object; what its typed form does not reproduce is
+  // kept under its name.
+  const auto read = [&](const char* name, auto& block, auto parse) {
+    if (!j.contains(name) || !j[name].is_object()) return;
+    block = parse(j[name]);
+    json kept = not_reproduced(j[name], to_json(*block));
     if (!kept.empty()) run.unknown[name] = std::move(kept);
   };
-  if (j.contains("git") && j["git"].is_object()) {
-    run.git = git_from_json(j["git"]);
-    keep("git", to_json(*run.git));
-  }
-  if (j.contains("conditions") && j["conditions"].is_object()) {
-    run.conditions = conditions_from_json(j["conditions"]);
-    keep("conditions", to_json(*run.conditions));
-  }
-  if (j.contains("cpu_calibration") && j["cpu_calibration"].is_object()) {
-    run.cpu_calibration = cpu_calibration_from_json(j["cpu_calibration"]);
-    keep("cpu_calibration", to_json(*run.cpu_calibration));
-  }
-  if (j.contains("measure") && j["measure"].is_object()) {
-    run.measure = measure_from_json(j["measure"]);
-    keep("measure", to_json(*run.measure));
-  }
-  if (j.contains("phases") && j["phases"].is_object()) {
-    run.phases = phases_from_json(j["phases"]);
-    keep("phases", to_json(*run.phases));
-  }
+  read("git", run.git, git_from_json);
+  read("conditions", run.conditions, conditions_from_json);
+  read("cpu_calibration", run.cpu_calibration, cpu_calibration_from_json);
+  read("measure", run.measure, measure_from_json);
+  read("phases", run.phases, phases_from_json);
 }
 
 }  // namespace

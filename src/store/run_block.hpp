@@ -80,6 +80,9 @@ struct RunBlock {
 };
 
 nlohmann::json to_json(const RunBlock& run);
+// The CPU calibration as a run block records it (run.cpu_calibration); a history's index records
+// it the same way.
+nlohmann::json to_json(const CpuCalibration& calibration);
 RunBlock run_block_from_json(const nlohmann::json& run);
 
 }  // namespace convlab

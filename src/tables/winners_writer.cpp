@@ -63,10 +63,6 @@ std::string baseline_title(const std::string& baseline) {
   return baseline.empty() ? "vs baseline" : "vs " + baseline;
 }
 
-void write_table(const FlatTable& table, FlatFormat format, std::ostream& out) {
-  write_flat_table(table, format, out);
-}
-
 // The mark of a ratio that relates points of runs under different conditions.
 const char* const kConditionsMark = "\u00a7";
 
@@ -151,7 +147,7 @@ FlatTable winners_flat_table(const WinnersTable& table, FlatFormat format) {
 
 void write_winners(const WinnersTable& table, FlatFormat format, std::ostream& out) {
   if (format != FlatFormat::md) {
-    write_table(winners_flat_table(table, format), format, out);
+    write_flat_table(winners_flat_table(table, format), format, out);
     return;
   }
   if (table.rows.empty()) {
@@ -164,7 +160,7 @@ void write_winners(const WinnersTable& table, FlatFormat format, std::ostream& o
       same +=
           (same.empty() ? "" : ", ") + column + " " + text_of(*table.rows.front().winner, field);
   if (!same.empty()) out << "Every problem: " << same << ".\n\n";
-  write_table(winners_flat_table(table, format), format, out);
+  write_flat_table(winners_flat_table(table, format), format, out);
   out << "\nfastest: the configuration with the lowest median time; runner-up: the fastest "
          "configuration of another implementation (of the same one where it ran alone); ratio: "
          "runner-up median / fastest median; difference: two-sided Mann-Whitney U test on the "
@@ -233,7 +229,7 @@ FlatTable pivot_flat_table(const WinnersPivot& pivot, FlatFormat format) {
 
 void write_pivot(const WinnersPivot& pivot, FlatFormat format, std::ostream& out) {
   if (format != FlatFormat::md) {
-    write_table(pivot_flat_table(pivot, format), format, out);
+    write_flat_table(pivot_flat_table(pivot, format), format, out);
     return;
   }
   for (size_t g = 0; g < pivot.groups.size(); ++g) {
@@ -245,7 +241,7 @@ void write_pivot(const WinnersPivot& pivot, FlatFormat format, std::ostream& out
         heading += (heading.empty() ? "" : ", ") + field + " " + value;
       out << (g ? "\n" : "") << "## " << heading << "\n\n";
     }
-    write_table(pivot_flat_table(one, format), format, out);
+    write_flat_table(pivot_flat_table(one, format), format, out);
   }
   out << "\nCells: the median time of each implementation's fastest configuration, in ms; the "
          "fastest in bold. ratio: runner-up median / fastest median; difference: two-sided "
