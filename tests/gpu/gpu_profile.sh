@@ -6,6 +6,8 @@
 # Occupancy. Clocks are left as the machine has them (--clock-control none). Writes ncu-<rung>-k<K>.csv under $OUT (or
 # ./gpu-profile), from which the table of docs/cuda.md is read.
 # Usage, from the repository root: tests/gpu/gpu_profile.sh BUILD_DIR [K...]
+# PROFILE_RUNGS, when set, replaces the list below: entries 'rung|params-json' separated by spaces,
+# e.g. PROFILE_RUNGS='cuda_streaming|{"rows":32,"warps":4} npp|{}'.
 set -u
 BUILD=$1
 shift
@@ -26,6 +28,7 @@ RUNGS=(
   'cuda_tensor_separable|{"n_tiles":4,"rows":512}'
   'npp|{}'
 )
+if [[ -n "${PROFILE_RUNGS:-}" ]]; then read -r -a RUNGS <<<"$PROFILE_RUNGS"; fi
 # Stall reasons: cycles a warp spends stalled for each reason, per issued instruction.
 STALLS=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' long_scoreboard \
   short_scoreboard barrier wait math_pipe_throttle mio_throttle lg_throttle not_selected \
