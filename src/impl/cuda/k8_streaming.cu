@@ -34,6 +34,8 @@
 // block, each its own strip), layout, streams.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -112,31 +114,42 @@ bool rank1(const ProblemDesc& p) {
   return p.ksize == 1 || (p.separable && p.row != nullptr && p.column != nullptr);
 }
 
-// Integer factors of a dyadic rank-1 kernel: the matrix's pivot row, and its pivot column divided
-// by the pivot, each scaled to integers; they must multiply back to the matrix exactly.
+// Integer factors of a dyadic rank-1 kernel: weights[i][j] = column[i] * row[j] / 2^shift.
 struct IntFactors {
   std::vector<int> row, column;
-  int shift;  // weights[i][j] = column[i] * row[j] / 2^shift
+  int shift;
 };
 
+// The weights scaled to integers by their common shift factor into integer vectors: the pivot's
+// column divided by the greatest common divisor of its entries, and the pivot's row divided by
+// that column's entry there; they must multiply back to the matrix exactly. (Dividing by the pivot
+// itself, as a factorisation over the reals does, leaves thirds and sixths wherever the centre
+// weight is no power of two: OpenCV's 5x5 Gaussian, whose centre is 36/256, then missed the
+// 16-bit path its sums fit.)
 std::optional<IntFactors> dyadic_factors(const ProblemDesc& p) {
   const int k = p.ksize;
+  const std::vector<double> weights(p.weights, p.weights + k * k);
+  const auto shift = dyadic_shift(weights);
+  if (!shift) return std::nullopt;
+  const std::vector<int> m = scaled_integers(weights, *shift);
   int pivot = 0;
   for (int i = 0; i < k * k; ++i)
-    if (std::fabs(p.weights[i]) > std::fabs(p.weights[pivot])) pivot = i;
-  const double pivot_value = p.weights[pivot];
-  if (pivot_value == 0.0) return std::nullopt;
-  std::vector<double> row(k), column(k);
-  for (int j = 0; j < k; ++j) row[j] = p.weights[(pivot / k) * k + j];
-  for (int i = 0; i < k; ++i) column[i] = p.weights[i * k + pivot % k] / pivot_value;
+    if (std::abs(m[i]) > std::abs(m[pivot])) pivot = i;
+  if (m[pivot] == 0) return std::nullopt;
+  const int pivot_row = pivot / k, pivot_column = pivot % k;
+  int divisor = 0;
+  for (int i = 0; i < k; ++i) divisor = std::gcd(divisor, std::abs(m[i * k + pivot_column]));
+  IntFactors f{{}, {}, *shift};
+  for (int i = 0; i < k; ++i) f.column.push_back(m[i * k + pivot_column] / divisor);
+  const int at_pivot = f.column[pivot_row];
+  for (int j = 0; j < k; ++j) {
+    if (m[pivot_row * k + j] % at_pivot != 0) return std::nullopt;
+    f.row.push_back(m[pivot_row * k + j] / at_pivot);
+  }
   for (int i = 0; i < k; ++i)
     for (int j = 0; j < k; ++j)
-      if (column[i] * row[j] != static_cast<double>(p.weights[i * k + j])) return std::nullopt;
-  const auto row_shift = dyadic_shift(row);
-  const auto column_shift = dyadic_shift(column);
-  if (!row_shift || !column_shift) return std::nullopt;
-  return IntFactors{scaled_integers(row, *row_shift), scaled_integers(column, *column_shift),
-                    *row_shift + *column_shift};
+      if (static_cast<long long>(f.column[i]) * f.row[j] != m[i * k + j]) return std::nullopt;
+  return f;
 }
 
 bool non_negative(const std::vector<int>& values) {
