@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include "app/commands.hpp"
 #include "figures/declarations.hpp"
 #include "figures/fastest_series.hpp"
 #include "figures/figure_data.hpp"
+#include "figures/plot_style.hpp"
 #include "query/derived_columns.hpp"
 #include "query/record_queries.hpp"
 #include "report_test_support.hpp"
@@ -223,27 +225,43 @@ TEST(FastestSeries, AnOverlayValueIsDrawnAtEveryX) {
 // The figure of configs/npp_peer.yaml drawn from the committed results: each point is the
 // fastest non-NPP median of its kernel and GPU over the lowest FP32 floor there, and NPP beside
 // it over the same floor, both computed here from the file's records.
-TEST(FastestSeries, NppPeerFigureIsDrawnFromTheCommittedResults) {
-  const std::filesystem::path results =
-      std::filesystem::path(CONVLAB_COMMITTED_OUTPUTS) / "npp_peer" / "results.json";
-  ScratchDirectory dir("fastest-series");
-  const std::string config = read_file(std::filesystem::path(CONVLAB_COMMITTED_OUTPUTS) / ".." /
-                                       "configs" / "npp_peer.yaml");
-  // The config's derive: and its figure best-over-floor alone, not the other figures and tables.
-  const YAML::Node root = YAML::Load(config);
+const std::filesystem::path kNppPeerResults =
+    std::filesystem::path(CONVLAB_COMMITTED_OUTPUTS) / "npp_peer" / "results.json";
+
+// configs/npp_peer.yaml's derive: and its figure best-over-floor alone (not the other figures and
+// tables), `change` applied to the figure.
+YAML::Node best_over_floor_config(const std::function<void(YAML::Node&)>& change = {}) {
+  const YAML::Node root = YAML::LoadFile(
+      (std::filesystem::path(CONVLAB_COMMITTED_OUTPUTS) / ".." / "configs" / "npp_peer.yaml")
+          .string());
   YAML::Node reduced;
   reduced["derive"] = root["derive"];
   for (const auto& figure : root["figures"])
-    if (figure["name"].Scalar() == "best-over-floor") reduced["figures"].push_back(figure);
-  ASSERT_EQ(reduced["figures"].size(), 1u);
+    if (figure["name"].Scalar() == "best-over-floor") {
+      YAML::Node copy = YAML::Clone(figure);
+      if (change) change(copy);
+      reduced["figures"].push_back(copy);
+    }
   reduced["tables"] = YAML::Load("[]");
+  return reduced;
+}
+
+// Exports the committed npp_peer results with `config` into dir/export and dir/figures.
+int export_with(const ScratchDirectory& dir, const YAML::Node& config) {
   YAML::Emitter emitter;
-  emitter << reduced;
+  emitter << config;
   write_file(dir.path() / "config.yaml", emitter.c_str());
-  ASSERT_EQ(export_command({results.string(), "--config", (dir.path() / "config.yaml").string(),
-                            "--out", (dir.path() / "export").string(), "--figures",
-                            (dir.path() / "figures").string()}),
-            0);
+  return export_command(
+      {kNppPeerResults.string(), "--config", (dir.path() / "config.yaml").string(), "--out",
+       (dir.path() / "export").string(), "--figures", (dir.path() / "figures").string()});
+}
+
+TEST(FastestSeries, NppPeerFigureIsDrawnFromTheCommittedResults) {
+  const std::filesystem::path results = kNppPeerResults;
+  ScratchDirectory dir("fastest-series");
+  const YAML::Node reduced = best_over_floor_config();
+  ASSERT_EQ(reduced["figures"].size(), 1u);
+  ASSERT_EQ(export_with(dir, reduced), 0);
 
   // Expected values from the records: per GPU and kernel, the fastest ok median of the
   // implementations other than NPP, NPP's, and the lowest floor_ms of the points not on the
@@ -299,6 +317,28 @@ TEST(FastestSeries, NppPeerFigureIsDrawnFromTheCommittedResults) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "figures" / "best-over-floor.png"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "figures" / "best-over-floor.pdf"));
   EXPECT_EQ(read_file(dir.path() / "export" / "plots" / "best-over-floor.log"), "");
+}
+
+// The best series' label and a constant overlay's label come from the config: each reaches the
+// gnuplot script as one quoted string, and gnuplot draws the figure without running anything.
+TEST(FastestSeries, HostileLabelsOfTheBestSeriesAndAConstantOverlayRunNothing) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "gnuplot is not installed (scripts/install-deps.sh report)";
+  ScratchDirectory dir("fastest-series-hostile");
+  const std::string best_label = "fast' . system('touch ran-1') . '`touch ran-2`";
+  const std::string goal_label = "goal'; set output 'ran-3'; print system(\"touch ran-4\"); '";
+  const YAML::Node config = best_over_floor_config([&](YAML::Node& figure) {
+    figure["best"]["label"] = best_label;
+    figure["overlay"][0]["label"] = goal_label;
+  });
+  ASSERT_EQ(export_with(dir, config), 0);
+  const std::string script = read_file(dir.path() / "export" / "plots" / "best-over-floor.gp");
+  EXPECT_NE(script.find(quoted(best_label)), std::string::npos) << script;
+  EXPECT_NE(script.find(quoted(goal_label)), std::string::npos) << script;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "figures" / "best-over-floor.png"));
+  EXPECT_EQ(read_file(dir.path() / "export" / "plots" / "best-over-floor.log"), "");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().filename().string().rfind("ran-", 0), 0u) << entry.path();
 }
 
 }  // namespace
