@@ -114,6 +114,22 @@ TEST_F(CompressedResults, InflatingBeyondTheBoundIsRefusedBeforeItIsHeld) {
   }
 }
 
+// The page's command to run the experiment again decompresses the file first, since a run
+// refuses to add to it.
+TEST_F(CompressedResults, ThePagesRerunCommandDecompressesFirst) {
+  fs::create_directories(dir_ / "outputs/block_sweep");
+  fs::create_directories(dir_ / "configs");
+  testing::write_text(dir_ / "outputs/block_sweep/results.json.gz", gzipped(plain_));
+  fs::copy_file(std::string(CONVLAB_SOURCE_TREE) + "/configs/block_sweep.yaml",
+                dir_ / "configs/block_sweep.yaml");
+  const auto notebook = testing::run_convlab("notebook outputs/block_sweep --out nb --quiet", dir_);
+  ASSERT_EQ(notebook.exit_code, 0) << notebook.output;
+  const std::string page = testing::read_text(dir_ / "nb/block_sweep.html");
+  EXPECT_NE(page.find("gzip -dk outputs/block_sweep/results.json.gz &amp;&amp; make experiment "
+                      "CONFIG=configs/block_sweep.yaml"),
+            std::string::npos);
+}
+
 TEST_F(CompressedResults, ARunDoesNotAddToThemAndLeavesThemAsTheyWere) {
   testing::write_text(dir_ / "tiny.yaml", R"(name: tiny
 images:

@@ -11,6 +11,7 @@
 #include "config/yaml_load.hpp"
 #include "core/closest_name.hpp"
 #include "core/file_io.hpp"
+#include "core/gzip_reader.hpp"
 #include "core/sha256.hpp"
 #include "core/shell_quote.hpp"
 #include "figures/declarations.hpp"
@@ -77,6 +78,10 @@ ConfigCell file_cell(const ConfigFile& file) {
 
 ConfigCell config_cell(const ResultsDocument& results, const ExperimentConfig* config) {
   ConfigCell cell = config ? file_cell(config->file) : ConfigCell{};
+  // A compressed results file is read but not added to (store/results_file.hpp): the command
+  // decompresses it first.
+  if (config && is_gzip_path(results.path))
+    cell.rerun_command = "gzip -dk " + shell_word(results.path) + " && " + cell.rerun_command;
   cell.recorded_sha256 = results.latest_run ? results.latest_run->config_sha256 : "";
   if (!config) {
     // The file is gone: what the run recorded is all there is.
