@@ -384,23 +384,30 @@ TEST_F(PageEditing, AKernelWrittenRunAndQueriedInThePage) {
 
   // A point of the figure: a click pins its record, with a button that measures that one again.
   const size_t results_before = count("convlab: results in");
-  // (The page may be made again under the pointer as the last sweep ends: then it is clicked again.)
+  // (The page may be made again under the pointer as the last sweep ends: then it is clicked again.
+  // The last target is drawn over the others: an earlier one can lie under a point of another
+  // series, and a click at its centre would land on that one.)
   bool pinned = false;
+  std::string last_refusal;
   EXPECT_TRUE(wait_until(
       [&] {
         try {
-          browser_->click(browser_->find("#cell-figure-1 .hover-target"));
+          const auto targets = browser_->find_all("#cell-figure-1 .hover-target");
+          if (targets.empty()) return false;
+          browser_->click(targets.back());
           pinned = script("var t = document.querySelector('#cell-figure-1 .tooltip');"
                           "var b = t.querySelector('button.measure-again');"
                           "if (t.hidden || !t.classList.contains('pinned') || !b) return false;"
                           "b.click(); return true;")
                        .get<bool>();
           return pinned;
-        } catch (const WebDriverError&) {
+        } catch (const WebDriverError& error) {
+          last_refusal = error.what();
           return false;
         }
       },
-      30));
+      30))
+      << last_refusal;
   EXPECT_TRUE(wait_until([&] { return count("asked to measure 1 point again") == 1; }, 60))
       << log();
   // The query below and the discussion's value must read the same records: the sweep that measures
