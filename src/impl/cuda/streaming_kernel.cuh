@@ -52,13 +52,11 @@
 #include "core/border.hpp"
 #include "impl/cuda/kernel_plan.cuh"
 #include "impl/cuda/planar_staging.cuh"
+#include "impl/cuda/streaming_arithmetic.hpp"
 
 namespace convlab::cuda {
 namespace streaming {
 
-constexpr int kMaxDirectK = 7;      // K x 16 accumulators + a 16 + 2 r C window of values
-constexpr int kMaxSeparableK = 11;  // K x 8 accumulators from K = 9
-constexpr int kMaxTaps = kMaxDirectK * kMaxDirectK;
 constexpr int kMaxWarps = 8;  // warps per block (each its own strip)
 
 // Bytes per lane: 16 (one 16-byte vector) up to K = 7, 8 above, which bounds the K x V rolling
@@ -559,15 +557,6 @@ inline int strips_across(int width) {
   constexpr int kStrip = strip_bytes(K, C, kLaneValues<K>);
   return (width * C + kStrip - 1) / kStrip;
 }
-
-// Which arithmetic a point uses (k8_streaming.cu chooses).
-enum class StreamArithmetic {
-  fp32,        // any kernel; u8 or f32 output
-  int32,       // dyadic kernels up to K = kMaxInt32K, u8 output
-  int16_pairs  // dyadic rank-1 kernels, non-negative, 16-bit sums, up to K = kMaxPairsK, u8
-};
-constexpr int kMaxInt32K = 3;
-constexpr int kMaxPairsK = 5;
 
 // What a launch needs, for one compile-time K (the k8_streaming_k*.cu files instantiate it).
 struct StreamLaunch {
