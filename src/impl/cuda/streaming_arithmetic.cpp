@@ -7,10 +7,18 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
+#include <vector>
 
 namespace convlab::cuda::streaming {
 
 namespace {
+
+// Integer factors of a dyadic rank-1 kernel: weights[i][j] = column[i] * row[j] / 2^shift.
+struct IntFactors {
+  std::vector<int> row, column;
+  int shift = 0;
+};
 
 // Integer weights of a dyadic kernel: every weight w = n / 2^shift exactly.
 constexpr int kMaxShift = 24;
@@ -55,6 +63,8 @@ bool rank1(const ProblemDesc& p) {
   return p.ksize == 1 || (p.separable && p.row != nullptr && p.column != nullptr);
 }
 
+namespace {
+
 // The weights scaled to integers by their common shift factor into integer vectors: the pivot's
 // column divided by the greatest common divisor of its entries, and the pivot's row divided by
 // that column's entry there; they must multiply back to the matrix exactly. (Dividing by the pivot
@@ -86,8 +96,6 @@ std::optional<IntFactors> dyadic_factors(const ProblemDesc& p) {
       if (static_cast<long long>(f.column[i]) * f.row[j] != m[i * k + j]) return std::nullopt;
   return f;
 }
-
-namespace {
 
 bool non_negative(const std::vector<int>& values) {
   for (int v : values)

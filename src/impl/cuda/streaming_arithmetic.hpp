@@ -4,7 +4,6 @@
 // streaming_kernel.cuh.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "core/filter.hpp"
@@ -26,12 +25,6 @@ constexpr int kMaxInt32K = 3;
 // Beyond K = 5 no OpenCV Gaussian's sums fit 16 bits (K = 7 needs 20).
 constexpr int kMaxPairsK = 5;
 
-// Integer factors of a dyadic rank-1 kernel: weights[i][j] = column[i] * row[j] / 2^shift.
-struct IntFactors {
-  std::vector<int> row, column;
-  int shift = 0;
-};
-
 struct Arithmetic {
   bool separable = false;
   StreamArithmetic kind = StreamArithmetic::fp32;
@@ -41,7 +34,6 @@ struct Arithmetic {
 };
 
 bool rank1(const ProblemDesc& p);
-std::optional<IntFactors> dyadic_factors(const ProblemDesc& p);
 Arithmetic choose_arithmetic(const ProblemDesc& p);
 // The same for a filter alone (the choice depends on its weights and the output type only).
 Arithmetic choose_arithmetic(const Filter& filter, OutputType output);
